@@ -1,0 +1,66 @@
+# Patrimonio — the two commands are `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO      ?= go
+NPM     ?= npm
+BIN     := bin/patrimonio
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X patrimonio/server.Version=$(VERSION)
+# Runs a command with TEST_DATABASE_URL pointing at a throwaway Postgres cluster (or the one you set).
+PGTMP   := bin/pgtmp
+WITH_PG := ./$(PGTMP) --
+
+.PHONY: help run build web server deps test vet typecheck lint test-go test-unit test-e2e bench sim clean
+
+help:
+	@echo "make run    build the PWA and the server, start it on SQLite (http://localhost:8080)"
+	@echo "make test   vet, typecheck, lint, Go tests (SQLite + Postgres), Vitest, Playwright e2e"
+	@echo "make bench  benchmarks, printed as BENCH lines and written to bench/results.json"
+
+# npm packages from the lockfile; re-installed only when the lockfile changes.
+node_modules/.package-lock.json: package-lock.json
+	$(NPM) ci --no-audit --no-fund
+
+deps: node_modules/.package-lock.json
+
+web: deps
+	$(NPM) run build -w pwa
+
+server:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./server/cmd/patrimonio
+
+$(PGTMP): FORCE
+	$(GO) build -o $(PGTMP) ./server/cmd/pgtmp
+
+.PHONY: FORCE
+FORCE:
+
+build: web server
+
+run: build
+	./$(BIN)
+
+test: deps vet typecheck lint test-go test-unit test-e2e
+
+vet:
+	$(GO) vet ./...
+
+typecheck: deps
+	$(NPM) run typecheck
+
+lint: deps
+	$(NPM) run lint
+
+test-go: $(PGTMP)
+	$(WITH_PG) $(GO) test -count=1 ./...
+
+test-unit: deps
+	$(NPM) run test:unit
+
+test-e2e: build $(PGTMP)
+	$(WITH_PG) $(NPM) run test:e2e
+
+clean:
+	rm -rf bin pwa/dist test-results playwright-report

@@ -1,0 +1,35 @@
+import { defineConfig } from "@playwright/test";
+
+// End-to-end tests: Debian's Chromium (never a downloaded browser) against the real server binary,
+// started by global-setup.ts on free ports (one instance on SQLite, one on Postgres).
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "**/*.spec.ts",
+  globalSetup: "./global-setup.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  outputDir: "../../test-results",
+  use: {
+    headless: true,
+    locale: "es-ES",
+    timezoneId: "Europe/Madrid",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+    },
+  },
+  projects: [{ name: "chromium" }],
+});

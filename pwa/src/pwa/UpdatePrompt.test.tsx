@@ -1,0 +1,56 @@
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import { I18nextProvider } from "react-i18next";
+import { toast } from "sonner";
+import { afterEach, describe, expect, test } from "vitest";
+import { createI18n, type Language } from "../i18n/i18n";
+import { fakeServiceWorker } from "../test/fakePwaRegister";
+import { ThemeProvider } from "../theme/ThemeProvider";
+import { AppToaster } from "../toast/toast";
+import { UpdatePrompt } from "./UpdatePrompt";
+
+function renderPrompt(language: Language) {
+  return render(
+    <ThemeProvider matchMedia={() => undefined}>
+      <I18nextProvider i18n={createI18n({ lng: language })}>
+        <AppToaster />
+        <UpdatePrompt />
+      </I18nextProvider>
+    </ThemeProvider>,
+  );
+}
+
+afterEach(() => {
+  fakeServiceWorker.reset();
+  act(() => {
+    toast.dismiss();
+  });
+});
+
+describe("UpdatePrompt", () => {
+  test.each([
+    ["es", "Hay una nueva versión disponible", "Recargar"],
+    ["en", "A new version is available", "Reload"],
+  ] as const)("in %s, a waiting worker brings a toast whose action reloads into it", async (language, message, action) => {
+    fakeServiceWorker.needRefresh = true;
+    renderPrompt(language);
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(fakeServiceWorker.updateRequests).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: action }));
+    expect(fakeServiceWorker.updateRequests).toEqual([true]);
+  });
+
+  test("says nothing while no new version waits", async () => {
+    renderPrompt("es");
+    act(() => {
+      toast("sentinel");
+    });
+    await screen.findByText("sentinel");
+    expect(screen.queryByText("Hay una nueva versión disponible")).toBeNull();
+  });
+
+  test("tells once that the app works offline", async () => {
+    fakeServiceWorker.offlineReady = true;
+    renderPrompt("es");
+    expect(await screen.findByText("Lista para usar sin conexión")).toBeTruthy();
+  });
+});

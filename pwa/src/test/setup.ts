@@ -1,0 +1,21 @@
+// Runs around every pwa test: unmount what was rendered (vitest runs without globals, so
+// testing-library cannot do it alone) and give each test a clean document and clean storage.
+import { cleanup } from "@testing-library/react";
+import { afterEach } from "vitest";
+
+// jsdom has no scrolling: Element#scrollTo is missing and window.scrollTo only logs "not implemented".
+// The router calls both on navigation; tests that care spy on them.
+Element.prototype.scrollTo = function scrollTo() {};
+window.scrollTo = function scrollTo() {};
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
+  const root = document.documentElement;
+  root.className = "";
+  root.removeAttribute("data-theme");
+  root.removeAttribute("style");
+  root.removeAttribute("lang");
+  document.head.querySelectorAll('meta[name="theme-color"]').forEach((meta) => meta.remove());
+});

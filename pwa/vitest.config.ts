@@ -1,0 +1,18 @@
+import { fileURLToPath } from "node:url";
+import { defineProject } from "vitest/config";
+
+export default defineProject({
+  resolve: {
+    alias: {
+      // Exists only in a Vite build with vite-plugin-pwa; tests use a stand-in they control.
+      "virtual:pwa-register/react": fileURLToPath(new URL("./src/test/fakePwaRegister.ts", import.meta.url)),
+    },
+  },
+  test: {
+    name: "pwa",
+    include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+    // jsdom for every file: the theme, router and component tests need a DOM; the pure ones do not mind.
+    environment: "jsdom",
+    setupFiles: ["src/test/setup.ts"],
+  },
+});

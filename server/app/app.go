@@ -1,0 +1,129 @@
+// Package app wires Patrimonio together: configuration → store → HTTP router → listener. The
+// command in server/cmd/patrimonio and the tests start the same Server.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"patrimonio/server"
+	"patrimonio/server/httpapi"
+	"patrimonio/server/store"
+)
+
+// Server is a running Patrimonio: an open database and a listening HTTP server.
+type Server struct {
+	cfg      server.Config
+	logger   *slog.Logger
+	db       *store.DB
+	listener net.Listener
+	http     *http.Server
+
+	// ShutdownTimeout bounds how long Run waits for in-flight requests once its context ends.
+	ShutdownTimeout time.Duration
+}
+
+// Open opens the database (applying migrations), listens on cfg.Addr (port 0 picks a free port)
+// and prepares the router. It serves nothing until Run.
+func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	db, err := store.Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(db.Applied) > 0 {
+		logger.InfoContext(ctx, "database migrated", "dialect", db.Dialect(), "applied", db.Applied)
+	}
+	installation, err := db.InstallationID(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", cfg.Addr)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	if cfg.PublicURLFromAddr {
+		// Keep the configured host (a browser at localhost sends Origin http://localhost:...),
+		// with the port actually obtained.
+		host, _, _ := net.SplitHostPort(cfg.Addr)
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		cfg.PublicURL = server.OriginFromAddr(net.JoinHostPort(host, port))
+	}
+
+	s := &Server{
+		cfg:             cfg,
+		logger:          logger,
+		db:              db,
+		listener:        ln,
+		ShutdownTimeout: 30 * time.Second,
+	}
+	s.http = &http.Server{
+		Handler:           httpapi.New(cfg, httpapi.Deps{DB: db, Logger: logger}),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	logger.InfoContext(ctx, "opened", "version", server.Version, "database", cfg.DatabaseDescription(),
+		"installation_id", installation, "web_dir", cfg.WebDir)
+	return s, nil
+}
+
+// Addr is the address the server listens on, with the actual port.
+func (s *Server) Addr() string { return s.listener.Addr().String() }
+
+// URL is the public URL: the configured one, or the http URL of the listening address.
+func (s *Server) URL() string { return s.cfg.PublicURL }
+
+// Run serves until ctx ends, then stops accepting connections, waits for in-flight requests (up to
+// ShutdownTimeout) and closes the database. It returns nil after a clean shutdown.
+func (s *Server) Run(ctx context.Context) error {
+	served := make(chan error, 1)
+	go func() { served <- s.http.Serve(s.listener) }()
+	s.logger.InfoContext(ctx, "serving", "url", s.URL(), "addr", s.Addr())
+
+	select {
+	case err := <-served:
+		s.db.Close()
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+
+	s.logger.Info("shutting down: draining in-flight requests", "timeout", s.ShutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.ShutdownTimeout)
+	defer cancel()
+	err := s.http.Shutdown(shutdownCtx)
+	if err != nil {
+		err = fmt.Errorf("shutdown: %w", err)
+		s.http.Close()
+	}
+	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
+		err = fmt.Errorf("serve: %w", serveErr)
+	}
+	if cerr := s.db.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("close database: %w", cerr)
+	}
+	if err == nil {
+		s.logger.Info("stopped")
+	}
+	return err
+}
+
+// Close releases a Server that was opened but never run.
+func (s *Server) Close() error {
+	lerr := s.listener.Close()
+	if err := s.db.Close(); err != nil {
+		return err
+	}
+	return lerr
+}

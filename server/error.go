@@ -1,0 +1,70 @@
+// Package server is Patrimonio's domain package: the error type with its codes, the configuration,
+// the version and the request-scoped logging context. It imports no database, HTTP or other
+// technology package; those live in their own packages (store, httpapi, app) and use this one.
+package server
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. Each code says what kind of failure happened; the HTTP layer turns a code into a
+// status in one map, and the client turns it into a translated message.
+const (
+	EINVALID      = "invalid"      // the request or its data is malformed or breaks a rule
+	ENOTFOUND     = "not_found"    // the thing asked for does not exist (or is not visible)
+	ECONFLICT     = "conflict"     // the request conflicts with the current state
+	EUNAUTHORIZED = "unauthorized" // no valid session
+	EFORBIDDEN    = "forbidden"    // a session, but not allowed to do this
+	ETOOLARGE     = "too_large"    // the request body or a value is over its limit
+	EMETHOD       = "method_not_allowed"
+	ETOOMANY      = "too_many_requests"
+	EUNAVAILABLE  = "unavailable" // a dependency (database, web app build) is not available right now
+	EINTERNAL     = "internal"    // a bug or an unexpected failure; details are logged, never shown
+)
+
+// internalMessage is the only message an internal error ever shows.
+const internalMessage = "Internal error."
+
+// Error is the one error type of Patrimonio. Code is one of the E* constants; Message is safe to show
+// to the user (it never holds secrets or internal details).
+type Error struct {
+	Code    string
+	Message string
+}
+
+// Error implements the error interface. It is meant for logs, not for users.
+func (e *Error) Error() string {
+	return fmt.Sprintf("patrimonio error: code=%s message=%s", e.Code, e.Message)
+}
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, "" for a nil error, and EINTERNAL
+// for any other error (an error that nobody translated into an *Error is unexpected).
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the message of the first *Error in err's chain, "" for a nil error, and a
+// generic message for internal errors, whatever they carry, so that no detail leaks to users.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) && e.Code != EINTERNAL {
+		return e.Message
+	}
+	return internalMessage
+}

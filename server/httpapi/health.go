@@ -1,0 +1,34 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"patrimonio/server"
+)
+
+type healthResponse struct {
+	Status   string         `json:"status"` // "ok" or "degraded"
+	Version  string         `json:"version"`
+	Database healthDatabase `json:"database"`
+}
+
+type healthDatabase struct {
+	Dialect   server.Dialect `json:"dialect"`
+	Reachable bool           `json:"reachable"`
+}
+
+// health answers GET /api/v1/health: 200 "ok" when the database answers, 503 "degraded" when it
+// does not. It is meant for load balancers, uptime checks and the end-to-end tests.
+func (a *api) health(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), a.pingTimeout)
+	defer cancel()
+	resp := healthResponse{Status: "ok", Version: server.Version, Database: healthDatabase{Dialect: a.db.Dialect(), Reachable: true}}
+	status := http.StatusOK
+	if err := a.db.Ping(ctx); err != nil {
+		a.logger.WarnContext(r.Context(), "health: database unreachable", "err", err)
+		resp.Status, resp.Database.Reachable = "degraded", false
+		status = http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, resp)
+}

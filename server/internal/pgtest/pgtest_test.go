@@ -1,0 +1,57 @@
+package pgtest_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"patrimonio/server/internal/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+func TestURLGivesAFreshDatabaseThatIsDroppedAfterTheTest(t *testing.T) {
+	ctx := context.Background()
+	var first, second string
+	t.Run("a test gets two distinct, empty, writable databases", func(t *testing.T) {
+		first, second = pgtest.URL(t), pgtest.URL(t)
+		if first == second {
+			t.Fatalf("both calls returned %s", first)
+		}
+		conn, err := pgx.Connect(ctx, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		var tables int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'`).Scan(&tables); err != nil {
+			t.Fatal(err)
+		}
+		if tables != 0 {
+			t.Errorf("fresh database has %d tables", tables)
+		}
+		if _, err := conn.Exec(ctx, `CREATE TABLE t (id int)`); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	cfg, err := pgx.ParseConfig(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := cfg.Database
+	cfg.Database = "postgres"
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_database WHERE datname = $1`, name).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("database %s still exists after its test ended", name)
+	}
+}
