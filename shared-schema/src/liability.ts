@@ -1,0 +1,26 @@
+// Liability: a debt, standalone or tied to an asset (the spec's "associated debts").
+import * as z from "zod";
+import { LIABILITY_KINDS } from "./enums";
+import { currency, date, doc, money, rate, text, uuidv7 } from "./primitives";
+import { fail, isAfter, whenValid } from "./rules";
+
+export const liabilityShape = {
+  name: doc(text({ min: 1, max: 140 }), "Name of the debt."),
+  kind: doc(z.enum(LIABILITY_KINDS), "Kind of debt."),
+  creditorName: doc(text({ min: 1, max: 140 }), "Who is owed.").optional(),
+  amountOutstanding: doc(money(), "Amount still owed, in currency."),
+  currency: doc(currency(), "Currency of the amount (ISO 4217)."),
+  rate: doc(rate(), "Interest rate in percent (decimal string, two decimals).").optional(),
+  startDate: doc(date(), "Start date; not after endDate.").optional(),
+  endDate: doc(date(), "End (maturity) date.").optional(),
+  assetId: doc(uuidv7(), "Asset this debt is associated with (id of an assets record).").optional(),
+};
+
+type LiabilityFields = z.infer<z.ZodObject<typeof liabilityShape>>;
+
+export function liabilityRules(liability: LiabilityFields, ctx: z.core.$RefinementCtx): void {
+  if (isAfter(liability.startDate, liability.endDate)) fail(ctx, ["endDate"], "validation.date.endBeforeStart");
+}
+
+export const liabilitySchema = doc(z.strictObject(liabilityShape).superRefine(liabilityRules, whenValid), "Liability");
+export type Liability = z.infer<typeof liabilitySchema>;
