@@ -17,7 +17,7 @@ WITH_PG := ./$(PGTMP) --
 help:
 	@echo "make run    build the PWA and the server, start it on SQLite (http://localhost:8080)"
 	@echo "make test   vet, typecheck, lint, Go tests (SQLite + Postgres), Vitest, Playwright e2e"
-	@echo "make bench  benchmarks, printed as BENCH lines and written to bench/results.json"
+	@echo "make bench  benchmarks (go test -bench over every package, with a throwaway Postgres)"
 
 # npm packages from the lockfile; re-installed only when the lockfile changes.
 node_modules/.package-lock.json: package-lock.json
@@ -61,6 +61,10 @@ test-unit: deps
 
 test-e2e: build $(PGTMP)
 	$(WITH_PG) $(NPM) run test:e2e
+
+# Benchmarks print figures (never time limits inside tests).
+bench: $(PGTMP)
+	$(WITH_PG) $(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
 	rm -rf bin pwa/dist test-results playwright-report
