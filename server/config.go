@@ -56,6 +56,10 @@ type Config struct {
 	LogFormat         LogFormat
 	// WebDir is the directory of the built PWA (index.html, assets/, sw.js, ...).
 	WebDir string
+	// AccountsConfig: admins, mail delivery, allowed origins, trusted proxies (config_accounts.go).
+	AccountsConfig
+	// AuthConfig: the auth provider, local or clerk, and Clerk's keys (config_auth.go).
+	AuthConfig
 }
 
 // Dialect says which database the configuration selects.
@@ -105,6 +109,8 @@ const (
 // first, then command-line flags override what they name.
 type rawConfig struct {
 	addr, databaseURL, publicURL, logLevel, logFormat, webDir string
+	accounts                                                  rawAccountsConfig
+	auth                                                      rawAuthConfig
 }
 
 func newFlagSet(raw *rawConfig) *flag.FlagSet {
@@ -117,6 +123,8 @@ func newFlagSet(raw *rawConfig) *flag.FlagSet {
 	fs.StringVar(&raw.logLevel, "log-level", raw.logLevel, "debug, info, warn or error ("+EnvLogLevel+")")
 	fs.StringVar(&raw.logFormat, "log-format", raw.logFormat, "text or json ("+EnvLogFormat+")")
 	fs.StringVar(&raw.webDir, "web-dir", raw.webDir, "directory of the built PWA ("+EnvWebDir+")")
+	addAccountsFlags(fs, &raw.accounts)
+	addAuthFlags(fs, &raw.auth)
 	return fs
 }
 
@@ -139,6 +147,8 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 		logLevel:    orDefault(getenv(EnvLogLevel), "info"),
 		logFormat:   orDefault(getenv(EnvLogFormat), string(LogText)),
 		webDir:      orDefault(getenv(EnvWebDir), DefaultWebDir),
+		accounts:    readAccountsEnv(getenv),
+		auth:        readAuthEnv(getenv),
 	}
 	fs := newFlagSet(&raw)
 	if err := fs.Parse(args); err != nil {
@@ -176,6 +186,12 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 	}
 	if cfg.WebDir = strings.TrimSpace(raw.webDir); cfg.WebDir == "" {
 		return Config{}, fmt.Errorf("%s (-web-dir): must not be empty", EnvWebDir)
+	}
+	if err := applyAccounts(&cfg, raw.accounts); err != nil {
+		return Config{}, err
+	}
+	if err := applyAuth(&cfg, raw.auth); err != nil {
+		return Config{}, err
 	}
 	return cfg, nil
 }

@@ -23,6 +23,10 @@ const (
 	EINTERNAL     = "internal"    // a bug or an unexpected failure; details are logged, never shown
 )
 
+// EREVERIFY refuses a sensitive action (changing 2FA or passkeys, deleting things...) until the
+// session proves the user's identity again (password, authenticator code or e-mailed code); 403.
+const EREVERIFY = "reverification_required"
+
 // internalMessage is the only message an internal error ever shows.
 const internalMessage = "Internal error."
 

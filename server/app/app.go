@@ -12,8 +12,11 @@ import (
 	"time"
 
 	"patrimonio/server"
+	"patrimonio/server/account"
+	"patrimonio/server/admin"
 	"patrimonio/server/httpapi"
 	"patrimonio/server/store"
+	"patrimonio/server/workspace"
 )
 
 // Server is a running Patrimonio: an open database and a listening HTTP server.
@@ -68,8 +71,24 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		listener:        ln,
 		ShutdownTimeout: 30 * time.Second,
 	}
+	accounts, err := newAccounts(cfg, db, logger)
+	if err != nil {
+		ln.Close()
+		db.Close()
+		return nil, err
+	}
+	deps := httpapi.Deps{DB: db, Logger: logger,
+		Accounts:   accounts,
+		Workspaces: workspace.NewService(db),
+		Admin:      admin.NewService(db, cfg.AdminEmailList()),
+	}
+	if err := wireAuth(cfg, db, accounts, logger, &deps); err != nil { // auth.go: passkeys or Clerk
+		ln.Close()
+		db.Close()
+		return nil, err
+	}
 	s.http = &http.Server{
-		Handler:           httpapi.New(cfg, httpapi.Deps{DB: db, Logger: logger}),
+		Handler:           httpapi.New(cfg, deps),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -126,4 +145,25 @@ func (s *Server) Close() error {
 		return err
 	}
 	return lerr
+}
+
+// newAccounts builds the local accounts service with its mailer (SMTP when configured, otherwise
+// the log and, in development, the dev outbox).
+func newAccounts(cfg server.Config, db *store.DB, logger *slog.Logger) (*account.Service, error) {
+	mailer, err := account.NewMailer(cfg.SMTPURL, cfg.MailFrom, cfg.DevOutbox, logger)
+	if err != nil {
+		return nil, fmt.Errorf("mail: %w", err)
+	}
+	acfg := account.DefaultConfig()
+	acfg.AdminEmails = cfg.AdminEmailList()
+	accounts, err := account.New(db, acfg, mailer, logger)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.DevOutbox != "" {
+		logger.Warn("development outbox on: e-mails are written to "+cfg.DevOutbox+
+			" and listed at /api/v1/dev/outbox to anyone; never set "+server.EnvDevOutbox+" in production",
+			"dir", cfg.DevOutbox)
+	}
+	return accounts, nil
 }

@@ -8,11 +8,16 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"patrimonio/server"
+	"patrimonio/server/account"
+	"patrimonio/server/admin"
+	"patrimonio/server/passkey"
+	"patrimonio/server/workspace"
 )
 
 // Database is what the HTTP layer needs to know about the database: which one it is and whether
@@ -26,6 +31,28 @@ type Database interface {
 type Deps struct {
 	DB     Database
 	Logger *slog.Logger
+
+	// Accounts is the local provider and users' service (session.go, auth_handlers.go,
+	// users_handlers.go).
+	Accounts *account.Service
+	// Authenticator finds the signed-in user of a request; nil means the session cookie of
+	// Accounts (CookieAuthenticator). The Clerk provider sets its own.
+	Authenticator Authenticator
+	// AuthProvider is "local" (the default when empty) or "clerk"; ClerkPublishableKey is shown
+	// by /auth/config when it is clerk.
+	AuthProvider        string
+	ClerkPublishableKey string
+
+	// Workspaces serves /workspaces and /invitations (workspace_handlers.go); Admin the admin
+	// area (admin_handlers.go).
+	Workspaces *workspace.Service
+	Admin      *admin.Service
+
+	// Passkeys serves /auth/passkeys (passkey_handlers.go); nil when the server has none (the
+	// public URL is an IP address). ClerkFrontendAPI is the Clerk instance's Frontend API host,
+	// allowed by the Content-Security-Policy when the provider is clerk (clerk.go).
+	Passkeys         *passkey.Service
+	ClerkFrontendAPI string
 }
 
 // api holds what the handlers share. It is built once by New.
@@ -41,6 +68,19 @@ type api struct {
 	// Security headers, computed once from the configuration.
 	csp  string
 	hsts string
+
+	// Accounts (session.go): the service, who signs in, and the same-origin rule's inputs.
+	accounts            *account.Service
+	authn               Authenticator
+	authProvider        string
+	clerkPublishableKey string
+	allowedOrigins      []string
+	trustedProxies      []netip.Prefix
+
+	workspaces *workspace.Service
+	admin      *admin.Service
+
+	passkeys *passkey.Service
 }
 
 // New returns the handler of the whole server: /api/v1 and the PWA.
@@ -62,6 +102,20 @@ func newAPI(cfg server.Config, deps Deps) *api {
 	}
 	if cfg.PublicURLSecure() {
 		a.hsts = "max-age=31536000"
+	}
+	a.accounts, a.authn = deps.Accounts, deps.Authenticator
+	if a.authn == nil && deps.Accounts != nil {
+		a.authn = CookieAuthenticator{Accounts: deps.Accounts}
+	}
+	a.authProvider, a.clerkPublishableKey = deps.AuthProvider, deps.ClerkPublishableKey
+	if a.authProvider == "" {
+		a.authProvider = ProviderLocal
+	}
+	a.allowedOrigins, a.trustedProxies = cfg.AllowedOriginList(), cfg.TrustedProxyPrefixes()
+	a.workspaces, a.admin = deps.Workspaces, deps.Admin
+	a.passkeys = deps.Passkeys
+	if a.authProvider == ProviderClerk {
+		a.csp = clerkContentSecurityPolicy(a.csp, deps.ClerkFrontendAPI)
 	}
 	a.mux = a.routes()
 	return a

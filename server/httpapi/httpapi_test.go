@@ -522,13 +522,13 @@ func TestWithoutABuiltPWATheAppAnswers503AndTheAPIStillWorks(t *testing.T) {
 
 func TestEveryErrorCodeHasAStatus(t *testing.T) {
 	for _, code := range []string{server.EINVALID, server.ENOTFOUND, server.ECONFLICT, server.EUNAUTHORIZED,
-		server.EFORBIDDEN, server.ETOOLARGE, server.EMETHOD, server.ETOOMANY, server.EUNAVAILABLE, server.EINTERNAL} {
+		server.EFORBIDDEN, server.EREVERIFY, server.ETOOLARGE, server.EMETHOD, server.ETOOMANY, server.EUNAVAILABLE, server.EINTERNAL} {
 		if _, ok := statusByCode[code]; !ok {
 			t.Errorf("code %q has no HTTP status", code)
 		}
 	}
-	if len(statusByCode) != 10 {
-		t.Errorf("statusByCode has %d entries, want the 10 codes", len(statusByCode))
+	if len(statusByCode) != 11 {
+		t.Errorf("statusByCode has %d entries, want the 11 codes", len(statusByCode))
 	}
 }
 

@@ -20,6 +20,7 @@ var statusByCode = map[string]int{
 	server.EINVALID:      http.StatusBadRequest,
 	server.EUNAUTHORIZED: http.StatusUnauthorized,
 	server.EFORBIDDEN:    http.StatusForbidden,
+	server.EREVERIFY:     http.StatusForbidden,
 	server.ENOTFOUND:     http.StatusNotFound,
 	server.EMETHOD:       http.StatusMethodNotAllowed,
 	server.ECONFLICT:     http.StatusConflict,

@@ -15,8 +15,66 @@ func (a *api) routes() *chi.Mux {
 
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Use(noStore, limitBody(maxJSONBody))
+		r.Use(a.language, a.sameOrigin) // session.go: messages' language; CSRF refusal
 
 		r.Get("/health", a.health)
+
+		// Accounts: auth_handlers.go, users_handlers.go (local provider; session.go has requireUser).
+		r.Get("/auth/config", a.authConfig)
+		r.Post("/auth/signup", a.signUp)
+		r.Post("/auth/signin", a.signIn)
+		r.With(a.requirePendingMFA).Post("/auth/signin/totp", a.signInTOTP)
+		r.Post("/auth/signout", a.signOut)
+		r.Group(func(r chi.Router) {
+			r.Use(a.requireUser)
+			r.Post("/auth/email/verify", a.verifyEmail)
+			r.Post("/auth/email/resend", a.resendEmail)
+			r.Post("/auth/totp/setup", a.totpSetup)
+			r.Post("/auth/totp/enable", a.totpEnable)
+			r.Delete("/auth/totp", a.totpDisable)
+			r.Post("/auth/reverify", a.reverify)
+			r.Post("/auth/reverify/email", a.reverifyEmail)
+			r.Get("/me", a.me)
+			r.Patch("/users/", a.updateUser)
+			r.Post("/onboarding/advance", a.advanceOnboarding)
+		})
+
+		// Passkeys: passkey_handlers.go (local provider; 404 when the server has none).
+		r.Post("/auth/passkeys/login/begin", a.passkeyLoginBegin)
+		r.Post("/auth/passkeys/login/finish", a.passkeyLoginFinish)
+		r.Group(func(r chi.Router) {
+			r.Use(a.requireUser)
+			r.Post("/auth/passkeys/register/begin", a.passkeyRegisterBegin)
+			r.Post("/auth/passkeys/register/finish", a.passkeyRegisterFinish)
+			r.Get("/auth/passkeys", a.passkeyList)
+			r.Delete("/auth/passkeys/{id}", a.passkeyRemove)
+		})
+		// Workspaces, members and invitations: workspace_handlers.go (who may do what: authz).
+		r.Group(func(r chi.Router) {
+			r.Use(a.requireUser)
+			r.Get("/workspaces", a.listWorkspaces)
+			r.Post("/workspaces", a.createWorkspace)
+			r.Get("/workspaces/{id}", a.getWorkspace)
+			r.Patch("/workspaces/{id}", a.renameWorkspace)
+			r.Delete("/workspaces/{id}", a.deleteWorkspace)
+			r.Post("/workspaces/{id}/invitations", a.inviteToWorkspace)
+			r.Delete("/workspaces/{id}/invitations/{invitationId}", a.revokeInvitation)
+			r.Patch("/workspaces/{id}/members/{userId}", a.changeMemberRole)
+			r.Delete("/workspaces/{id}/members/{userId}", a.removeMember)
+			r.Get("/invitations", a.myInvitations)
+			r.Post("/invitations/{id}/accept", a.acceptInvitation)
+			r.Post("/invitations/{id}/decline", a.declineInvitation)
+		})
+		// The admin area: admin_handlers.go. Every route under /admin is for app admins only.
+		r.Route("/admin", func(r chi.Router) {
+			r.Use(a.requireUser, a.requireAdmin)
+			r.Get("/users", a.adminListUsers)
+		})
+		r.Get("/openapi.json", a.openAPI) // openapi.go; openapi.yaml must describe every route
+
+		if a.cfg.DevOutbox != "" {
+			r.Get("/dev/outbox", a.devOutbox)
+		}
 	})
 	// Any other /api path is an unknown API path: JSON 404, never the web app.
 	r.With(noStore).HandleFunc("/api", a.notFound)

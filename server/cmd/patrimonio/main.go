@@ -1,6 +1,7 @@
 // Command patrimonio is the Patrimonio server.
 //
 //	patrimonio [serve] [flags]   serve the API and the PWA (the default)
+//	patrimonio admin grant|revoke <email> [flags]   grant or revoke the app admin role
 //	patrimonio version           print the version
 //	patrimonio help              show this help
 //
@@ -36,6 +37,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	switch cmd {
 	case "serve":
 		return serve(args, getenv, stdout, stderr)
+	case "admin":
+		return adminCommand(args, getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, server.Version)
 		return 0
@@ -53,6 +56,8 @@ func usage(w io.Writer) {
 
 Usage:
   patrimonio [serve] [flags]   serve the API and the web app (the default)
+  patrimonio admin grant|revoke <email> [flags]
+                               grant or revoke the app admin role
   patrimonio version           print the version
   patrimonio help              show this help
 

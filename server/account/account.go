@@ -1,0 +1,286 @@
+// Package account is Patrimonio's local auth provider and the home of users and their sessions:
+// sign-up and sign-in with e-mail and password (argon2id), server-side sessions with idle and
+// absolute expiry, e-mailed codes (e-mail verification and re-verification), the TOTP second
+// factor with single-use recovery codes, re-verification for sensitive actions, throttling of
+// failed attempts (kept in the database, so it holds across server instances), onboarding progress,
+// personal identity, and the app admin flag.
+//
+// The HTTP layer (server/httpapi) decodes requests and calls the Service; the Service owns its
+// transactions and tells the time through Now, which tests replace. Every user-visible message is
+// in messages.go, in Spanish and English; the language travels in the context (WithLanguage).
+package account
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"patrimonio/server/store"
+)
+
+// Onboarding steps, in order. Billing is only part of the flow when Config.Billing is on.
+const (
+	StepVerifyEmail     = "verify_email"
+	StepSecurityTOTP    = "security_totp"
+	StepSecurityPasskey = "security_passkey"
+	StepPersonalInfo    = "personal_info"
+	StepBilling         = "billing"
+	StepDone            = "done"
+)
+
+// Workspace kinds and roles, as stored.
+const (
+	KindPersonal = "personal"
+	KindTeam     = "team"
+	RoleOwner    = "owner"
+)
+
+// User is a person with an account.
+type User struct {
+	ID    string
+	Email string // lower case
+	// EmailVerifiedAt is zero until the address is verified.
+	EmailVerifiedAt time.Time
+	// HasPassword is false for users who sign in with Clerk or passkeys only.
+	HasPassword bool
+	ClerkUserID string
+	// IsAdmin is the stored flag or a configured admin address (Config.AdminEmails).
+	IsAdmin        bool
+	Identity       Identity
+	OnboardingStep string
+	TOTPEnabled    bool
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+
+	passwordHash string
+}
+
+// EmailVerified says whether the address was verified.
+func (u *User) EmailVerified() bool { return !u.EmailVerifiedAt.IsZero() }
+
+// Identity is the personal identity of a user (all fields empty until given).
+type Identity struct {
+	FirstName string
+	LastName  string
+	Birthday  string // YYYY-MM-DD
+	Gender    string // female, male, other
+	Country   string // ISO 3166-1 alpha-2
+	State     string
+}
+
+// Session is a signed-in device. Its ID is the hex SHA-256 of the token in the cookie.
+type Session struct {
+	ID         string
+	UserID     string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	// ExpiresAt is the absolute expiry; the idle expiry is LastSeenAt + Config.SessionIdle.
+	ExpiresAt time.Time
+	// ReverifiedAt is the time of the last proof of identity (sign-in counts); zero if none.
+	ReverifiedAt time.Time
+	// MFAPending is true between a right password and the second factor.
+	MFAPending bool
+	UserAgent  string
+	IP         string
+}
+
+// SessionMeta describes the device starting a session.
+type SessionMeta struct {
+	UserAgent string
+	IP        string
+}
+
+// Membership is one workspace of a user with the user's role in it.
+type Membership struct {
+	WorkspaceID string
+	Name        string
+	Kind        string
+	Role        string
+}
+
+// Onboarding is where a user is in the onboarding flow.
+type Onboarding struct {
+	Step      string
+	Completed bool
+}
+
+// PasswordParams are the argon2id parameters of new password hashes.
+type PasswordParams struct {
+	Memory  uint32 // KiB
+	Time    uint32 // passes
+	Threads uint8
+}
+
+// DefaultPasswordParams take about 90 ms per hash on the 2-core development machine (measured:
+// m=64 MiB, t=3, p=2 → 85–95 ms; t=1 → 25–30 ms, t=2 → 55–60 ms).
+var DefaultPasswordParams = PasswordParams{Memory: 64 * 1024, Time: 3, Threads: 2}
+
+// Config holds the rules of the service. DefaultConfig gives the production values; tests make
+// hashing cheap and leave the rest.
+type Config struct {
+	Password PasswordParams
+	// MinPasswordLength and MaxPasswordLength count characters (Unicode code points).
+	MinPasswordLength int
+	MaxPasswordLength int
+
+	// AdminEmails are lower-case addresses that are app admins (PATRIMONIO_ADMIN_EMAILS).
+	AdminEmails []string
+
+	SessionIdle     time.Duration // sliding idle expiry
+	SessionAbsolute time.Duration // absolute expiry from sign-in
+	// SessionTouch is the least time between two updates of a session's last_seen_at.
+	SessionTouch time.Duration
+	// MFAPendingTTL bounds how long a password-only session waits for its second factor.
+	MFAPendingTTL time.Duration
+	// ReverifyWindow is how long a proof of identity keeps sensitive actions open.
+	ReverifyWindow time.Duration
+
+	EmailCodeTTL      time.Duration
+	EmailCodeAttempts int
+	// EmailResendInterval is the least time between two codes of the same purpose.
+	EmailResendInterval time.Duration
+
+	// TOTPSetupTTL bounds how long a TOTP secret being set up waits for its first code.
+	TOTPSetupTTL time.Duration
+
+	// Failed attempts allowed per window: per account (e-mail address or user) and per IP.
+	ThrottleWindow   time.Duration
+	AccountFailures  int
+	IPFailures       int
+	SignUpConflictIP int // sign-ups with a taken address per IP and window
+
+	// Billing adds the billing step to onboarding (a later issue).
+	Billing bool
+	// Issuer names the app in authenticator apps.
+	Issuer string
+}
+
+// DefaultConfig returns the production rules.
+func DefaultConfig() Config {
+	return Config{
+		Password:            DefaultPasswordParams,
+		MinPasswordLength:   10,
+		MaxPasswordLength:   256,
+		SessionIdle:         7 * 24 * time.Hour,
+		SessionAbsolute:     30 * 24 * time.Hour,
+		SessionTouch:        time.Minute,
+		MFAPendingTTL:       10 * time.Minute,
+		ReverifyWindow:      10 * time.Minute,
+		EmailCodeTTL:        15 * time.Minute,
+		EmailCodeAttempts:   5,
+		EmailResendInterval: time.Minute,
+		TOTPSetupTTL:        30 * time.Minute,
+		ThrottleWindow:      15 * time.Minute,
+		AccountFailures:     5,
+		IPFailures:          20,
+		SignUpConflictIP:    20,
+		Issuer:              "Patrimonio",
+	}
+}
+
+// Service is the local auth provider and the users' store.
+type Service struct {
+	db     *store.DB
+	cfg    Config
+	mailer Mailer
+	logger *slog.Logger
+
+	// Now tells the time; tests replace it.
+	Now func() time.Time
+	// HasPasskey, when set, tells whether a user has registered a passkey; onboarding asks it before
+	// completing the passkey step. The passkey provider sets it when the app is wired.
+	HasPasskey func(ctx context.Context, userID string) (bool, error)
+
+	dummyHash   string        // a hash of a random password, checked for unknown e-mails
+	hashSlots   chan struct{} // bounds concurrent argon2id runs (64 MiB each)
+	lastCleanup atomic.Int64  // unix seconds of the last sweep of expired rows
+}
+
+// New returns the service. mailer delivers e-mailed codes; logger receives the few events worth
+// logging (mail failures, sweeps).
+func New(db *store.DB, cfg Config, mailer Mailer, logger *slog.Logger) (*Service, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Password.Memory == 0 || cfg.Password.Time == 0 || cfg.Password.Threads == 0 {
+		return nil, fmt.Errorf("account: password parameters must be positive: %+v", cfg.Password)
+	}
+	if cfg.MinPasswordLength < 1 || cfg.MaxPasswordLength < cfg.MinPasswordLength {
+		return nil, fmt.Errorf("account: bad password length limits %d..%d", cfg.MinPasswordLength, cfg.MaxPasswordLength)
+	}
+	if cfg.Issuer == "" {
+		cfg.Issuer = "Patrimonio"
+	}
+	admins := make([]string, 0, len(cfg.AdminEmails))
+	for _, e := range cfg.AdminEmails {
+		if e = normalizeEmail(e); e != "" {
+			admins = append(admins, e)
+		}
+	}
+	cfg.AdminEmails = admins
+	s := &Service{
+		db:        db,
+		cfg:       cfg,
+		mailer:    mailer,
+		logger:    logger,
+		Now:       time.Now,
+		hashSlots: make(chan struct{}, max(1, runtime.NumCPU())),
+	}
+	dummy, err := hashPassword(randomToken(), cfg.Password)
+	if err != nil {
+		return nil, err
+	}
+	s.dummyHash = dummy
+	return s, nil
+}
+
+// Config returns the rules the service runs with.
+func (s *Service) Config() Config { return s.cfg }
+
+// now is the current time in UTC, truncated to microseconds, the precision both databases keep.
+func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }
+
+func (s *Service) isConfiguredAdmin(email string) bool {
+	return slices.Contains(s.cfg.AdminEmails, strings.ToLower(email))
+}
+
+// Context values: the signed-in user and session, and the language of messages.
+type authKey struct{}
+type languageKey struct{}
+
+type auth struct {
+	user    *User
+	session *Session
+}
+
+// WithAuth returns a context carrying the signed-in user and session.
+func WithAuth(ctx context.Context, u *User, s *Session) context.Context {
+	return context.WithValue(ctx, authKey{}, auth{u, s})
+}
+
+// AuthFrom returns the user and session carried by ctx; ok is false when nobody is signed in.
+func AuthFrom(ctx context.Context) (u *User, s *Session, ok bool) {
+	a, ok := ctx.Value(authKey{}).(auth)
+	if !ok || a.user == nil {
+		return nil, nil, false
+	}
+	return a.user, a.session, true
+}
+
+// WithLanguage returns a context whose messages are in lang ("es" or "en"; anything else is es).
+func WithLanguage(ctx context.Context, lang string) context.Context {
+	return context.WithValue(ctx, languageKey{}, normalizeLanguage(lang))
+}
+
+// LanguageFrom returns the language carried by ctx, Spanish by default.
+func LanguageFrom(ctx context.Context) string {
+	if l, ok := ctx.Value(languageKey{}).(string); ok {
+		return l
+	}
+	return LangES
+}

@@ -1,0 +1,217 @@
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"patrimonio/server"
+)
+
+// E-mailed codes are 6 random digits, valid for Config.EmailCodeTTL, with Config.EmailCodeAttempts
+// tries. Only their SHA-256 (salted with user and purpose) is stored. A user has at most one live
+// code per purpose: asking again replaces it, at most once per Config.EmailResendInterval.
+// Six digits are few enough to guess offline from the hash, so the hash only keeps codes from
+// being read off the table; what protects a code is its short life and the attempt limits (per
+// code, and wrong codes count as failures of the user and the IP like wrong passwords).
+
+const (
+	purposeVerifyEmail = "verify_email"
+	purposeReverify    = "reverify"
+)
+
+func codeHash(userID, purpose, code string) string {
+	sum := sha256.Sum256([]byte(userID + ":" + purpose + ":" + code))
+	return hex.EncodeToString(sum[:])
+}
+
+func sixDigits() (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", fmt.Errorf("random code: %w", err)
+	}
+	return fmt.Sprintf("%06d", n.Int64()), nil
+}
+
+// isSixDigits says whether s is exactly six ASCII digits.
+func isSixDigits(s string) bool {
+	if len(s) != 6 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// storeEmailCode makes a new code for the purpose, replacing the live one, and returns it.
+func (s *Service) storeEmailCode(ctx context.Context, q queryer, userID, purpose string, now time.Time) (string, error) {
+	code, err := sixDigits()
+	if err != nil {
+		return "", err
+	}
+	if _, err := q.Exec(ctx, `INSERT INTO email_codes (user_id, purpose, code_hash, attempts, created_at, expires_at, used_at)
+		VALUES (?, ?, ?, 0, ?, ?, NULL)
+		ON CONFLICT (user_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0,
+			created_at = excluded.created_at, expires_at = excluded.expires_at, used_at = NULL`,
+		userID, purpose, codeHash(userID, purpose, code), now, now.Add(s.cfg.EmailCodeTTL)); err != nil {
+		return "", fmt.Errorf("store e-mail code: %w", err)
+	}
+	return code, nil
+}
+
+// newCodeAndSend replaces the code of the purpose and mails it, unless the last one was sent less
+// than Config.EmailResendInterval ago (429 with the wait).
+func (s *Service) newCodeAndSend(ctx context.Context, u *User, purpose string) error {
+	now := s.now()
+	var created time.Time
+	err := s.db.QueryRow(ctx, `SELECT created_at FROM email_codes WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
+		u.ID, purpose).Scan(&created)
+	if err != nil && !isNoRows(err) {
+		return fmt.Errorf("load e-mail code: %w", err)
+	}
+	if err == nil {
+		if wait := created.Add(s.cfg.EmailResendInterval).Sub(now); wait > 0 {
+			seconds := int((wait + time.Second - 1) / time.Second)
+			return &RetryError{Err: errorf(ctx, server.ETOOMANY, "code.resendTooSoon", seconds), After: wait}
+		}
+	}
+	code, err := s.storeEmailCode(ctx, s.db, u.ID, purpose, now)
+	if err != nil {
+		return err
+	}
+	s.sendCode(ctx, u.Email, purpose, code)
+	return nil
+}
+
+// sendCode mails a code in the language of ctx. A delivery failure is logged, not returned: the
+// account change is done, and the user can ask for the code again.
+func (s *Service) sendCode(ctx context.Context, to, purpose, code string) {
+	key := "mail.verify"
+	if purpose == purposeReverify {
+		key = "mail.reverify"
+	}
+	minutes := int(s.cfg.EmailCodeTTL / time.Minute)
+	m := Mail{
+		To:      to,
+		Subject: msg(ctx, key+".subject"),
+		Text:    msg(ctx, key+".text", code, minutes),
+		Code:    code,
+		Purpose: purpose,
+		SentAt:  s.now(),
+	}
+	if s.mailer == nil {
+		s.logger.ErrorContext(ctx, "no mailer configured; e-mailed code not sent", "purpose", purpose)
+		return
+	}
+	if err := s.mailer.Send(ctx, m); err != nil {
+		s.logger.ErrorContext(ctx, "send e-mail code", "purpose", purpose, "err", err)
+	}
+}
+
+// checkEmailCode consumes the user's code of the purpose if code matches it.
+func (s *Service) checkEmailCode(ctx context.Context, userID, purpose, code, ip string) error {
+	code = strings.TrimSpace(code)
+	if !isSixDigits(code) {
+		return errorf(ctx, server.EINVALID, "code.format")
+	}
+	att, err := s.reserve(ctx, s.userKey(userID), s.ipKey(ip))
+	if err != nil {
+		return err
+	}
+	if err := s.consumeEmailCode(ctx, userID, purpose, code); err != nil {
+		if server.ErrorCode(err) != server.EINVALID {
+			s.release(context.WithoutCancel(ctx), att)
+		}
+		return err
+	}
+	s.release(ctx, att)
+	return nil
+}
+
+func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code string) error {
+	now := s.now()
+	var stored string
+	var attempts int
+	var expires time.Time
+	err := s.db.QueryRow(ctx, `SELECT code_hash, attempts, expires_at FROM email_codes
+		WHERE user_id = ? AND purpose = ? AND used_at IS NULL`, userID, purpose).Scan(&stored, &attempts, &expires)
+	if isNoRows(err) {
+		return errorf(ctx, server.EINVALID, "code.none")
+	}
+	if err != nil {
+		return fmt.Errorf("load e-mail code: %w", err)
+	}
+	if !now.Before(expires) {
+		return errorf(ctx, server.EINVALID, "code.expired")
+	}
+	if attempts >= s.cfg.EmailCodeAttempts {
+		return errorf(ctx, server.EINVALID, "code.tooManyAttempts")
+	}
+	// Count the try first, atomically, so that parallel guesses cannot exceed the limit.
+	res, err := s.db.Exec(ctx, `UPDATE email_codes SET attempts = attempts + 1
+		WHERE user_id = ? AND purpose = ? AND code_hash = ? AND used_at IS NULL AND attempts < ?`,
+		userID, purpose, stored, s.cfg.EmailCodeAttempts)
+	if err != nil {
+		return fmt.Errorf("count e-mail code attempt: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("count e-mail code attempt: %w", err)
+	} else if n == 0 {
+		return errorf(ctx, server.EINVALID, "code.tooManyAttempts")
+	}
+	if subtle.ConstantTimeCompare([]byte(codeHash(userID, purpose, code)), []byte(stored)) != 1 {
+		return errorf(ctx, server.EINVALID, "code.wrong")
+	}
+	res, err = s.db.Exec(ctx, `UPDATE email_codes SET used_at = ? WHERE user_id = ? AND purpose = ? AND code_hash = ? AND used_at IS NULL`,
+		now, userID, purpose, stored)
+	if err != nil {
+		return fmt.Errorf("use e-mail code: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("use e-mail code: %w", err)
+	} else if n == 0 {
+		return errorf(ctx, server.EINVALID, "code.none") // used by a parallel request
+	}
+	return nil
+}
+
+// VerifyEmail marks the user's address verified with the e-mailed code and moves onboarding past
+// verify_email. It returns the updated user.
+func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*User, error) {
+	if u.EmailVerified() {
+		return nil, errorf(ctx, server.ECONFLICT, "email.alreadyVerified")
+	}
+	if err := s.checkEmailCode(ctx, u.ID, purposeVerifyEmail, code, ip); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if _, err := s.db.Exec(ctx, `UPDATE users SET email_verified_at = ?, updated_at = ?,
+		onboarding_step = CASE WHEN onboarding_step = ? THEN ? ELSE onboarding_step END
+		WHERE id = ? AND email_verified_at IS NULL`,
+		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID); err != nil {
+		return nil, fmt.Errorf("verify e-mail: %w", err)
+	}
+	return s.User(ctx, u.ID)
+}
+
+// ResendVerification e-mails a new verification code.
+func (s *Service) ResendVerification(ctx context.Context, u *User) error {
+	if u.EmailVerified() {
+		return errorf(ctx, server.ECONFLICT, "email.alreadyVerified")
+	}
+	return s.newCodeAndSend(ctx, u, purposeVerifyEmail)
+}
+
+// SendReverifyCode e-mails a code that proves the user's identity (Reverify with method email).
+func (s *Service) SendReverifyCode(ctx context.Context, u *User) error {
+	return s.newCodeAndSend(ctx, u, purposeReverify)
+}

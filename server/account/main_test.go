@@ -1,0 +1,162 @@
+package account_test
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"patrimonio/server"
+	"patrimonio/server/account"
+	"patrimonio/server/internal/pgtest"
+	"patrimonio/server/store"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// clock is the injected time of a test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2025, 3, 10, 10, 0, 0, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// env is one service over a real database, with a real outbox mailer in a temporary directory.
+type env struct {
+	db     *store.DB
+	svc    *account.Service
+	clock  *clock
+	outbox string
+	ctx    context.Context
+}
+
+// cheapConfig is DefaultConfig with argon2id parameters that take well under a millisecond.
+func cheapConfig() account.Config {
+	cfg := account.DefaultConfig()
+	cfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
+	return cfg
+}
+
+// dialects runs f once on a fresh SQLite file and once on a fresh Postgres database.
+func dialects(t *testing.T, f func(t *testing.T, e *env)) {
+	t.Helper()
+	dialectsWith(t, nil, f)
+}
+
+func dialectsWith(t *testing.T, change func(*account.Config), f func(t *testing.T, e *env)) {
+	t.Helper()
+	t.Parallel() // every test has its own databases, clock and outbox
+	for _, d := range []server.Dialect{server.SQLite, server.Postgres} {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			f(t, newEnv(t, d, change))
+		})
+	}
+}
+
+func openDB(t *testing.T, d server.Dialect) *store.DB {
+	t.Helper()
+	var cfg server.Config
+	if d == server.Postgres {
+		cfg.DatabaseURL = pgtest.URL(t)
+	} else {
+		cfg.SQLitePath = filepath.Join(t.TempDir(), "accounts.db")
+	}
+	db, err := store.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func newEnv(t *testing.T, d server.Dialect, change func(*account.Config)) *env {
+	t.Helper()
+	db := openDB(t, d)
+	e := &env{db: db, clock: newClock(), outbox: t.TempDir(), ctx: context.Background()}
+	e.svc = e.service(t, change)
+	return e
+}
+
+// service makes another service over the same database and clock (a second server instance).
+func (e *env) service(t *testing.T, change func(*account.Config)) *account.Service {
+	t.Helper()
+	cfg := cheapConfig()
+	if change != nil {
+		change(&cfg)
+	}
+	svc, err := account.New(e.db, cfg, &account.LogMailer{OutboxDir: e.outbox}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Now = e.clock.Now
+	return svc
+}
+
+var meta = account.SessionMeta{UserAgent: "test-agent", IP: "192.0.2.10"}
+
+const goodPassword = "lentejas con chorizo 42"
+
+// signUp creates a user and returns it with its session token.
+func (e *env) signUp(t *testing.T, email string) (*account.User, string) {
+	t.Helper()
+	u, token, err := e.svc.SignUp(e.ctx, email, goodPassword, meta)
+	if err != nil {
+		t.Fatalf("SignUp(%s): %v", email, err)
+	}
+	return u, token
+}
+
+// lastCode is the code of the newest mail of the outbox to the address.
+func (e *env) lastCode(t *testing.T, to, purpose string) string {
+	t.Helper()
+	mails, err := account.ReadOutbox(e.outbox, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(mails) - 1; i >= 0; i-- {
+		if mails[i].Purpose == purpose {
+			if !strings.Contains(mails[i].Text, mails[i].Code) {
+				t.Fatalf("the mail text does not hold its code: %+v", mails[i])
+			}
+			return mails[i].Code
+		}
+	}
+	t.Fatalf("no %s mail to %s in the outbox (%d mails)", purpose, to, len(mails))
+	return ""
+}
+
+func (e *env) authenticate(t *testing.T, token string) (*account.Session, *account.User) {
+	t.Helper()
+	s, u, err := e.svc.Authenticate(e.ctx, token)
+	if err != nil {
+		t.Fatalf("Authenticate: %v", err)
+	}
+	return s, u
+}
+
+// wantCode fails unless err carries the error code.
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if got := server.ErrorCode(err); got != code {
+		t.Fatalf("error code = %q (%v), want %q", got, err, code)
+	}
+}
+
+func en(ctx context.Context) context.Context { return account.WithLanguage(ctx, account.LangEN) }

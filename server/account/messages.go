@@ -1,0 +1,160 @@
+package account
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"patrimonio/server"
+)
+
+// The languages of messages. Spanish is the default (the app's locale is es-ES).
+const (
+	LangES = "es"
+	LangEN = "en"
+)
+
+func normalizeLanguage(lang string) string {
+	if strings.EqualFold(lang, LangEN) {
+		return LangEN
+	}
+	return LangES
+}
+
+// catalogue holds every user-visible text of the accounts feature, in Spanish and English, by
+// key. Texts with %d or %s take arguments (the same ones, in the same order, in both languages;
+// a test checks it). The personal identity messages come from the shared schema instead.
+var catalogue = map[string][2]string{ // key → {es, en}
+	// E-mail and password.
+	"email.invalid":         {"Introduce una dirección de correo electrónico válida.", "Enter a valid e-mail address."},
+	"email.taken":           {"Ya existe una cuenta con este correo electrónico.", "An account with this e-mail address already exists."},
+	"email.alreadyVerified": {"Tu correo electrónico ya está verificado.", "Your e-mail address is already verified."},
+	"password.required":     {"Introduce una contraseña.", "Enter a password."},
+	"password.tooShort":     {"La contraseña es demasiado corta: debe tener al menos %d caracteres.", "The password is too short: it must have at least %d characters."},
+	"password.tooLong":      {"La contraseña es demasiado larga: puede tener como máximo %d caracteres.", "The password is too long: it can have at most %d characters."},
+	"password.compromised":  {"Esta contraseña es demasiado común y aparece en filtraciones de contraseñas; elige otra.", "This password is too common and appears in password leaks; choose another one."},
+
+	// Sign-in and sessions.
+	"signin.invalid":      {"El correo electrónico o la contraseña no son correctos.", "The e-mail address or the password is wrong."},
+	"signin.localOff":     {"El inicio de sesión con correo y contraseña está desactivado en este servidor.", "Signing in with e-mail and password is turned off on this server."},
+	"signin.throttled":    {"Demasiados intentos fallidos. Vuelve a intentarlo dentro de %d minutos.", "Too many failed attempts. Try again in %d minutes."},
+	"session.required":    {"Inicia sesión para continuar.", "Sign in to continue."},
+	"session.mfaPending":  {"Introduce el código de tu segundo factor para terminar de iniciar sesión.", "Enter your second-factor code to finish signing in."},
+	"session.noMFA":       {"No hay ningún inicio de sesión esperando un segundo factor.", "There is no sign-in waiting for a second factor."},
+	"csrf.crossSite":      {"Solicitud rechazada: procede de otro sitio web.", "Request refused: it comes from another website."},
+	"secondFactor.oneOf":  {"Envía un código del autenticador o un código de recuperación.", "Send an authenticator code or a recovery code."},
+	"user.notFound":       {"No se ha encontrado la cuenta.", "The account was not found."},
+	"request.emptyBody":   {"El cuerpo de la solicitud está vacío; se esperaba JSON.", "The request body is empty; JSON was expected."},
+	"request.notJSON":     {"El cuerpo de la solicitud debe ser JSON (Content-Type: application/json).", "The request body must be JSON (Content-Type: application/json)."},
+	"request.badJSON":     {"El cuerpo de la solicitud no es JSON válido.", "The request body is not valid JSON."},
+	"request.unknown":     {"El campo %s no está permitido.", "The field %s is not allowed."},
+	"request.fieldType":   {"El campo %s no tiene el tipo esperado.", "The field %s does not have the expected type."},
+	"request.singleValue": {"El cuerpo de la solicitud debe contener un único valor JSON.", "The request body must hold a single JSON value."},
+	"request.tooLarge":    {"El cuerpo de la solicitud es demasiado grande.", "The request body is too large."},
+
+	// E-mailed codes.
+	"code.format":          {"El código debe tener 6 dígitos.", "The code must have 6 digits."},
+	"code.wrong":           {"El código no es correcto.", "The code is wrong."},
+	"code.expired":         {"El código ha caducado. Pide uno nuevo.", "The code has expired. Ask for a new one."},
+	"code.tooManyAttempts": {"Demasiados intentos con este código. Pide uno nuevo.", "Too many attempts with this code. Ask for a new one."},
+	"code.none":            {"No hay ningún código pendiente. Pide uno nuevo.", "There is no pending code. Ask for a new one."},
+	"code.resendTooSoon":   {"Espera %d segundos antes de pedir otro código.", "Wait %d seconds before asking for another code."},
+
+	// TOTP and recovery codes.
+	"totp.wrong":      {"El código del autenticador no es correcto o ya se ha usado.", "The authenticator code is wrong or was already used."},
+	"totp.notEnabled": {"La verificación en dos pasos no está activada.", "Two-step verification is not turned on."},
+	"totp.noSetup":    {"La configuración del autenticador ha caducado o no se ha iniciado. Empieza de nuevo.", "The authenticator setup has expired or was not started. Start again."},
+	"recovery.wrong":  {"El código de recuperación no es correcto o ya se ha usado.", "The recovery code is wrong or was already used."},
+
+	// Re-verification.
+	"reverify.required":      {"Confirma tu identidad para continuar.", "Confirm your identity to continue."},
+	"reverify.method":        {"El método de verificación debe ser password, totp o email.", "The verification method must be password, totp or email."},
+	"reverify.noPassword":    {"Tu cuenta no tiene contraseña; usa otro método.", "Your account has no password; use another method."},
+	"reverify.passwordWrong": {"La contraseña no es correcta.", "The password is wrong."},
+
+	// Onboarding.
+	"onboarding.unknownStep":    {"Paso de bienvenida desconocido.", "Unknown onboarding step."},
+	"onboarding.action":         {"La acción debe ser complete o skip.", "The action must be complete or skip."},
+	"onboarding.notCurrent":     {"Ese paso no es el actual; el paso actual es %s.", "That is not the current step; the current step is %s."},
+	"onboarding.notSkippable":   {"Este paso no se puede omitir.", "This step cannot be skipped."},
+	"onboarding.verifyByCode":   {"Verifica tu correo con el código que te hemos enviado.", "Verify your e-mail address with the code we sent you."},
+	"onboarding.needTOTP":       {"Activa primero la verificación en dos pasos, u omite este paso.", "Turn on two-step verification first, or skip this step."},
+	"onboarding.needPasskey":    {"Crea primero una llave de acceso, u omite este paso.", "Create a passkey first, or skip this step."},
+	"onboarding.needIdentity":   {"Completa primero tus datos personales.", "Fill in your personal details first."},
+	"onboarding.billingPending": {"La verificación de la tarjeta se completa desde la pantalla de pago.", "Card verification is completed from the payment screen."},
+	"identity.invalid":          {"Revisa los datos personales.", "Check the personal details."},
+
+	// Mails. The code is the first argument of the texts.
+	"mail.verify.subject": {"Tu código para verificar el correo en Patrimonio", "Your code to verify your e-mail address on Patrimonio"},
+	"mail.verify.text": {"Hola:\n\nTu código para verificar el correo electrónico es:\n\n    %s\n\nCaduca en %d minutos. Si no has creado una cuenta en Patrimonio, ignora este mensaje.\n",
+		"Hello,\n\nYour code to verify your e-mail address is:\n\n    %s\n\nIt expires in %d minutes. If you did not create a Patrimonio account, ignore this message.\n"},
+	"mail.reverify.subject": {"Tu código para confirmar tu identidad en Patrimonio", "Your code to confirm your identity on Patrimonio"},
+	"mail.reverify.text": {"Hola:\n\nTu código para confirmar tu identidad es:\n\n    %s\n\nCaduca en %d minutos. Si no lo has pedido tú, cambia tu contraseña.\n",
+		"Hello,\n\nYour code to confirm your identity is:\n\n    %s\n\nIt expires in %d minutes. If you did not ask for it, change your password.\n"},
+
+	// Workspaces.
+	"workspace.personalName": {"Personal", "Personal"},
+}
+
+// Message returns the text of key in lang, filled with args. An unknown key returns the key
+// itself (a test makes sure every key used exists).
+func Message(lang, key string, args ...any) string {
+	texts, ok := catalogue[key]
+	if !ok {
+		return key
+	}
+	text := texts[0]
+	if normalizeLanguage(lang) == LangEN {
+		text = texts[1]
+	}
+	if len(args) == 0 {
+		return text
+	}
+	return fmt.Sprintf(text, args...)
+}
+
+// msg is Message in the language of ctx.
+func msg(ctx context.Context, key string, args ...any) string {
+	return Message(LanguageFrom(ctx), key, args...)
+}
+
+// errorf returns a *server.Error with code and the message of key in the language of ctx.
+func errorf(ctx context.Context, code, key string, args ...any) *server.Error {
+	return &server.Error{Code: code, Message: msg(ctx, key, args...)}
+}
+
+// RetryError is a refusal that may be retried after a while (throttling, resend interval). The
+// HTTP layer sends After as Retry-After.
+type RetryError struct {
+	Err   *server.Error
+	After time.Duration
+}
+
+func (e *RetryError) Error() string { return e.Err.Error() }
+func (e *RetryError) Unwrap() error { return e.Err }
+
+// RetryAfterSeconds is After in whole seconds, rounded up, at least 1.
+func (e *RetryError) RetryAfterSeconds() int {
+	s := int((e.After + time.Second - 1) / time.Second)
+	return max(1, s)
+}
+
+// FieldError is a problem with one field of a submitted document.
+type FieldError struct {
+	Path    string
+	Message string
+}
+
+// ValidationError is an EINVALID error that names the fields at fault.
+type ValidationError struct {
+	Err    *server.Error
+	Fields []FieldError
+}
+
+func (e *ValidationError) Error() string { return e.Err.Error() }
+func (e *ValidationError) Unwrap() error { return e.Err }
+
+// ErrorMessage returns the text of key in the language of ctx, for the HTTP layer's own refusals
+// (no session, cross-site request, bad JSON).
+func ErrorMessage(ctx context.Context, key string, args ...any) string { return msg(ctx, key, args...) }

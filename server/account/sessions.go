@@ -1,0 +1,189 @@
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"patrimonio/server"
+)
+
+// Session tokens are 32 random bytes, base64url without padding (43 characters). The database
+// keeps only their SHA-256, so a copy of the sessions table opens no session.
+
+const tokenBytes = 32
+
+func randomToken() string {
+	b := make([]byte, tokenBytes)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err)) // never happens on supported systems
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// SessionID is the id under which the session of token is stored.
+func SessionID(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func wellFormedToken(token string) bool {
+	if len(token) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(token)
+	return err == nil
+}
+
+const maxUserAgent = 512
+
+// insertSession stores a new session of userID and returns its token. A full session (not
+// mfaPending) counts as a fresh proof of identity: it was just earned with a password (and second
+// factor), a passkey or a new account.
+func (s *Service) insertSession(ctx context.Context, q queryer, userID string, mfaPending bool, meta SessionMeta, now time.Time) (string, error) {
+	token := randomToken()
+	expires := now.Add(s.cfg.SessionAbsolute)
+	var reverified any = now
+	if mfaPending {
+		expires = now.Add(s.cfg.MFAPendingTTL)
+		reverified = nil
+	}
+	ua := meta.UserAgent
+	if len(ua) > maxUserAgent {
+		ua = ua[:maxUserAgent]
+	}
+	if _, err := q.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, reverified_at,
+		mfa_pending, user_agent, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		SessionID(token), userID, now, now, expires, reverified, mfaPending, ua, meta.IP); err != nil {
+		return "", fmt.Errorf("insert session: %w", err)
+	}
+	return token, nil
+}
+
+// StartSession signs the user in on a new session and returns its token (for the cookie). It is
+// for providers that proved the user's identity themselves: passkey sign-in (a passkey is a second
+// factor in itself, so no TOTP is asked) and Clerk. The session counts as a fresh proof.
+func (s *Service) StartSession(ctx context.Context, userID string, meta SessionMeta) (string, error) {
+	u, err := s.User(ctx, userID)
+	if err != nil {
+		return "", err
+	}
+	if err := s.applyConfiguredAdmin(ctx, u); err != nil {
+		return "", err
+	}
+	s.maybeSweep(ctx)
+	return s.insertSession(ctx, s.db, u.ID, false, meta, s.now())
+}
+
+// Authenticate returns the session of token and its user. It answers EUNAUTHORIZED for a missing,
+// malformed, unknown or expired token (an expired session is deleted). A session waiting for its
+// second factor is returned with MFAPending set; callers decide what it may do. last_seen_at is
+// moved forward at most once per Config.SessionTouch.
+func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *User, error) {
+	unauthorized := errorf(ctx, server.EUNAUTHORIZED, "session.required")
+	if !wellFormedToken(token) {
+		return nil, nil, unauthorized
+	}
+	id := SessionID(token)
+	sess, err := s.session(ctx, id)
+	if isNoRows(err) {
+		return nil, nil, unauthorized
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	now := s.now()
+	if !now.Before(sess.ExpiresAt) || !now.Before(sess.LastSeenAt.Add(s.cfg.SessionIdle)) {
+		if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
+			return nil, nil, fmt.Errorf("delete expired session: %w", err)
+		}
+		return nil, nil, unauthorized
+	}
+	u, err := s.User(ctx, sess.UserID)
+	if err != nil {
+		if server.ErrorCode(err) == server.ENOTFOUND {
+			return nil, nil, unauthorized
+		}
+		return nil, nil, err
+	}
+	if now.Sub(sess.LastSeenAt) >= s.cfg.SessionTouch {
+		if _, err := s.db.Exec(ctx, `UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?`, now, id, now); err != nil {
+			return nil, nil, fmt.Errorf("touch session: %w", err)
+		}
+		sess.LastSeenAt = now
+	}
+	return sess, u, nil
+}
+
+func (s *Service) session(ctx context.Context, id string) (*Session, error) {
+	var sess Session
+	var reverified sql.NullTime
+	err := s.db.QueryRow(ctx, `SELECT id, user_id, created_at, last_seen_at, expires_at, reverified_at, mfa_pending,
+		user_agent, ip FROM sessions WHERE id = ?`, id).Scan(&sess.ID, &sess.UserID, &sess.CreatedAt, &sess.LastSeenAt,
+		&sess.ExpiresAt, &reverified, &sess.MFAPending, &sess.UserAgent, &sess.IP)
+	if err != nil {
+		if isNoRows(err) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("load session: %w", err)
+	}
+	sess.CreatedAt, sess.LastSeenAt, sess.ExpiresAt = sess.CreatedAt.UTC(), sess.LastSeenAt.UTC(), sess.ExpiresAt.UTC()
+	if reverified.Valid {
+		sess.ReverifiedAt = reverified.Time.UTC()
+	}
+	return &sess, nil
+}
+
+// SignOut ends the session of token. Signing out of an unknown or expired session is not an error.
+func (s *Service) SignOut(ctx context.Context, token string) error {
+	if !wellFormedToken(token) {
+		return nil
+	}
+	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, SessionID(token)); err != nil {
+		return fmt.Errorf("sign out: %w", err)
+	}
+	return nil
+}
+
+// MarkReverified records a fresh proof of identity on the session and returns until when
+// sensitive actions are open.
+func (s *Service) MarkReverified(ctx context.Context, sessionID string) (time.Time, error) {
+	now := s.now()
+	res, err := s.db.Exec(ctx, `UPDATE sessions SET reverified_at = ? WHERE id = ? AND mfa_pending = ?`, now, sessionID, false)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("mark reverified: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return time.Time{}, fmt.Errorf("mark reverified: %w", err)
+	} else if n == 0 {
+		return time.Time{}, errorf(ctx, server.EUNAUTHORIZED, "session.required")
+	}
+	return now.Add(s.cfg.ReverifyWindow), nil
+}
+
+// ReverifiedUntil is until when the session's last proof keeps sensitive actions open; zero when
+// it does not (never proved, or expired).
+func (s *Service) ReverifiedUntil(sess *Session) time.Time {
+	if sess == nil || sess.ReverifiedAt.IsZero() {
+		return time.Time{}
+	}
+	until := sess.ReverifiedAt.Add(s.cfg.ReverifyWindow)
+	if !s.now().Before(until) {
+		return time.Time{}
+	}
+	return until
+}
+
+// RequireRecentProof refuses (403, code server.EREVERIFY) unless the session proved the user's
+// identity within Config.ReverifyWindow: by signing in, or through Reverify.
+func (s *Service) RequireRecentProof(ctx context.Context, sess *Session) error {
+	if s.ReverifiedUntil(sess).IsZero() {
+		return errorf(ctx, server.EREVERIFY, "reverify.required")
+	}
+	return nil
+}

@@ -1,0 +1,207 @@
+package account
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/google/uuid"
+
+	"patrimonio/server"
+)
+
+// Throttling counts failed attempts in auth_throttle, one row per failure, keyed by a hash of what
+// is throttled. A limited attempt first reserves a row for each of its keys, then counts the rows
+// of the window: if a key is over its limit, the reservations are removed and the attempt is
+// refused with the time until the oldest counted failure leaves the window. Because the row is
+// written before the count, parallel attempts cannot all slip under the limit: the attempt whose
+// reservation is the n-th can only proceed when n <= limit. A failed attempt keeps its rows (they
+// are its failure record); a successful one removes them.
+
+type throttleKey struct {
+	hash  string
+	limit int
+}
+
+func (s *Service) accountKey(email string) throttleKey {
+	return throttleKey{keyHash("account", email), s.cfg.AccountFailures}
+}
+
+func (s *Service) userKey(userID string) throttleKey {
+	return throttleKey{keyHash("user", userID), s.cfg.AccountFailures}
+}
+
+func (s *Service) ipKey(ip string) throttleKey {
+	return throttleKey{keyHash("ip", ipBucket(ip)), s.cfg.IPFailures}
+}
+
+// ipBucket is what an IP is throttled as: an IPv4 address alone, an IPv6 address by its /64 (one
+// subscriber usually holds a whole /64).
+func ipBucket(ip string) string {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	addr = addr.Unmap()
+	if addr.Is6() {
+		p, _ := addr.Prefix(64)
+		return p.String()
+	}
+	return addr.String()
+}
+
+func (s *Service) signUpConflictKey(ip string) throttleKey {
+	return throttleKey{keyHash("signup-conflict-ip", ipBucket(ip)), s.cfg.SignUpConflictIP}
+}
+
+func keyHash(kind, value string) string {
+	sum := sha256.Sum256([]byte(kind + ":" + value))
+	return hex.EncodeToString(sum[:])
+}
+
+// attempt is a reservation made by reserve.
+type attempt struct {
+	ids []string
+}
+
+// reserve records one attempt under every key and refuses it (RetryError) when a key is over its
+// limit within the window.
+func (s *Service) reserve(ctx context.Context, keys ...throttleKey) (*attempt, error) {
+	now := s.now()
+	since := now.Add(-s.cfg.ThrottleWindow)
+	a := &attempt{}
+	for _, k := range keys {
+		id := uuid.NewString()
+		if _, err := s.db.Exec(ctx, `INSERT INTO auth_throttle (id, key, failed_at) VALUES (?, ?, ?)`, id, k.hash, now); err != nil {
+			s.release(context.WithoutCancel(ctx), a)
+			return nil, fmt.Errorf("throttle: record attempt: %w", err)
+		}
+		a.ids = append(a.ids, id)
+	}
+	var wait time.Duration
+	for _, k := range keys {
+		var n int
+		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM auth_throttle WHERE key = ? AND failed_at > ?`, k.hash, since).Scan(&n); err != nil {
+			s.release(context.WithoutCancel(ctx), a)
+			return nil, fmt.Errorf("throttle: count attempts: %w", err)
+		}
+		if n > k.limit {
+			if w, err := s.waitFor(ctx, k, since, a); err != nil {
+				s.release(context.WithoutCancel(ctx), a)
+				return nil, err
+			} else if w > wait {
+				wait = w
+			}
+		}
+	}
+	if wait > 0 {
+		s.release(context.WithoutCancel(ctx), a)
+		return nil, s.throttled(ctx, wait)
+	}
+	return a, nil
+}
+
+// waitFor is how long until key drops under its limit: the limit-th newest failure of the window,
+// not counting this attempt's own reservation, leaves the window.
+func (s *Service) waitFor(ctx context.Context, k throttleKey, since time.Time, a *attempt) (time.Duration, error) {
+	rows, err := s.db.Query(ctx, `SELECT id, failed_at FROM auth_throttle WHERE key = ? AND failed_at > ? ORDER BY failed_at DESC, id`, k.hash, since)
+	if err != nil {
+		return 0, fmt.Errorf("throttle: list attempts: %w", err)
+	}
+	defer rows.Close()
+	seen := 0
+	for rows.Next() {
+		var id string
+		var at time.Time
+		if err := rows.Scan(&id, &at); err != nil {
+			return 0, fmt.Errorf("throttle: list attempts: %w", err)
+		}
+		if a.owns(id) {
+			continue
+		}
+		seen++
+		if seen == k.limit {
+			return max(time.Second, at.Add(s.cfg.ThrottleWindow).Sub(s.now())), nil
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("throttle: list attempts: %w", err)
+	}
+	// Other attempts in flight hold the count up; they settle within a second or so.
+	return time.Second, nil
+}
+
+func (a *attempt) owns(id string) bool {
+	for _, x := range a.ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// release removes the reservation of an attempt that succeeded (or was refused).
+func (s *Service) release(ctx context.Context, a *attempt) {
+	if a == nil {
+		return
+	}
+	for _, id := range a.ids {
+		if _, err := s.db.Exec(ctx, `DELETE FROM auth_throttle WHERE id = ?`, id); err != nil {
+			s.logger.WarnContext(ctx, "throttle: remove reservation", "err", err)
+		}
+	}
+	a.ids = nil
+}
+
+// clearKey forgets the failures of a key (after a successful sign-in of that account).
+func (s *Service) clearKey(ctx context.Context, k throttleKey) {
+	if _, err := s.db.Exec(ctx, `DELETE FROM auth_throttle WHERE key = ?`, k.hash); err != nil {
+		s.logger.WarnContext(ctx, "throttle: clear failures", "err", err)
+	}
+}
+
+func (s *Service) throttled(ctx context.Context, wait time.Duration) error {
+	minutes := int((wait + time.Minute - 1) / time.Minute)
+	return &RetryError{Err: errorf(ctx, server.ETOOMANY, "signin.throttled", max(1, minutes)), After: wait}
+}
+
+// sweepInterval is the least time between two sweeps of expired sessions and old failures.
+const sweepInterval = 10 * time.Minute
+
+// maybeSweep deletes expired sessions, old throttle rows and dead e-mailed codes, at most once per
+// sweepInterval per process. It runs on sign-in, so an idle server does no work.
+func (s *Service) maybeSweep(ctx context.Context) {
+	now := s.now()
+	last := s.lastCleanup.Load()
+	if now.Unix()-last < int64(sweepInterval/time.Second) || !s.lastCleanup.CompareAndSwap(last, now.Unix()) {
+		return
+	}
+	if err := s.Sweep(ctx); err != nil {
+		s.logger.WarnContext(ctx, "sweep expired sessions", "err", err)
+	}
+}
+
+// Sweep deletes expired sessions, failures older than the throttle window and expired codes.
+func (s *Service) Sweep(ctx context.Context) error {
+	now := s.now()
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?`, []any{now, now.Add(-s.cfg.SessionIdle)}},
+		{`DELETE FROM auth_throttle WHERE failed_at <= ?`, []any{now.Add(-s.cfg.ThrottleWindow)}},
+		{`DELETE FROM email_codes WHERE expires_at <= ?`, []any{now}},
+	} {
+		if _, err := s.db.Exec(ctx, q.sql, q.args...); err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+	}
+	return nil
+}
+
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -1,0 +1,204 @@
+package account
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"patrimonio/server"
+)
+
+// queryer is what both *store.DB and *store.Tx offer.
+type queryer interface {
+	Exec(ctx context.Context, query string, args ...any) (sql.Result, error)
+	Query(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRow(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+const userSelect = `SELECT u.id, u.email, u.email_verified_at, u.password_hash, u.clerk_user_id, u.is_admin,
+	u.first_name, u.last_name, u.birthday, u.gender, u.country, u.state, u.onboarding_step,
+	u.created_at, u.updated_at, COALESCE(t.enabled, false)
+	FROM users u LEFT JOIN totp t ON t.user_id = u.id `
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+func (s *Service) scanUser(row rowScanner) (*User, error) {
+	var u User
+	var verified sql.NullTime
+	var hash, clerk, first, last, birthday, gender, country, state sql.NullString
+	err := row.Scan(&u.ID, &u.Email, &verified, &hash, &clerk, &u.IsAdmin, &first, &last, &birthday,
+		&gender, &country, &state, &u.OnboardingStep, &u.CreatedAt, &u.UpdatedAt, &u.TOTPEnabled)
+	if err != nil {
+		return nil, err
+	}
+	if verified.Valid {
+		u.EmailVerifiedAt = verified.Time.UTC()
+	}
+	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
+	u.passwordHash = hash.String
+	u.HasPassword = hash.Valid && hash.String != ""
+	u.ClerkUserID = clerk.String
+	u.Identity = Identity{first.String, last.String, birthday.String, gender.String, country.String, state.String}
+	u.IsAdmin = u.IsAdmin || s.isConfiguredAdmin(u.Email)
+	return &u, nil
+}
+
+// User returns the user with id, or an ENOTFOUND error.
+func (s *Service) User(ctx context.Context, id string) (*User, error) {
+	return s.userWhere(ctx, s.db, "u.id = ?", id)
+}
+
+// UserByEmail returns the user with the address (any case), or an ENOTFOUND error.
+func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) {
+	return s.userWhere(ctx, s.db, "u.email = ?", normalizeEmail(email))
+}
+
+func (s *Service) userWhere(ctx context.Context, q queryer, where string, arg any) (*User, error) {
+	u, err := s.scanUser(q.QueryRow(ctx, userSelect+"WHERE "+where, arg))
+	if isNoRows(err) {
+		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load user: %w", err)
+	}
+	return u, nil
+}
+
+// normalizeEmail trims and lower-cases an address; addresses are stored this way.
+func normalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
+
+// maxEmailLength is the longest address SMTP can carry (RFC 5321 path limit minus the brackets).
+const maxEmailLength = 254
+
+// checkEmail normalises an address and checks it is a plain addr-spec with a dotted domain.
+func checkEmail(ctx context.Context, email string) (string, error) {
+	e := normalizeEmail(email)
+	bad := errorf(ctx, server.EINVALID, "email.invalid")
+	if e == "" || len(e) > maxEmailLength || strings.ContainsAny(e, " \t\r\n<>\"(),;:\\[]") {
+		return "", bad
+	}
+	addr, err := mail.ParseAddress(e)
+	if err != nil || addr.Name != "" || addr.Address != e {
+		return "", bad
+	}
+	local, domain, ok := strings.Cut(e, "@")
+	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+		return "", bad
+	}
+	return e, nil
+}
+
+// newUser is a user to create with its personal workspace.
+type newUser struct {
+	email        string
+	passwordHash string // "" for none
+	clerkUserID  string // "" for none
+	verifiedAt   time.Time
+	step         string
+}
+
+// createUser inserts the user, a personal workspace and the owner membership, inside tx.
+func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now time.Time) (string, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("new user id: %w", err)
+	}
+	var verified, hash, clerk any
+	if !n.verifiedAt.IsZero() {
+		verified = n.verifiedAt
+	}
+	if n.passwordHash != "" {
+		hash = n.passwordHash
+	}
+	if n.clerkUserID != "" {
+		clerk = n.clerkUserID
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO users (id, email, email_verified_at, password_hash, clerk_user_id, is_admin,
+		onboarding_step, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id.String(), n.email, verified, hash, clerk, s.isConfiguredAdmin(n.email), n.step, now, now); err != nil {
+		if isUniqueViolation(err) {
+			return "", errorf(ctx, server.ECONFLICT, "email.taken")
+		}
+		return "", fmt.Errorf("insert user: %w", err)
+	}
+	ws, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("new workspace id: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO workspaces (id, name, kind, created_at) VALUES (?, ?, ?, ?)`,
+		ws.String(), msg(ctx, "workspace.personalName"), KindPersonal, now); err != nil {
+		return "", fmt.Errorf("insert personal workspace: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`,
+		ws.String(), id.String(), RoleOwner, now); err != nil {
+		return "", fmt.Errorf("insert personal membership: %w", err)
+	}
+	return id.String(), nil
+}
+
+// isUniqueViolation recognises a unique constraint failure of either database.
+func isUniqueViolation(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "23505"
+	}
+	return strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+// applyConfiguredAdmin stores the admin flag of a configured admin address, so that queries on
+// users.is_admin (the admin user list) agree with the configuration.
+func (s *Service) applyConfiguredAdmin(ctx context.Context, u *User) error {
+	if !s.isConfiguredAdmin(u.Email) {
+		return nil
+	}
+	if _, err := s.db.Exec(ctx, `UPDATE users SET is_admin = ? WHERE id = ? AND is_admin = ?`, true, u.ID, false); err != nil {
+		return fmt.Errorf("apply configured admin: %w", err)
+	}
+	return nil
+}
+
+// SetAdmin grants (admin true) or revokes the app admin flag of the user with the address. It
+// answers ENOTFOUND for an unknown address. A revoked address that is still in
+// PATRIMONIO_ADMIN_EMAILS stays an admin; the caller should say so.
+func (s *Service) SetAdmin(ctx context.Context, email string, admin bool) (*User, error) {
+	res, err := s.db.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, s.now(), normalizeEmail(email))
+	if err != nil {
+		return nil, fmt.Errorf("set admin: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, fmt.Errorf("set admin: %w", err)
+	} else if n == 0 {
+		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+	}
+	return s.UserByEmail(ctx, email)
+}
+
+// Workspaces lists the user's workspaces with the user's role: the personal one first, then by name.
+func (s *Service) Workspaces(ctx context.Context, userID string) ([]Membership, error) {
+	rows, err := s.db.Query(ctx, `SELECT w.id, w.name, w.kind, m.role FROM memberships m
+		JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ?
+		ORDER BY CASE WHEN w.kind = 'personal' THEN 0 ELSE 1 END, w.name, w.id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("list workspaces: %w", err)
+	}
+	defer rows.Close()
+	out := []Membership{}
+	for rows.Next() {
+		var m Membership
+		if err := rows.Scan(&m.WorkspaceID, &m.Name, &m.Kind, &m.Role); err != nil {
+			return nil, fmt.Errorf("list workspaces: %w", err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list workspaces: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"patrimonio/server"
+	"patrimonio/server/account"
+	"patrimonio/server/store"
+)
+
+const adminUsage = `Usage:
+  patrimonio admin grant <email> [flags]    make the user with this e-mail an app admin
+  patrimonio admin revoke <email> [flags]   take the app admin role away
+
+The database is the one the server uses (DATABASE_URL or -database-url; SQLite by default).
+Addresses in PATRIMONIO_ADMIN_EMAILS are admins whatever is stored; revoke them there too.
+`
+
+// adminCommand grants or revokes the app admin flag of a user, in the database the configuration
+// selects. It returns the process exit code: 0 done, 1 failed (unknown user, database), 2 usage.
+func adminCommand(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "help") {
+		fmt.Fprint(stdout, adminUsage)
+		return 0
+	}
+	if len(args) < 2 || (args[0] != "grant" && args[0] != "revoke") || len(args[1]) == 0 || args[1][0] == '-' {
+		fmt.Fprint(stderr, "patrimonio admin: expected grant or revoke and an e-mail address\n\n", adminUsage)
+		return 2
+	}
+	grant, email := args[0] == "grant", args[1]
+	cfg, err := server.LoadConfig(getenv, args[2:])
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, adminUsage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "patrimonio admin:", err)
+		return 2
+	}
+	ctx := account.WithLanguage(context.Background(), account.LangEN)
+	db, err := store.Open(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "patrimonio admin:", err)
+		return 1
+	}
+	defer db.Close()
+	acfg := account.DefaultConfig()
+	acfg.AdminEmails = cfg.AdminEmailList()
+	accounts, err := account.New(db, acfg, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		fmt.Fprintln(stderr, "patrimonio admin:", err)
+		return 1
+	}
+	u, err := accounts.SetAdmin(ctx, email, grant)
+	if server.ErrorCode(err) == server.ENOTFOUND {
+		fmt.Fprintf(stderr, "patrimonio admin: no user has the e-mail address %s (they must sign up first)\n", email)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "patrimonio admin:", err)
+		return 1
+	}
+	if grant {
+		fmt.Fprintf(stdout, "%s is now an app admin.\n", u.Email)
+		return 0
+	}
+	if u.IsAdmin {
+		fmt.Fprintf(stdout, "%s: the stored admin flag is off, but the address is in %s, so it stays an admin until removed there.\n",
+			u.Email, server.EnvAdminEmails)
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s is no longer an app admin.\n", u.Email)
+	return 0
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"patrimonio/server"
+	"patrimonio/server/account"
+	"patrimonio/server/internal/pgtest"
+	"patrimonio/server/store"
+)
+
+// runAdmin runs the real binary's admin subcommand and returns its exit code and output.
+func runAdmin(t *testing.T, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"admin"}, args...)...)
+	cmd.Env = cleanEnv(env...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, stdout.String(), stderr.String()
+	case errors.As(err, &exit):
+		return exit.ExitCode(), stdout.String(), stderr.String()
+	}
+	t.Fatal(err)
+	return 0, "", ""
+}
+
+func TestTheAdminSubcommandGrantsAndRevokesTheAdminRole(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			databaseURL := "sqlite:" + filepath.Join(t.TempDir(), "patrimonio.db")
+			if dialect == "postgres" {
+				databaseURL = pgtest.URL(t)
+			}
+			cfg, err := server.LoadConfig(func(k string) string {
+				return map[string]string{"DATABASE_URL": databaseURL}[k]
+			}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db, err := store.Open(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			acfg := account.DefaultConfig()
+			acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
+			accounts, err := account.New(db, acfg, nil, slog.New(slog.DiscardHandler))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := accounts.SignUp(context.Background(), "ana@example.com", "lentejas con chorizo 42", account.SessionMeta{}); err != nil {
+				t.Fatal(err)
+			}
+			isAdmin := func() bool {
+				t.Helper()
+				u, err := accounts.UserByEmail(context.Background(), "ana@example.com")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return u.IsAdmin
+			}
+
+			code, out, errOut := runAdmin(t, []string{"DATABASE_URL=" + databaseURL}, "grant", "ANA@example.com")
+			if code != 0 || !strings.Contains(out, "ana@example.com is now an app admin") || !isAdmin() {
+				t.Fatalf("grant: exit %d, out %q, err %q", code, out, errOut)
+			}
+			// Flags work as for serve.
+			code, out, errOut = runAdmin(t, nil, "revoke", "ana@example.com", "-database-url", databaseURL)
+			if code != 0 || !strings.Contains(out, "no longer an app admin") || isAdmin() {
+				t.Fatalf("revoke: exit %d, out %q, err %q", code, out, errOut)
+			}
+			// A configured admin stays one, and the command says so.
+			code, out, _ = runAdmin(t, []string{"DATABASE_URL=" + databaseURL, "PATRIMONIO_ADMIN_EMAILS=ana@example.com"}, "revoke", "ana@example.com")
+			if code != 0 || !strings.Contains(out, "PATRIMONIO_ADMIN_EMAILS") {
+				t.Fatalf("revoke of a configured admin: exit %d, out %q", code, out)
+			}
+			code, _, errOut = runAdmin(t, []string{"DATABASE_URL=" + databaseURL}, "grant", "nobody@example.com")
+			if code != 1 || !strings.Contains(errOut, "no user has the e-mail address nobody@example.com") {
+				t.Fatalf("unknown user: exit %d, err %q", code, errOut)
+			}
+		})
+	}
+}
+
+func TestTheAdminSubcommandRejectsBadUsage(t *testing.T) {
+	for _, args := range [][]string{{}, {"promote", "ana@example.com"}, {"grant"}, {"grant", "-database-url", "x"}} {
+		code, _, errOut := runAdmin(t, nil, args...)
+		if code != 2 || !strings.Contains(errOut, "patrimonio admin grant <email>") {
+			t.Errorf("admin %q: exit %d, err %q", args, code, errOut)
+		}
+	}
+	code, out, _ := runAdmin(t, nil, "help")
+	if code != 0 || !strings.Contains(out, "patrimonio admin revoke <email>") {
+		t.Errorf("admin help: exit %d, out %q", code, out)
+	}
+}

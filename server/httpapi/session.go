@@ -1,0 +1,273 @@
+package httpapi
+
+// Sessions on the HTTP side: the session cookie, the Authenticator seam (the local provider's
+// cookie, or Clerk's tokens), requireUser, the same-origin check of state-changing requests
+// (CSRF), the language of messages, and the client IP used for throttling.
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"patrimonio/server"
+	"patrimonio/server/account"
+	schema "patrimonio/shared-schema"
+)
+
+// SessionCookie is the cookie of the local provider's session token.
+const SessionCookie = "patrimonio_session"
+
+// Authenticator finds who sent a request. It returns (nil, nil, nil) when the request carries no
+// credentials, an EUNAUTHORIZED error when it carries credentials that are not valid (unknown,
+// expired, forged), and another error when it cannot tell (database down). The local provider's is
+// CookieAuthenticator; the Clerk provider plugs in its own through Deps.Authenticator.
+type Authenticator interface {
+	Authenticate(r *http.Request) (*account.User, *account.Session, error)
+}
+
+// CookieAuthenticator authenticates the patrimonio_session cookie.
+type CookieAuthenticator struct {
+	Accounts *account.Service
+}
+
+// Authenticate implements Authenticator.
+func (c CookieAuthenticator) Authenticate(r *http.Request) (*account.User, *account.Session, error) {
+	ck, err := r.Cookie(SessionCookie)
+	if err != nil || ck.Value == "" {
+		return nil, nil, nil
+	}
+	sess, u, err := c.Accounts.Authenticate(r.Context(), ck.Value)
+	if err != nil {
+		return nil, nil, err
+	}
+	return u, sess, nil
+}
+
+// setSessionCookie sends the session token: HttpOnly, Secure (browsers accept Secure cookies from
+// http://localhost too), SameSite=Lax, host-only, for the whole site.
+func setSessionCookie(w http.ResponseWriter, token string, maxAge time.Duration) {
+	http.SetCookie(w, &http.Cookie{
+		Name:     SessionCookie,
+		Value:    token,
+		Path:     "/",
+		MaxAge:   int(maxAge / time.Second),
+		HttpOnly: true,
+		Secure:   true,
+		SameSite: http.SameSiteLaxMode,
+	})
+}
+
+func clearSessionCookie(w http.ResponseWriter) {
+	http.SetCookie(w, &http.Cookie{
+		Name:     SessionCookie,
+		Value:    "",
+		Path:     "/",
+		MaxAge:   -1, // Max-Age=0: delete now
+		HttpOnly: true,
+		Secure:   true,
+		SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// language puts the language of messages, from Accept-Language (Spanish by default), into the
+// request context (account.LanguageFrom reads it).
+func (a *api) language(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		lang := schema.Language(r.Header.Get("Accept-Language"))
+		next.ServeHTTP(w, r.WithContext(account.WithLanguage(r.Context(), lang)))
+	})
+}
+
+// sameOrigin refuses cross-site state-changing requests (CSRF). For POST, PUT, PATCH and DELETE:
+//   - with an Origin header, it must be the public URL's origin or one of
+//     PATRIMONIO_ALLOWED_ORIGINS ("null" never is);
+//   - without Origin, Sec-Fetch-Site must be same-origin or none;
+//   - with neither (not a current browser: curl, webhooks, other servers), the request must not
+//     carry any cookie, so that it cannot ride on a session.
+//
+// A refusal is 403 with code forbidden.
+func (a *api) sameOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			next.ServeHTTP(w, r)
+			return
+		}
+		ok := false
+		if origin := r.Header.Get("Origin"); origin != "" {
+			ok = slices.Contains(a.allowedOrigins, strings.ToLower(origin))
+		} else if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
+			ok = site == "same-origin" || site == "none"
+		} else {
+			ok = len(r.Cookies()) == 0
+		}
+		if !ok {
+			a.writeError(w, r, server.Errorf(server.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "csrf.crossSite")))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authenticate asks the Authenticator who sent the request. Invalid credentials count as none (and
+// a stale session cookie is deleted); a failure to tell is a 500.
+func (a *api) authenticate(w http.ResponseWriter, r *http.Request) (*account.User, *account.Session, bool) {
+	if a.authn == nil {
+		return nil, nil, true
+	}
+	u, sess, err := a.authn.Authenticate(r)
+	if err != nil {
+		if server.ErrorCode(err) != server.EUNAUTHORIZED {
+			a.writeError(w, r, err)
+			return nil, nil, false
+		}
+		if _, cerr := r.Cookie(SessionCookie); cerr == nil {
+			clearSessionCookie(w)
+		}
+		return nil, nil, true
+	}
+	return u, sess, true
+}
+
+// requireUser lets through requests of a signed-in user with a complete session (second factor
+// done), with account.AuthFrom(ctx) set; others get 401.
+func (a *api) requireUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, sess, ok := a.authenticate(w, r)
+		if !ok {
+			return
+		}
+		if u == nil {
+			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
+			return
+		}
+		if sess != nil && sess.MFAPending {
+			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.mfaPending")))
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(account.WithAuth(r.Context(), u, sess)))
+	})
+}
+
+// requirePendingMFA lets through only sessions waiting for their second factor.
+func (a *api) requirePendingMFA(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, sess, ok := a.authenticate(w, r)
+		if !ok {
+			return
+		}
+		if u == nil || sess == nil || !sess.MFAPending {
+			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.noMFA")))
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(account.WithAuth(r.Context(), u, sess)))
+	})
+}
+
+// writeAccountError is writeError plus what account errors carry: Retry-After for throttling, and
+// the fields at fault for validation errors ({"error":{"code","message","fields":[{path,message}]}}).
+func (a *api) writeAccountError(w http.ResponseWriter, r *http.Request, err error) {
+	var retry *account.RetryError
+	if errors.As(err, &retry) {
+		w.Header().Set("Retry-After", strconv.Itoa(retry.RetryAfterSeconds()))
+	}
+	var ve *account.ValidationError
+	if errors.As(err, &ve) {
+		type field struct {
+			Path    string `json:"path"`
+			Message string `json:"message"`
+		}
+		type detail struct {
+			Code    string  `json:"code"`
+			Message string  `json:"message"`
+			Fields  []field `json:"fields"`
+		}
+		body := struct {
+			Error detail `json:"error"`
+		}{detail{Code: ve.Err.Code, Message: ve.Err.Message}}
+		for _, f := range ve.Fields {
+			body.Error.Fields = append(body.Error.Fields, field{f.Path, f.Message})
+		}
+		writeJSON(w, statusOf(ve.Err.Code), body)
+		return
+	}
+	a.writeError(w, r, err)
+}
+
+// sessionMeta describes the requesting device for a new session.
+func (a *api) sessionMeta(r *http.Request) account.SessionMeta {
+	return account.SessionMeta{UserAgent: r.UserAgent(), IP: a.clientIP(r)}
+}
+
+// clientIP is the address of the client: the connection's peer, or, when the peer is a trusted
+// proxy (PATRIMONIO_TRUSTED_PROXIES), the right-most X-Forwarded-For address that is not one.
+func (a *api) clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	peer = peer.Unmap()
+	if !a.trustedProxy(peer) {
+		return peer.String()
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break
+		}
+		hop = hop.Unmap()
+		if !a.trustedProxy(hop) {
+			return hop.String()
+		}
+	}
+	return peer.String()
+}
+
+func (a *api) trustedProxy(addr netip.Addr) bool {
+	for _, p := range a.trustedProxies {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// localizedDecode is decodeJSON with its refusals in the request's language.
+func (a *api) localizedDecode(w http.ResponseWriter, r *http.Request, dst any) error {
+	err := decodeJSON(w, r, dst)
+	if err == nil {
+		return nil
+	}
+	ctx := r.Context()
+	code, text := server.ErrorCode(err), server.ErrorMessage(err)
+	key, arg := "request.badJSON", ""
+	switch {
+	case code == server.ETOOLARGE:
+		key = "request.tooLarge"
+	case strings.HasPrefix(text, "The request body must be JSON"):
+		key = "request.notJSON"
+	case strings.HasPrefix(text, "The request body is empty"):
+		key = "request.emptyBody"
+	case strings.HasPrefix(text, "The request body must hold a single"):
+		key = "request.singleValue"
+	case strings.HasPrefix(text, "The field ") && strings.HasSuffix(text, " is not allowed."):
+		key, arg = "request.unknown", strings.TrimSuffix(strings.TrimPrefix(text, "The field "), " is not allowed.")
+	case strings.HasPrefix(text, "The field ") && strings.Contains(text, " must be "):
+		rest := strings.TrimPrefix(text, "The field ")
+		key, arg = "request.fieldType", rest[:strings.Index(rest, " must be ")]
+	}
+	if arg != "" {
+		return server.Errorf(code, "%s", account.ErrorMessage(ctx, key, arg))
+	}
+	return server.Errorf(code, "%s", account.ErrorMessage(ctx, key))
+}

@@ -1,0 +1,155 @@
+package httpapi
+
+// The signed-in user: GET /api/v1/me, PATCH /api/v1/users/ (personal identity) and
+// POST /api/v1/onboarding/advance.
+
+import (
+	"net/http"
+	"time"
+
+	"patrimonio/server/account"
+)
+
+// userJSON is how every endpoint shows a user. Personal identity fields are null until given.
+type userJSON struct {
+	ID            string  `json:"id"`
+	Email         string  `json:"email"`
+	EmailVerified bool    `json:"emailVerified"`
+	IsAdmin       bool    `json:"isAdmin"`
+	FirstName     *string `json:"firstName"`
+	LastName      *string `json:"lastName"`
+	Birthday      *string `json:"birthday"`
+	Gender        *string `json:"gender"`
+	Country       *string `json:"country"`
+	State         *string `json:"state"`
+	TOTPEnabled   bool    `json:"totpEnabled"`
+	HasPassword   bool    `json:"hasPassword"`
+}
+
+func toUserJSON(u *account.User) *userJSON {
+	if u == nil {
+		return nil
+	}
+	opt := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	return &userJSON{
+		ID:            u.ID,
+		Email:         u.Email,
+		EmailVerified: u.EmailVerified(),
+		IsAdmin:       u.IsAdmin,
+		FirstName:     opt(u.Identity.FirstName),
+		LastName:      opt(u.Identity.LastName),
+		Birthday:      opt(u.Identity.Birthday),
+		Gender:        opt(u.Identity.Gender),
+		Country:       opt(u.Identity.Country),
+		State:         opt(u.Identity.State),
+		TOTPEnabled:   u.TOTPEnabled,
+		HasPassword:   u.HasPassword,
+	}
+}
+
+type onboardingJSON struct {
+	Step      string `json:"step"`
+	Completed bool   `json:"completed"`
+}
+
+func toOnboardingJSON(o account.Onboarding) onboardingJSON {
+	return onboardingJSON{Step: o.Step, Completed: o.Completed}
+}
+
+type membershipJSON struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	Role string `json:"role"`
+}
+
+type meJSON struct {
+	User       *userJSON        `json:"user"`
+	Workspaces []membershipJSON `json:"workspaces"`
+	Onboarding onboardingJSON   `json:"onboarding"`
+	// ReverifiedUntil is until when sensitive actions need no re-verification; null when they do.
+	ReverifiedUntil *time.Time `json:"reverifiedUntil"`
+	Provider        string     `json:"provider"`
+}
+
+// GET /api/v1/me → who is signed in, their workspaces and roles, onboarding and re-verification.
+func (a *api) me(w http.ResponseWriter, r *http.Request) {
+	u, sess, _ := account.AuthFrom(r.Context())
+	ms, err := a.accounts.Workspaces(r.Context(), u.ID)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	out := meJSON{
+		User:       toUserJSON(u),
+		Workspaces: make([]membershipJSON, 0, len(ms)),
+		Onboarding: toOnboardingJSON(a.accounts.OnboardingOf(u)),
+		Provider:   a.authProvider,
+	}
+	for _, m := range ms {
+		out.Workspaces = append(out.Workspaces, membershipJSON{ID: m.WorkspaceID, Name: m.Name, Kind: m.Kind, Role: m.Role})
+	}
+	if until := a.accounts.ReverifiedUntil(sess); !until.IsZero() {
+		out.ReverifiedUntil = &until
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type identityRequest struct {
+	FirstName *string `json:"first_name"`
+	LastName  *string `json:"last_name"`
+	Birthday  *string `json:"birthday"`
+	Gender    *string `json:"gender"`
+	Country   *string `json:"country"`
+	State     *string `json:"state"`
+}
+
+// PATCH /api/v1/users/ {first_name, last_name, birthday, gender, country, state} → 200 {user}.
+// All six are required; problems answer 400 with error.fields [{path, message}] in the request's
+// language (the spec's Spanish messages by default).
+func (a *api) updateUser(w http.ResponseWriter, r *http.Request) {
+	var req identityRequest
+	if err := a.localizedDecode(w, r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	u, _, _ := account.AuthFrom(r.Context())
+	u, err := a.accounts.UpdateIdentity(r.Context(), u.ID, account.IdentityInput{
+		FirstName: req.FirstName, LastName: req.LastName, Birthday: req.Birthday,
+		Gender: req.Gender, Country: req.Country, State: req.State,
+	})
+	if err != nil {
+		a.writeAccountError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, userEnvelope{toUserJSON(u)})
+}
+
+type advanceRequest struct {
+	Step   string `json:"step"`
+	Action string `json:"action"`
+}
+
+// POST /api/v1/onboarding/advance {step, action: complete|skip} → 200 {onboarding}. The step must
+// be the current one (409 otherwise, with the current step named in the message).
+func (a *api) advanceOnboarding(w http.ResponseWriter, r *http.Request) {
+	var req advanceRequest
+	if err := a.localizedDecode(w, r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	u, _, _ := account.AuthFrom(r.Context())
+	o, err := a.accounts.AdvanceOnboarding(r.Context(), u, req.Step, req.Action)
+	if err != nil {
+		a.writeAccountError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Onboarding onboardingJSON `json:"onboarding"`
+	}{toOnboardingJSON(o)})
+}
