@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,9 +11,13 @@ import (
 	"strings"
 )
 
-// The environment variables of the local accounts provider (issue 4). PATRIMONIO_SMTP_URL has no
-// flag: a password on the command line would show in the process list.
+// The environment variables of the local accounts provider (issue 4). PATRIMONIO_SMTP_URL and
+// PATRIMONIO_SECRET_KEY have no flag: a secret on the command line would show in the process list.
 const (
+	// EnvSecretKey is the key that encrypts secrets at rest (TOTP secrets): 32 random bytes in
+	// base64. Required with Postgres; with SQLite, a key file next to the database is made on first
+	// start when it is unset.
+	EnvSecretKey      = "PATRIMONIO_SECRET_KEY"
 	EnvAdminEmails    = "PATRIMONIO_ADMIN_EMAILS"
 	EnvSMTPURL        = "PATRIMONIO_SMTP_URL"
 	EnvMailFrom       = "PATRIMONIO_MAIL_FROM"
@@ -39,6 +44,39 @@ type AccountsConfig struct {
 	// TrustedProxies are the CIDR ranges of reverse proxies whose X-Forwarded-For is believed when
 	// finding the client's IP (for throttling); comma separated.
 	TrustedProxies string
+	// SecretKey is PATRIMONIO_SECRET_KEY in standard base64 (32 bytes once decoded), or "" when
+	// unset. It is a secret: never log it (SecretKeyBytes decodes it).
+	SecretKey string
+}
+
+// SecretKeyLen is the length of the secret key in bytes (AES-256).
+const SecretKeyLen = 32
+
+// SecretKeyBytes is the decoded SecretKey, nil when it is unset.
+func (c Config) SecretKeyBytes() []byte {
+	if c.SecretKey == "" {
+		return nil
+	}
+	b, err := base64.StdEncoding.DecodeString(c.SecretKey)
+	if err != nil {
+		return nil // LoadConfig stores only valid keys
+	}
+	return b
+}
+
+// ParseSecretKey decodes a secret key given in base64 (standard or URL alphabet, with or without
+// padding, as `openssl rand -base64 32` prints it). The error never repeats the value.
+func ParseSecretKey(v string) ([]byte, error) {
+	v = strings.TrimSpace(v)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(v); err == nil {
+			if len(b) != SecretKeyLen {
+				return nil, fmt.Errorf("must be %d random bytes in base64 (e.g. the output of `openssl rand -base64 32`), but it decodes to %d bytes", SecretKeyLen, len(b))
+			}
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("is not base64; it must be %d random bytes in base64 (e.g. the output of `openssl rand -base64 32`)", SecretKeyLen)
 }
 
 // AdminEmailList splits AdminEmails.
@@ -83,7 +121,7 @@ func splitList(s string) []string {
 }
 
 type rawAccountsConfig struct {
-	adminEmails, smtpURL, mailFrom, devOutbox, allowedOrigins, trustedProxies string
+	adminEmails, smtpURL, mailFrom, devOutbox, allowedOrigins, trustedProxies, secretKey string
 }
 
 func readAccountsEnv(getenv func(string) string) rawAccountsConfig {
@@ -94,6 +132,7 @@ func readAccountsEnv(getenv func(string) string) rawAccountsConfig {
 		devOutbox:      strings.TrimSpace(getenv(EnvDevOutbox)),
 		allowedOrigins: getenv(EnvAllowedOrigins),
 		trustedProxies: getenv(EnvTrustedProxies),
+		secretKey:      getenv(EnvSecretKey),
 	}
 }
 
@@ -155,6 +194,14 @@ func applyAccounts(cfg *Config, raw rawAccountsConfig) error {
 		proxies = append(proxies, prefix.Masked().String())
 	}
 	cfg.TrustedProxies = strings.Join(proxies, ",")
+
+	if strings.TrimSpace(raw.secretKey) != "" {
+		key, err := ParseSecretKey(raw.secretKey)
+		if err != nil {
+			return fmt.Errorf("%s: %w", EnvSecretKey, err)
+		}
+		cfg.SecretKey = base64.StdEncoding.EncodeToString(key)
+	}
 	return nil
 }
 

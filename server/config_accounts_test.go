@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/base64"
 	"net/netip"
 	"slices"
 	"strings"
@@ -95,5 +96,52 @@ func TestTheSMTPURLHasNoFlag(t *testing.T) {
 	}
 	if _, err := server.LoadConfig(envFrom(nil), []string{"-smtp-url", "smtp://x"}); err == nil {
 		t.Error("-smtp-url is accepted")
+	}
+}
+
+func TestTheSecretKeyIsReadAsBase64Of32BytesAndHasNoFlag(t *testing.T) {
+	// 32 bytes 0x00..0x1f, written in each accepted base64 alphabet.
+	key := make([]byte, 32)
+	for i := range key {
+		key[i] = byte(i)
+	}
+	std := base64.StdEncoding.EncodeToString(key)
+	for _, tt := range []struct{ name, value string }{
+		{"standard base64 with padding, as openssl prints it", std},
+		{"standard base64 with a trailing newline", std + "\n"},
+		{"standard base64 without padding", base64.RawStdEncoding.EncodeToString(key)},
+		{"URL-safe base64", base64.URLEncoding.EncodeToString(key)},
+		{"URL-safe base64 without padding", base64.RawURLEncoding.EncodeToString(key)},
+	} {
+		t.Run(tt.name+" is accepted", func(t *testing.T) {
+			cfg, err := server.LoadConfig(envFrom(map[string]string{"PATRIMONIO_SECRET_KEY": tt.value}), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.SecretKey != std || !slices.Equal(cfg.SecretKeyBytes(), key) {
+				t.Fatalf("SecretKey %q, bytes %v", cfg.SecretKey, cfg.SecretKeyBytes())
+			}
+		})
+	}
+	for _, tt := range []struct{ name, value, want string }{
+		{"a value that is not base64 is refused without echoing it", "not a key at all!!", "is not base64"},
+		{"a key of 16 bytes is refused", base64.StdEncoding.EncodeToString(key[:16]), "decodes to 16 bytes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := server.LoadConfig(envFrom(map[string]string{"PATRIMONIO_SECRET_KEY": tt.value}), nil)
+			if err == nil || !strings.Contains(err.Error(), "PATRIMONIO_SECRET_KEY") || !strings.Contains(err.Error(), tt.want) ||
+				strings.Contains(err.Error(), tt.value) {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
+	cfg, err := server.LoadConfig(envFrom(nil), nil)
+	if err != nil || cfg.SecretKey != "" || cfg.SecretKeyBytes() != nil {
+		t.Fatalf("without the variable: %q, %v", cfg.SecretKey, err)
+	}
+	var usage strings.Builder
+	server.PrintConfigUsage(&usage)
+	if strings.Contains(usage.String(), "secret-key") {
+		t.Error("the secret key has a command-line flag")
 	}
 }

@@ -127,46 +127,41 @@ func (s *schemaSet) pushRules(push map[string]any, add report) {
 			add(at("mutationId"), "validation.protocol.mutationOrder", nil)
 		}
 		previous = max(previous, id)
+		collection, _ := mutation["collection"].(string)
+		known, _ := s.properties(s.manifest.Collections[collection])
 		fields, hasFields := mutation["fields"].(map[string]any)
-		clocks, hasClocks := mutation["clocks"].(map[string]any)
-		_, hasStamp := mutation["stamp"]
-		if mutation["op"] == "put" {
-			if !hasFields {
+		op, _ := mutation["op"].(string)
+		switch op {
+		case "put":
+			if len(fields) == 0 {
 				add(at("fields"), "validation.required", nil)
 			}
-			if !hasClocks {
-				add(at("clocks"), "validation.required", nil)
-			}
-			if hasStamp {
-				add(at("stamp"), "validation.notApplicable", nil)
-			}
-			collection, _ := mutation["collection"].(string)
-			known, _ := s.properties(s.manifest.Collections[collection])
-			for name := range fields {
-				if _, ok := known[name]; !ok {
-					add(at("fields", name), "validation.unknownField", nil)
-				}
-			}
-			if hasFields && hasClocks {
-				same := len(fields) == len(clocks)
-				for name := range fields {
-					if _, ok := clocks[name]; !ok {
-						same = false
-					}
-				}
-				if !same {
-					add(at("clocks"), "validation.protocol.clocksMismatch", nil)
-				}
-			}
-		} else {
-			if !hasStamp {
-				add(at("stamp"), "validation.required", nil)
-			}
+		case "restore":
+		default:
 			if hasFields {
 				add(at("fields"), "validation.notApplicable", nil)
 			}
-			if hasClocks {
-				add(at("clocks"), "validation.notApplicable", nil)
+		}
+		resolves, _ := mutation["resolves"].([]any)
+		if op == "resolve" && len(resolves) == 0 {
+			add(at("resolves"), "validation.required", nil)
+		}
+		for name := range fields {
+			if _, ok := known[name]; !ok {
+				add(at("fields", name), "validation.unknownField", nil)
+			}
+		}
+		base, _ := mutation["base"].(map[string]any)
+		for name := range base {
+			if _, ok := known[name]; !ok {
+				add(at("base", name), "validation.unknownField", nil)
+			}
+		}
+		for j, r := range resolves {
+			key, _ := r.(map[string]any)
+			field, _ := key["field"].(string)
+			if _, ok := known[field]; !ok {
+				add(at("resolves", fmt.Sprint(j), "field"), "validation.unknownField", nil)
 			}
 		}
 	}
@@ -238,7 +233,7 @@ func registeredFormats() []*jsonschema.Format {
 
 var formatNames = []string{
 	"text", "money", "price", "quantity", "share", "rate", "multiple", "date", "email", "phone", "httpUrl",
-	"code", "uuid", "uuidv7", "hlc", "fieldName",
+	"code", "uuid", "uuidv7", "hlc", "fieldName", "nodeId",
 }
 
 func isinShape(s string) bool {

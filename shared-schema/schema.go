@@ -26,13 +26,13 @@ import (
 // Protocol and schema versions and limits. They mirror src/protocol.ts; a test checks them
 // against the generated jsonschema/index.json.
 const (
-	ProtocolVersion = 1
+	ProtocolVersion = 2
 	SchemaVersion   = 1
 
 	MaxMessageBytes      = 1_048_576
 	MaxRecordBytes       = 65_536
 	MaxDepth             = 10
-	MaxMutationsPerPush  = 100
+	MaxMutationsPerPush  = 500
 	MaxChangesPerPage    = 500
 	MaxFieldsPerMutation = 100
 	MaxWorkspaces        = 100

@@ -1,11 +1,24 @@
-// Package sync is Patrimonio's sync engine. This part is its deterministic core, shared rule for
-// rule with the device side (clientdb/src/hlc.ts and clientdb/src/merge.ts) and pinned by the
-// vectors in testdata/:
+// Package sync is Patrimonio's sync engine.
+//
+// Its deterministic core is shared rule for rule with the device side (clientdb/src/hlc.ts and
+// clientdb/src/merge.ts) and pinned by the vectors in testdata/:
 //
 //   - Stamp and Clock: the hybrid logical clock that stamps every edit, and Clock.Bound, the
 //     server's policy for clocks that run ahead (CLOCK.md).
 //   - RecordState.Apply: the per-field last-writer-wins merge with tombstones and conflict records,
 //     commutative and idempotent (MERGE.md).
+//
+// Around it, the server (PROTOCOL.md describes the protocol for client authors):
+//
+//   - Engine (engine.go, apply.go): applies pushed mutations exactly once, in one transaction per
+//     group of pushes, under a per-workspace lock that allocates the workspace's sequence; checks
+//     every mutation against the shared schema and the user's role (server/authz); keeps the
+//     change log, the records' merged states and the conflict records (migrations/*/0005_sync.sql).
+//   - Reading (read.go): pages of the change log after a cursor, resumable snapshot pages, garbage
+//     collection of old changes and tombstones (gc.go).
+//   - The WebSocket endpoint (handler.go, conn.go): authentication at the handshake, Origin check,
+//     hello with versions, pushes and acks, pages with flow control, live fan-out (hub.go) and,
+//     on Postgres, between instances through LISTEN/NOTIFY (listen.go); limits with close codes.
 //
 // Callers import it as psync "patrimonio/sync"; inside, the standard library's sync is gosync.
 package sync

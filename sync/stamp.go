@@ -128,8 +128,11 @@ func (s Stamp) IsZero() bool { return s == Stamp{} }
 
 // String writes the stamp's text form. Only valid stamps (see Validate) round-trip through
 // ParseStamp.
-func (s Stamp) String() string {
-	var b [StampLen]byte
+func (s Stamp) String() string { return string(s.appendText(make([]byte, 0, StampLen))) }
+
+// appendText appends the stamp's text form to b (String without the allocation of a string).
+func (s Stamp) appendText(dst []byte) []byte {
+	var b [30]byte
 	ms := s.Millis
 	days := floorDiv(ms, 86400000)
 	rest := ms - days*86400000
@@ -160,8 +163,8 @@ func (s Stamp) String() string {
 		b[25+i] = hex[s.Counter>>(12-4*i)&0xF]
 	}
 	b[29] = '-'
-	out := string(b[:30]) + s.Node
-	return out
+	dst = append(dst, b[:]...)
+	return append(dst, s.Node...)
 }
 
 // Compare orders stamps: by time, then counter, then node id. It returns -1, 0 or +1 and agrees with

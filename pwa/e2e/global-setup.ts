@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { createOnboardedAccount, storageStateFor } from "./support/accounts";
 import { BINARY, REPO_ROOT, startServer } from "./support/server";
 
 // Starts the real binary twice: on SQLite (the app under test) and on Postgres (for the health check
@@ -16,6 +17,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const postgres = await startServer({ DATABASE_URL: databaseURL });
   process.env.E2E_BASE_URL = sqlite.url;
   process.env.E2E_PG_BASE_URL = postgres.url;
+  // The screens need a signed-in user: tests start signed in as one who finished onboarding
+  // (support/fixtures.ts), unless they ask for a fresh, signed-out browser (auth.spec.ts).
+  try {
+    const account = await createOnboardedAccount(sqlite.url, "e2e-shell@example.com", "lengthy e2e passphrase 4821");
+    const statePath = path.join(sqlite.dataDir, "storage-state.json");
+    writeFileSync(statePath, JSON.stringify(storageStateFor(sqlite.url, account)));
+    process.env.E2E_STORAGE_STATE = statePath;
+  } catch (error) {
+    await Promise.all([sqlite.stop(), postgres.stop()]);
+    throw error;
+  }
   return async () => {
     await Promise.all([sqlite.stop(), postgres.stop()]);
   };

@@ -7,7 +7,8 @@
 //
 // The HTTP layer (server/httpapi) decodes requests and calls the Service; the Service owns its
 // transactions and tells the time through Now, which tests replace. Every user-visible message is
-// in messages.go, in Spanish and English; the language travels in the context (WithLanguage).
+// in messages.go, in Spanish and English; the language travels in the context
+// (server.WithLanguage).
 package account
 
 import (
@@ -158,6 +159,11 @@ type Config struct {
 	Billing bool
 	// Issuer names the app in authenticator apps.
 	Issuer string
+
+	// SecretKey (32 bytes) encrypts TOTP secrets at rest (secretbox.go). Without it the service
+	// works, but refuses to store or read TOTP secrets (ErrNoSecretKey): it never keeps them in
+	// plaintext.
+	SecretKey []byte
 }
 
 // DefaultConfig returns the production rules.
@@ -189,12 +195,16 @@ type Service struct {
 	cfg    Config
 	mailer Mailer
 	logger *slog.Logger
+	box    *secretBox // nil without Config.SecretKey
 
 	// Now tells the time; tests replace it.
 	Now func() time.Time
 	// HasPasskey, when set, tells whether a user has registered a passkey; onboarding asks it before
 	// completing the passkey step. The passkey provider sets it when the app is wired.
 	HasPasskey func(ctx context.Context, userID string) (bool, error)
+	// OnSessionEnded, when set, is told the id of a session that SignOut ended, so live connections
+	// opened with it (the sync socket) close at once instead of at their next session check.
+	OnSessionEnded func(sessionID string)
 
 	dummyHash   string        // a hash of a random password, checked for unknown e-mails
 	hashSlots   chan struct{} // bounds concurrent argon2id runs (64 MiB each)
@@ -223,11 +233,20 @@ func New(db *store.DB, cfg Config, mailer Mailer, logger *slog.Logger) (*Service
 		}
 	}
 	cfg.AdminEmails = admins
+	var box *secretBox
+	if len(cfg.SecretKey) > 0 {
+		var err error
+		if box, err = newSecretBox(cfg.SecretKey); err != nil {
+			return nil, err
+		}
+	}
+	cfg.SecretKey = nil // the box holds it; Config() is shown to callers
 	s := &Service{
 		db:        db,
 		cfg:       cfg,
 		mailer:    mailer,
 		logger:    logger,
+		box:       box,
 		Now:       time.Now,
 		hashSlots: make(chan struct{}, max(1, runtime.NumCPU())),
 	}
@@ -249,9 +268,9 @@ func (s *Service) isConfiguredAdmin(email string) bool {
 	return slices.Contains(s.cfg.AdminEmails, strings.ToLower(email))
 }
 
-// Context values: the signed-in user and session, and the language of messages.
+// Context values: the signed-in user and session. The language of messages travels in the
+// context too, through server.WithLanguage.
 type authKey struct{}
-type languageKey struct{}
 
 type auth struct {
 	user    *User
@@ -270,17 +289,4 @@ func AuthFrom(ctx context.Context) (u *User, s *Session, ok bool) {
 		return nil, nil, false
 	}
 	return a.user, a.session, true
-}
-
-// WithLanguage returns a context whose messages are in lang ("es" or "en"; anything else is es).
-func WithLanguage(ctx context.Context, lang string) context.Context {
-	return context.WithValue(ctx, languageKey{}, normalizeLanguage(lang))
-}
-
-// LanguageFrom returns the language carried by ctx, Spanish by default.
-func LanguageFrom(ctx context.Context) string {
-	if l, ok := ctx.Value(languageKey{}).(string); ok {
-		return l
-	}
-	return LangES
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"math/big"
@@ -24,6 +25,11 @@ import (
 const (
 	purposeVerifyEmail = "verify_email"
 	purposeReverify    = "reverify"
+	// purposeChangeEmail codes go to the new address of an e-mail change, which waits in
+	// email_codes.new_email until the code confirms it (emailchange.go).
+	purposeChangeEmail = "change_email"
+	// purposeEmailChanged marks the notice sent to the old address after a change (no code).
+	purposeEmailChanged = "email_changed"
 )
 
 func codeHash(userID, purpose, code string) string {
@@ -53,24 +59,34 @@ func isSixDigits(s string) bool {
 }
 
 // storeEmailCode makes a new code for the purpose, replacing the live one, and returns it.
-func (s *Service) storeEmailCode(ctx context.Context, q queryer, userID, purpose string, now time.Time) (string, error) {
+// newEmail is the address a change_email code confirms, "" for the other purposes.
+func (s *Service) storeEmailCode(ctx context.Context, q queryer, userID, purpose, newEmail string, now time.Time) (string, error) {
 	code, err := sixDigits()
 	if err != nil {
 		return "", err
 	}
-	if _, err := q.Exec(ctx, `INSERT INTO email_codes (user_id, purpose, code_hash, attempts, created_at, expires_at, used_at)
-		VALUES (?, ?, ?, 0, ?, ?, NULL)
+	var pending any
+	if newEmail != "" {
+		pending = newEmail
+	}
+	if _, err := q.Exec(ctx, `INSERT INTO email_codes (user_id, purpose, code_hash, attempts, created_at, expires_at, used_at, new_email)
+		VALUES (?, ?, ?, 0, ?, ?, NULL, ?)
 		ON CONFLICT (user_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0,
-			created_at = excluded.created_at, expires_at = excluded.expires_at, used_at = NULL`,
-		userID, purpose, codeHash(userID, purpose, code), now, now.Add(s.cfg.EmailCodeTTL)); err != nil {
+			created_at = excluded.created_at, expires_at = excluded.expires_at, used_at = NULL, new_email = excluded.new_email`,
+		userID, purpose, codeHash(userID, purpose, code), now, now.Add(s.cfg.EmailCodeTTL), pending); err != nil {
 		return "", fmt.Errorf("store e-mail code: %w", err)
 	}
 	return code, nil
 }
 
-// newCodeAndSend replaces the code of the purpose and mails it, unless the last one was sent less
-// than Config.EmailResendInterval ago (429 with the wait).
+// newCodeAndSend replaces the code of the purpose and mails it to the user's address, unless the
+// last one was sent less than Config.EmailResendInterval ago (429 with the wait).
 func (s *Service) newCodeAndSend(ctx context.Context, u *User, purpose string) error {
+	return s.newCodeAndSendTo(ctx, u, purpose, u.Email, "")
+}
+
+// newCodeAndSendTo is newCodeAndSend to the address to, storing newEmail beside the code.
+func (s *Service) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, newEmail string) error {
 	now := s.now()
 	var created time.Time
 	err := s.db.QueryRow(ctx, `SELECT created_at FROM email_codes WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
@@ -84,104 +100,122 @@ func (s *Service) newCodeAndSend(ctx context.Context, u *User, purpose string) e
 			return &RetryError{Err: errorf(ctx, server.ETOOMANY, "code.resendTooSoon", seconds), After: wait}
 		}
 	}
-	code, err := s.storeEmailCode(ctx, s.db, u.ID, purpose, now)
+	code, err := s.storeEmailCode(ctx, s.db, u.ID, purpose, newEmail, now)
 	if err != nil {
 		return err
 	}
-	s.sendCode(ctx, u.Email, purpose, code)
+	s.sendCode(ctx, to, purpose, code)
 	return nil
+}
+
+// codeMails are the message keys of the mail of each purpose: {subject, text}. A text takes the
+// code and its lifetime in minutes.
+var codeMails = map[string][2]string{
+	purposeVerifyEmail: {"mail.verify.subject", "mail.verify.text"},
+	purposeReverify:    {"mail.reverify.subject", "mail.reverify.text"},
+	purposeChangeEmail: {"mail.changeEmail.subject", "mail.changeEmail.text"},
 }
 
 // sendCode mails a code in the language of ctx. A delivery failure is logged, not returned: the
 // account change is done, and the user can ask for the code again.
 func (s *Service) sendCode(ctx context.Context, to, purpose, code string) {
-	key := "mail.verify"
-	if purpose == purposeReverify {
-		key = "mail.reverify"
-	}
+	keys := codeMails[purpose]
 	minutes := int(s.cfg.EmailCodeTTL / time.Minute)
-	m := Mail{
+	s.send(ctx, Mail{
 		To:      to,
-		Subject: msg(ctx, key+".subject"),
-		Text:    msg(ctx, key+".text", code, minutes),
+		Subject: msg(ctx, keys[0]),
+		Text:    msg(ctx, keys[1], code, minutes),
 		Code:    code,
 		Purpose: purpose,
 		SentAt:  s.now(),
-	}
+	})
+}
+
+// send delivers a mail; a failure is logged, not returned.
+func (s *Service) send(ctx context.Context, m Mail) {
 	if s.mailer == nil {
-		s.logger.ErrorContext(ctx, "no mailer configured; e-mailed code not sent", "purpose", purpose)
+		s.logger.ErrorContext(ctx, "no mailer configured; e-mail not sent", "purpose", m.Purpose)
 		return
 	}
 	if err := s.mailer.Send(ctx, m); err != nil {
-		s.logger.ErrorContext(ctx, "send e-mail code", "purpose", purpose, "err", err)
+		s.logger.ErrorContext(ctx, "send e-mail", "purpose", m.Purpose, "err", err)
 	}
 }
 
 // checkEmailCode consumes the user's code of the purpose if code matches it.
 func (s *Service) checkEmailCode(ctx context.Context, userID, purpose, code, ip string) error {
+	_, err := s.checkEmailCodeFor(ctx, userID, purpose, code, ip)
+	return err
+}
+
+// checkEmailCodeFor is checkEmailCode that also returns the new address stored beside the code
+// (change_email), "" for other purposes.
+func (s *Service) checkEmailCodeFor(ctx context.Context, userID, purpose, code, ip string) (string, error) {
 	code = strings.TrimSpace(code)
 	if !isSixDigits(code) {
-		return errorf(ctx, server.EINVALID, "code.format")
+		return "", errorf(ctx, server.EINVALID, "code.format")
 	}
 	att, err := s.reserve(ctx, s.userKey(userID), s.ipKey(ip))
 	if err != nil {
-		return err
+		return "", err
 	}
-	if err := s.consumeEmailCode(ctx, userID, purpose, code); err != nil {
+	newEmail, err := s.consumeEmailCode(ctx, userID, purpose, code)
+	if err != nil {
 		if server.ErrorCode(err) != server.EINVALID {
 			s.release(context.WithoutCancel(ctx), att)
 		}
-		return err
+		return "", err
 	}
 	s.release(ctx, att)
-	return nil
+	return newEmail, nil
 }
 
-func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code string) error {
+func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code string) (string, error) {
 	now := s.now()
 	var stored string
 	var attempts int
 	var expires time.Time
-	err := s.db.QueryRow(ctx, `SELECT code_hash, attempts, expires_at FROM email_codes
-		WHERE user_id = ? AND purpose = ? AND used_at IS NULL`, userID, purpose).Scan(&stored, &attempts, &expires)
+	var newEmail sql.NullString
+	err := s.db.QueryRow(ctx, `SELECT code_hash, attempts, expires_at, new_email FROM email_codes
+		WHERE user_id = ? AND purpose = ? AND used_at IS NULL`, userID, purpose).Scan(&stored, &attempts, &expires, &newEmail)
 	if isNoRows(err) {
-		return errorf(ctx, server.EINVALID, "code.none")
+		return "", errorf(ctx, server.EINVALID, "code.none")
 	}
 	if err != nil {
-		return fmt.Errorf("load e-mail code: %w", err)
+		return "", fmt.Errorf("load e-mail code: %w", err)
 	}
 	if !now.Before(expires) {
-		return errorf(ctx, server.EINVALID, "code.expired")
+		return "", errorf(ctx, server.EINVALID, "code.expired")
 	}
 	if attempts >= s.cfg.EmailCodeAttempts {
-		return errorf(ctx, server.EINVALID, "code.tooManyAttempts")
+		return "", errorf(ctx, server.EINVALID, "code.tooManyAttempts")
 	}
 	// Count the try first, atomically, so that parallel guesses cannot exceed the limit.
 	res, err := s.db.Exec(ctx, `UPDATE email_codes SET attempts = attempts + 1
 		WHERE user_id = ? AND purpose = ? AND code_hash = ? AND used_at IS NULL AND attempts < ?`,
 		userID, purpose, stored, s.cfg.EmailCodeAttempts)
 	if err != nil {
-		return fmt.Errorf("count e-mail code attempt: %w", err)
+		return "", fmt.Errorf("count e-mail code attempt: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("count e-mail code attempt: %w", err)
+		return "", fmt.Errorf("count e-mail code attempt: %w", err)
 	} else if n == 0 {
-		return errorf(ctx, server.EINVALID, "code.tooManyAttempts")
+		return "", errorf(ctx, server.EINVALID, "code.tooManyAttempts")
 	}
 	if subtle.ConstantTimeCompare([]byte(codeHash(userID, purpose, code)), []byte(stored)) != 1 {
-		return errorf(ctx, server.EINVALID, "code.wrong")
+		return "", errorf(ctx, server.EINVALID, "code.wrong")
 	}
 	res, err = s.db.Exec(ctx, `UPDATE email_codes SET used_at = ? WHERE user_id = ? AND purpose = ? AND code_hash = ? AND used_at IS NULL`,
 		now, userID, purpose, stored)
 	if err != nil {
-		return fmt.Errorf("use e-mail code: %w", err)
+		return "", fmt.Errorf("use e-mail code: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("use e-mail code: %w", err)
+		return "", fmt.Errorf("use e-mail code: %w", err)
 	} else if n == 0 {
-		return errorf(ctx, server.EINVALID, "code.none") // used by a parallel request
+		return "", errorf(ctx, server.EINVALID, "code.none") // used by a parallel request
 	}
-	return nil
+	return newEmail.String, nil
 }
 
 // VerifyEmail marks the user's address verified with the e-mailed code and moves onboarding past

@@ -2,6 +2,7 @@ package account_test
 
 import (
 	"context"
+	"crypto/rand"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -44,6 +45,8 @@ type env struct {
 	clock  *clock
 	outbox string
 	ctx    context.Context
+	// key is the secret key of the services (a random one per test).
+	key []byte
 }
 
 // cheapConfig is DefaultConfig with argon2id parameters that take well under a millisecond.
@@ -89,7 +92,7 @@ func openDB(t *testing.T, d server.Dialect) *store.DB {
 func newEnv(t *testing.T, d server.Dialect, change func(*account.Config)) *env {
 	t.Helper()
 	db := openDB(t, d)
-	e := &env{db: db, clock: newClock(), outbox: t.TempDir(), ctx: context.Background()}
+	e := &env{db: db, clock: newClock(), outbox: t.TempDir(), ctx: context.Background(), key: randomKey(t)}
 	e.svc = e.service(t, change)
 	return e
 }
@@ -98,6 +101,7 @@ func newEnv(t *testing.T, d server.Dialect, change func(*account.Config)) *env {
 func (e *env) service(t *testing.T, change func(*account.Config)) *account.Service {
 	t.Helper()
 	cfg := cheapConfig()
+	cfg.SecretKey = e.key
 	if change != nil {
 		change(&cfg)
 	}
@@ -107,6 +111,15 @@ func (e *env) service(t *testing.T, change func(*account.Config)) *account.Servi
 	}
 	svc.Now = e.clock.Now
 	return svc
+}
+
+func randomKey(t *testing.T) []byte {
+	t.Helper()
+	key := make([]byte, server.SecretKeyLen)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
 
 var meta = account.SessionMeta{UserAgent: "test-agent", IP: "192.0.2.10"}
@@ -159,4 +172,4 @@ func wantCode(t *testing.T, err error, code string) {
 	}
 }
 
-func en(ctx context.Context) context.Context { return account.WithLanguage(ctx, account.LangEN) }
+func en(ctx context.Context) context.Context { return server.WithLanguage(ctx, account.LangEN) }

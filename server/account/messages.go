@@ -3,24 +3,17 @@ package account
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"patrimonio/server"
 )
 
-// The languages of messages. Spanish is the default (the app's locale is es-ES).
+// The languages of messages (server.LangES, the default, and server.LangEN), repeated here for
+// the callers of Message.
 const (
-	LangES = "es"
-	LangEN = "en"
+	LangES = server.LangES
+	LangEN = server.LangEN
 )
-
-func normalizeLanguage(lang string) string {
-	if strings.EqualFold(lang, LangEN) {
-		return LangEN
-	}
-	return LangES
-}
 
 // catalogue holds every user-visible text of the accounts feature, in Spanish and English, by
 // key. Texts with %d or %s take arguments (the same ones, in the same order, in both languages;
@@ -30,28 +23,24 @@ var catalogue = map[string][2]string{ // key → {es, en}
 	"email.invalid":         {"Introduce una dirección de correo electrónico válida.", "Enter a valid e-mail address."},
 	"email.taken":           {"Ya existe una cuenta con este correo electrónico.", "An account with this e-mail address already exists."},
 	"email.alreadyVerified": {"Tu correo electrónico ya está verificado.", "Your e-mail address is already verified."},
+	"email.same":            {"Esa ya es tu dirección de correo electrónico.", "That is already your e-mail address."},
+	"email.unavailable":     {"No se puede usar esa dirección de correo electrónico. Elige otra.", "That e-mail address cannot be used. Choose another one."},
+	"email.clerkManaged":    {"Tu correo electrónico lo gestiona tu proveedor de inicio de sesión; cámbialo allí.", "Your e-mail address is managed by your sign-in provider; change it there."},
 	"password.required":     {"Introduce una contraseña.", "Enter a password."},
 	"password.tooShort":     {"La contraseña es demasiado corta: debe tener al menos %d caracteres.", "The password is too short: it must have at least %d characters."},
 	"password.tooLong":      {"La contraseña es demasiado larga: puede tener como máximo %d caracteres.", "The password is too long: it can have at most %d characters."},
 	"password.compromised":  {"Esta contraseña es demasiado común y aparece en filtraciones de contraseñas; elige otra.", "This password is too common and appears in password leaks; choose another one."},
 
 	// Sign-in and sessions.
-	"signin.invalid":      {"El correo electrónico o la contraseña no son correctos.", "The e-mail address or the password is wrong."},
-	"signin.localOff":     {"El inicio de sesión con correo y contraseña está desactivado en este servidor.", "Signing in with e-mail and password is turned off on this server."},
-	"signin.throttled":    {"Demasiados intentos fallidos. Vuelve a intentarlo dentro de %d minutos.", "Too many failed attempts. Try again in %d minutes."},
-	"session.required":    {"Inicia sesión para continuar.", "Sign in to continue."},
-	"session.mfaPending":  {"Introduce el código de tu segundo factor para terminar de iniciar sesión.", "Enter your second-factor code to finish signing in."},
-	"session.noMFA":       {"No hay ningún inicio de sesión esperando un segundo factor.", "There is no sign-in waiting for a second factor."},
-	"csrf.crossSite":      {"Solicitud rechazada: procede de otro sitio web.", "Request refused: it comes from another website."},
-	"secondFactor.oneOf":  {"Envía un código del autenticador o un código de recuperación.", "Send an authenticator code or a recovery code."},
-	"user.notFound":       {"No se ha encontrado la cuenta.", "The account was not found."},
-	"request.emptyBody":   {"El cuerpo de la solicitud está vacío; se esperaba JSON.", "The request body is empty; JSON was expected."},
-	"request.notJSON":     {"El cuerpo de la solicitud debe ser JSON (Content-Type: application/json).", "The request body must be JSON (Content-Type: application/json)."},
-	"request.badJSON":     {"El cuerpo de la solicitud no es JSON válido.", "The request body is not valid JSON."},
-	"request.unknown":     {"El campo %s no está permitido.", "The field %s is not allowed."},
-	"request.fieldType":   {"El campo %s no tiene el tipo esperado.", "The field %s does not have the expected type."},
-	"request.singleValue": {"El cuerpo de la solicitud debe contener un único valor JSON.", "The request body must hold a single JSON value."},
-	"request.tooLarge":    {"El cuerpo de la solicitud es demasiado grande.", "The request body is too large."},
+	"signin.invalid":     {"El correo electrónico o la contraseña no son correctos.", "The e-mail address or the password is wrong."},
+	"signin.localOff":    {"El inicio de sesión con correo y contraseña está desactivado en este servidor.", "Signing in with e-mail and password is turned off on this server."},
+	"signin.throttled":   {"Demasiados intentos fallidos. Vuelve a intentarlo dentro de %d minutos.", "Too many failed attempts. Try again in %d minutes."},
+	"session.required":   {"Inicia sesión para continuar.", "Sign in to continue."},
+	"session.mfaPending": {"Introduce el código de tu segundo factor para terminar de iniciar sesión.", "Enter your second-factor code to finish signing in."},
+	"session.noMFA":      {"No hay ningún inicio de sesión esperando un segundo factor.", "There is no sign-in waiting for a second factor."},
+	"csrf.crossSite":     {"Solicitud rechazada: procede de otro sitio web.", "Request refused: it comes from another website."},
+	"secondFactor.oneOf": {"Envía un código del autenticador o un código de recuperación.", "Send an authenticator code or a recovery code."},
+	"user.notFound":      {"No se ha encontrado la cuenta.", "The account was not found."},
 
 	// E-mailed codes.
 	"code.format":          {"El código debe tener 6 dígitos.", "The code must have 6 digits."},
@@ -93,6 +82,20 @@ var catalogue = map[string][2]string{ // key → {es, en}
 	"mail.reverify.text": {"Hola:\n\nTu código para confirmar tu identidad es:\n\n    %s\n\nCaduca en %d minutos. Si no lo has pedido tú, cambia tu contraseña.\n",
 		"Hello,\n\nYour code to confirm your identity is:\n\n    %s\n\nIt expires in %d minutes. If you did not ask for it, change your password.\n"},
 
+	"mail.changeEmail.subject": {"Tu código para cambiar el correo de tu cuenta de Patrimonio", "Your code to change the e-mail address of your Patrimonio account"},
+	"mail.changeEmail.text": {"Hola:\n\nHas pedido usar esta dirección de correo electrónico en tu cuenta de Patrimonio. Tu código es:\n\n    %s\n\nCaduca en %d minutos. Si no lo has pedido tú, ignora este mensaje: la dirección no se usará.\n",
+		"Hello,\n\nYou asked to use this e-mail address for your Patrimonio account. Your code is:\n\n    %s\n\nIt expires in %d minutes. If you did not ask for it, ignore this message: the address will not be used.\n"},
+	// The notice to the old address after a change; the argument is the new address, masked.
+	"mail.emailChanged.subject": {"El correo de tu cuenta de Patrimonio ha cambiado", "The e-mail address of your Patrimonio account has changed"},
+	"mail.emailChanged.text": {"Hola:\n\nLa dirección de correo electrónico de tu cuenta de Patrimonio se ha cambiado a %s. Desde ahora, los avisos y los códigos llegarán allí y esta dirección ya no sirve para iniciar sesión.\n\nSi no has sido tú, ponte en contacto cuanto antes con quien administra tu servidor de Patrimonio.\n",
+		"Hello,\n\nThe e-mail address of your Patrimonio account was changed to %s. From now on, notices and codes go there, and this address no longer signs you in.\n\nIf this was not you, contact whoever runs your Patrimonio server as soon as possible.\n"},
+
+	// Deleting the account.
+	"account.lastOwner": {"No puedes eliminar tu cuenta: eres el único propietario de %s, que tiene otros miembros. Haz propietario a otro miembro o elimina ese espacio de trabajo antes.",
+		"You cannot delete your account: you are the only owner of %s, which has other members. Make another member an owner or delete that workspace first."},
+	"account.lastOwnerMany": {"No puedes eliminar tu cuenta: eres el único propietario de estos espacios de trabajo, que tienen otros miembros: %s. Haz propietario a otro miembro o elimina esos espacios de trabajo antes.",
+		"You cannot delete your account: you are the only owner of these workspaces, which have other members: %s. Make another member an owner or delete those workspaces first."},
+
 	// Workspaces.
 	"workspace.personalName": {"Personal", "Personal"},
 }
@@ -105,7 +108,7 @@ func Message(lang, key string, args ...any) string {
 		return key
 	}
 	text := texts[0]
-	if normalizeLanguage(lang) == LangEN {
+	if server.NormalizeLanguage(lang) == LangEN {
 		text = texts[1]
 	}
 	if len(args) == 0 {
@@ -116,7 +119,7 @@ func Message(lang, key string, args ...any) string {
 
 // msg is Message in the language of ctx.
 func msg(ctx context.Context, key string, args ...any) string {
-	return Message(LanguageFrom(ctx), key, args...)
+	return Message(server.LanguageFrom(ctx), key, args...)
 }
 
 // errorf returns a *server.Error with code and the message of key in the language of ctx.
@@ -156,5 +159,5 @@ func (e *ValidationError) Error() string { return e.Err.Error() }
 func (e *ValidationError) Unwrap() error { return e.Err }
 
 // ErrorMessage returns the text of key in the language of ctx, for the HTTP layer's own refusals
-// (no session, cross-site request, bad JSON).
+// (no session, cross-site request).
 func ErrorMessage(ctx context.Context, key string, args ...any) string { return msg(ctx, key, args...) }

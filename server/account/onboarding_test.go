@@ -125,7 +125,7 @@ func TestAnEmptyIdentityGetsTheSpecsSpanishMessagesOrTheirEnglishOnes(t *testing
 		for lang, fields := range want {
 			for name, in := range map[string]account.IdentityInput{"empty strings": empty, "absent fields": {}} {
 				t.Run(lang+" with "+name, func(t *testing.T) {
-					_, err := e.svc.UpdateIdentity(account.WithLanguage(e.ctx, lang), u.ID, in)
+					_, err := e.svc.UpdateIdentity(server.WithLanguage(e.ctx, lang), u.ID, in)
 					var ve *account.ValidationError
 					if !errors.As(err, &ve) {
 						t.Fatalf("error %v is not a ValidationError", err)

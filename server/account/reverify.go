@@ -135,7 +135,7 @@ func (s *Service) AdvanceOnboarding(ctx context.Context, u *User, step, action s
 				}
 			}
 		case StepPersonalInfo:
-			if issues, err := schema.ValidateValue("personalIdentity", identityDocument(u.Identity), LanguageFrom(ctx)); err != nil {
+			if issues, err := schema.ValidateValue("personalIdentity", identityDocument(u.Identity), server.LanguageFrom(ctx)); err != nil {
 				return Onboarding{}, fmt.Errorf("validate identity: %w", err)
 			} else if len(issues) > 0 {
 				return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.needIdentity")
@@ -188,7 +188,7 @@ func (s *Service) UpdateIdentity(ctx context.Context, userID string, in Identity
 			doc[k] = *v
 		}
 	}
-	issues, err := schema.ValidateValue("personalIdentity", doc, LanguageFrom(ctx))
+	issues, err := schema.ValidateValue("personalIdentity", doc, server.LanguageFrom(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("validate identity: %w", err)
 	}

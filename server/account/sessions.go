@@ -144,8 +144,12 @@ func (s *Service) SignOut(ctx context.Context, token string) error {
 	if !wellFormedToken(token) {
 		return nil
 	}
-	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, SessionID(token)); err != nil {
+	id := SessionID(token)
+	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
 		return fmt.Errorf("sign out: %w", err)
+	}
+	if s.OnSessionEnded != nil {
+		s.OnSessionEnded(id)
 	}
 	return nil
 }

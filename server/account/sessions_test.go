@@ -30,8 +30,14 @@ func TestSessionsRefuseForgedMalformedAndSignedOutTokens(t *testing.T) {
 			})
 		}
 		e.authenticate(t, token)
+		var ended []string
+		e.svc.OnSessionEnded = func(id string) { ended = append(ended, id) }
 		if err := e.svc.SignOut(e.ctx, token); err != nil {
 			t.Fatal(err)
+		}
+		// Live connections of the session (the sync socket) are told at once.
+		if len(ended) != 1 || ended[0] != account.SessionID(token) {
+			t.Fatalf("sessions reported ended: %v, want [%s]", ended, account.SessionID(token))
 		}
 		_, _, err := e.svc.Authenticate(e.ctx, token)
 		wantCode(t, err, server.EUNAUTHORIZED)

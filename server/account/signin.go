@@ -56,7 +56,7 @@ func (s *Service) SignUp(ctx context.Context, email, password string, meta Sessi
 	if err != nil {
 		return nil, "", err
 	}
-	code, err := s.storeEmailCode(ctx, tx, id, purposeVerifyEmail, now)
+	code, err := s.storeEmailCode(ctx, tx, id, purposeVerifyEmail, "", now)
 	if err != nil {
 		return nil, "", err
 	}

@@ -74,7 +74,7 @@ func TestSignUpRefusesBadInput(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				ctx := account.WithLanguage(e.ctx, tt.lang)
+				ctx := server.WithLanguage(e.ctx, tt.lang)
 				_, _, err := e.svc.SignUp(ctx, tt.email, tt.password, meta)
 				wantCode(t, err, tt.wantCode)
 				if got := server.ErrorMessage(err); got != tt.wantMessage {

@@ -158,6 +158,29 @@ func (s *Service) release(ctx context.Context, a *attempt) {
 	a.ids = nil
 }
 
+// ThrottleByIP runs attempt, a sign-in that names no account (a passkey assertion), under the
+// per-IP failure limit that password sign-ins count against too (Config.IPFailures per
+// Config.ThrottleWindow, in auth_throttle). Over the limit the attempt is not run and the answer
+// is a RetryError (429 with the wait). An attempt refused as EUNAUTHORIZED or EINVALID counts as a
+// failure of the IP; one that succeeds or fails otherwise (the database) does not.
+func (s *Service) ThrottleByIP(ctx context.Context, ip string, attempt func() error) error {
+	att, err := s.reserve(ctx, s.ipKey(ip))
+	if err != nil {
+		return err
+	}
+	if err := attempt(); err != nil {
+		switch server.ErrorCode(err) {
+		case server.EUNAUTHORIZED, server.EINVALID:
+			// The reservation stays: it is the record of this failure.
+		default:
+			s.release(context.WithoutCancel(ctx), att)
+		}
+		return err
+	}
+	s.release(ctx, att)
+	return nil
+}
+
 // clearKey forgets the failures of a key (after a successful sign-in of that account).
 func (s *Service) clearKey(ctx context.Context, k throttleKey) {
 	if _, err := s.db.Exec(ctx, `DELETE FROM auth_throttle WHERE key = ?`, k.hash); err != nil {

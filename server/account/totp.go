@@ -23,7 +23,7 @@ import (
 )
 
 // TOTP follows RFC 6238 with the parameters every authenticator app supports: HMAC-SHA1, 30-second
-// steps, 6 digits, and a 160-bit secret. A code is accepted for the current step and one step
+// steps, 6 digits, and a 160-bit secret, stored sealed with the server's secret key (secretbox.go). A code is accepted for the current step and one step
 // either side, and only for a step later than the last accepted one: the UPDATE that records the
 // step is conditional on it, so a code works once even when replayed in parallel.
 
@@ -100,12 +100,16 @@ func (s *Service) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPS
 		return nil, fmt.Errorf("totp secret: %w", err)
 	}
 	secret := base32NoPad.EncodeToString(raw)
+	sealed, err := s.sealTOTP(u.ID, secret)
+	if err != nil {
+		return nil, fmt.Errorf("seal totp secret: %w", err)
+	}
 	now := s.now()
 	if _, err := s.db.Exec(ctx, `INSERT INTO totp (user_id, secret, enabled, pending_secret, pending_created_at, last_used_step, updated_at)
 		VALUES (?, NULL, ?, ?, ?, 0, ?)
 		ON CONFLICT (user_id) DO UPDATE SET pending_secret = excluded.pending_secret,
 			pending_created_at = excluded.pending_created_at, updated_at = excluded.updated_at`,
-		u.ID, false, secret, now, now); err != nil {
+		u.ID, false, sealed, now, now); err != nil {
 		return nil, fmt.Errorf("store totp secret: %w", err)
 	}
 	label := url.PathEscape(s.cfg.Issuer) + ":" + url.PathEscape(u.Email)
@@ -150,7 +154,17 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 	if err != nil {
 		return nil, fmt.Errorf("load totp setup: %w", err)
 	}
-	secret, err := decodeSecret(pending.String)
+	text, plaintext, err := s.openTOTP(u.ID, pending.String)
+	if err != nil {
+		return nil, fmt.Errorf("open pending totp secret: %w", err)
+	}
+	active := pending.String // the value the active secret gets: sealed
+	if plaintext {
+		if active, err = s.sealTOTP(u.ID, text); err != nil {
+			return nil, fmt.Errorf("seal totp secret: %w", err)
+		}
+	}
+	secret, err := decodeSecret(text)
 	if err != nil {
 		return nil, fmt.Errorf("decode totp secret: %w", err)
 	}
@@ -167,9 +181,9 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 		return nil, err
 	}
 	defer tx.Rollback()
-	res, err := tx.Exec(ctx, `UPDATE totp SET secret = pending_secret, enabled = ?, pending_secret = NULL,
+	res, err := tx.Exec(ctx, `UPDATE totp SET secret = ?, enabled = ?, pending_secret = NULL,
 		pending_created_at = NULL, last_used_step = ?, enabled_at = ?, updated_at = ?
-		WHERE user_id = ? AND pending_secret = ?`, true, step, now, now, u.ID, pending.String)
+		WHERE user_id = ? AND pending_secret = ?`, active, true, step, now, now, u.ID, pending.String)
 	if err != nil {
 		return nil, fmt.Errorf("enable totp: %w", err)
 	}
@@ -229,7 +243,14 @@ func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
 	if err != nil {
 		return fmt.Errorf("load totp: %w", err)
 	}
-	secret, err := decodeSecret(secretText.String)
+	text, plaintext, err := s.openTOTP(userID, secretText.String)
+	if err != nil {
+		return fmt.Errorf("open totp secret: %w", err)
+	}
+	if plaintext {
+		s.resealTOTP(ctx, userID, secretText.String, text)
+	}
+	secret, err := decodeSecret(text)
 	if err != nil {
 		return fmt.Errorf("decode totp secret: %w", err)
 	}
@@ -248,6 +269,18 @@ func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
 		return errorf(ctx, server.EINVALID, "totp.wrong") // replayed, here or in parallel
 	}
 	return nil
+}
+
+// resealTOTP replaces a plaintext active secret (stored before secrets were encrypted) with its
+// sealed form, unless it changed meanwhile. A failure is logged: the code check goes on.
+func (s *Service) resealTOTP(ctx context.Context, userID, stored, secret string) {
+	sealed, err := s.sealTOTP(userID, secret)
+	if err == nil {
+		_, err = s.db.Exec(ctx, `UPDATE totp SET secret = ? WHERE user_id = ? AND secret = ?`, sealed, userID, stored)
+	}
+	if err != nil {
+		s.logger.WarnContext(ctx, "seal a plaintext totp secret", "err", err)
+	}
 }
 
 // Recovery codes are 10 characters of a 32-letter alphabet without look-alikes (50 bits), shown

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"patrimonio/server"
-	"patrimonio/server/account"
 	"patrimonio/server/store"
 )
 
@@ -138,7 +137,7 @@ var texts = map[string][2]string{
 // errorf returns an EINVALID error with the text of key in the language of ctx.
 func errorf(ctx context.Context, key string, args ...any) *server.Error {
 	text := texts[key][0]
-	if account.LanguageFrom(ctx) == account.LangEN {
+	if server.LanguageFrom(ctx) == server.LangEN {
 		text = texts[key][1]
 	}
 	if len(args) > 0 {

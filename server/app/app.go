@@ -17,6 +17,7 @@ import (
 	"patrimonio/server/httpapi"
 	"patrimonio/server/store"
 	"patrimonio/server/workspace"
+	psync "patrimonio/sync"
 )
 
 // Server is a running Patrimonio: an open database and a listening HTTP server.
@@ -26,6 +27,7 @@ type Server struct {
 	db       *store.DB
 	listener net.Listener
 	http     *http.Server
+	sync     *psync.Engine // the sync engine behind /api/v1/sync
 
 	// ShutdownTimeout bounds how long Run waits for in-flight requests once its context ends.
 	ShutdownTimeout time.Duration
@@ -36,6 +38,10 @@ type Server struct {
 func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	key, err := secretKey(cfg, logger) // secretkey.go: before the database, so that a missing key fails fast
+	if err != nil {
+		return nil, err
 	}
 	db, err := store.Open(ctx, cfg)
 	if err != nil {
@@ -71,7 +77,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		listener:        ln,
 		ShutdownTimeout: 30 * time.Second,
 	}
-	accounts, err := newAccounts(cfg, db, logger)
+	accounts, err := newAccounts(ctx, cfg, db, key, logger)
 	if err != nil {
 		ln.Close()
 		db.Close()
@@ -87,12 +93,21 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		db.Close()
 		return nil, err
 	}
+	if s.sync, err = newSync(cfg, db, accounts, deps.Authenticator, logger); err != nil {
+		ln.Close()
+		db.Close()
+		return nil, err
+	}
+	deps.Sync = s.sync
+	accounts.OnSessionEnded = s.sync.EndSession
 	s.http = &http.Server{
 		Handler:           httpapi.New(cfg, deps),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	// Shutdown does not wait for hijacked connections: sync sockets close with "going away".
+	s.http.RegisterOnShutdown(s.sync.GoingAway)
 	logger.InfoContext(ctx, "opened", "version", server.Version, "database", cfg.DatabaseDescription(),
 		"installation_id", installation, "web_dir", cfg.WebDir)
 	return s, nil
@@ -113,6 +128,7 @@ func (s *Server) Run(ctx context.Context) error {
 
 	select {
 	case err := <-served:
+		s.sync.Close()
 		s.db.Close()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
@@ -129,6 +145,7 @@ func (s *Server) Run(ctx context.Context) error {
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
 		err = fmt.Errorf("serve: %w", serveErr)
 	}
+	s.sync.Close() // sockets are closed by now; finishes queued pushes before the database closes
 	if cerr := s.db.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close database: %w", cerr)
 	}
@@ -141,6 +158,7 @@ func (s *Server) Run(ctx context.Context) error {
 // Close releases a Server that was opened but never run.
 func (s *Server) Close() error {
 	lerr := s.listener.Close()
+	s.sync.Close()
 	if err := s.db.Close(); err != nil {
 		return err
 	}
@@ -148,17 +166,27 @@ func (s *Server) Close() error {
 }
 
 // newAccounts builds the local accounts service with its mailer (SMTP when configured, otherwise
-// the log and, in development, the dev outbox).
-func newAccounts(cfg server.Config, db *store.DB, logger *slog.Logger) (*account.Service, error) {
+// the log and, in development, the dev outbox) and its secret key, which must be the one the
+// database's secrets are sealed with; secrets still stored in plaintext are sealed now.
+func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byte, logger *slog.Logger) (*account.Service, error) {
 	mailer, err := account.NewMailer(cfg.SMTPURL, cfg.MailFrom, cfg.DevOutbox, logger)
 	if err != nil {
 		return nil, fmt.Errorf("mail: %w", err)
 	}
 	acfg := account.DefaultConfig()
 	acfg.AdminEmails = cfg.AdminEmailList()
+	acfg.SecretKey = key
 	accounts, err := account.New(db, acfg, mailer, logger)
 	if err != nil {
 		return nil, err
+	}
+	if err := accounts.CheckSecretKey(ctx); err != nil {
+		return nil, err
+	}
+	if n, err := accounts.SealPlaintextSecrets(ctx); err != nil {
+		return nil, err
+	} else if n > 0 {
+		logger.InfoContext(ctx, "encrypted the authenticator secrets stored in plaintext", "count", n)
 	}
 	if cfg.DevOutbox != "" {
 		logger.Warn("development outbox on: e-mails are written to "+cfg.DevOutbox+
@@ -166,4 +194,29 @@ func newAccounts(cfg server.Config, db *store.DB, logger *slog.Logger) (*account
 			"dir", cfg.DevOutbox)
 	}
 	return accounts, nil
+}
+
+// newSync starts the sync engine. Its socket authenticates like the rest of /api/v1 (authn, or the
+// local session cookie when nil); server-side sessions are re-checked while a socket is open,
+// Clerk's short-lived tokens cannot be (the socket keeps the handshake's copy).
+func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
+	if authn == nil {
+		authn = httpapi.CookieAuthenticator{Accounts: accounts}
+	}
+	auth := psync.SessionAuthenticator(func(r *http.Request) (psync.HTTPSession, error) {
+		u, sess, err := authn.Authenticate(r)
+		if err != nil || u == nil {
+			return psync.HTTPSession{}, err
+		}
+		out := psync.HTTPSession{UserID: u.ID}
+		if sess != nil {
+			out.SessionID, out.MFAPending = sess.ID, sess.MFAPending
+		}
+		return out, nil
+	}, cfg.Provider() != server.AuthClerk)
+	engine, err := psync.New(db, auth, psync.Options{PublicURL: cfg.PublicURL, AllowedOrigins: cfg.AllowedOriginList(), Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("sync: %w", err)
+	}
+	return engine, nil
 }

@@ -127,7 +127,7 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 	if a.users == nil {
 		if claims.Email == "" {
 			return "", fmt.Errorf("clerk user %s has no email claim and no CLERK_SECRET_KEY is set to look it up: %w",
-				claims.UserID, server.Errorf(server.EFORBIDDEN, "%s", Message(account.LanguageFrom(ctx), "noEmail")))
+				claims.UserID, server.Errorf(server.EFORBIDDEN, "%s", Message(server.LanguageFrom(ctx), "noEmail")))
 		}
 		return claims.Email, nil
 	}
@@ -136,10 +136,10 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 		var apiErr *clerk.APIErrorResponse
 		if errors.As(err, &apiErr) && apiErr.HTTPStatusCode == http.StatusNotFound {
 			return "", fmt.Errorf("clerk user %s not found: %w", claims.UserID,
-				server.Errorf(server.EUNAUTHORIZED, "%s", Message(account.LanguageFrom(ctx), "noUser")))
+				server.Errorf(server.EUNAUTHORIZED, "%s", Message(server.LanguageFrom(ctx), "noUser")))
 		}
 		return "", fmt.Errorf("fetch clerk user %s: %w", claims.UserID,
-			server.Errorf(server.EUNAVAILABLE, "%s", Message(account.LanguageFrom(ctx), "unavailable")))
+			server.Errorf(server.EUNAVAILABLE, "%s", Message(server.LanguageFrom(ctx), "unavailable")))
 	}
 	if cu.PrimaryEmailAddressID != nil {
 		for _, e := range cu.EmailAddresses {
@@ -149,5 +149,5 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 		}
 	}
 	return "", fmt.Errorf("clerk user %s has no verified primary e-mail address: %w", claims.UserID,
-		server.Errorf(server.EFORBIDDEN, "%s", Message(account.LanguageFrom(ctx), "noEmail")))
+		server.Errorf(server.EFORBIDDEN, "%s", Message(server.LanguageFrom(ctx), "noEmail")))
 }

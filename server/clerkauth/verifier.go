@@ -25,7 +25,6 @@ import (
 	clerkjwt "github.com/clerk/clerk-sdk-go/v2/jwt"
 
 	"patrimonio/server"
-	"patrimonio/server/account"
 )
 
 // Defaults of the verifier.
@@ -156,7 +155,7 @@ func (v *Verifier) Issuer() string { return v.issuer }
 // ctx), with the reason for logs and tests.
 func invalid(ctx context.Context, reason string, args ...any) error {
 	return fmt.Errorf("clerk session token refused: %s: %w", fmt.Sprintf(reason, args...),
-		server.Errorf(server.EUNAUTHORIZED, "%s", Message(account.LanguageFrom(ctx), "invalid")))
+		server.Errorf(server.EUNAUTHORIZED, "%s", Message(server.LanguageFrom(ctx), "invalid")))
 }
 
 // tokenHeader is the JOSE header of a compact JWS, read before verification to refuse anything but

@@ -25,7 +25,7 @@ var adminTexts = map[string][2]string{
 func adminError(r *http.Request, code, key string, args ...any) *server.Error {
 	texts := adminTexts[key]
 	text := texts[0]
-	if account.LanguageFrom(r.Context()) == account.LangEN {
+	if server.LanguageFrom(r.Context()) == server.LangEN {
 		text = texts[1]
 	}
 	if len(args) > 0 {

@@ -63,7 +63,7 @@ func (a *api) signUp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req credentialsRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -90,7 +90,7 @@ func (a *api) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req credentialsRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -117,7 +117,7 @@ type secondFactorRequest struct {
 // mfaRequired: false} + a new session cookie.
 func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 	var req secondFactorRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -142,9 +142,13 @@ func (a *api) signOut(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	clearSessionCookie(w)
-	w.Header().Set("Clear-Site-Data", `"cache", "cookies", "storage"`)
+	w.Header().Set("Clear-Site-Data", clearSiteData)
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// clearSiteData asks the browser to drop this site's caches, cookies and storage (IndexedDB
+// included): the answer to signing out and to deleting the account.
+const clearSiteData = `"cache", "cookies", "storage"`
 
 type codeRequest struct {
 	Code string `json:"code"`
@@ -153,7 +157,7 @@ type codeRequest struct {
 // POST /api/v1/auth/email/verify {code} → 200 {user, onboarding}.
 func (a *api) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	var req codeRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -201,7 +205,7 @@ func (a *api) totpSetup(w http.ResponseWriter, r *http.Request) {
 // POST /api/v1/auth/totp/enable {code} → 200 {recoveryCodes: [10 codes]} (shown once).
 func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 	var req codeRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -236,7 +240,7 @@ type reverifyRequest struct {
 // {reverifiedUntil}.
 func (a *api) reverify(w http.ResponseWriter, r *http.Request) {
 	var req reverifyRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

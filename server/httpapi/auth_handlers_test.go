@@ -7,6 +7,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/base32"
 	"encoding/json"
 	"fmt"
@@ -86,6 +87,7 @@ func startAuthServer(t *testing.T, d server.Dialect, change ...func(*server.Conf
 	acfg := account.DefaultConfig()
 	acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
 	acfg.AdminEmails = cfg.AdminEmailList()
+	acfg.SecretKey = testSecretKey(t)
 	accounts, err := account.New(db, acfg, &account.LogMailer{OutboxDir: cfg.DevOutbox}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +96,16 @@ func startAuthServer(t *testing.T, d server.Dialect, change ...func(*server.Conf
 	accounts.Now = clock.Now
 	return &authServer{t: t, cfg: cfg, db: db, accounts: accounts, clock: clock,
 		api: newAPI(cfg, Deps{DB: db, Accounts: accounts})}
+}
+
+// testSecretKey is a random secret key (PATRIMONIO_SECRET_KEY) for a test's accounts service.
+func testSecretKey(t *testing.T) []byte {
+	t.Helper()
+	key := make([]byte, server.SecretKeyLen)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
 
 // authClient is a browser tab: it keeps the session cookie the server sets, sends the app's own
@@ -603,11 +615,13 @@ func TestBadRequestBodiesAreRefusedInTheRequestsLanguage(t *testing.T) {
 	for _, tt := range []struct {
 		name, body, contentType, lang, want string
 	}{
-		{"malformed JSON", `{"email": "ana@example.com",`, "application/json", "es", "El cuerpo de la solicitud no es JSON válido."},
-		{"malformed JSON", `{"email": "ana@example.com",`, "application/json", "en", "The request body is not valid JSON."},
+		{"malformed JSON", `{"email": "ana@example.com",}`, "application/json", "es", "El cuerpo de la solicitud no es JSON válido (en el byte 29)."},
+		{"malformed JSON", `{"email": "ana@example.com",}`, "application/json", "en", "The request body is not valid JSON (at byte 29)."},
+		{"a cut-off body", `{"email": "ana@example.com",`, "application/json", "es", "El cuerpo de la solicitud no es JSON válido: termina antes de tiempo."},
 		{"an unknown field", `{"email":"a@example.com","password":"x","remember":true}`, "application/json", "es", `El campo "remember" no está permitido.`},
 		{"an unknown field", `{"email":"a@example.com","password":"x","remember":true}`, "application/json", "en", `The field "remember" is not allowed.`},
-		{"a number for a string", `{"email":42,"password":"x"}`, "application/json", "es", `El campo "email" no tiene el tipo esperado.`},
+		{"a number for a string", `{"email":42,"password":"x"}`, "application/json", "es", `El campo "email" debe ser una cadena de texto.`},
+		{"a number for a string", `{"email":42,"password":"x"}`, "application/json", "en", `The field "email" must be a string.`},
 		{"an empty body", ``, "application/json", "en", "The request body is empty; JSON was expected."},
 		{"two values", `{"email":"a@example.com"} {}`, "application/json", "es", "El cuerpo de la solicitud debe contener un único valor JSON."},
 		{"form data", `email=a@example.com`, "application/x-www-form-urlencoded", "es", "El cuerpo de la solicitud debe ser JSON (Content-Type: application/json)."},
@@ -621,7 +635,10 @@ func TestBadRequestBodiesAreRefusedInTheRequestsLanguage(t *testing.T) {
 	}
 	c.lang = "en"
 	rec := c.call("POST", "/api/v1/auth/signup", `{"email":"a@example.com","password":"`+strings.Repeat("x", 2<<20)+`"}`)
-	failure(t, rec, 413, "too_large", "")
+	failure(t, rec, 413, "too_large", "The request body is larger than the limit of 1024 KiB.")
+	c.lang = "es"
+	rec = c.call("POST", "/api/v1/auth/signup", `{"email":"a@example.com","password":"`+strings.Repeat("x", 2<<20)+`"}`)
+	failure(t, rec, 413, "too_large", "El cuerpo de la solicitud supera el límite de 1024 KiB.")
 }
 
 func TestUnicodeNamesRoundTripByteForByte(t *testing.T) {
@@ -663,7 +680,8 @@ func TestMeAndOtherUserRoutesNeedASession(t *testing.T) {
 		{"GET", "/api/v1/me"}, {"PATCH", "/api/v1/users/"}, {"POST", "/api/v1/onboarding/advance"},
 		{"POST", "/api/v1/auth/email/verify"}, {"POST", "/api/v1/auth/email/resend"}, {"POST", "/api/v1/auth/totp/setup"},
 		{"POST", "/api/v1/auth/totp/enable"}, {"DELETE", "/api/v1/auth/totp"}, {"POST", "/api/v1/auth/reverify"},
-		{"POST", "/api/v1/auth/reverify/email"},
+		{"POST", "/api/v1/auth/reverify/email"}, {"POST", "/api/v1/users/email"}, {"POST", "/api/v1/users/email/verify"},
+		{"DELETE", "/api/v1/users/"},
 	} {
 		for _, lang := range []string{"es", "en"} {
 			c.lang = lang

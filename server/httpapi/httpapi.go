@@ -53,6 +53,10 @@ type Deps struct {
 	// allowed by the Content-Security-Policy when the provider is clerk (clerk.go).
 	Passkeys         *passkey.Service
 	ClerkFrontendAPI string
+
+	// Sync serves the sync WebSocket at /api/v1/sync (the sync engine; it authenticates the
+	// session itself, see sync/PROTOCOL.md). Nil answers 404 there.
+	Sync http.Handler
 }
 
 // api holds what the handlers share. It is built once by New.
@@ -81,6 +85,8 @@ type api struct {
 	admin      *admin.Service
 
 	passkeys *passkey.Service
+
+	sync http.Handler
 }
 
 // New returns the handler of the whole server: /api/v1 and the PWA.
@@ -114,6 +120,9 @@ func newAPI(cfg server.Config, deps Deps) *api {
 	a.allowedOrigins, a.trustedProxies = cfg.AllowedOriginList(), cfg.TrustedProxyPrefixes()
 	a.workspaces, a.admin = deps.Workspaces, deps.Admin
 	a.passkeys = deps.Passkeys
+	if a.sync = deps.Sync; a.sync == nil {
+		a.sync = http.HandlerFunc(a.notFound)
+	}
 	if a.authProvider == ProviderClerk {
 		a.csp = clerkContentSecurityPolicy(a.csp, deps.ClerkFrontendAPI)
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -283,7 +284,7 @@ func (f *fixture) echoHandler() http.Handler {
 		}
 		writeJSON(w, http.StatusOK, in)
 	})
-	var wrapped http.Handler = noStore(limitBody(maxJSONBody)(h))
+	var wrapped http.Handler = noStore(f.api.language(limitBody(maxJSONBody)(h)))
 	mw := f.api.middleware()
 	for i := len(mw) - 1; i >= 0; i-- {
 		wrapped = mw[i](wrapped)
@@ -299,51 +300,86 @@ func TestDecodeJSON(t *testing.T) {
 	h := f.echoHandler()
 	big := `{"name":"` + strings.Repeat("a", maxJSONBody) + `"}`
 	tests := []struct {
-		name         string
-		body         io.Reader
-		contentType  string
-		wantStatus   int
-		wantCode     string
-		wantInMessge string
-		wantBody     string
+		name        string
+		body        func() io.Reader
+		contentType string
+		wantStatus  int
+		wantCode    string
+		// The refusal's message, in English and in Spanish (Accept-Language en, es).
+		wantEN, wantES string
+		wantBody       string
 	}{
-		{name: "a valid body is decoded", body: strings.NewReader(`{"name":"Casa","amount":250000,"tags":["a"]}`), wantStatus: 200, wantBody: `{"name":"Casa","amount":250000,"tags":["a"]}`},
-		{name: "a charset parameter is accepted", body: strings.NewReader(`{"name":"x"}`), contentType: "application/json; charset=utf-8", wantStatus: 200, wantBody: `{"name":"x","amount":0,"tags":null}`},
-		{name: "malformed JSON is a 400 that says where", body: strings.NewReader(`{"name": "x",}`), wantStatus: 400, wantCode: server.EINVALID, wantInMessge: "not valid JSON (at byte 14)"},
-		{name: "a cut-off body is a 400", body: strings.NewReader(`{"name": "x"`), wantStatus: 400, wantCode: server.EINVALID, wantInMessge: "ends too early"},
-		{name: "an empty body is a 400", body: strings.NewReader(``), wantStatus: 400, wantCode: server.EINVALID, wantInMessge: "empty"},
-		{name: "an unknown field is a 400 that names it", body: strings.NewReader(`{"name":"x","owner":"me"}`), wantStatus: 400, wantCode: server.EINVALID, wantInMessge: `field "owner" is not allowed`},
-		{name: "a wrong type is a 400 that names the field", body: strings.NewReader(`{"amount":"lots"}`), wantStatus: 400, wantCode: server.EINVALID, wantInMessge: `field "amount" must be a whole number`},
-		{name: "a body of the wrong shape is a 400", body: strings.NewReader(`["a"]`), wantStatus: 400, wantCode: server.EINVALID, wantInMessge: "must be an object"},
-		{name: "two JSON values are a 400", body: strings.NewReader(`{"name":"a"} {"name":"b"}`), wantStatus: 400, wantCode: server.EINVALID, wantInMessge: "single JSON value"},
-		{name: "another content type is a 400", body: strings.NewReader(`name=x`), contentType: "application/x-www-form-urlencoded", wantStatus: 400, wantCode: server.EINVALID, wantInMessge: "must be JSON"},
-		{name: "a declared length over 1 MiB is a 413", body: strings.NewReader(big), wantStatus: 413, wantCode: server.ETOOLARGE, wantInMessge: "1024 KiB"},
-		{name: "a streamed body over 1 MiB is a 413", body: chunked{strings.NewReader(big)}, wantStatus: 413, wantCode: server.ETOOLARGE, wantInMessge: "1024 KiB"},
+		{name: "a valid body is decoded", body: text(`{"name":"Casa","amount":250000,"tags":["a"]}`), wantStatus: 200, wantBody: `{"name":"Casa","amount":250000,"tags":["a"]}`},
+		{name: "a charset parameter is accepted", body: text(`{"name":"x"}`), contentType: "application/json; charset=utf-8", wantStatus: 200, wantBody: `{"name":"x","amount":0,"tags":null}`},
+		{name: "malformed JSON is a 400 that says where", body: text(`{"name": "x",}`), wantStatus: 400, wantCode: server.EINVALID,
+			wantEN: "The request body is not valid JSON (at byte 14).", wantES: "El cuerpo de la solicitud no es JSON válido (en el byte 14)."},
+		{name: "a cut-off body is a 400", body: text(`{"name": "x"`), wantStatus: 400, wantCode: server.EINVALID,
+			wantEN: "The request body is not valid JSON: it ends too early.", wantES: "El cuerpo de la solicitud no es JSON válido: termina antes de tiempo."},
+		{name: "an empty body is a 400", body: text(``), wantStatus: 400, wantCode: server.EINVALID,
+			wantEN: "The request body is empty; JSON was expected.", wantES: "El cuerpo de la solicitud está vacío; se esperaba JSON."},
+		{name: "an unknown field is a 400 that names it", body: text(`{"name":"x","owner":"me"}`), wantStatus: 400, wantCode: server.EINVALID,
+			wantEN: `The field "owner" is not allowed.`, wantES: `El campo "owner" no está permitido.`},
+		{name: "a wrong type is a 400 that names the field", body: text(`{"amount":"lots"}`), wantStatus: 400, wantCode: server.EINVALID,
+			wantEN: `The field "amount" must be a whole number.`, wantES: `El campo "amount" debe ser un número entero.`},
+		{name: "a body of the wrong shape is a 400", body: text(`["a"]`), wantStatus: 400, wantCode: server.EINVALID,
+			wantEN: "The request body must be an object.", wantES: "El cuerpo de la solicitud debe ser un objeto."},
+		{name: "two JSON values are a 400", body: text(`{"name":"a"} {"name":"b"}`), wantStatus: 400, wantCode: server.EINVALID,
+			wantEN: "The request body must hold a single JSON value.", wantES: "El cuerpo de la solicitud debe contener un único valor JSON."},
+		{name: "another content type is a 400", body: text(`name=x`), contentType: "application/x-www-form-urlencoded", wantStatus: 400, wantCode: server.EINVALID,
+			wantEN: "The request body must be JSON (Content-Type: application/json).", wantES: "El cuerpo de la solicitud debe ser JSON (Content-Type: application/json)."},
+		{name: "a declared length over 1 MiB is a 413", body: text(big), wantStatus: 413, wantCode: server.ETOOLARGE,
+			wantEN: "The request body is larger than the limit of 1024 KiB.", wantES: "El cuerpo de la solicitud supera el límite de 1024 KiB."},
+		{name: "a streamed body over 1 MiB is a 413", body: func() io.Reader { return chunked{strings.NewReader(big)} }, wantStatus: 413, wantCode: server.ETOOLARGE,
+			wantEN: "The request body is larger than the limit of 1024 KiB.", wantES: "El cuerpo de la solicitud supera el límite de 1024 KiB."},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ct := tt.contentType
-			if ct == "" {
-				ct = "application/json"
-			}
-			rec := serve(h, "POST", "/echo", tt.body, "Content-Type", ct)
-			if rec.Code != tt.wantStatus {
-				t.Fatalf("status = %d, want %d; body %s", rec.Code, tt.wantStatus, rec.Body.String())
-			}
-			if tt.wantBody != "" {
-				if got := strings.TrimSpace(rec.Body.String()); got != tt.wantBody {
-					t.Errorf("body = %s, want %s", got, tt.wantBody)
+		for _, lang := range []string{"en", "es"} {
+			t.Run(tt.name+" in "+lang, func(t *testing.T) {
+				ct := tt.contentType
+				if ct == "" {
+					ct = "application/json"
 				}
-				return
-			}
-			e := jsonError(t, rec)
-			if e.Code != tt.wantCode || !strings.Contains(e.Message, tt.wantInMessge) {
-				t.Errorf("got %+v, want code %s and a message containing %q", e, tt.wantCode, tt.wantInMessge)
-			}
-		})
+				rec := serve(h, "POST", "/echo", tt.body(), "Content-Type", ct, "Accept-Language", lang)
+				if rec.Code != tt.wantStatus {
+					t.Fatalf("status = %d, want %d; body %s", rec.Code, tt.wantStatus, rec.Body.String())
+				}
+				if tt.wantBody != "" {
+					if got := strings.TrimSpace(rec.Body.String()); got != tt.wantBody {
+						t.Errorf("body = %s, want %s", got, tt.wantBody)
+					}
+					return
+				}
+				want := map[string]string{"en": tt.wantEN, "es": tt.wantES}[lang]
+				if e := jsonError(t, rec); e.Code != tt.wantCode || e.Message != want {
+					t.Errorf("got %+v, want code %s and the message %q", e, tt.wantCode, want)
+				}
+			})
+		}
 	}
 	if strings.Contains(f.logs.String(), `"level":"ERROR"`) {
 		t.Errorf("client mistakes were logged as errors:\n%s", f.logs.String())
+	}
+}
+
+// text returns a function that gives a fresh reader of s each time (a table row runs twice).
+func text(s string) func() io.Reader { return func() io.Reader { return strings.NewReader(s) } }
+
+func TestEveryRequestTextHasSpanishAndEnglishWithTheSameArguments(t *testing.T) {
+	verbs := regexp.MustCompile(`%[a-z]`)
+	for key, texts := range requestTexts {
+		if strings.TrimSpace(texts[0]) == "" || strings.TrimSpace(texts[1]) == "" {
+			t.Errorf("%s: a language is missing: %q", key, texts)
+		}
+		if es, en := strings.Join(verbs.FindAllString(texts[0], -1), ""), strings.Join(verbs.FindAllString(texts[1], -1), ""); es != en {
+			t.Errorf("%s: Spanish takes %q, English %q", key, es, en)
+		}
+	}
+	ctx := server.WithLanguage(context.Background(), "en")
+	if got := requestText(ctx, "request.tooLarge", 1); got != "The request body is larger than the limit of 1 KiB." {
+		t.Errorf("requestText in English = %q", got)
+	}
+	if got := requestText(context.Background(), "request.tooLarge", 1); got != "El cuerpo de la solicitud supera el límite de 1 KiB." {
+		t.Errorf("requestText by default = %q", got)
 	}
 }
 

@@ -119,7 +119,8 @@ func noStore(next http.Handler) http.Handler {
 const maxJSONBody = 1 << 20 // 1 MiB
 
 // limitBody answers 413 at once when the declared length is over the limit, and otherwise makes
-// reading past the limit fail (decodeJSON turns that failure into a 413 too).
+// reading past the limit fail (decodeJSON turns that failure into a 413 too). Its message is in
+// the request's language when the language middleware ran before it.
 func limitBody(limit int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -127,7 +128,7 @@ func limitBody(limit int64) func(http.Handler) http.Handler {
 				// The client may still be sending the body; close the connection after answering
 				// rather than reading it all.
 				w.Header().Set("Connection", "close")
-				writeErrorBody(w, server.ETOOLARGE, tooLargeMessage(limit))
+				writeErrorBody(w, server.ETOOLARGE, requestText(r.Context(), "request.tooLarge", limit>>10))
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)

@@ -36,7 +36,7 @@ func toPasskeyJSON(p passkey.Passkey) passkeyJSON {
 // signs users in, or the public URL's host cannot be a WebAuthn relying party (an IP address).
 func (a *api) passkeysOn(w http.ResponseWriter, r *http.Request) bool {
 	if a.passkeys == nil || a.authProvider != ProviderLocal {
-		a.writeError(w, r, server.Errorf(server.ENOTFOUND, "%s", passkey.Message(account.LanguageFrom(r.Context()), "unavailable")))
+		a.writeError(w, r, server.Errorf(server.ENOTFOUND, "%s", passkey.Message(server.LanguageFrom(r.Context()), "unavailable")))
 		return false
 	}
 	return true
@@ -93,12 +93,12 @@ func (a *api) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req passkeyRegisterRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(account.LanguageFrom(r.Context()), "credential.missing")))
+		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(server.LanguageFrom(r.Context()), "credential.missing")))
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
@@ -135,25 +135,32 @@ type passkeyLoginRequest struct {
 
 // POST /api/v1/auth/passkeys/login/finish {credential} → 200 {user, mfaRequired: false} + a new
 // session cookie. A passkey with user verification is a second factor in itself, so no TOTP code is
-// asked. The session the request came with, if any, is ended.
+// asked. The session the request came with, if any, is ended. Failures are throttled per IP with
+// the password sign-ins (429 with Retry-After).
 func (a *api) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 	if !a.passkeysOn(w, r) {
 		return
 	}
 	var req passkeyLoginRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
 	ctx := r.Context()
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(account.LanguageFrom(ctx), "credential.missing")))
+		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(server.LanguageFrom(ctx), "credential.missing")))
 		return
 	}
-	userID, err := a.passkeys.FinishLogin(ctx, req.Credential)
+	// Failed assertions count against the client's IP like wrong passwords do (429 past the limit).
+	var userID string
+	err := a.accounts.ThrottleByIP(ctx, a.clientIP(r), func() error {
+		var err error
+		userID, err = a.passkeys.FinishLogin(ctx, req.Credential)
+		return err
+	})
 	if err != nil {
 		a.logPasskeyRefusal(r, err)
-		a.writeError(w, r, err)
+		a.writeAccountError(w, r, err)
 		return
 	}
 	if ck, err := r.Cookie(SessionCookie); err == nil {

@@ -96,6 +96,7 @@ type answer struct {
 	status  int
 	body    []byte
 	cookies []*http.Cookie
+	header  http.Header
 }
 
 func (a answer) json(t *testing.T, v any) {
@@ -156,7 +157,7 @@ func (b *browser) do(method, path string, body any) answer {
 			b.cookies[c.Name] = c.Value
 		}
 	}
-	return answer{status: resp.StatusCode, body: out, cookies: resp.Cookies()}
+	return answer{status: resp.StatusCode, body: out, cookies: resp.Cookies(), header: resp.Header}
 }
 
 func (b *browser) signUp(email string) {

@@ -1,13 +1,14 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -103,77 +104,82 @@ func (a *api) allowedMethods(path string) []string {
 	return out
 }
 
-func tooLargeMessage(limit int64) string {
-	return fmt.Sprintf("The request body is larger than the limit of %d KiB.", limit>>10)
-}
-
 // decodeJSON reads the request body as one JSON value into dst. It requires a JSON content type,
 // refuses unknown fields, trailing data and bodies over maxJSONBody, and explains the problem in
-// an *server.Error (EINVALID, or ETOOLARGE) that the handler answers with writeError.
+// an *server.Error (EINVALID, or ETOOLARGE), worded in the request's language, that the handler
+// answers with writeError.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	ctx := r.Context()
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		return server.Errorf(server.EINVALID, "The request body must be JSON (Content-Type: application/json).")
+		return server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.notJSON"))
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return decodeError(err)
+		return decodeError(ctx, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
-			return decodeError(err)
+			return decodeError(ctx, err)
 		}
-		return server.Errorf(server.EINVALID, "The request body must hold a single JSON value.")
+		return server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.singleValue"))
 	}
 	return nil
 }
 
-func decodeError(err error) error {
+// unknownFieldPrefix starts encoding/json's error for a field that DisallowUnknownFields refuses;
+// the package has no error type for it.
+const unknownFieldPrefix = "json: unknown field "
+
+func decodeError(ctx context.Context, err error) error {
 	var syntaxErr *json.SyntaxError
 	var typeErr *json.UnmarshalTypeError
 	var maxErr *http.MaxBytesError
+	invalid := func(key string, args ...any) error {
+		return server.Errorf(server.EINVALID, "%s", requestText(ctx, key, args...))
+	}
 	switch {
 	case errors.As(err, &maxErr):
-		return server.Errorf(server.ETOOLARGE, "%s", tooLargeMessage(maxErr.Limit))
+		return server.Errorf(server.ETOOLARGE, "%s", requestText(ctx, "request.tooLarge", maxErr.Limit>>10))
 	case errors.Is(err, io.EOF):
-		return server.Errorf(server.EINVALID, "The request body is empty; a JSON value was expected.")
+		return invalid("request.emptyBody")
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return server.Errorf(server.EINVALID, "The request body is not valid JSON: it ends too early.")
+		return invalid("request.cutOff")
 	case errors.As(err, &syntaxErr):
-		return server.Errorf(server.EINVALID, "The request body is not valid JSON (at byte %d).", syntaxErr.Offset)
+		return invalid("request.badJSON", syntaxErr.Offset)
 	case errors.As(err, &typeErr):
+		kind := requestText(ctx, jsonKind(typeErr.Type))
 		if typeErr.Field == "" {
-			return server.Errorf(server.EINVALID, "The request body must be %s.", jsonKind(typeErr.Type))
+			return invalid("request.bodyType", kind)
 		}
-		return server.Errorf(server.EINVALID, "The field %q must be %s.", typeErr.Field, jsonKind(typeErr.Type))
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return server.Errorf(server.EINVALID, "The field %s is not allowed.", field)
+		return invalid("request.fieldType", strconv.Quote(typeErr.Field), kind)
+	case strings.HasPrefix(err.Error(), unknownFieldPrefix):
+		return invalid("request.unknown", strings.TrimPrefix(err.Error(), unknownFieldPrefix))
 	}
-	return server.Errorf(server.EINVALID, "The request body could not be read.")
+	return invalid("request.unreadable")
 }
 
-// jsonKind names the JSON type that a Go type decodes from.
+// jsonKind is the message key naming the JSON type that a Go type decodes from.
 func jsonKind(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return "a string"
+		return "kind.string"
 	case reflect.Bool:
-		return "true or false"
+		return "kind.bool"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "a whole number"
+		return "kind.int"
 	case reflect.Float32, reflect.Float64:
-		return "a number"
+		return "kind.number"
 	case reflect.Slice, reflect.Array:
-		return "an array"
+		return "kind.array"
 	case reflect.Map, reflect.Struct:
-		return "an object"
+		return "kind.object"
 	}
-	return "of another type"
+	return "kind.other"
 }

@@ -14,8 +14,9 @@ func (a *api) routes() *chi.Mux {
 	r.MethodNotAllowed(a.methodNotAllowed)
 
 	r.Route("/api/v1", func(r chi.Router) {
-		r.Use(noStore, limitBody(maxJSONBody))
-		r.Use(a.language, a.sameOrigin) // session.go: messages' language; CSRF refusal
+		// session.go: the messages' language (first, so that every refusal is worded in it), then
+		// the body limit and the CSRF refusal.
+		r.Use(noStore, a.language, limitBody(maxJSONBody), a.sameOrigin)
 
 		r.Get("/health", a.health)
 
@@ -36,6 +37,9 @@ func (a *api) routes() *chi.Mux {
 			r.Post("/auth/reverify/email", a.reverifyEmail)
 			r.Get("/me", a.me)
 			r.Patch("/users/", a.updateUser)
+			r.Delete("/users/", a.deleteAccount)
+			r.Post("/users/email", a.requestEmailChange)
+			r.Post("/users/email/verify", a.confirmEmailChange)
 			r.Post("/onboarding/advance", a.advanceOnboarding)
 		})
 
@@ -71,6 +75,10 @@ func (a *api) routes() *chi.Mux {
 			r.Get("/users", a.adminListUsers)
 		})
 		r.Get("/openapi.json", a.openAPI) // openapi.go; openapi.yaml must describe every route
+
+		// Sync: the WebSocket of the sync engine (sync/PROTOCOL.md), which checks Origin and the
+		// session itself.
+		r.Get("/sync", a.sync.ServeHTTP)
 
 		if a.cfg.DevOutbox != "" {
 			r.Get("/dev/outbox", a.devOutbox)

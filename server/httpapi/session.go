@@ -75,11 +75,11 @@ func clearSessionCookie(w http.ResponseWriter) {
 }
 
 // language puts the language of messages, from Accept-Language (Spanish by default), into the
-// request context (account.LanguageFrom reads it).
+// request context (server.LanguageFrom reads it).
 func (a *api) language(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		lang := schema.Language(r.Header.Get("Accept-Language"))
-		next.ServeHTTP(w, r.WithContext(account.WithLanguage(r.Context(), lang)))
+		next.ServeHTTP(w, r.WithContext(server.WithLanguage(r.Context(), lang)))
 	})
 }
 
@@ -240,34 +240,4 @@ func (a *api) trustedProxy(addr netip.Addr) bool {
 		}
 	}
 	return false
-}
-
-// localizedDecode is decodeJSON with its refusals in the request's language.
-func (a *api) localizedDecode(w http.ResponseWriter, r *http.Request, dst any) error {
-	err := decodeJSON(w, r, dst)
-	if err == nil {
-		return nil
-	}
-	ctx := r.Context()
-	code, text := server.ErrorCode(err), server.ErrorMessage(err)
-	key, arg := "request.badJSON", ""
-	switch {
-	case code == server.ETOOLARGE:
-		key = "request.tooLarge"
-	case strings.HasPrefix(text, "The request body must be JSON"):
-		key = "request.notJSON"
-	case strings.HasPrefix(text, "The request body is empty"):
-		key = "request.emptyBody"
-	case strings.HasPrefix(text, "The request body must hold a single"):
-		key = "request.singleValue"
-	case strings.HasPrefix(text, "The field ") && strings.HasSuffix(text, " is not allowed."):
-		key, arg = "request.unknown", strings.TrimSuffix(strings.TrimPrefix(text, "The field "), " is not allowed.")
-	case strings.HasPrefix(text, "The field ") && strings.Contains(text, " must be "):
-		rest := strings.TrimPrefix(text, "The field ")
-		key, arg = "request.fieldType", rest[:strings.Index(rest, " must be ")]
-	}
-	if arg != "" {
-		return server.Errorf(code, "%s", account.ErrorMessage(ctx, key, arg))
-	}
-	return server.Errorf(code, "%s", account.ErrorMessage(ctx, key))
 }

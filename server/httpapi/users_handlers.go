@@ -1,7 +1,8 @@
 package httpapi
 
-// The signed-in user: GET /api/v1/me, PATCH /api/v1/users/ (personal identity) and
-// POST /api/v1/onboarding/advance.
+// The signed-in user: GET /api/v1/me, PATCH /api/v1/users/ (personal identity), the change of
+// e-mail address (POST /api/v1/users/email, /users/email/verify), DELETE /api/v1/users/ (the
+// account) and POST /api/v1/onboarding/advance.
 
 import (
 	"net/http"
@@ -114,7 +115,7 @@ type identityRequest struct {
 // language (the spec's Spanish messages by default).
 func (a *api) updateUser(w http.ResponseWriter, r *http.Request) {
 	var req identityRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -139,7 +140,7 @@ type advanceRequest struct {
 // be the current one (409 otherwise, with the current step named in the message).
 func (a *api) advanceOnboarding(w http.ResponseWriter, r *http.Request) {
 	var req advanceRequest
-	if err := a.localizedDecode(w, r, &req); err != nil {
+	if err := decodeJSON(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -152,4 +153,65 @@ func (a *api) advanceOnboarding(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, struct {
 		Onboarding onboardingJSON `json:"onboarding"`
 	}{toOnboardingJSON(o)})
+}
+
+type emailChangeRequest struct {
+	Email string `json:"email"`
+}
+
+type emailChangeJSON struct {
+	// PendingEmail is the new address (normalised) the code was sent to.
+	PendingEmail string `json:"pendingEmail"`
+	// ExpiresAt is when the code stops working.
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// POST /api/v1/users/email {email} (recent proof) → 202 {pendingEmail, expiresAt}: a 6-digit code
+// is e-mailed to the new address; nothing changes until POST /users/email/verify confirms it. The
+// answer is the same whether another account uses the address or not.
+func (a *api) requestEmailChange(w http.ResponseWriter, r *http.Request) {
+	var req emailChangeRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	u, sess, _ := account.AuthFrom(r.Context())
+	change, err := a.accounts.RequestEmailChange(r.Context(), u, sess, req.Email)
+	if err != nil {
+		a.writeAccountError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, emailChangeJSON{PendingEmail: change.NewEmail, ExpiresAt: change.ExpiresAt})
+}
+
+// POST /api/v1/users/email/verify {code} → 200 {user}: the address is the new one, verified; every
+// other session of the user has ended, and the old address got a notice. 409 when the address
+// cannot be used (another account has it).
+func (a *api) confirmEmailChange(w http.ResponseWriter, r *http.Request) {
+	var req codeRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	u, sess, _ := account.AuthFrom(r.Context())
+	u, err := a.accounts.ConfirmEmailChange(r.Context(), u, sess, req.Code, a.clientIP(r))
+	if err != nil {
+		a.writeAccountError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, userEnvelope{toUserJSON(u)})
+}
+
+// DELETE /api/v1/users/ (recent proof) → 204: the account is deleted with its personal workspace
+// and everything in it; like signing out, the cookie is deleted and Clear-Site-Data clears the
+// device. 409 while the user is the last owner of a team workspace with other members.
+func (a *api) deleteAccount(w http.ResponseWriter, r *http.Request) {
+	u, sess, _ := account.AuthFrom(r.Context())
+	if err := a.accounts.DeleteAccount(r.Context(), u, sess); err != nil {
+		a.writeAccountError(w, r, err)
+		return
+	}
+	clearSessionCookie(w)
+	w.Header().Set("Clear-Site-Data", clearSiteData)
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -78,6 +78,7 @@ func newTeamFixture(t *testing.T, cfg server.Config) *teamFixture {
 	acfg := account.DefaultConfig()
 	acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
 	acfg.AdminEmails = cfg.AdminEmailList()
+	acfg.SecretKey = testSecretKey(t)
 	outbox := cfg.DevOutbox
 	if outbox == "" {
 		outbox = t.TempDir()

@@ -25,7 +25,6 @@ import (
 	"github.com/google/uuid"
 
 	"patrimonio/server"
-	"patrimonio/server/account"
 	"patrimonio/server/store"
 )
 
@@ -238,7 +237,7 @@ func (s *Service) FinishRegistration(ctx context.Context, u User, sessionID stri
 		return nil, errorf(ctx, server.ECONFLICT, "register.taken")
 	}
 	if name == "" {
-		name = Message(account.LanguageFrom(ctx), "name.default", len(creds)+1)
+		name = Message(server.LanguageFrom(ctx), "name.default", len(creds)+1)
 	}
 	p := &Passkey{ID: uuid.NewString(), Name: name, CreatedAt: now, BackedUp: cred.Flags.BackupState}
 	transports := make([]string, len(cred.Transport))

@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 
 	"patrimonio/server"
-	"patrimonio/server/account"
 	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/passkey"
 	"patrimonio/server/passkey/passkeytest"
@@ -480,7 +479,7 @@ func TestTheDefaultNameFollowsTheLanguage(t *testing.T) {
 		{"es", "Llave de acceso 1"},
 		{"en", "Passkey 2"},
 	} {
-		ctx := account.WithLanguage(context.Background(), tc.lang)
+		ctx := server.WithLanguage(context.Background(), tc.lang)
 		opts, err := s.BeginRegistration(ctx, u, session)
 		if err != nil {
 			t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"patrimonio/server"
-	"patrimonio/server/account"
 	"patrimonio/server/authz"
 )
 
@@ -26,7 +25,7 @@ var catalogue = map[string][2]string{
 
 // language is the language of messages carried by ctx (the HTTP layer puts it there from
 // Accept-Language): "es" (the default) or "en".
-func language(ctx context.Context) string { return account.LanguageFrom(ctx) }
+func language(ctx context.Context) string { return server.LanguageFrom(ctx) }
 
 // errorf returns an *server.Error with code and the text of key in the language of ctx.
 func errorf(ctx context.Context, code, key string, args ...any) *server.Error {
@@ -35,7 +34,7 @@ func errorf(ctx context.Context, code, key string, args ...any) *server.Error {
 		return server.Errorf(server.EINTERNAL, "workspace: no message %q", key)
 	}
 	text := texts[0]
-	if language(ctx) == account.LangEN {
+	if language(ctx) == server.LangEN {
 		text = texts[1]
 	}
 	if len(args) > 0 {

@@ -1,22 +1,33 @@
-// The sync protocol: JSON messages over one WebSocket, discriminated by `type`.
+// The sync protocol: JSON messages over one WebSocket, discriminated by `type`. The full
+// description (flow, ordering, idempotence, limits, close codes, what each side guarantees) is
+// sync/PROTOCOL.md; this file is the one definition of the messages, and the Go server validates
+// them through the generated JSON Schema.
 //
 // client -> server: hello, push, pull, ping
-// server -> client: welcome, ack, reject, changes, resyncRequired, error, pong
+// server -> client: welcome, ack, reject, snapshot, changes, resyncRequired, accessDenied, error, pong
 //
 // Flow: the client sends `hello` (protocol and schema version, its client id, its cursor per
 // workspace); the server answers `welcome` (or `error` with code protocol_version/schema_version,
-// then closes) and streams `changes` pages after each cursor (a first sync is a `snapshot`). The
-// client sends `push` batches; the server answers every mutation with `ack` (applied, or duplicate
-// when (clientId, mutationId) was already applied) or `reject` (with validation issues; the rest of
-// the batch proceeds). Live changes from other devices arrive as `changes` too. `pull` asks for the
-// next page explicitly. `resyncRequired` tells the client its cursor can no longer be served.
+// then closes) and, per workspace, one page: a `snapshot` page for cursor 0 (a first sync), else a
+// `changes` page after the cursor. While a page says `hasMore`, the client asks for the next one
+// with `pull`; once a page says `hasMore: false` the workspace is live and the server sends new
+// `changes` pages as they commit (the client's own mutations included). The client sends `push`
+// batches; the server answers each mutation with an entry in one `ack` (applied, or duplicate when
+// (clientId, mutationId) was already applied) or a `reject` (with issues; the rest of the batch
+// proceeds). `resyncRequired` tells the client its cursor can no longer be served;
+// `accessDenied` that it may not read a workspace (any more).
+//
+// Protocol 2 (replaces 1): a mutation is one merge mutation (sync/MERGE.md): one `stamp` for all
+// its field writes, the `base` clocks the device saw, `resolves`, and the op `resolve`; no
+// per-field clocks. Changes carry the applied mutation (with the server's effective stamp and the
+// author's client id); a first sync streams `snapshot` pages of full record states.
 import * as z from "zod";
 import { COLLECTIONS, COLLECTION_NAMES, type CollectionName } from "./collections";
 import { doc, hlc, int, maxKeys, text, uuid, uuidv7 } from "./primitives";
 import { fail, whenValid } from "./rules";
 
 /** Version of the message format. A server refuses a hello with another protocolVersion. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 /** Version of the record schemas. Bump it whenever a synced entity changes incompatibly. */
 export const SCHEMA_VERSION = 1;
 
@@ -27,9 +38,9 @@ export const LIMITS = {
   maxRecordBytes: 65_536,
   /** Deepest nesting of objects/arrays in any document (the root container is depth 1). */
   maxDepth: 10,
-  /** Mutations in one push. */
-  maxMutationsPerPush: 100,
-  /** Changes in one changes page (and the largest pull limit). */
+  /** Mutations in one push (a push must also fit in maxMessageBytes: cut batches by both). */
+  maxMutationsPerPush: 500,
+  /** Changes (or snapshot records) in one page, and the largest pull limit. */
   maxChangesPerPage: 500,
   /** Fields in one mutation or change. */
   maxFieldsPerMutation: 100,
@@ -44,15 +55,30 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
  * generated JSON Schema can use it as a patternProperties key). */
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const fieldName = () => z.stringFormat("fieldName", FIELD_NAME);
+/** A clock's node id: 16 lowercase hex digits (the last part of an HLC stamp). */
+export const NODE_ID_PATTERN = /^[0-9a-f]{16}$/;
+const nodeId = () => z.stringFormat("nodeId", NODE_ID_PATTERN);
 
 const seq = () => int(0, MAX_SAFE);
 const collection = () => doc(z.enum(COLLECTION_NAMES), "Synced collection name.");
+/** Opaque continuation token of a snapshot (resumable across connections). */
+const pageToken = () => text({ min: 1, max: 512 });
 
 /** Partial record: field -> new value (null = field cleared). Values are validated after merging,
  * against the collection's entity schema. */
 const fieldValues = () => maxKeys(z.record(fieldName(), z.unknown()), LIMITS.maxFieldsPerMutation);
-/** Per-field HLC stamps of the values in `fields`. */
+/** Per-field HLC stamps. */
 const fieldClocks = () => maxKeys(z.record(fieldName(), hlc()), LIMITS.maxFieldsPerMutation);
+
+/** The operations of a mutation (sync/MERGE.md). */
+export const MUTATION_OPS = ["put", "delete", "restore", "resolve"] as const;
+export type MutationOp = (typeof MUTATION_OPS)[number];
+
+export const conflictKeySchema = z.strictObject({
+  field: doc(fieldName(), "Field of the conflict."),
+  stamp: doc(hlc(), "Stamp of the losing write (the conflict's identity within its record)."),
+});
+export type ConflictKey = z.infer<typeof conflictKeySchema>;
 
 // ---------------------------------------------------------------- client -> server
 
@@ -61,10 +87,20 @@ export const mutationSchema = z.strictObject({
   workspaceId: doc(uuid(), "Workspace of the record."),
   collection: collection(),
   recordId: doc(uuidv7(), "Id of the record (UUIDv7)."),
-  op: doc(z.enum(["put", "delete", "restore"]), "put writes fields; delete sets the tombstone; restore clears it."),
-  fields: doc(fieldValues(), "put only: the changed fields (a partial record; null clears a field).").optional(),
-  clocks: doc(fieldClocks(), "put only: one HLC stamp per field in fields, same keys.").optional(),
-  stamp: doc(hlc(), "delete and restore only: HLC stamp of the operation.").optional(),
+  op: doc(
+    z.enum(MUTATION_OPS),
+    "put writes fields (a create is a put of every field); delete sets the tombstone; restore clears it (and may write fields); resolve closes conflicts without writing.",
+  ),
+  stamp: doc(hlc(), "HLC stamp of the mutation; all its field writes share it. The server may re-stamp a stamp far ahead of its clock (the ack says)."),
+  fields: doc(fieldValues(), "put (at least one) and restore (optional): the fields written; null clears a field.").optional(),
+  base: doc(
+    fieldClocks(),
+    "The record's field clocks as the device saw them when it made the change ({} for a new record): the local record's clocks without the tombstone's.",
+  ),
+  resolves: doc(
+    z.array(conflictKeySchema).max(LIMITS.maxFieldsPerMutation),
+    "Conflicts this mutation settles (restoring a losing value, or dismissing it); at least one for resolve.",
+  ).optional(),
 });
 export type Mutation = z.infer<typeof mutationSchema>;
 
@@ -72,8 +108,13 @@ export const helloSchema = z.strictObject({
   type: z.literal("hello"),
   protocolVersion: doc(int(1, 1000), "PROTOCOL_VERSION of the client."),
   schemaVersion: doc(int(1, 1000), "SCHEMA_VERSION of the client."),
-  clientId: doc(uuid(), "Stable id of this device database (one per install, not per tab)."),
-  cursors: doc(maxKeys(z.record(uuid(), seq()), LIMITS.maxWorkspaces), "workspaceId -> last seq the client applied (0 = nothing yet)."),
+  clientId: doc(uuid(), "Stable id of this device database (one per install, not per tab). Bound to the first user who uses it."),
+  cursors: doc(maxKeys(z.record(uuid(), seq()), LIMITS.maxWorkspaces), "workspaceId -> last seq the client applied (0 = nothing yet: a first sync)."),
+  resume: doc(
+    maxKeys(z.record(uuid(), pageToken()), LIMITS.maxWorkspaces),
+    "workspaceId -> pageToken of a snapshot in progress, to continue it instead of starting again.",
+  ).optional(),
+  language: doc(z.enum(["es", "en"]), "Language of the server's messages (default: the handshake's Accept-Language).").optional(),
 });
 
 /** Cross-field rules of a push, in the order rules.go checks them. */
@@ -83,25 +124,22 @@ export function pushRules(push: { mutations: Mutation[] }, ctx: z.core.$Refineme
     const at = (...rest: (string | number)[]) => ["mutations", i, ...rest];
     if (m.mutationId <= previous) fail(ctx, at("mutationId"), "validation.protocol.mutationOrder");
     previous = Math.max(previous, m.mutationId);
+    const known: readonly string[] = COLLECTIONS[m.collection as CollectionName].fields;
     if (m.op === "put") {
-      if (m.fields === undefined) fail(ctx, at("fields"), "validation.required");
-      if (m.clocks === undefined) fail(ctx, at("clocks"), "validation.required");
-      if (m.stamp !== undefined) fail(ctx, at("stamp"), "validation.notApplicable");
-      const known: readonly string[] = COLLECTIONS[m.collection as CollectionName].fields;
-      const fieldNames = Object.keys(m.fields ?? {});
-      for (const name of fieldNames) {
-        if (!known.includes(name)) fail(ctx, at("fields", name), "validation.unknownField");
-      }
-      if (m.fields !== undefined && m.clocks !== undefined) {
-        const clockNames = Object.keys(m.clocks);
-        const same = clockNames.length === fieldNames.length && fieldNames.every((name) => name in m.clocks!);
-        if (!same) fail(ctx, at("clocks"), "validation.protocol.clocksMismatch");
-      }
-    } else {
-      if (m.stamp === undefined) fail(ctx, at("stamp"), "validation.required");
-      if (m.fields !== undefined) fail(ctx, at("fields"), "validation.notApplicable");
-      if (m.clocks !== undefined) fail(ctx, at("clocks"), "validation.notApplicable");
+      if (m.fields === undefined || Object.keys(m.fields).length === 0) fail(ctx, at("fields"), "validation.required");
+    } else if (m.op !== "restore" && m.fields !== undefined) {
+      fail(ctx, at("fields"), "validation.notApplicable");
     }
+    if (m.op === "resolve" && (m.resolves === undefined || m.resolves.length === 0)) fail(ctx, at("resolves"), "validation.required");
+    for (const name of Object.keys(m.fields ?? {})) {
+      if (!known.includes(name)) fail(ctx, at("fields", name), "validation.unknownField");
+    }
+    for (const name of Object.keys(m.base)) {
+      if (!known.includes(name)) fail(ctx, at("base", name), "validation.unknownField");
+    }
+    (m.resolves ?? []).forEach((r, j) => {
+      if (!known.includes(r.field)) fail(ctx, at("resolves", j, "field"), "validation.unknownField");
+    });
   });
 }
 
@@ -114,9 +152,10 @@ export const pushSchema = z
 
 export const pullSchema = z.strictObject({
   type: z.literal("pull"),
-  workspaceId: doc(uuid(), "Workspace to read."),
-  after: doc(seq(), "Send changes with seq greater than this cursor."),
+  workspaceId: doc(uuid(), "Workspace to read (also subscribes the connection to it)."),
+  after: doc(seq(), "Send changes with seq greater than this cursor (0 with no pageToken: start a snapshot)."),
   limit: doc(int(1, LIMITS.maxChangesPerPage), "Most changes wanted in the page (server default when absent).").optional(),
+  pageToken: doc(pageToken(), "Continue a snapshot: the pageToken of the last snapshot page applied.").optional(),
 });
 
 export const pingSchema = z.strictObject({ type: z.literal("ping") });
@@ -130,26 +169,32 @@ export const welcomeSchema = z.strictObject({
   type: z.literal("welcome"),
   protocolVersion: doc(int(1, 1000), "PROTOCOL_VERSION of the server."),
   schemaVersion: doc(int(1, 1000), "SCHEMA_VERSION of the server."),
-  serverTime: doc(hlc(), "The server's clock now, as an HLC stamp (clients may adjust their own)."),
+  serverTime: doc(hlc(), "The server's clock now, as an HLC stamp (clients observe it)."),
   limits: doc(
     z.strictObject({
       maxMessageBytes: int(1, 1 << 30),
       maxMutationsPerPush: int(1, 100_000),
       maxChangesPerPage: int(1, 100_000),
+      maxMessagesPerSecond: int(1, 100_000),
     }),
     "Limits this server enforces.",
   ),
 });
 
-export const ackSchema = z.strictObject({
-  type: z.literal("ack"),
+export const ackEntrySchema = z.strictObject({
   mutationId: doc(int(1, MAX_SAFE), "The acknowledged mutation."),
   status: doc(z.enum(["applied", "duplicate"]), "applied now, or already applied before (idempotent resend)."),
-  seq: doc(seq(), "Workspace sequence number the mutation was committed at (0 when it changed nothing)."),
+  seq: doc(seq(), "Workspace sequence number the mutation was committed at (0: a duplicate whose change is no longer kept)."),
+  stamp: doc(hlc(), "The mutation's effective stamp: the one it was sent with, or the server's when it re-stamped a clock far ahead. Absent when unknown (see seq 0).").optional(),
+});
+
+export const ackSchema = z.strictObject({
+  type: z.literal("ack"),
+  acks: doc(z.array(ackEntrySchema).min(1).max(LIMITS.maxMutationsPerPush), "The mutations of one push that are committed, in mutationId order."),
 });
 
 export const issueSchema = z.strictObject({
-  path: doc(text({ max: 500 }), "Dotted path of the failing field within the record (\"\" = the record)."),
+  path: doc(text({ max: 500 }), "Dotted path of the failing field within the mutation or record (\"\" = the whole)."),
   key: doc(text({ min: 1, max: 200 }), "Message key (messages/<lang>.json)."),
   params: doc(maxKeys(z.record(fieldName(), z.union([text({ max: 200 }), z.number().min(-1e15).max(1e15)])), 10), "Interpolation params of the message."),
   message: doc(text({ max: 1000 }), "The message, in the language of the connection."),
@@ -160,49 +205,102 @@ export const rejectSchema = z.strictObject({
   type: z.literal("reject"),
   mutationId: doc(int(1, MAX_SAFE), "The rejected mutation."),
   code: doc(z.enum(["invalid", "forbidden", "not_found", "conflict", "too_large"]), "Why it was rejected."),
-  issues: doc(z.array(issueSchema).max(LIMITS.maxIssues), "Validation issues (code invalid)."),
+  issues: doc(z.array(issueSchema).min(1).max(LIMITS.maxIssues), "Why, as validation issues (at least one)."),
 });
 
 export const changeSchema = z.strictObject({
   seq: doc(int(1, MAX_SAFE), "Workspace sequence number of this change."),
   collection: collection(),
   recordId: doc(uuidv7(), "Id of the record."),
-  fields: doc(fieldValues(), "Fields whose winning value changed (null = cleared). A snapshot sends all fields.").optional(),
-  clocks: doc(fieldClocks(), "Stamps of those fields.").optional(),
-  deleted: doc(hlc().nullable(), "Tombstone after this change: stamp, or null when live. Absent = unchanged.").optional(),
+  author: doc(uuid(), "Client id that made the mutation."),
+  mutationId: doc(int(1, MAX_SAFE), "The author's mutation id."),
+  op: doc(z.enum(MUTATION_OPS), "The mutation's operation."),
+  stamp: doc(hlc(), "The effective stamp (the server's when it re-stamped)."),
+  fields: doc(fieldValues(), "Fields written (put, restore).").optional(),
+  base: doc(fieldClocks(), "The mutation's base: for put and restore the written fields' base clocks, for delete all of them."),
+  resolves: doc(z.array(conflictKeySchema).max(LIMITS.maxFieldsPerMutation), "Conflicts the mutation settles.").optional(),
 });
 export type Change = z.infer<typeof changeSchema>;
 
 export const changesSchema = z.strictObject({
   type: z.literal("changes"),
   workspaceId: doc(uuid(), "Workspace of the changes."),
-  changes: doc(z.array(changeSchema).max(LIMITS.maxChangesPerPage), "Changes in seq order; apply the page atomically."),
+  changes: doc(z.array(changeSchema).max(LIMITS.maxChangesPerPage), "Changes in seq order, without gaps; merge them in order and apply the page atomically."),
   cursor: doc(seq(), "Cursor after this page (store it with the applied changes)."),
-  hasMore: doc(z.boolean(), "More pages follow."),
-  snapshot: doc(z.boolean(), "Part of a first-sync snapshot (full records).").optional(),
+  hasMore: doc(z.boolean(), "More changes are waiting: send pull with after = cursor (until then the server sends nothing more for this workspace)."),
+});
+
+export const lifeSchema = z.strictObject({
+  stamp: doc(hlc(), "Stamp of the latest delete or restore."),
+  author: doc(uuid(), "Client id that made it."),
+  deleted: doc(z.boolean(), "true: the record is deleted (a tombstone)."),
+  base: doc(fieldClocks(), "A delete's base (the clocks the deleter saw).").optional(),
+});
+
+export const conflictSchema = z.strictObject({
+  field: doc(fieldName(), "Field that lost."),
+  value: doc(z.unknown(), "The losing value (null = it cleared the field)."),
+  stamp: doc(hlc(), "Stamp of the losing write."),
+  author: doc(uuid(), "Client id that made the losing write."),
+});
+
+export const recordStateSchema = z.strictObject({
+  fields: doc(fieldValues(), "Winning value of each field (null = cleared)."),
+  clocks: doc(fieldClocks(), "Stamp of each field's winning write."),
+  authors: doc(maxKeys(z.record(fieldName(), uuid()), LIMITS.maxFieldsPerMutation), "Client id of each field's winning write."),
+  life: doc(lifeSchema, "Latest delete or restore; absent when there was none.").optional(),
+  seen: doc(maxKeys(z.record(nodeId(), hlc()), 100_000), "Newest stamp applied from each clock node."),
+  conflicts: doc(z.array(conflictSchema).max(100_000), "Open conflict records, sorted by field and stamp."),
+});
+export type RecordState = z.infer<typeof recordStateSchema>;
+
+export const snapshotRecordSchema = z.strictObject({
+  collection: collection(),
+  recordId: doc(uuidv7(), "Id of the record."),
+  seq: doc(int(1, MAX_SAFE), "Seq of the record's latest change."),
+  state: doc(recordStateSchema, "The record's whole merge state on the server (sync/MERGE.md)."),
+});
+
+export const snapshotSchema = z.strictObject({
+  type: z.literal("snapshot"),
+  workspaceId: doc(uuid(), "Workspace of the snapshot."),
+  records: doc(z.array(snapshotRecordSchema).max(LIMITS.maxChangesPerPage), "Current records (tombstones included), in collection and id order; replace each one's confirmed state."),
+  cursor: doc(seq(), "The snapshot's cursor: once the last page is applied, store it and expect changes after it."),
+  hasMore: doc(z.boolean(), "More pages follow: send pull with after 0 and this page's pageToken."),
+  pageToken: doc(pageToken(), "Continuation token, present when hasMore (store it to resume after a reconnect).").optional(),
 });
 
 export const resyncRequiredSchema = z.strictObject({
   type: z.literal("resyncRequired"),
   workspaceId: doc(uuid(), "Workspace to resync from scratch."),
-  reason: doc(z.enum(["cursor_too_old", "workspace_reset", "schema_changed"]), "Why."),
+  reason: doc(z.enum(["cursor_too_old", "cursor_in_future", "workspace_reset", "schema_changed"]), "Why."),
 });
+
+export const accessDeniedSchema = z.strictObject({
+  type: z.literal("accessDenied"),
+  workspaceId: doc(uuid(), "Workspace the user may not read (not a member, or no longer)."),
+  reason: doc(z.enum(["not_a_member"]), "Why."),
+});
+
+export const ERROR_CODES = [
+  "unauthorized",
+  "forbidden",
+  "protocol_version",
+  "schema_version",
+  "invalid_message",
+  "too_large",
+  "rate_limited",
+  "too_many_connections",
+  "slow_consumer",
+  "timeout",
+  "replaced",
+  "going_away",
+  "internal",
+] as const;
 
 export const errorSchema = z.strictObject({
   type: z.literal("error"),
-  code: doc(
-    z.enum([
-      "unauthorized",
-      "forbidden",
-      "protocol_version",
-      "schema_version",
-      "invalid_message",
-      "too_large",
-      "rate_limited",
-      "internal",
-    ]),
-    "Error code.",
-  ),
+  code: doc(z.enum(ERROR_CODES), "Error code (sync/PROTOCOL.md lists the close code that follows each)."),
   message: doc(text({ max: 500 }), "Message safe to show, in the language of the connection."),
 });
 
@@ -212,8 +310,10 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
   welcomeSchema,
   ackSchema,
   rejectSchema,
+  snapshotSchema,
   changesSchema,
   resyncRequiredSchema,
+  accessDeniedSchema,
   errorSchema,
   pongSchema,
 ]);
@@ -225,8 +325,27 @@ export const SERVER_MESSAGES = {
   welcome: welcomeSchema,
   ack: ackSchema,
   reject: rejectSchema,
+  snapshot: snapshotSchema,
   changes: changesSchema,
   resyncRequired: resyncRequiredSchema,
+  accessDenied: accessDeniedSchema,
   error: errorSchema,
   pong: pongSchema,
+} as const;
+
+/** WebSocket close codes the server uses (sync/PROTOCOL.md explains each). */
+export const CLOSE_CODES = {
+  normal: 1000,
+  goingAway: 1001,
+  tooLarge: 1009,
+  internal: 1011,
+  invalidMessage: 4400,
+  unauthorized: 4401,
+  forbidden: 4403,
+  timeout: 4408,
+  replaced: 4409,
+  version: 4426,
+  rateLimited: 4429,
+  tooManyConnections: 4430,
+  slowConsumer: 4431,
 } as const;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -33,12 +34,18 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts the real server binary (built by `make build`) on a free port with its own data directory.
- * Without DATABASE_URL in `env` it runs on a fresh SQLite file.
+ * Without DATABASE_URL in `env` it runs on a fresh SQLite file. Its public URL is
+ * http://localhost:<port>: WebAuthn needs a host name (an IP address cannot be a relying party id),
+ * and browsers treat localhost as a secure context (Secure cookies, passkeys). E-mails go to a dev
+ * outbox in the data directory (GET /api/v1/dev/outbox); secrets at rest (TOTP) are sealed with a
+ * fresh random key.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://localhost:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "patrimonio-e2e-"));
+  const outbox = path.join(dataDir, "outbox");
+  mkdirSync(outbox);
   const childEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -46,6 +53,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     PATRIMONIO_PUBLIC_URL: url,
     PATRIMONIO_WEB_DIR: path.join(REPO_ROOT, "pwa", "dist"),
     PATRIMONIO_LOG_LEVEL: "warn",
+    PATRIMONIO_DEV_OUTBOX: outbox,
+    PATRIMONIO_SECRET_KEY: randomBytes(32).toString("base64"),
     ...env,
   };
   const child = spawn(BINARY, [], { cwd: dataDir, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });

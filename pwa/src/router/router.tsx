@@ -1,32 +1,31 @@
-// The route tree (code-based, no generated files) and the router factory.
-// Later screens add their routes here, as children of rootRoute.
+// The route tree (code-based, no generated files) and the router factory. Each area's routes, with
+// their guards and search parsing, live in their own file beside this one.
 import type { QueryClient } from "@tanstack/react-query";
-import { createRootRouteWithContext, createRoute, createRouter, type RouterHistory } from "@tanstack/react-router";
-import { DashboardScreen } from "../screens/DashboardScreen";
-import { AppShell } from "../shell/AppShell";
+import { createRouter, type RouterHistory } from "@tanstack/react-router";
+import type { ApiClient } from "../api/client";
+import { adminRouteTree, dashboardRoute, profileRoute } from "./appRoutes";
+import { signInRoute, signUpRoute, verifyEmailRoute } from "./authRoutes";
 import { ROUTER_DEFAULTS } from "./config";
 import { NotFound, RouteError, RoutePending } from "./fallbacks";
+import { onboardingRouteTree } from "./onboardingRoutes";
+import { rootRoute } from "./root";
 
-export interface RouterContext {
-  queryClient: QueryClient;
-}
+export type { RouterContext } from "./root";
 
-const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: AppShell,
-});
+export const routeTree = rootRoute.addChildren([
+  dashboardRoute,
+  profileRoute,
+  adminRouteTree,
+  signInRoute,
+  signUpRoute,
+  verifyEmailRoute,
+  onboardingRouteTree,
+]);
 
-const dashboardRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/",
-  component: DashboardScreen,
-});
-
-export const routeTree = rootRoute.addChildren([dashboardRoute]);
-
-export function createAppRouter(options: { queryClient: QueryClient; history?: RouterHistory }) {
+export function createAppRouter(options: { queryClient: QueryClient; api: ApiClient; history?: RouterHistory }) {
   return createRouter({
     routeTree,
-    context: { queryClient: options.queryClient },
+    context: { queryClient: options.queryClient, api: options.api },
     ...(options.history ? { history: options.history } : {}),
     ...ROUTER_DEFAULTS,
     defaultNotFoundComponent: NotFound,

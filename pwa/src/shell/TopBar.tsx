@@ -11,11 +11,13 @@ interface TopBarProps {
   onToggleMenu: () => void;
   /** Sync status indicator (added by the sync issue); nothing is rendered while absent. */
   syncStatus?: ReactNode;
-  /** User menu: profile, billing, log out (added by the auth issue); nothing is rendered while absent. */
+  /** User menu: profile, billing, log out; nothing is rendered while absent (signed out). */
   userMenu?: ReactNode;
+  /** Workspace switcher; nothing is rendered while absent (signed out). */
+  workspaceSwitcher?: ReactNode;
 }
 
-export function TopBar({ sidebarId, menuOpen, onToggleMenu, syncStatus, userMenu }: TopBarProps) {
+export function TopBar({ sidebarId, menuOpen, onToggleMenu, syncStatus, userMenu, workspaceSwitcher }: TopBarProps) {
   const { t } = useTranslation();
   return (
     <header className="topbar">
@@ -33,6 +35,11 @@ export function TopBar({ sidebarId, menuOpen, onToggleMenu, syncStatus, userMenu
         <Logo size={24} />
         <span>{t("app.name")}</span>
       </span>
+      {workspaceSwitcher != null && (
+        <div className="topbar-slot topbar-workspace" data-slot="workspace-switcher">
+          {workspaceSwitcher}
+        </div>
+      )}
       <div className="topbar-actions">
         {syncStatus != null && <div className="topbar-slot" data-slot="sync-status">{syncStatus}</div>}
         <LanguageSwitch />

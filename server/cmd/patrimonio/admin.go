@@ -42,7 +42,7 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 		fmt.Fprintln(stderr, "patrimonio admin:", err)
 		return 2
 	}
-	ctx := account.WithLanguage(context.Background(), account.LangEN)
+	ctx := server.WithLanguage(context.Background(), server.LangEN)
 	db, err := store.Open(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "patrimonio admin:", err)

@@ -103,6 +103,8 @@ func TestTheBinaryServesHealthAndStopsCleanlyOnSIGTERM(t *testing.T) {
 				"DATABASE_URL="+databaseURL(t),
 				"PATRIMONIO_WEB_DIR="+webDir,
 				"PATRIMONIO_LOG_FORMAT=json",
+				// Required with Postgres; any 32 bytes in base64 (these are 32 zero bytes).
+				"PATRIMONIO_SECRET_KEY=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
 			)
 			stderr := &syncBuffer{}
 			cmd.Stderr = stderr

@@ -1,0 +1,667 @@
+// The sync client: in the leader tab only (Web Locks), it holds the WebSocket, pushes the outbox
+// in order, applies the server's pages, acks and rejects, reconnects with backoff and jitter, and
+// follows the browser's online/offline events. Everything it learns is written to the device
+// database, so every tab's live queries (and the status) follow.
+import { CLOSE_CODES, LIMITS } from "@patrimonio/shared-schema";
+import Dexie from "dexie";
+import { applyAcks, applyPage, applyRejects, forgetWorkspace, observe, readCursors, startResync, type Ack, type Reject, type ServerPage } from "./apply";
+import { dbOf, type ClientDb } from "./clientdb";
+import type { CursorMeta, LinkMeta, LocalDb, OutboxRow } from "./db";
+import { backoffDelay, type BackoffOptions } from "./backoff";
+import { internals, type Internals } from "./internal";
+import { LeaderElection, type LockManagerLike } from "./leader";
+import { PING, decodeIncoming, encodeHello, encodePull, encodePush, ProtocolError, type Incoming, type Welcome } from "./wire";
+
+// ---------------------------------------------------------------- injectable environment
+
+/** The part of the WebSocket API the client uses (browser WebSocket and the `ws` package both fit). */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+
+/** Opens a socket to `url` (browser: `(url) => new WebSocket(url)`; Node: the `ws` package with
+ * the session cookie and Origin headers). */
+export type SocketFactory = (url: string) => SocketLike;
+
+/** Online/offline signal (browser: navigator.onLine and the window events). */
+export interface NetworkLike {
+  online(): boolean;
+  subscribe(onChange: (online: boolean) => void): () => void;
+}
+
+export interface TimersLike {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface SyncEvent {
+  type: "connecting" | "open" | "welcome" | "close" | "retry" | "error" | "leader" | "follower";
+  detail?: unknown;
+}
+
+export interface SyncClientOptions {
+  /** wss://host/api/v1/sync */
+  url: string;
+  /** Workspaces to sync (the signed-in user's). Called at every connection. */
+  workspaces: () => string[] | Promise<string[]>;
+  socket?: SocketFactory;
+  locks?: LockManagerLike;
+  network?: NetworkLike;
+  timers?: TimersLike;
+  backoff?: BackoffOptions;
+  /** Most mutations per push (also capped by the server's welcome). */
+  batchSize?: number;
+  /** Pushes in flight at once (each of up to batchSize mutations); 2 by default. */
+  pushWindow?: number;
+  /** A connection that leaves a push, a pull or the hello unanswered this long (ms) is closed and
+   * opened again (everything unanswered is sent again). 60 s by default; 0 disables. */
+  answerTimeoutMs?: number;
+  /** App-level ping interval (ms); a socket silent for twice as long is closed. 0 disables. */
+  pingIntervalMs?: number;
+  /** A fatal server error (unauthorized: the session ended; protocol_version/schema_version: the
+   * app must be updated). The client stops reconnecting until started again. */
+  onFatal?: (code: string, message: string) => void;
+  /** Language of the server's messages (rejection issues, errors). */
+  language?: "es" | "en";
+  /** Diagnostics. */
+  onEvent?: (event: SyncEvent) => void;
+}
+
+const OPEN = 1;
+/** Server error codes after which reconnecting cannot help. */
+const FATAL = new Set(["unauthorized", "forbidden", "protocol_version", "schema_version", "replaced"]);
+/** Close codes after which reconnecting cannot help (sync/PROTOCOL.md). */
+const FATAL_CLOSE: Record<number, string> = {
+  [CLOSE_CODES.unauthorized]: "unauthorized",
+  [CLOSE_CODES.forbidden]: "forbidden",
+  [CLOSE_CODES.version]: "protocol_version",
+  [CLOSE_CODES.replaced]: "replaced",
+};
+
+function browserSocket(): SocketFactory {
+  return (url) => new WebSocket(url) as unknown as SocketLike;
+}
+
+function browserLocks(): LockManagerLike {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  if (!locks) throw new Error("Web Locks are not available: pass `locks` (e.g. a MemoryLockManager) to the SyncClient.");
+  return locks as unknown as LockManagerLike;
+}
+
+function browserNetwork(): NetworkLike {
+  return {
+    online: () => (typeof navigator === "undefined" ? true : navigator.onLine !== false),
+    subscribe(onChange) {
+      if (typeof window === "undefined") return () => {};
+      const on = () => onChange(true);
+      const off = () => onChange(false);
+      window.addEventListener("online", on);
+      window.addEventListener("offline", off);
+      return () => {
+        window.removeEventListener("online", on);
+        window.removeEventListener("offline", off);
+      };
+    },
+  };
+}
+
+const realTimers: TimersLike = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+// ---------------------------------------------------------------- the client
+
+/**
+ * Keeps one device database in sync. `start()` enters the leader election; only the leader
+ * connects. `stop()` closes the socket and leaves the election (another tab takes over).
+ */
+export class SyncClient {
+  readonly #handle: ClientDb;
+  readonly #dev: Internals;
+  readonly #db: LocalDb;
+  readonly #now: () => number;
+  readonly #opts: SyncClientOptions;
+  readonly #socketFactory: SocketFactory;
+  readonly #network: NetworkLike;
+  readonly #timers: TimersLike;
+  readonly #locks: LockManagerLike;
+  #election: LeaderElection | undefined;
+
+  #signal: AbortSignal | undefined;
+  #socket: SocketLike | undefined;
+  #welcome: Welcome | undefined;
+  #attempt = 0;
+  #retryTimer: unknown;
+  #pingTimer: unknown;
+  #lastHeard = 0;
+  #stopped = true;
+  #fatal: string | undefined;
+  /** Mutation ids sent on this connection and not yet answered. */
+  /** The mutation ids of each push sent on this connection and not fully answered yet. */
+  #pushes: Set<number>[] = [];
+  #pumpTimer: unknown;
+  /** Workspaces pulled on this connection whose page has not come yet. */
+  #pulls = new Set<string>();
+  #answerTimer: unknown;
+  #tokens = 0;
+  #tokensAt = 0;
+  #lastSent = 0;
+  #pumping = false;
+  /** Received messages not processed yet, with the socket each came from. */
+  #queue: { socket: SocketLike; msg: Incoming }[] = [];
+  #draining: Promise<void> | undefined;
+  #unsubscribeOutbox: (() => void) | undefined;
+  #unsubscribeNetwork: (() => void) | undefined;
+  #link: Omit<LinkMeta, "key" | "at"> = { state: "offline", busy: false };
+  #idleWaiters: (() => void)[] = [];
+  #linkWrites: Promise<void> = Promise.resolve();
+  /** The workspaces of the current connection's hello. */
+  #synced: string[] = [];
+
+  constructor(db: ClientDb, options: SyncClientOptions) {
+    this.#handle = db;
+    this.#dev = internals(db);
+    this.#db = dbOf(db);
+    this.#now = this.#dev.now;
+    this.#opts = options;
+    this.#socketFactory = options.socket ?? browserSocket();
+    this.#network = options.network ?? browserNetwork();
+    this.#timers = options.timers ?? realTimers;
+    this.#locks = options.locks ?? browserLocks();
+  }
+
+  /** Whether this tab currently holds the socket. */
+  get leading(): boolean {
+    return this.#election?.leading ?? false;
+  }
+
+  /** Whether the socket is open and the server said welcome. */
+  get connected(): boolean {
+    return this.#welcome !== undefined && this.#socket?.readyState === OPEN;
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#fatal = undefined;
+    this.#election = new LeaderElection(this.#locks, this.#handle.name);
+    this.#election.start((signal) => this.#lead(signal));
+  }
+
+  /** Stops syncing in this tab and releases leadership. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#election?.stop();
+    this.#election = undefined;
+  }
+
+  /** Resolves once the client is connected with nothing left to push or to catch up (tests,
+   * benchmarks). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const woken = new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+      if (await this.#isIdle()) return;
+      await woken;
+    }
+  }
+
+  // ------------------------------------------------------------ leadership
+
+  async #lead(signal: AbortSignal): Promise<void> {
+    this.#signal = signal;
+    this.#emit({ type: "leader" });
+    const stored = (await this.#db.meta.get("link")) as LinkMeta | undefined;
+    this.#link = { state: "offline", busy: false, lastSyncedAt: stored?.lastSyncedAt };
+    this.#unsubscribeNetwork = this.#network.subscribe((online) => this.#onNetwork(online));
+    // Commands of any tab add to the outbox: Dexie signals every committed write (other tabs'
+    // through its BroadcastChannel), so the leader pushes them at once.
+    const outboxPart = `idb://${this.#db.name}/outbox/`;
+    const onMutated = (parts: Record<string, unknown>) => {
+      if (Object.keys(parts).some((k) => k.startsWith(outboxPart) || k === "all")) void this.#pump();
+    };
+    Dexie.on("storagemutated", onMutated);
+    this.#unsubscribeOutbox = () => Dexie.on("storagemutated").unsubscribe(onMutated);
+    this.#connect();
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    this.#unsubscribeOutbox?.();
+    this.#unsubscribeNetwork();
+    this.#timers.clearTimeout(this.#retryTimer);
+    this.#timers.clearTimeout(this.#pingTimer);
+    this.#timers.clearTimeout(this.#pumpTimer);
+    this.#timers.clearTimeout(this.#answerTimer);
+    this.#closeSocket(1000, "stopped");
+    await this.#draining;
+    await this.#writeLink({ state: "offline", busy: false });
+    this.#emit({ type: "follower" });
+    this.#signal = undefined;
+  }
+
+  #active(): boolean {
+    return this.#signal !== undefined && !this.#signal.aborted && this.#fatal === undefined;
+  }
+
+  #onNetwork(online: boolean): void {
+    if (!this.#active()) return;
+    if (!online) {
+      this.#timers.clearTimeout(this.#retryTimer);
+      this.#closeSocket(1000, "offline");
+      void this.#writeLink({ state: "offline", busy: false });
+      return;
+    }
+    if (!this.#socket) {
+      this.#attempt = 0;
+      this.#timers.clearTimeout(this.#retryTimer);
+      this.#connect();
+    }
+  }
+
+  // ------------------------------------------------------------ connection
+
+  #connect(): void {
+    if (!this.#active() || this.#socket) return;
+    if (!this.#network.online()) {
+      void this.#writeLink({ state: "offline", busy: false });
+      return;
+    }
+    this.#emit({ type: "connecting", detail: { attempt: this.#attempt } });
+    void this.#writeLink({ state: "connecting", busy: false });
+    let socket: SocketLike;
+    try {
+      socket = this.#socketFactory(this.#opts.url);
+    } catch (err) {
+      this.#emit({ type: "error", detail: err });
+      this.#scheduleRetry();
+      return;
+    }
+    this.#socket = socket;
+    this.#welcome = undefined;
+    this.#pushes = [];
+    this.#pulls.clear();
+    this.#lastSent = 0;
+    socket.onopen = () => void this.#hello(socket);
+    socket.onmessage = (ev) => this.#onMessage(socket, ev.data);
+    socket.onerror = (ev) => this.#emit({ type: "error", detail: ev });
+    socket.onclose = (ev) => this.#onClose(socket, ev.code, ev.reason);
+  }
+
+  async #hello(socket: SocketLike): Promise<void> {
+    this.#emit({ type: "open" });
+    this.#heard();
+    let workspaces: string[];
+    let stored: Map<string, CursorMeta>;
+    try {
+      workspaces = (await this.#opts.workspaces()).slice(0, LIMITS.maxWorkspaces);
+      stored = new Map((await readCursors(this.#db)).map((c) => [c.workspaceId, c] as const));
+    } catch (err) {
+      this.#emit({ type: "error", detail: err });
+      this.#drop(socket, 4001, "client error");
+      return;
+    }
+    this.#synced = workspaces;
+    const cursors: Record<string, number> = {};
+    const resume: Record<string, string> = {};
+    for (const w of workspaces) {
+      const c = stored.get(w);
+      cursors[w] = c?.seq ?? 0;
+      // A snapshot in progress continues where it stopped.
+      if (c !== undefined && c.seq === 0 && c.snapshot?.resume !== undefined) resume[w] = c.snapshot.resume;
+    }
+    this.#send(socket, encodeHello(this.#handle.clientId, cursors, resume, this.#opts.language));
+    this.#watch(socket);
+  }
+
+  #onClose(socket: SocketLike, code: number, reason: string): void {
+    if (socket !== this.#socket) return;
+    const fatal = FATAL_CLOSE[code];
+    if (fatal !== undefined && this.#fatal === undefined) this.#stopFatal(fatal, reason);
+    this.#socket = undefined;
+    this.#welcome = undefined;
+    this.#pushes = [];
+    this.#timers.clearTimeout(this.#pingTimer);
+    this.#timers.clearTimeout(this.#answerTimer);
+    this.#emit({ type: "close", detail: { code, reason } });
+    void this.#writeLink({ state: "offline", busy: false });
+    this.#wakeIdle();
+    if (this.#active() && this.#network.online()) this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    if (!this.#active()) return;
+    const delay = backoffDelay(this.#attempt, this.#opts.backoff);
+    this.#attempt++;
+    this.#emit({ type: "retry", detail: { delay, attempt: this.#attempt } });
+    this.#timers.clearTimeout(this.#retryTimer);
+    this.#retryTimer = this.#timers.setTimeout(() => this.#connect(), delay);
+  }
+
+  #closeSocket(code: number, reason: string): void {
+    const s = this.#socket;
+    if (!s) return;
+    this.#socket = undefined;
+    this.#welcome = undefined;
+    this.#pushes = [];
+    this.#timers.clearTimeout(this.#answerTimer);
+    s.onclose = null;
+    s.onmessage = null;
+    try {
+      s.close(code, reason);
+    } catch {
+      // already closed
+    }
+    this.#wakeIdle();
+  }
+
+  #heard(): void {
+    this.#lastHeard = this.#now();
+    const interval = this.#opts.pingIntervalMs ?? 25_000;
+    if (interval <= 0) return;
+    this.#timers.clearTimeout(this.#pingTimer);
+    this.#pingTimer = this.#timers.setTimeout(() => this.#ping(), interval);
+  }
+
+  #ping(): void {
+    const s = this.#socket;
+    if (!s || s.readyState !== OPEN) return;
+    const interval = this.#opts.pingIntervalMs ?? 25_000;
+    if (this.#now() - this.#lastHeard >= 2 * interval) {
+      // Silent for too long: the connection is dead even if the socket does not know yet.
+      this.#drop(s, 4000, "no answer");
+      return;
+    }
+    s.send(PING);
+    this.#pingTimer = this.#timers.setTimeout(() => this.#ping(), interval);
+  }
+
+  // ------------------------------------------------------------ incoming
+
+  #onMessage(socket: SocketLike, data: unknown): void {
+    if (socket !== this.#socket) return;
+    this.#heard();
+    let msg: Incoming;
+    try {
+      msg = decodeIncoming(typeof data === "string" ? data : String(data));
+    } catch (err) {
+      this.#emit({ type: "error", detail: err });
+      if (err instanceof ProtocolError) this.#drop(socket, 4002, "invalid message");
+      return;
+    }
+    this.#queue.push({ socket, msg });
+    if (!this.#draining) {
+      this.#draining = this.#drain().finally(() => {
+        this.#draining = undefined;
+        this.#wakeIdle();
+      });
+    }
+  }
+
+  /** Processes queued messages in arrival order; consecutive acks (or rejects) share one
+   * transaction. Messages of a socket that is no longer the current one are dropped (the next
+   * connection starts again from the stored cursors and outbox). */
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const { socket, msg } = this.#queue.shift()!;
+      if (socket !== this.#socket) continue;
+      const more = <T extends Incoming["type"]>(type: T): Extract<Incoming, { type: T }> | undefined => {
+        const next = this.#queue[0];
+        if (next === undefined || next.socket !== socket || next.msg.type !== type) return undefined;
+        this.#queue.shift();
+        return next.msg as Extract<Incoming, { type: T }>;
+      };
+      try {
+        switch (msg.type) {
+          case "welcome":
+            await this.#onWelcome(socket, msg);
+            break;
+          case "ack": {
+            const acks: Ack[] = [...msg.acks];
+            for (let next = more("ack"); next; next = more("ack")) acks.push(...next.acks);
+            await applyAcks(this.#dev, acks);
+            this.#answered(acks.map((a) => a.mutationId));
+            break;
+          }
+          case "reject": {
+            const rejects: Reject[] = [msg];
+            for (let next = more("reject"); next; next = more("reject")) rejects.push(next);
+            await applyRejects(this.#dev, rejects);
+            this.#answered(rejects.map((r) => r.mutationId));
+            break;
+          }
+          case "changes":
+          case "snapshot":
+            await this.#onPage(socket, msg);
+            break;
+          case "resyncRequired":
+            // Start again from a snapshot; the records stay visible and the outbox is kept.
+            await startResync(this.#dev, msg.workspaceId);
+            this.#pull(socket, msg.workspaceId, 0);
+            break;
+          case "accessDenied":
+            this.#pulls.delete(msg.workspaceId);
+            await forgetWorkspace(this.#dev, msg.workspaceId);
+            break;
+          case "error":
+            this.#onError(msg.code, msg.message);
+            break;
+          case "pong":
+            break;
+        }
+        await this.#pump();
+        this.#watch(socket);
+        if (!this.#queue.some((q) => q.socket === socket)) await this.#updateLink(true);
+      } catch (err) {
+        // A local failure (e.g. storage) must not leave the connection half-applied: drop it; the
+        // reconnect replays from the stored cursor and outbox.
+        this.#emit({ type: "error", detail: err });
+        this.#drop(socket, 4001, "client error");
+      }
+    }
+  }
+
+  async #onWelcome(socket: SocketLike, msg: Welcome): Promise<void> {
+    await this.#db.transaction("rw", this.#db.meta, () => observe(this.#dev, msg.serverTime));
+    if (socket !== this.#socket) return;
+    this.#welcome = msg;
+    this.#attempt = 0;
+    this.#tokens = Math.max(1, Math.floor((msg.limits.maxMessagesPerSecond ?? 100) / 2));
+    this.#tokensAt = this.#now();
+    this.#emit({ type: "welcome", detail: msg });
+    await this.#writeLink({ state: "online", busy: true });
+  }
+
+  /** Applies a page (one transaction) and asks for the next one while the server has more. */
+  async #onPage(socket: SocketLike, page: ServerPage): Promise<void> {
+    await applyPage(this.#dev, page);
+    this.#pulls.delete(page.workspaceId);
+    if (!page.hasMore) return;
+    if (page.snapshot) this.#pull(socket, page.workspaceId, 0, page.resume);
+    else this.#pull(socket, page.workspaceId, page.cursor);
+  }
+
+  #send(socket: SocketLike, data: string): void {
+    if (socket === this.#socket && socket.readyState === OPEN) socket.send(data);
+  }
+
+  #pull(socket: SocketLike, workspaceId: string, after: number, pageToken?: string): void {
+    this.#pulls.add(workspaceId);
+    this.#send(socket, encodePull(workspaceId, after, pageToken));
+    this.#watch(socket);
+  }
+
+  /** (Re)arms the answer watchdog while something sent waits for its answer. */
+  #watch(socket: SocketLike): void {
+    const timeout = this.#opts.answerTimeoutMs ?? 60_000;
+    this.#timers.clearTimeout(this.#answerTimer);
+    if (timeout <= 0 || socket !== this.#socket) return;
+    if (this.#welcome !== undefined && this.#pushes.length === 0 && this.#pulls.size === 0) return;
+    this.#answerTimer = this.#timers.setTimeout(() => this.#drop(socket, 4002, "no answer"), timeout);
+  }
+
+  #onError(code: string, message: string): void {
+    this.#emit({ type: "error", detail: { code, message } });
+    if (FATAL.has(code)) {
+      this.#stopFatal(code, message);
+      this.#closeSocket(1000, code);
+      return;
+    }
+    // Anything else: the server closes the socket; the reconnect starts over.
+  }
+
+  /** Stops reconnecting until start() is called again (the session ended, the app is too old...). */
+  #stopFatal(code: string, message: string): void {
+    this.#fatal = code;
+    this.#timers.clearTimeout(this.#retryTimer);
+    void this.#writeLink({ state: "offline", busy: false, error: code });
+    this.#opts.onFatal?.(code, message);
+  }
+
+  /** Closes a connection from this side and reconnects after the backoff delay. */
+  #drop(socket: SocketLike, code: number, reason: string): void {
+    if (socket !== this.#socket) return;
+    this.#closeSocket(code, reason);
+    this.#timers.clearTimeout(this.#pingTimer);
+    this.#emit({ type: "close", detail: { code, reason } });
+    void this.#writeLink({ state: "offline", busy: false });
+    if (this.#active() && this.#network.online()) this.#scheduleRetry();
+  }
+
+  // ------------------------------------------------------------ pushing
+
+  #batchSize(): number {
+    const server = this.#welcome?.limits.maxMutationsPerPush ?? LIMITS.maxMutationsPerPush;
+    return Math.max(1, Math.min(this.#opts.batchSize ?? server, server));
+  }
+
+  /** Sends outbox entries not sent on this connection yet, in mutationId order: at most
+   * `pushWindow` pushes in flight (commands made meanwhile gather into the next push), and no more
+   * pushes per second than half the server's message rate (the rest is left for pulls and pings). */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      const size = this.#batchSize();
+      for (;;) {
+        const socket = this.#socket;
+        if (!socket || !this.#welcome || socket.readyState !== OPEN) return;
+        if (this.#pushes.length >= (this.#opts.pushWindow ?? 2)) return;
+        const rows = await this.#db.outbox.where("mutationId").above(this.#lastSent).limit(size).toArray();
+        if (rows.length === 0 || socket !== this.#socket) return;
+        const wait = this.#pushWait();
+        if (wait > 0) {
+          this.#timers.clearTimeout(this.#pumpTimer);
+          this.#pumpTimer = this.#timers.setTimeout(() => void this.#pump(), wait);
+          return;
+        }
+        const batch = this.#fit(rows)[0]!;
+        socket.send(encodePush(batch));
+        this.#tokens -= 1;
+        this.#pushes.push(new Set(batch.map((r) => r.mutationId)));
+        this.#lastSent = batch[batch.length - 1]!.mutationId;
+        if (this.#pushes.length === 1) this.#watch(socket);
+        await this.#updateLink();
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** ms to wait before the next push may be sent (token bucket on the injected clock). */
+  #pushWait(): number {
+    const rate = Math.max(1, Math.floor((this.#welcome?.limits.maxMessagesPerSecond ?? 100) / 2));
+    const now = this.#now();
+    this.#tokens = Math.min(rate, this.#tokens + ((now - this.#tokensAt) * rate) / 1000);
+    this.#tokensAt = now;
+    return this.#tokens >= 1 ? 0 : Math.ceil(((1 - this.#tokens) * 1000) / rate);
+  }
+
+  /** Mutations answered (acked or rejected): their pushes leave the window once fully answered. */
+  #answered(ids: Iterable<number>): void {
+    for (const id of ids) for (const p of this.#pushes) p.delete(id);
+    this.#pushes = this.#pushes.filter((p) => p.size > 0);
+  }
+
+  /** Splits rows into pushes under the frame size limit. */
+  #fit(rows: OutboxRow[]): OutboxRow[][] {
+    const max = (this.#welcome?.limits.maxMessageBytes ?? LIMITS.maxMessageBytes) - 1024;
+    const out: OutboxRow[][] = [];
+    let batch: OutboxRow[] = [];
+    let bytes = 0;
+    for (const r of rows) {
+      const size = encodePush([r]).length * 3; // worst case: every UTF-16 unit as 3 UTF-8 bytes
+      if (batch.length > 0 && bytes + size > max) {
+        out.push(batch);
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(r);
+      bytes += size;
+    }
+    if (batch.length > 0) out.push(batch);
+    return out;
+  }
+
+  // ------------------------------------------------------------ status
+
+  async #isIdle(fromDrain = false): Promise<boolean> {
+    if (!this.connected || this.#queue.length > 0 || (this.#draining && !fromDrain) || this.#pushes.length > 0) return false;
+    if ((await this.#db.outbox.count()) > 0) return false;
+    // Every workspace of the hello has had its last page (a fresh device has no cursor yet).
+    const cursors = new Map((await readCursors(this.#db)).map((c) => [c.workspaceId, c] as const));
+    return this.#synced.every((w) => {
+      const c = cursors.get(w);
+      return c !== undefined && c.caughtUp && c.snapshot === undefined;
+    });
+  }
+
+  async #updateLink(fromDrain = false): Promise<void> {
+    if (!this.connected) {
+      this.#wakeIdle();
+      return;
+    }
+    const socket = this.#socket;
+    const idle = await this.#isIdle(fromDrain);
+    if (socket !== this.#socket || !this.connected) return;
+    if (idle) await this.#writeLink({ state: "online", busy: false, lastSyncedAt: this.#now() });
+    else await this.#writeLink({ state: "online", busy: true });
+    this.#wakeIdle();
+  }
+
+  /** Records the link state for every tab (writes are queued so they land in order). */
+  #writeLink(next: Omit<LinkMeta, "key" | "at" | "lastSyncedAt"> & { lastSyncedAt?: number }): Promise<void> {
+    const prev = this.#link;
+    const merged = { state: next.state, busy: next.busy, error: next.error, lastSyncedAt: next.lastSyncedAt ?? prev.lastSyncedAt };
+    const same =
+      prev.state === merged.state && prev.busy === merged.busy && prev.error === merged.error && prev.lastSyncedAt === merged.lastSyncedAt;
+    if (same) return this.#linkWrites;
+    this.#link = merged;
+    const row: LinkMeta = { key: "link", state: merged.state, busy: merged.busy, at: this.#now() };
+    if (merged.error !== undefined) row.error = merged.error;
+    if (merged.lastSyncedAt !== undefined) row.lastSyncedAt = merged.lastSyncedAt;
+    this.#linkWrites = this.#linkWrites
+      .then(() => this.#db.meta.put(row))
+      .then(
+        () => undefined,
+        (err: unknown) => this.#emit({ type: "error", detail: err }),
+      );
+    return this.#linkWrites;
+  }
+
+  #wakeIdle(): void {
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  #emit(event: SyncEvent): void {
+    this.#opts.onEvent?.(event);
+  }
+}

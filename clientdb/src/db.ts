@@ -1,0 +1,224 @@
+// The device database: one Dexie class, versioned, holding every synced collection of the shared
+// schema plus the local sync tables. Only this package writes it (commands.ts, apply.ts); screens
+// read through the hooks. Nothing here is exported from the package index.
+import Dexie, { type Table, type Transaction } from "dexie";
+import { COLLECTION_NAMES, type CollectionName, type WireIssue } from "@patrimonio/shared-schema";
+import type { JsonValue, Mutation, RecordState } from "./merge";
+
+// ---------------------------------------------------------------- rows
+
+/** A mutation this device made that the server state held in the row does not contain yet. */
+export interface LocalMutation {
+  mutationId: number;
+  mutation: Mutation;
+  /** pending: not confirmed yet (in the outbox until acknowledged, then until the page that
+   * carries it back is applied); rejected: the server refused it (see the rejected table). */
+  status: "pending" | "rejected";
+}
+
+/**
+ * One record of a synced collection, as stored on the device.
+ *
+ * What the device shows (`state`) is the server-confirmed state with this device's own unconfirmed
+ * mutations (`local`, in order) re-applied on top (sync/CLOCK.md, "devices keep the server's
+ * confirmed state and re-apply their pending outbox on top of it"). While `local` is empty, `state`
+ * IS the confirmed state and `server` is absent; otherwise `server` holds the confirmed state
+ * (absent when the server has never sent this record, e.g. a record created offline).
+ */
+export interface RecordRow {
+  id: string;
+  workspaceId: string;
+  /** 1 when the shown state is deleted (IndexedDB cannot index booleans). */
+  deleted: 0 | 1;
+  state: RecordState;
+  server?: RecordState;
+  local: LocalMutation[];
+  /** Snapshot generation of the workspace this row was last confirmed in (see CursorRow.epoch). */
+  epoch: number;
+  /** Number of shown conflicts of `state` (rows with none skip the conflicts table). */
+  conflictCount: number;
+}
+
+/** A mutation waiting to be pushed, in mutationId order (the push order). */
+export interface OutboxRow {
+  mutationId: number;
+  workspaceId: string;
+  collection: CollectionName;
+  recordId: string;
+  mutation: Mutation;
+  /** Wall time (ms) of the command. */
+  createdAt: number;
+}
+
+/** A shown conflict of a record (projection of RecordRow.state.conflicts for the screens). */
+export interface ConflictRow {
+  /** `collection/recordId/field/stamp` */
+  id: string;
+  workspaceId: string;
+  collection: CollectionName;
+  recordId: string;
+  field: string;
+  /** The losing value, who wrote it and its stamp (whose time part says when). */
+  value: JsonValue;
+  stamp: string;
+  author: string;
+  /** The field's current (winning) value; null when cleared. */
+  current: JsonValue;
+}
+
+/** A mutation the server refused: kept (and still shown on the record) until fixed or discarded. */
+export interface RejectedRow {
+  mutationId: number;
+  workspaceId: string;
+  collection: CollectionName;
+  recordId: string;
+  mutation: Mutation;
+  code: string;
+  issues: WireIssue[];
+  rejectedAt: number;
+}
+
+export interface DeviceMeta {
+  key: "device";
+  /** Stable id of this device database (UUID), the `author` of its mutations. */
+  clientId: string;
+  /** Node id of this device's hybrid logical clock (16 hex digits). */
+  node: string;
+  createdAt: number;
+}
+
+export interface ClockMeta {
+  key: "clock";
+  /** Last stamp issued or observed (sync/CLOCK.md, persistence). */
+  last: string;
+  /** The next mutation id to hand out (per client, strictly increasing). */
+  nextMutationId: number;
+}
+
+/** Where the device stands in one workspace's change stream. */
+export interface CursorMeta {
+  key: `cursor:${string}`;
+  workspaceId: string;
+  /** Last workspace sequence number applied (0 = nothing yet). */
+  seq: number;
+  /** Bumped by a resync: rows of an older epoch that the new snapshot does not confirm are dropped
+   * when it completes. */
+  epoch: number;
+  /** A snapshot in progress (first sync or resync), resumable: what the server needs to continue. */
+  snapshot?: SnapshotProgress;
+  /** Whether the last catch-up finished (a changes page with hasMore false). */
+  caughtUp: boolean;
+}
+
+export interface SnapshotProgress {
+  /** Opaque resume token from the server's last applied snapshot page (absent before the first). */
+  resume?: string;
+  /** Records received so far. */
+  received: number;
+  startedAt: number;
+}
+
+/** The connection as the leader tab last reported it (so every tab can show it). */
+export interface LinkMeta {
+  key: "link";
+  state: "offline" | "connecting" | "online";
+  /** Whether the leader is catching up or pushing right now. */
+  busy: boolean;
+  /** A fatal error code from the server (unauthorized, protocol_version, ...), if the leader stopped. */
+  error?: string;
+  /** Wall time (ms) of the last moment the device was fully synced. */
+  lastSyncedAt?: number;
+  at: number;
+}
+
+export type MetaRow = DeviceMeta | ClockMeta | CursorMeta | LinkMeta;
+
+export function cursorKey(workspaceId: string): `cursor:${string}` {
+  return `cursor:${workspaceId}`;
+}
+
+// ---------------------------------------------------------------- versions
+
+/** Indexes of every synced collection's table. */
+export const RECORD_INDEXES = "id, [workspaceId+deleted]";
+
+/** One Dexie version: the synced collections it has a table for, its local tables, and the data
+ * upgrade to run when a device moves up to it. */
+export interface DbVersion {
+  version: number;
+  collections: readonly string[];
+  local: Readonly<Record<string, string | null>>;
+  upgrade?: (tx: Transaction) => Promise<void> | void;
+}
+
+/**
+ * The schema history. Published entries are frozen: change the device schema by appending a
+ * version (Dexie keeps the data of every table and index not removed, and runs `upgrade` once).
+ * Adding a synced collection to the shared-schema registry needs a new entry here whose
+ * `collections` is the registry's list again (COLLECTION_NAMES): db.test.ts fails until it exists.
+ */
+export const DB_VERSIONS: readonly DbVersion[] = [
+  {
+    version: 1,
+    collections: [
+      "assets",
+      "legalStructures",
+      "liabilities",
+      "beneficiaries",
+      "legacyInstructions",
+      "valuations",
+      "tasks",
+      "cashFlows",
+      "logins",
+    ],
+    local: {
+      outbox: "mutationId, workspaceId",
+      meta: "key",
+      conflicts: "id, workspaceId, [collection+recordId]",
+      rejected: "mutationId, workspaceId, [collection+recordId]",
+    },
+  },
+];
+
+export interface DbOptions {
+  /** IndexedDB implementation (fake-indexeddb in Node); the global one by default. */
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+}
+
+/** The device database. Internal: the package exports commands and hooks, never the tables. */
+export class LocalDb extends Dexie {
+  outbox!: Table<OutboxRow, number>;
+  meta!: Table<MetaRow, string>;
+  conflicts!: Table<ConflictRow, string>;
+  rejected!: Table<RejectedRow, number>;
+
+  constructor(name: string, options: DbOptions = {}, versions: readonly DbVersion[] = DB_VERSIONS) {
+    super(name, {
+      ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
+      ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
+      // Every tab keeps its own connection; a newer version elsewhere closes this one cleanly.
+      autoOpen: true,
+    });
+    for (const v of versions) {
+      const stores: Record<string, string | null> = { ...v.local };
+      for (const c of v.collections) stores[c] = RECORD_INDEXES;
+      const dv = this.version(v.version).stores(stores);
+      if (v.upgrade) dv.upgrade(v.upgrade);
+    }
+    this.outbox = this.table("outbox");
+    this.meta = this.table("meta");
+    this.conflicts = this.table("conflicts");
+    this.rejected = this.table("rejected");
+  }
+
+  /** The table of a synced collection. */
+  records(collection: CollectionName): Table<RecordRow, string> {
+    return this.table(collection);
+  }
+
+  /** Every table a sync transaction may write. */
+  syncTables(): Table[] {
+    return [...COLLECTION_NAMES.map((c) => this.table(c)), this.outbox, this.meta, this.conflicts, this.rejected];
+  }
+}

@@ -1,0 +1,29 @@
+// @patrimonio/clientdb: the device side of sync. Screens use the commands of a ClientDb and the
+// live-query hooks; a SyncClient keeps the database in sync. The Dexie tables are not exported:
+// nothing outside this package writes them.
+export {
+  ClientDb,
+  ClientDbError,
+  validateRecord,
+  type CommandResult,
+  type ConflictView,
+  type EntityOf,
+  type OpenOptions,
+  type Patch,
+  type RejectedView,
+  type SyncedRecord,
+} from "./clientdb";
+export {
+  SyncClient,
+  type NetworkLike,
+  type SocketFactory,
+  type SocketLike,
+  type SyncClientOptions,
+  type SyncEvent,
+  type TimersLike,
+} from "./client";
+export { computeStatus, type SyncState, type SyncStatus } from "./status";
+export { backoffDelay, seededRandom, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
+export { LeaderElection, MemoryLockManager, lockName, type LockManagerLike } from "./leader";
+export { ClientDbProvider, useClientDb, useConflicts, useRecord, useRecords, useRejected, useSyncStatus } from "./hooks";
+export type { Conflict, JsonValue } from "./merge";

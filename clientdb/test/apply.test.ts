@@ -1,0 +1,396 @@
+// Applying server pages, acks and rejects: the device ends in the server's state, merged with
+// the same rules (sync/testdata vectors computed by Go), and its own edits survive every order.
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { applyAcks, applyPage, applyRejects, forgetWorkspace, startResync, type ServerChange } from "../src/apply";
+import { seededRandom } from "../src/backoff";
+import { dbOf, type ClientDb } from "../src/clientdb";
+import type { OutboxRow } from "../src/db";
+import { uuidv7 } from "../src/ids";
+import { internals } from "../src/internal";
+import { applyMutation, emptyRecordState, shownConflicts, type Mutation, type RecordState } from "../src/merge";
+import { OTHER_WORKSPACE, WORKSPACE, openDevice, task } from "./support";
+
+interface GeneratedVectors {
+  histories: { seed: number; mutations: Mutation[]; want: RecordState }[];
+}
+interface MergeVectors {
+  cases: { name: string; steps: { apply: Mutation }[]; want: RecordState }[];
+}
+
+function load<T>(name: string): T {
+  return JSON.parse(readFileSync(new URL(`../../sync/testdata/${name}`, import.meta.url), "utf8")) as T;
+}
+
+/** JSON with sorted keys: equal states give equal strings. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, value: unknown) => {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]]));
+  });
+}
+
+const OTHER_CLIENT = "0f0f0f0f-0000-4000-8000-00000000000f";
+
+function change(seq: number, recordId: string, mutation: Mutation, mutationId = seq): ServerChange {
+  return { seq, collection: "tasks", recordId, kind: "mutation", mutationId, mutation };
+}
+
+/** The server's echo of an outbox entry (as committed at `seq`). */
+function echo(row: OutboxRow, seq: number, stamp?: string): ServerChange {
+  return {
+    seq,
+    collection: row.collection,
+    recordId: row.recordId,
+    kind: "mutation",
+    mutationId: row.mutationId,
+    mutation: { ...row.mutation, stamp: stamp ?? row.mutation.stamp },
+  };
+}
+
+async function outboxOf(db: ClientDb): Promise<OutboxRow[]> {
+  return dbOf(db).outbox.orderBy("mutationId").toArray();
+}
+
+async function page(db: ClientDb, changes: ServerChange[], cursor: number, options: { hasMore?: boolean; workspaceId?: string } = {}) {
+  return applyPage(internals(db), { workspaceId: options.workspaceId ?? WORKSPACE, changes, cursor, hasMore: options.hasMore ?? false, snapshot: false });
+}
+
+describe("merge on apply matches the server", () => {
+  const generated = load<GeneratedVectors>("merge_generated_vectors.json");
+  const vectors = load<MergeVectors>("merge_vectors.json");
+
+  test.each(generated.histories.map((h) => [h.seed, h] as const))(
+    "history %i, applied in pages of random sizes with replays, ends in Go's state",
+    async (seed, h) => {
+      const d = await openDevice();
+      const id = uuidv7(0);
+      const random = seededRandom(seed);
+      const changes = h.mutations.map((m, i) => change(i + 1, id, m));
+      let at = 0;
+      while (at < changes.length) {
+        const size = 1 + Math.floor(random() * 5);
+        const slice = changes.slice(at, at + size);
+        const cursor = slice[slice.length - 1]!.seq;
+        await page(d.db, slice, cursor, { hasMore: at + size < changes.length });
+        // A replayed page (a reconnect resending what was applied) changes nothing.
+        if (random() < 0.3) await page(d.db, slice, cursor);
+        at += size;
+      }
+      expect(canonical(await d.db.confirmed("tasks", id))).toBe(canonical(h.want));
+      expect(await d.db.cursor(WORKSPACE)).toBe(changes.length);
+      const shown = shownConflicts(h.want).map((c) => [c.field, c.stamp]);
+      expect((await d.db.conflicts(WORKSPACE)).map((c) => [c.field, c.stamp])).toEqual(shown);
+    },
+  );
+
+  test.each(vectors.cases.map((c) => [c.name, c] as const))("vector: %s", async (_name, c) => {
+    const d = await openDevice();
+    const id = uuidv7(0);
+    await page(
+      d.db,
+      c.steps.map((s, i) => change(i + 1, id, s.apply)),
+      c.steps.length,
+    );
+    expect(canonical(await d.db.confirmed("tasks", id))).toBe(canonical(c.want));
+  });
+
+  test("a snapshot record replaces the confirmed state and later changes merge on top", async () => {
+    const h = generated.histories[3]!;
+    const d = await openDevice();
+    const id = uuidv7(0);
+    const half = Math.floor(h.mutations.length / 2);
+    let state = emptyRecordState();
+    for (const m of h.mutations.slice(0, half)) state = applyMutation(state, m).state;
+    await applyPage(internals(d.db), {
+      workspaceId: WORKSPACE,
+      changes: [{ seq: half, collection: "tasks", recordId: id, kind: "state", state }],
+      cursor: half,
+      hasMore: false,
+      snapshot: true,
+    });
+    await page(
+      d.db,
+      h.mutations.slice(half).map((m, i) => change(half + i + 1, id, m)),
+      h.mutations.length,
+    );
+    expect(canonical(await d.db.confirmed("tasks", id))).toBe(canonical(h.want));
+  });
+});
+
+describe("the device's own mutations", () => {
+  test("ack then echo: the record never shows anything but the new value, and the outbox empties", async () => {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [row] = await outboxOf(d.db);
+    await applyAcks(internals(d.db), [{ mutationId: row!.mutationId, seq: 1, stamp: row!.mutation.stamp }]);
+    expect(await outboxOf(d.db)).toHaveLength(0);
+    const acked = await d.db.get("tasks", r.id);
+    expect(acked?.fields).toEqual(task());
+    expect(acked?.pending).toBe(1);
+
+    await page(d.db, [echo(row!, 1)], 1);
+    const done = await d.db.get("tasks", r.id);
+    expect(done?.fields).toEqual(task());
+    expect(done?.pending).toBe(0);
+    expect(canonical(await d.db.confirmed("tasks", r.id))).toBe(canonical(applyMutation(emptyRecordState(), row!.mutation).state));
+  });
+
+  test("echo before the ack: the same end state", async () => {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [row] = await outboxOf(d.db);
+    await page(d.db, [echo(row!, 1)], 1);
+    expect((await d.db.get("tasks", r.id))?.pending).toBe(0);
+    // Still in the outbox until acknowledged: a reconnect would resend it (the server answers duplicate).
+    expect(await outboxOf(d.db)).toHaveLength(1);
+    await applyAcks(internals(d.db), [{ mutationId: row!.mutationId, seq: 1 }]);
+    expect(await outboxOf(d.db)).toHaveLength(0);
+    expect((await d.db.get("tasks", r.id))?.fields).toEqual(task());
+  });
+
+  test("a pending edit stays on top of other devices' changes until the server has it", async () => {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [create] = await outboxOf(d.db);
+    await applyAcks(internals(d.db), [{ mutationId: 1, seq: 1 }]);
+    await page(d.db, [echo(create!, 1)], 1);
+
+    // Offline: this device edits the title...
+    d.clock.advance(10_000);
+    await d.db.update("tasks", r.id, { title: "mine" });
+    const [mine] = await outboxOf(d.db);
+    // ...while another device's earlier (concurrent) edit of the title arrives.
+    const theirs: Mutation = {
+      op: "put",
+      stamp: "2025-03-01T10:00:05.000Z-0000-aaaaaaaaaaaaaaaa",
+      author: OTHER_CLIENT,
+      fields: { title: "theirs", notes: "n" },
+      base: { title: create!.mutation.stamp },
+    };
+    await page(d.db, [change(2, r.id, theirs, 9)], 2);
+    const during = await d.db.get("tasks", r.id);
+    expect(during?.fields).toMatchObject({ title: "mine", notes: "n" });
+    expect(during?.pending).toBe(1);
+
+    // The server applies this device's edit after theirs: the same merge on both sides.
+    await applyAcks(internals(d.db), [{ mutationId: mine!.mutationId, seq: 3 }]);
+    await page(d.db, [echo(mine!, 3)], 3);
+    let server = emptyRecordState();
+    for (const m of [create!.mutation, theirs, mine!.mutation]) server = applyMutation(server, m).state;
+    expect(canonical(await d.db.confirmed("tasks", r.id))).toBe(canonical(server));
+    const after = await d.db.get("tasks", r.id);
+    expect(after?.pending).toBe(0);
+    // The losing title is a conflict everyone sees.
+    expect((await d.db.conflicts(WORKSPACE)).map((c) => ({ field: c.field, value: c.value, current: c.current }))).toEqual([
+      { field: "title", value: "theirs", current: "mine" },
+    ]);
+  });
+
+  test("a snapshot that contains an own mutation confirms it once it is acknowledged, not before", async () => {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [row] = await outboxOf(d.db);
+    const state = applyMutation(emptyRecordState(), row!.mutation).state;
+    const snapshot = () =>
+      applyPage(internals(d.db), {
+        workspaceId: WORKSPACE,
+        changes: [{ seq: 1, collection: "tasks", recordId: r.id, kind: "state", state }],
+        cursor: 1,
+        hasMore: false,
+        snapshot: true,
+      });
+    // The ack has not come: the server may still reject it, so it stays on top.
+    await snapshot();
+    expect((await d.db.get("tasks", r.id))?.pending).toBe(1);
+    // Its ack (a duplicate of an applied mutation): the confirmed state has it, it leaves at once.
+    await applyAcks(internals(d.db), [{ mutationId: row!.mutationId, seq: 1, stamp: row!.mutation.stamp }]);
+    const rec = await d.db.get("tasks", r.id);
+    expect(rec?.pending).toBe(0);
+    expect(rec?.fields).toEqual(task());
+
+    // Acknowledged first, then a (re)snapshot that contains it: it leaves with the snapshot.
+    await d.db.update("tasks", r.id, { status: "done" });
+    const [edit] = await outboxOf(d.db);
+    await applyAcks(internals(d.db), [{ mutationId: edit!.mutationId, seq: 2, stamp: edit!.mutation.stamp }]);
+    expect((await d.db.get("tasks", r.id))?.pending).toBe(1);
+    await startResync(internals(d.db), WORKSPACE);
+    await applyPage(internals(d.db), {
+      workspaceId: WORKSPACE,
+      changes: [{ seq: 2, collection: "tasks", recordId: r.id, kind: "state", state: applyMutation(state, edit!.mutation).state }],
+      cursor: 2,
+      hasMore: false,
+      snapshot: true,
+    });
+    const after = await d.db.get("tasks", r.id);
+    expect(after?.pending).toBe(0);
+    expect(after?.fields.status).toBe("done");
+  });
+
+  test("a re-stamped edit takes the server's stamp", async () => {
+    const d = await openDevice();
+    d.clock.advance(365 * 86400_000); // this device's clock is a year ahead
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [row] = await outboxOf(d.db);
+    const restamp = "2025-03-01T10:00:00.000Z-0000-5e5e5e5e5e5e5e5e";
+    await applyAcks(internals(d.db), [{ mutationId: row!.mutationId, seq: 1, stamp: restamp }]);
+    expect((await d.db.get("tasks", r.id))?.clocks.title).toBe(restamp);
+    await page(d.db, [echo(row!, 1, restamp)], 1);
+    const rec = await d.db.get("tasks", r.id);
+    expect(rec?.clocks.title).toBe(restamp);
+    expect(rec?.pending).toBe(0);
+  });
+
+  test("every stamp received moves the device clock past it", async () => {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const ahead = "2025-03-01T11:00:00.000Z-0007-aaaaaaaaaaaaaaaa"; // an hour ahead of this device
+    await page(d.db, [change(1, r.id, { op: "put", stamp: ahead, author: OTHER_CLIENT, fields: { notes: "x" }, base: {} })], 1);
+    await d.db.update("tasks", r.id, { status: "done" });
+    const out = await outboxOf(d.db);
+    expect(out[1]!.mutation.stamp > ahead).toBe(true);
+  });
+});
+
+describe("rejections", () => {
+  test("a rejected edit stays visible until discarded; the outbox no longer holds it", async () => {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [create] = await outboxOf(d.db);
+    await applyAcks(internals(d.db), [{ mutationId: 1, seq: 1 }]);
+    await page(d.db, [echo(create!, 1)], 1);
+    await d.db.update("tasks", r.id, { title: "nope" });
+    const issue = { path: "", key: "sync.reject.readOnly", params: { role: "viewer" }, message: "read only" };
+    await applyRejects(internals(d.db), [{ mutationId: 2, code: "forbidden", issues: [issue] }]);
+
+    expect(await outboxOf(d.db)).toHaveLength(0);
+    const rec = await d.db.get("tasks", r.id);
+    expect(rec?.fields.title).toBe("nope");
+    expect(rec?.rejected).toBe(1);
+    expect(await d.db.rejected(WORKSPACE)).toMatchObject([{ mutationId: 2, code: "forbidden", issues: [issue], fields: { title: "nope" } }]);
+
+    await d.db.discardRejected(2);
+    expect((await d.db.get("tasks", r.id))?.fields.title).toBe(task().title);
+    expect(await d.db.rejected()).toHaveLength(0);
+  });
+
+  test("a fix carries the rejected values into the new edit", async () => {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [create] = await outboxOf(d.db);
+    await applyAcks(internals(d.db), [{ mutationId: 1, seq: 1 }]);
+    await page(d.db, [echo(create!, 1)], 1);
+    await d.db.update("tasks", r.id, { title: "first", notes: "kept" });
+    await applyRejects(internals(d.db), [{ mutationId: 2, code: "invalid", issues: [{ path: "title", key: "validation.invalid", params: {}, message: "" }] }]);
+    await d.db.update("tasks", r.id, { title: "fixed" });
+    const out = await outboxOf(d.db);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.mutation.fields).toEqual({ title: "fixed", notes: "kept" });
+    // The device saw the server's title under its rejected one: that is the base.
+    expect(out[0]!.mutation.base?.title).toBe(create!.mutation.stamp);
+    expect(await d.db.rejected()).toHaveLength(0);
+    expect((await d.db.get("tasks", r.id))?.rejected).toBe(0);
+  });
+
+  test("discarding a rejected create removes a record the server never had", async () => {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    await applyRejects(internals(d.db), [{ mutationId: 1, code: "forbidden", issues: [{ path: "", key: "sync.reject.notMember", params: {}, message: "" }] }]);
+    expect((await d.db.get("tasks", r.id))?.rejected).toBe(1);
+    await d.db.discardRejected(1);
+    expect(await d.db.get("tasks", r.id)).toBeUndefined();
+  });
+});
+
+describe("conflicts", () => {
+  async function conflicted() {
+    const d = await openDevice();
+    const id = uuidv7(0);
+    const a = "2025-03-01T09:00:00.000Z-0000-aaaaaaaaaaaaaaaa";
+    const b = "2025-03-01T09:00:01.000Z-0000-bbbbbbbbbbbbbbbb";
+    await page(
+      d.db,
+      [
+        change(1, id, { op: "put", stamp: a, author: OTHER_CLIENT, fields: { title: "old", status: "todo" }, base: {} }),
+        change(2, id, { op: "put", stamp: "2025-03-01T09:00:00.500Z-0000-cccccccccccccccc", author: "0c0c0c0c-0000-4000-8000-00000000000c", fields: { title: "lost" }, base: { title: a } }),
+        change(3, id, { op: "put", stamp: b, author: "0b0b0b0b-0000-4000-8000-00000000000b", fields: { title: "won" }, base: { title: a } }),
+      ],
+      3,
+    );
+    return { d, id };
+  }
+
+  test("restoring a losing value writes it back and closes the conflict", async () => {
+    const { d, id } = await conflicted();
+    const [c] = await d.db.conflicts(WORKSPACE);
+    expect(c).toMatchObject({ field: "title", value: "lost", current: "won" });
+    expect(c!.at).toBe(Date.parse("2025-03-01T09:00:00.500Z"));
+    expect(await d.db.restoreConflict(c!.id)).toEqual({ ok: true });
+    expect((await d.db.get("tasks", id))?.fields.title).toBe("lost");
+    expect(await d.db.conflicts()).toHaveLength(0);
+    const [m] = await outboxOf(d.db);
+    expect(m!.mutation).toMatchObject({ op: "put", fields: { title: "lost" }, resolves: [{ field: "title", stamp: c!.stamp }] });
+    // The new value replaces the one that won, which the user saw: no new conflict.
+    expect(m!.mutation.base?.title).toBe("2025-03-01T09:00:01.000Z-0000-bbbbbbbbbbbbbbbb");
+  });
+
+  test("dismissing keeps the current value and closes the conflict", async () => {
+    const { d, id } = await conflicted();
+    const [c] = await d.db.conflicts(WORKSPACE);
+    await d.db.dismissConflict(c!.id);
+    expect((await d.db.get("tasks", id))?.fields.title).toBe("won");
+    expect(await d.db.conflicts()).toHaveLength(0);
+    expect((await outboxOf(d.db))[0]!.mutation).toMatchObject({ op: "resolve", resolves: [{ field: "title", stamp: c!.stamp }] });
+  });
+});
+
+describe("resync and access", () => {
+  test("a resync keeps the outbox and the records until the new snapshot says what is gone", async () => {
+    const d = await openDevice();
+    const gone = uuidv7(0);
+    const kept = uuidv7(1);
+    const put = (stamp: string, fields: Record<string, string>): Mutation => ({ op: "put", stamp, author: OTHER_CLIENT, fields, base: {} });
+    await page(
+      d.db,
+      [change(1, gone, put("2025-03-01T09:00:00.000Z-0000-aaaaaaaaaaaaaaaa", { title: "gone", status: "todo" })), change(2, kept, put("2025-03-01T09:00:01.000Z-0000-aaaaaaaaaaaaaaaa", { title: "kept", status: "todo" }))],
+      2,
+    );
+    const local = await d.db.create("tasks", WORKSPACE, task({ title: "offline" }));
+    if (!local.ok) throw new Error("create failed");
+
+    await startResync(internals(d.db), WORKSPACE);
+    expect(await d.db.cursor(WORKSPACE)).toBe(0);
+    expect(await d.db.list("tasks", WORKSPACE)).toHaveLength(3);
+    expect(await outboxOf(d.db)).toHaveLength(1);
+
+    const keptState = await d.db.confirmed("tasks", kept);
+    const snap = (records: ServerChange[], hasMore: boolean) =>
+      applyPage(internals(d.db), { workspaceId: WORKSPACE, changes: records, cursor: 40, hasMore, snapshot: true, ...(hasMore ? { resume: "t1" } : {}) });
+    await snap([], true);
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(3);
+    await snap([{ seq: 2, collection: "tasks", recordId: kept, kind: "state", state: keptState! }], false);
+
+    expect((await d.db.list("tasks", WORKSPACE)).map((t) => t.fields.title).sort()).toEqual(["kept", "offline"]);
+    expect(await outboxOf(d.db)).toHaveLength(1);
+    expect(await d.db.cursor(WORKSPACE)).toBe(40);
+  });
+
+  test("losing access to a workspace removes everything of it and nothing else", async () => {
+    const d = await openDevice();
+    await d.db.create("tasks", WORKSPACE, task());
+    await d.db.create("tasks", OTHER_WORKSPACE, task());
+    await forgetWorkspace(internals(d.db), OTHER_WORKSPACE);
+    expect(await d.db.list("tasks", OTHER_WORKSPACE, { includeDeleted: true })).toHaveLength(0);
+    expect(await d.db.list("tasks", WORKSPACE)).toHaveLength(1);
+    expect((await outboxOf(d.db)).map((o) => o.workspaceId)).toEqual([WORKSPACE]);
+  });
+});

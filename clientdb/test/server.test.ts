@@ -1,0 +1,258 @@
+// Against the REAL server (built from source, SQLite in a temp dir): two devices of one user sync
+// through /api/v1/sync. One goes offline, edits across a reload; the other edits the same field;
+// on reconnect both converge, the conflict is recorded with the losing value on both, and
+// restoring it syncs back.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import WebSocket from "ws";
+import { SyncClient, type NetworkLike } from "../src/client";
+import type { ClientDb } from "../src/clientdb";
+import { uuidv4 } from "../src/ids";
+import { MemoryLockManager } from "../src/leader";
+import { nodeSocket, openNodeDevice, signIn, signUp, syncUrlOf, type Session } from "../src/node";
+import { buildServer, startServer, type RealServer } from "./realServer";
+import { FakeNetwork, until } from "./support";
+
+let dir: string;
+let server: RealServer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "patrimonio-bin-"));
+  server = await startServer(buildServer(dir));
+}, 300_000);
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** JSON with sorted keys: equal states give equal strings. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, value: unknown) => {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]]));
+  });
+}
+
+function client(db: ClientDb, session: Session, workspaceId: string, network: NetworkLike, events: string[]): SyncClient {
+  return new SyncClient(db, {
+    url: syncUrlOf(server.url),
+    workspaces: () => [workspaceId],
+    socket: nodeSocket({ origin: server.url, cookie: session.cookie }),
+    locks: new MemoryLockManager(),
+    network,
+    backoff: { baseMs: 50, maxMs: 500 },
+    onEvent: (e) => events.push(`${e.type} ${JSON.stringify(e.detail ?? "")}`),
+  });
+}
+
+/** Opens a raw socket, sends hello, and returns the first answer (or how the handshake failed). */
+function firstAnswer(session: Session | undefined, origin: string, workspace: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(syncUrlOf(server.url), { headers: { Origin: origin, ...(session ? { Cookie: session.cookie } : {}) } });
+    socket.on("unexpected-response", (_req, res) => resolve(`HTTP ${res.statusCode}`));
+    socket.on("error", (err) => resolve(`error ${err.message}`));
+    socket.on("open", () =>
+      socket.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, clientId: uuidv4(), cursors: { [workspace]: 0 } })),
+    );
+    socket.on("message", (data) => {
+      resolve(String((JSON.parse(String(data)) as { type: string; code?: string }).type));
+      socket.close();
+    });
+    socket.on("close", (code) => resolve(`closed ${code}`));
+  });
+}
+
+describe("the sync endpoint", () => {
+  test("answers a signed-in hello with welcome, and refuses other origins and anonymous sockets", { timeout: 60_000 }, async () => {
+    const session = await signUp(server.url, `hello-${Date.now()}@example.com`, "correct horse battery staple 42");
+    const ws = session.workspaces[0]!.id;
+    expect(await firstAnswer(session, server.url, ws)).toBe("welcome");
+    expect(await firstAnswer(session, "http://evil.example", ws)).toBe("HTTP 403");
+    expect(await firstAnswer(undefined, server.url, ws)).toBe("error");
+  });
+});
+
+describe("two devices against the real server", () => {
+  test("offline edits and a concurrent edit converge; the loser is a conflict that can be restored", { timeout: 120_000 }, async () => {
+    const email = `sync-${Date.now()}@example.com`;
+    const password = "correct horse battery staple 42";
+    const sessionA = await signUp(server.url, email, password);
+    const sessionB = await signIn(server.url, email, password);
+    const workspace = sessionA.workspaces.find((w) => w.kind === "personal")?.id;
+    expect(workspace, "sign-up makes a personal workspace").toBeDefined();
+    const ws = workspace!;
+    const events: string[] = [];
+    const report = () => `\nclient events:\n${events.slice(-40).join("\n")}\nserver output:\n${server.output().slice(-4000)}`;
+
+    const a = await openNodeDevice({ name: "device-a" });
+    const b = await openNodeDevice({ name: "device-b" });
+    const netA = new FakeNetwork();
+    const netB = new FakeNetwork();
+    let syncA = client(a.db, sessionA, ws, netA, events);
+    const syncB = client(b.db, sessionB, ws, netB, events);
+    syncA.start();
+    syncB.start();
+    await Promise.all([syncA.idle(), syncB.idle()]);
+    expect(syncA.connected && syncB.connected, report()).toBe(true);
+
+    // A creates a task; it reaches B live.
+    const created = await a.db.create("tasks", ws, { title: "Pagar el IBI", status: "todo" });
+    if (!created.ok) throw new Error(JSON.stringify(created.issues));
+    const id = created.id;
+    await until(async () => (await b.db.get("tasks", id)) !== undefined);
+    expect((await b.db.get("tasks", id))?.fields).toEqual({ title: "Pagar el IBI", status: "todo" });
+
+    // A goes offline and edits, then the app reloads (new handle on the same data, new client).
+    netA.set(false);
+    await until(() => !syncA.connected);
+    await a.db.update("tasks", id, { title: "Pagar el IBI (A)", notes: "hecho sin conexión" });
+    await syncA.stop();
+    a.db.close();
+    const a2 = await openNodeDevice({ name: "device-a", factory: a.factory });
+    expect(a2.db.clientId).toBe(a.db.clientId);
+    expect(await a2.db.pendingCount()).toBe(1);
+    expect((await a2.db.get("tasks", id))?.fields.title).toBe("Pagar el IBI (A)");
+
+    // Meanwhile B edits the same field, online (later, so its stamp is higher).
+    await new Promise((r) => setTimeout(r, 5));
+    await b.db.update("tasks", id, { title: "Pagar el IBI (B)" });
+    await syncB.idle();
+
+    // A comes back.
+    syncA = client(a2.db, sessionA, ws, netA, events);
+    netA.set(true);
+    syncA.start();
+    await syncA.idle();
+    await until(async () => (await a2.db.cursor(ws)) === (await b.db.cursor(ws)) && (await a2.db.cursor(ws)) > 0);
+    await syncB.idle();
+
+    // Both hold the server's state, the same on both.
+    const stateA = await a2.db.confirmed("tasks", id);
+    const stateB = await b.db.confirmed("tasks", id);
+    expect(canonical(stateA), report()).toBe(canonical(stateB));
+    const recA = await a2.db.get("tasks", id);
+    const recB = await b.db.get("tasks", id);
+    expect(recA?.fields).toEqual({ title: "Pagar el IBI (B)", status: "todo", notes: "hecho sin conexión" });
+    expect(recB?.fields).toEqual(recA?.fields);
+    expect(recA?.pending).toBe(0);
+
+    // The losing title is a conflict on both devices, with A as its author.
+    const conflictsB = await b.db.conflicts(ws);
+    expect(conflictsB.map((c) => ({ field: c.field, value: c.value, author: c.author, current: c.current }))).toEqual([
+      { field: "title", value: "Pagar el IBI (A)", author: a.db.clientId, current: "Pagar el IBI (B)" },
+    ]);
+    expect((await a2.db.conflicts(ws)).map((c) => c.id)).toEqual(conflictsB.map((c) => c.id));
+
+    // B restores the losing value: it syncs back to A and the conflict closes everywhere.
+    expect(await b.db.restoreConflict(conflictsB[0]!.id)).toEqual({ ok: true });
+    await syncB.idle();
+    await until(async () => (await a2.db.get("tasks", id))?.fields.title === "Pagar el IBI (A)");
+    await until(async () => (await a2.db.conflicts(ws)).length === 0);
+    expect(await b.db.conflicts(ws)).toEqual([]);
+    expect(canonical(await a2.db.confirmed("tasks", id))).toBe(canonical(await b.db.confirmed("tasks", id)));
+
+    await Promise.all([syncA.stop(), syncB.stop()]);
+    a2.db.close();
+    b.db.close();
+  });
+
+  test("a refused mutation is rejected alone, stays visible as rejected, and can be discarded", { timeout: 60_000 }, async () => {
+    const session = await signUp(server.url, `reject-${Date.now()}@example.com`, "correct horse battery staple 42");
+    const ws = session.workspaces[0]!.id;
+    const notMine = "0a1b2c3d-0000-4000-8000-0000000000ff";
+    const d = await openNodeDevice({ name: "reject-d" });
+    const ok1 = await d.db.create("tasks", ws, { title: "Antes", status: "todo" });
+    const refused = await d.db.create("tasks", notMine, { title: "Ajena", status: "todo" });
+    const ok2 = await d.db.create("tasks", ws, { title: "Después", status: "todo" });
+    if (!ok1.ok || !refused.ok || !ok2.ok) throw new Error("create failed");
+    const sync = client(d.db, session, ws, new FakeNetwork(), []);
+    sync.start();
+    await sync.idle();
+
+    expect(await d.db.pendingCount()).toBe(0);
+    const [rejected] = await d.db.rejected();
+    expect(rejected).toMatchObject({ recordId: refused.id, code: "not_found", op: "put" });
+    expect(rejected!.issues[0]).toMatchObject({ key: "sync.reject.notMember" });
+    expect(rejected!.issues[0]!.message.length).toBeGreaterThan(0);
+    expect((await d.db.get("tasks", refused.id))?.rejected).toBe(1);
+    // The rest of the push applied.
+    await until(async () => (await d.db.get("tasks", ok2.id))?.pending === 0);
+    expect((await d.db.list("tasks", ws)).map((t) => t.fields.title)).toEqual(["Antes", "Después"]);
+
+    await d.db.discardRejected(rejected!.mutationId);
+    expect(await d.db.get("tasks", refused.id)).toBeUndefined();
+    await sync.stop();
+    d.db.close();
+  });
+
+  test("a first sync of several pages resumes where it stopped after the connection drops", { timeout: 120_000 }, async () => {
+    const email = `snapshot-${Date.now()}@example.com`;
+    const password = "correct horse battery staple 42";
+    const sessionA = await signUp(server.url, email, password);
+    const sessionC = await signIn(server.url, email, password);
+    const ws = sessionA.workspaces[0]!.id;
+    const events: string[] = [];
+
+    const a = await openNodeDevice({ name: "snap-a" });
+    const syncA = client(a.db, sessionA, ws, new FakeNetwork(), events);
+    syncA.start();
+    await syncA.idle();
+    const total = 1200;
+    for (let done = 0; done < total; done += 400) {
+      await a.db.batch(async () => {
+        for (let i = done; i < done + 400; i++) await a.db.create("tasks", ws, { title: `Tarea ${i}`, status: "todo" });
+      });
+    }
+    await syncA.idle();
+
+    // Device C: record what it sends, and cut its connection when it asks for the second page.
+    const sent: Record<string, unknown>[] = [];
+    let cut = false;
+    const socket = nodeSocket({ origin: server.url, cookie: sessionC.cookie });
+    const netC = new FakeNetwork();
+    const c = await openNodeDevice({ name: "snap-c" });
+    const syncC = new SyncClient(c.db, {
+      url: syncUrlOf(server.url),
+      workspaces: () => [ws],
+      socket: (url) => {
+        const s = socket(url);
+        const send = s.send.bind(s);
+        s.send = (data: string) => {
+          const msg = JSON.parse(data) as Record<string, unknown>;
+          sent.push(msg);
+          if (msg.type === "pull" && !cut) {
+            cut = true;
+            queueMicrotask(() => netC.set(false));
+            return;
+          }
+          send(data);
+        };
+        return s;
+      },
+      locks: new MemoryLockManager(),
+      network: netC,
+      backoff: { baseMs: 50, maxMs: 500 },
+    });
+    syncC.start();
+    await until(() => cut && !syncC.connected);
+    const partial = (await c.db.list("tasks", ws)).length;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(total);
+    expect(await c.db.cursor(ws)).toBe(0);
+
+    netC.set(true);
+    await syncC.idle();
+    const hellos = sent.filter((m) => m.type === "hello");
+    expect(hellos).toHaveLength(2);
+    expect(hellos[1]!.resume).toEqual({ [ws]: expect.any(String) });
+    expect((await c.db.list("tasks", ws)).length).toBe(total);
+    expect(await c.db.cursor(ws)).toBe(await a.db.cursor(ws));
+    await Promise.all([syncA.stop(), syncC.stop()]);
+    a.db.close();
+    c.db.close();
+  });
+});

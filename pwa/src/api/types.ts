@@ -1,0 +1,106 @@
+// The shapes of the server's answers under /api/v1 (see server/httpapi/*_handlers.go and the OpenAPI
+// document at /api/v1/openapi.json). Only what the PWA reads is typed.
+
+export type AuthProvider = "local" | "clerk";
+
+export interface AuthConfig {
+  provider: AuthProvider;
+  clerkPublishableKey?: string;
+  passkeys: boolean;
+  emailDelivery: "smtp" | "log";
+}
+
+/** Onboarding steps, in order. "billing" exists only when billing is on (a later issue). */
+export const ONBOARDING_STEPS = [
+  "verify_email",
+  "security_totp",
+  "security_passkey",
+  "personal_info",
+  "billing",
+  "done",
+] as const;
+export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
+
+export interface OnboardingState {
+  /** One of ONBOARDING_STEPS; a newer server may send a step this client does not know. */
+  step: string;
+  completed: boolean;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  isAdmin: boolean;
+  firstName: string | null;
+  lastName: string | null;
+  /** YYYY-MM-DD */
+  birthday: string | null;
+  gender: string | null;
+  /** ISO 3166-1 alpha-2 */
+  country: string | null;
+  state: string | null;
+  totpEnabled: boolean;
+  hasPassword: boolean;
+}
+
+export type WorkspaceKind = "personal" | "team";
+export type WorkspaceRole = "owner" | "editor" | "viewer";
+
+export interface Workspace {
+  id: string;
+  name: string;
+  kind: WorkspaceKind;
+  role: WorkspaceRole;
+}
+
+/** GET /me */
+export interface Me {
+  user: User;
+  workspaces: Workspace[];
+  onboarding: OnboardingState;
+  /** Until when the last proof of identity counts (ISO 8601), or null. */
+  reverifiedUntil: string | null;
+  provider: AuthProvider;
+}
+
+export interface SignInResult {
+  user: User;
+  mfaRequired: boolean;
+}
+
+export interface TotpSetup {
+  secret: string;
+  otpauthUrl: string;
+  /** data:image/png;base64,… */
+  qrPng: string;
+}
+
+export interface Passkey {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  isAdmin: boolean;
+  createdAt: string;
+  emailVerified: boolean;
+}
+
+/** The personal identity as PATCH /users/ takes it (the spec's field names). */
+export interface PersonalIdentityInput {
+  first_name: string;
+  last_name: string;
+  birthday: string;
+  gender: string;
+  country: string;
+  state: string;
+}
+
+export type ReverifyMethod = "password" | "totp" | "email";

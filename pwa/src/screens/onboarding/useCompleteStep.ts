@@ -1,0 +1,27 @@
+import { useNavigate } from "@tanstack/react-router";
+import { useCallback } from "react";
+import { useApi } from "../../api/ApiProvider";
+import { endpoints } from "../../api/endpoints";
+import { onboardingPath, type OnboardingRouteStep } from "../../auth/guards";
+import { useRefreshMe } from "../../auth/useSession";
+
+/**
+ * Finishes (or skips) an onboarding step on the server and goes to the next one. The server keeps
+ * the progress; when the step's own action already moved it on, nothing is advanced twice.
+ */
+export function useCompleteStep(step: OnboardingRouteStep): (action: "complete" | "skip") => Promise<void> {
+  const api = useApi();
+  const refreshMe = useRefreshMe();
+  const navigate = useNavigate();
+  return useCallback(
+    async (action) => {
+      let me = await refreshMe();
+      if (me && !me.onboarding.completed && me.onboarding.step === step) {
+        await endpoints.advanceOnboarding(api, step, action);
+        me = await refreshMe();
+      }
+      await navigate({ to: me ? onboardingPath(me.onboarding) : "/signin", replace: true });
+    },
+    [api, navigate, refreshMe, step],
+  );
+}

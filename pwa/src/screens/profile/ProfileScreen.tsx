@@ -1,0 +1,64 @@
+// /profile/: the account, the personal identity, and security (authenticator app, passkeys, and the
+// identity confirmation that sensitive changes need).
+import { useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useApi } from "../../api/ApiProvider";
+import { endpoints } from "../../api/endpoints";
+import { queryKeys, useMe } from "../../api/queries";
+import { personalIdentityFromUser } from "../../forms/personalIdentity";
+import { PersonalInfoForm } from "../../forms/PersonalInfoForm";
+import { RoutePending } from "../../router/fallbacks";
+import { notify } from "../../toast/toast";
+import { SecuritySection } from "./SecuritySection";
+
+export function ProfileScreen() {
+  const { t } = useTranslation();
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { data: me } = useMe();
+  if (!me) return <RoutePending />;
+  const { user } = me;
+  return (
+    <div className="page page-medium">
+      <div className="page-header">
+        <h1 className="page-title">{t("profile.title")}</h1>
+        <p className="page-subtitle">{t("profile.subtitle")}</p>
+      </div>
+
+      <section className="card" aria-labelledby="profile-account">
+        <h2 id="profile-account" className="section-title">
+          {t("profile.account.title")}
+        </h2>
+        <dl className="details">
+          <div>
+            <dt>{t("auth.email")}</dt>
+            <dd>
+              {user.email}{" "}
+              <span className={user.emailVerified ? "badge badge-success" : "badge"}>
+                {user.emailVerified ? t("profile.account.verified") : t("profile.account.unverified")}
+              </span>
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="profile-identity">
+        <h2 id="profile-identity" className="section-title">
+          {t("profile.identity.title")}
+        </h2>
+        <PersonalInfoForm
+          key={user.id}
+          defaultValues={personalIdentityFromUser(user)}
+          submitLabel={t("common.saveChanges")}
+          onSubmit={async (values) => {
+            await endpoints.updatePersonalIdentity(api, values);
+            await queryClient.invalidateQueries({ queryKey: queryKeys.me });
+            notify("success", t("profile.identity.saved"));
+          }}
+        />
+      </section>
+
+      <SecuritySection me={me} />
+    </div>
+  );
+}

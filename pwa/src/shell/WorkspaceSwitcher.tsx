@@ -1,0 +1,38 @@
+import { Building2 } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { useWorkspaces } from "../api/queries";
+import type { Workspace } from "../api/types";
+import { useActiveWorkspace } from "../workspace/activeWorkspace";
+import { SelectField } from "./SelectField";
+
+/**
+ * The top bar's workspace switcher: personal and team workspaces (GET /workspaces; offline, the list
+ * /me gave), the choice kept on the device.
+ */
+export function WorkspaceSwitcher({ fallback }: { fallback: Workspace[] }) {
+  const { t } = useTranslation();
+  const { data } = useWorkspaces();
+  const workspaces = data ?? fallback;
+  const { active, setActive } = useActiveWorkspace(workspaces);
+  if (workspaces.length === 0 || !active) return null;
+  const personal = workspaces.filter((w) => w.kind === "personal");
+  const team = workspaces.filter((w) => w.kind === "team");
+  const option = (w: Workspace) => (
+    <option key={w.id} value={w.id}>
+      {w.kind === "personal" ? t("workspace.personalName", { name: w.name }) : w.name}
+    </option>
+  );
+  return (
+    <SelectField
+      label={t("workspace.label")}
+      icon={Building2}
+      data-testid="workspace-switcher"
+      className="workspace-switcher"
+      value={active.id}
+      onChange={(event) => setActive(event.target.value)}
+    >
+      {personal.length > 0 && <optgroup label={t("workspace.personal")}>{personal.map(option)}</optgroup>}
+      {team.length > 0 && <optgroup label={t("workspace.team")}>{team.map(option)}</optgroup>}
+    </SelectField>
+  );
+}

@@ -1,0 +1,84 @@
+// Live queries need a global IndexedDB (Dexie reads it when it loads): before anything imports Dexie.
+import "fake-indexeddb/auto";
+import { ClientDb, ClientDbProvider, type SyncStatus as Status } from "@patrimonio/clientdb";
+import { act, render, screen } from "@testing-library/react";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { I18nextProvider } from "react-i18next";
+import { describe, expect, test } from "vitest";
+import { createI18n, type Language } from "../i18n/i18n";
+import { syncUrl } from "./DeviceSync";
+import { SyncStatus, SyncStatusView } from "./SyncStatus";
+
+const NOW = Date.UTC(2025, 2, 1, 10, 30);
+const base: Status = { state: "synced", pending: 0, rejected: 0, conflicts: 0, lastSyncedAt: NOW - 60_000, snapshot: null, error: null };
+
+function show(status: Status, language: Language = "en") {
+  return render(
+    <I18nextProvider i18n={createI18n({ lng: language })}>
+      <SyncStatusView status={status} />
+    </I18nextProvider>,
+  );
+}
+
+describe("the sync indicator", () => {
+  test("is a polite live region with an icon and the state in words", () => {
+    show(base);
+    const region = screen.getByRole("status");
+    expect(region.getAttribute("aria-live")).toBe("polite");
+    expect(region.dataset.state).toBe("synced");
+    expect(region.querySelector("svg")?.getAttribute("aria-hidden")).toBe("true");
+    expect(region.textContent).toBe("Synced");
+    expect(region.title).toMatch(/^Last synced \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+  });
+
+  test.each([
+    ["es" as const, { ...base, state: "syncing" as const, pending: 3 }, "Sincronizando…3 cambios por enviar"],
+    ["en" as const, { ...base, state: "syncing" as const, pending: 1 }, "Syncing…1 change to send"],
+    ["es" as const, { ...base, rejected: 2, conflicts: 1 }, "Sincronizado2 cambios rechazados1 conflicto"],
+    ["en" as const, { ...base, state: "syncing" as const, snapshot: { received: 1500 } }, "Downloading… 1500 records"],
+    ["en" as const, { ...base, state: "offline" as const, pending: 2, lastSyncedAt: null }, "OfflineNot synced yet2 changes to send"],
+    ["es" as const, { ...base, state: "offline" as const, error: "unauthorized" }, "Sesión terminada: inicia sesión para sincronizar"],
+    ["en" as const, { ...base, state: "offline" as const, error: "schema_version" }, "Update the app to keep syncing"],
+  ])("in %s shows %j as %s", (language, status, text) => {
+    show(status, language);
+    expect(screen.getByRole("status").textContent).toBe(text);
+  });
+
+  test("offline, it says when the device last synced", () => {
+    show({ ...base, state: "offline", lastSyncedAt: NOW - 3 * 86400_000 }, "es");
+    expect(screen.getByRole("status").textContent).toMatch(/^Sin conexiónÚltima sincronización: 26\/2\/25, \d{1,2}:\d{2}$/);
+  });
+
+  test("follows the device database live", async () => {
+    const db = await ClientDb.open({ name: "sync-status-test", indexedDB: new IDBFactory(), IDBKeyRange });
+    render(
+      <I18nextProvider i18n={createI18n({ lng: "en" })}>
+        <ClientDbProvider db={db}>
+          <SyncStatus />
+        </ClientDbProvider>
+      </I18nextProvider>,
+    );
+    expect((await screen.findByRole("status")).textContent).toBe("OfflineNot synced yet");
+    await act(async () => {
+      await db.create("tasks", "0a1b2c3d-0000-4000-8000-000000000001", { title: "Renovar el seguro", status: "todo" });
+    });
+    await screen.findByText("1 change to send");
+    db.close();
+  });
+
+  test("renders nothing without a device database (signed out)", () => {
+    const { container } = render(
+      <I18nextProvider i18n={createI18n({ lng: "en" })}>
+        <ClientDbProvider db={null}>
+          <SyncStatus />
+        </ClientDbProvider>
+      </I18nextProvider>,
+    );
+    expect(container.textContent).toBe("");
+  });
+
+  test("the socket address follows the page's scheme and host", () => {
+    expect(syncUrl({ protocol: "https:", host: "app.example.com" })).toBe("wss://app.example.com/api/v1/sync");
+    expect(syncUrl({ protocol: "http:", host: "127.0.0.1:8080" })).toBe("ws://127.0.0.1:8080/api/v1/sync");
+  });
+});

@@ -1,0 +1,123 @@
+package account
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"patrimonio/server"
+)
+
+// Changing the e-mail address takes two calls. RequestEmailChange (a sensitive action: it needs a
+// recent proof) e-mails a 6-digit code to the new address and keeps the address beside the code
+// (email_codes, purpose change_email). ConfirmEmailChange with that code switches the address,
+// marks it verified, ends the user's other sessions and tells the old address.
+//
+// Whether another account already uses the new address is not said when the change is asked: the
+// code goes out either way, and only whoever reads that mailbox learns, when confirming, that the
+// address cannot be used (409). So the form cannot be used to test addresses.
+
+// EmailChange is a change of address waiting for its code.
+type EmailChange struct {
+	NewEmail string
+	// ExpiresAt is when the code sent to NewEmail stops working.
+	ExpiresAt time.Time
+}
+
+// RequestEmailChange e-mails a code to newEmail to confirm it as the user's address. It needs a
+// recent proof (EREVERIFY). Asking again replaces the pending change, at most once per
+// Config.EmailResendInterval (429 with the wait). Users of the Clerk provider change their address
+// at Clerk (EFORBIDDEN).
+func (s *Service) RequestEmailChange(ctx context.Context, u *User, sess *Session, newEmail string) (*EmailChange, error) {
+	if u.ClerkUserID != "" {
+		return nil, errorf(ctx, server.EFORBIDDEN, "email.clerkManaged")
+	}
+	if err := s.RequireRecentProof(ctx, sess); err != nil {
+		return nil, err
+	}
+	email, err := checkEmail(ctx, newEmail)
+	if err != nil {
+		return nil, err
+	}
+	if email == u.Email {
+		return nil, errorf(ctx, server.EINVALID, "email.same")
+	}
+	now := s.now()
+	if err := s.newCodeAndSendTo(ctx, u, purposeChangeEmail, email, email); err != nil {
+		return nil, err
+	}
+	return &EmailChange{NewEmail: email, ExpiresAt: now.Add(s.cfg.EmailCodeTTL)}, nil
+}
+
+// ConfirmEmailChange switches the user's address to the one the code was sent to, marks it
+// verified (a user still at the verify_email step moves past it), ends every other session of the
+// user (sess stays) and e-mails a notice to the old address. Wrong codes are EINVALID and count as
+// failures of the user and the IP. An address taken meanwhile by another account is ECONFLICT,
+// worded without saying more than that it cannot be used. It returns the updated user.
+func (s *Service) ConfirmEmailChange(ctx context.Context, u *User, sess *Session, code, ip string) (*User, error) {
+	if u.ClerkUserID != "" {
+		return nil, errorf(ctx, server.EFORBIDDEN, "email.clerkManaged")
+	}
+	newEmail, err := s.checkEmailCodeFor(ctx, u.ID, purposeChangeEmail, code, ip)
+	if err != nil {
+		return nil, err
+	}
+	if newEmail == "" {
+		return nil, fmt.Errorf("confirm e-mail change of %s: the code has no address", u.ID)
+	}
+	keep := ""
+	if sess != nil {
+		keep = sess.ID
+	}
+	now := s.now()
+	tx, err := s.db.BeginTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	res, err := tx.Exec(ctx, `UPDATE users SET email = ?, email_verified_at = ?, updated_at = ?,
+		onboarding_step = CASE WHEN onboarding_step = ? THEN ? ELSE onboarding_step END
+		WHERE id = ?`, newEmail, now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID)
+	if err != nil {
+		if isUniqueViolation(err) {
+			return nil, errorf(ctx, server.ECONFLICT, "email.unavailable")
+		}
+		return nil, fmt.Errorf("change e-mail: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, fmt.Errorf("change e-mail: %w", err)
+	} else if n == 0 {
+		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+	}
+	// A verification code sent to the old address has nothing left to verify.
+	if _, err := tx.Exec(ctx, `DELETE FROM email_codes WHERE user_id = ? AND purpose = ?`, u.ID, purposeVerifyEmail); err != nil {
+		return nil, fmt.Errorf("change e-mail: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = ? AND id <> ?`, u.ID, keep); err != nil {
+		return nil, fmt.Errorf("change e-mail: end the other sessions: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("change e-mail: commit: %w", err)
+	}
+	s.send(ctx, Mail{
+		To:      u.Email,
+		Subject: msg(ctx, "mail.emailChanged.subject"),
+		Text:    msg(ctx, "mail.emailChanged.text", maskEmail(newEmail)),
+		Purpose: purposeEmailChanged,
+		SentAt:  now,
+	})
+	return s.User(ctx, u.ID)
+}
+
+// maskEmail hides most of an address's local part (ana.garcia@example.com → a***@example.com), so
+// that the notice to the old address tells where the account went without handing the new
+// address to whoever reads the old mailbox.
+func maskEmail(email string) string {
+	local, domain, ok := strings.Cut(email, "@")
+	if !ok || local == "" {
+		return "***"
+	}
+	first := []rune(local)[0]
+	return string(first) + "***@" + domain
+}

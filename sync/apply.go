@@ -1,0 +1,717 @@
+package sync
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"patrimonio/server"
+	"patrimonio/server/authz"
+	schema "patrimonio/shared-schema"
+)
+
+// Group commit: pushes wait in one queue; each committer takes the first waiting push and every
+// other push already waiting (up to MaxGroupMutations mutations) and applies them all in ONE
+// transaction, then answers each. Under load this turns many small commits (one WAL flush each on
+// Postgres, one write lock each on SQLite) into few large ones; with a single push waiting there
+// is no added delay. Workspaces are locked in id order, so two groups (or two server instances)
+// never deadlock. Should a group fail, each of its pushes is retried alone, so one push cannot
+// fail another.
+
+type job struct {
+	client Client
+	muts   []ClientMutation
+	done   chan jobResult
+}
+
+type jobResult struct {
+	outcomes []Outcome
+	err      error
+}
+
+func (e *Engine) committer(queue chan *job) {
+	defer e.bg.Done()
+	for {
+		var first *job
+		select {
+		case first = <-queue:
+		case <-e.ctx.Done():
+			select {
+			case first = <-queue: // finish what is queued before stopping
+			default:
+				return
+			}
+		}
+		group, n := []*job{first}, len(first.muts)
+	more:
+		for n < e.opts.MaxGroupMutations {
+			select {
+			case j := <-queue:
+				group = append(group, j)
+				n += len(j.muts)
+			default:
+				break more
+			}
+		}
+		e.commitGroup(group)
+	}
+}
+
+func (e *Engine) commitGroup(group []*job) {
+	// Commits finish even while the engine stops (the pushes are already queued).
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 2*time.Minute)
+	defer cancel()
+	results, heads, err := e.commit(ctx, group)
+	if err != nil && len(group) > 1 {
+		e.log.Warn("sync: group commit failed; retrying its pushes one by one", "pushes", len(group), "err", err)
+		for _, j := range group {
+			r, h, err := e.commit(ctx, []*job{j})
+			if err != nil {
+				e.log.Error("sync: push failed", "client", j.client.ClientID, "err", err)
+				j.done <- jobResult{err: err}
+				continue
+			}
+			e.announce(h)
+			j.done <- r[0]
+		}
+		return
+	}
+	if err != nil {
+		e.log.Error("sync: push failed", "client", group[0].client.ClientID, "err", err)
+		group[0].done <- jobResult{err: err}
+		return
+	}
+	e.announce(heads)
+	for i, j := range group {
+		j.done <- results[i]
+	}
+}
+
+// announce pokes this instance's sockets after a commit (other instances hear the commit through
+// NOTIFY, sent inside the transaction).
+func (e *Engine) announce(heads map[string]int64) {
+	for w, seq := range heads {
+		e.hub.poke(w, seq)
+	}
+}
+
+type recordKey struct{ workspace, collection, id string }
+
+type recordEntry struct {
+	state   *RecordState
+	encoded []byte // state as JSON, once changed
+	seq     int64
+	exists  bool // a row exists in sync_records
+	dirty   bool
+}
+
+var (
+	recordColumns = []string{"workspace_id", "collection", "record_id", "seq", "deleted", "conflicts", "state", "updated_at"}
+	changeColumns = []string{"workspace_id", "seq", "collection", "record_id", "client_id", "mutation_id", "mutation", "created_at"}
+)
+
+type workspaceEntry struct {
+	exists  bool
+	head    int64 // last seq allocated
+	startAt int64
+}
+
+type clientWorkspace struct{ client, workspace string }
+
+type changeRow struct {
+	key        recordKey
+	seq        int64
+	client     string
+	mutationID int64
+	body       []byte
+}
+
+type conflictOp struct {
+	key   recordKey
+	c     Conflict
+	open  bool
+	seq   int64
+	value string
+}
+
+type rejectionRow struct {
+	client, workspace string
+	mutationID        int64
+	code              string
+	issues            []byte
+}
+
+// mutationBody is a mutation as the change log stores it and the wire carries it (the change's
+// other members come from the row).
+type mutationBody struct {
+	Op       Op               `json:"op"`
+	Stamp    Stamp            `json:"stamp"`
+	Fields   map[string]any   `json:"fields,omitempty"`
+	Base     map[string]Stamp `json:"base"`
+	Resolves []ConflictKey    `json:"resolves,omitempty"`
+}
+
+// commit applies a group of pushes in one transaction. It returns one result per job (a job
+// whose client is not bound to its user fails alone) and the new head of every workspace that
+// changed.
+func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, map[string]int64, error) {
+	now := e.now()
+	tx, err := e.beginTxn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tx.rollback(ctx)
+
+	results := make([]jobResult, len(group))
+	// Clients: each must be bound to the job's user.
+	owners := map[string]string{}
+	for i, j := range group {
+		owner, ok := owners[j.client.ClientID]
+		if !ok {
+			err := tx.queryRow(ctx, `SELECT user_id FROM sync_clients WHERE client_id = ?`, j.client.ClientID).Scan(&owner)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return nil, nil, fmt.Errorf("read sync client: %w", err)
+			}
+			owners[j.client.ClientID] = owner
+		}
+		if owner != j.client.UserID {
+			results[i].err = server.Errorf(server.EFORBIDDEN, "The client id is not bound to this user: say hello first.")
+		}
+	}
+
+	// Workspaces, locked in id order: the sequence is allocated under this lock, so seqs commit
+	// in order and no reader sees seq N+1 before N.
+	workspaces := map[string]*workspaceEntry{}
+	for i, j := range group {
+		if results[i].err != nil {
+			continue
+		}
+		for _, m := range j.muts {
+			workspaces[m.WorkspaceID] = nil
+		}
+	}
+	ids := sortedKeys(workspaces)
+	for _, w := range ids {
+		we := &workspaceEntry{}
+		err := tx.queryRow(ctx, `INSERT INTO sync_workspaces (workspace_id, seq, gc_seq, updated_at)
+			SELECT id, 0, 0, ? FROM workspaces WHERE id = ?
+			ON CONFLICT (workspace_id) DO UPDATE SET updated_at = excluded.updated_at
+			RETURNING seq`, now, w).Scan(&we.head)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return nil, nil, fmt.Errorf("lock workspace %s: %w", w, err)
+		default:
+			we.exists = true
+		}
+		we.startAt = we.head
+		workspaces[w] = we
+	}
+
+	// Roles, read under the lock.
+	type userWorkspace struct{ user, workspace string }
+	roles := map[userWorkspace]authz.Role{}
+	for i, j := range group {
+		if results[i].err != nil {
+			continue
+		}
+		for _, m := range j.muts {
+			uw := userWorkspace{j.client.UserID, m.WorkspaceID}
+			if _, ok := roles[uw]; ok {
+				continue
+			}
+			role := authz.None
+			if workspaces[m.WorkspaceID].exists {
+				var r string
+				err := tx.queryRow(ctx, `SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?`, uw.workspace, uw.user).Scan(&r)
+				if err != nil && !errors.Is(err, sql.ErrNoRows) {
+					return nil, nil, fmt.Errorf("read role: %w", err)
+				}
+				role = authz.Role(r)
+			}
+			roles[uw] = role
+		}
+	}
+
+	// The last decided mutation id of each client in each workspace.
+	last := map[clientWorkspace]int64{}
+	lastLoaded := map[string]bool{}
+	for i, j := range group {
+		if results[i].err != nil || lastLoaded[j.client.ClientID] {
+			continue
+		}
+		lastLoaded[j.client.ClientID] = true
+		rows, err := tx.query(ctx, `SELECT workspace_id, last_mutation_id FROM sync_client_workspaces WHERE client_id = ?`, j.client.ClientID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read last mutation ids: %w", err)
+		}
+		for rows.Next() {
+			var w string
+			var id int64
+			if err := rows.Scan(&w, &id); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			last[clientWorkspace{j.client.ClientID, w}] = id
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	// The records the new, authorised mutations touch, loaded in one query per workspace.
+	records := map[recordKey]*recordEntry{}
+	type workspaceCollection struct{ workspace, collection string }
+	wanted := map[workspaceCollection]map[string]bool{}
+	for i, j := range group {
+		if results[i].err != nil {
+			continue
+		}
+		for _, m := range j.muts {
+			if m.MutationID <= last[clientWorkspace{j.client.ClientID, m.WorkspaceID}] {
+				continue
+			}
+			if authz.Authorize(authz.Request{Role: roles[userWorkspace{j.client.UserID, m.WorkspaceID}], Action: authz.RecordWrite}) != nil {
+				continue
+			}
+			wc := workspaceCollection{m.WorkspaceID, m.Collection}
+			if wanted[wc] == nil {
+				wanted[wc] = map[string]bool{}
+			}
+			wanted[wc][m.RecordID] = true
+		}
+	}
+	for wc, ids := range wanted {
+		if err := e.loadRecords(ctx, tx, wc.workspace, wc.collection, sortedKeys(ids), records); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	// Apply, in queue order and mutation order.
+	var changes []changeRow
+	var conflictOps []conflictOp
+	var rejections []rejectionRow
+	decided := map[clientWorkspace]int64{} // new last ids to store
+	type clientMutation struct {
+		client string
+		id     int64
+	}
+	thisGroup := map[clientMutation]Outcome{} // verdicts given in this group, for resends within it
+	type resend struct {
+		job, index int
+		workspace  string
+	}
+	var resends []resend
+	for ji, j := range group {
+		if results[ji].err != nil {
+			continue
+		}
+		outcomes := make([]Outcome, len(j.muts))
+		for mi, m := range j.muts {
+			cw := clientWorkspace{j.client.ClientID, m.WorkspaceID}
+			if m.MutationID <= last[cw] {
+				if o, ok := thisGroup[clientMutation{j.client.ClientID, m.MutationID}]; ok {
+					if o.Status == StatusApplied {
+						o.Status = StatusDuplicate
+					}
+					outcomes[mi] = o
+				} else {
+					resends = append(resends, resend{ji, mi, m.WorkspaceID})
+				}
+				continue
+			}
+			last[cw] = m.MutationID
+			decided[cw] = m.MutationID
+			o := e.applyOne(j.client, m, roles[userWorkspace{j.client.UserID, m.WorkspaceID}], workspaces[m.WorkspaceID], records, now,
+				&changes, &conflictOps)
+			if o.Status == StatusRejected {
+				issues, _ := json.Marshal(o.Issues)
+				rejections = append(rejections, rejectionRow{j.client.ClientID, m.WorkspaceID, m.MutationID, o.Code, issues})
+			}
+			outcomes[mi] = o
+			thisGroup[clientMutation{j.client.ClientID, m.MutationID}] = o
+		}
+		results[ji].outcomes = outcomes
+	}
+
+	// Resends of mutations decided in an earlier transaction: the same answer as then.
+	for _, r := range resends {
+		j := group[r.job]
+		m := j.muts[r.index]
+		o, err := e.previousVerdict(ctx, tx, j.client.ClientID, r.workspace, m.MutationID)
+		if err != nil {
+			return nil, nil, err
+		}
+		results[r.job].outcomes[r.index] = o
+	}
+
+	if err := e.writeCommit(ctx, tx, now, workspaces, records, changes, conflictOps, rejections, decided); err != nil {
+		return nil, nil, err
+	}
+	heads := map[string]int64{}
+	for w, we := range workspaces {
+		if we.exists && we.head != we.startAt {
+			heads[w] = we.head
+			if e.db.Dialect() == server.Postgres {
+				if err := tx.exec(ctx, `SELECT pg_notify(?, ?)`, notifyChannel, notifyPayload(e.clock.Node(), w, we.head)); err != nil {
+					return nil, nil, fmt.Errorf("notify commit: %w", err)
+				}
+			}
+		}
+	}
+	if err := tx.commit(ctx); err != nil {
+		return nil, nil, fmt.Errorf("commit push: %w", err)
+	}
+	return results, heads, nil
+}
+
+// applyOne decides one new mutation: authorisation, the merge, the merged record's validation.
+// An applied mutation takes the workspace's next seq and adds its change row and conflict ops.
+func (e *Engine) applyOne(client Client, cm ClientMutation, role authz.Role, we *workspaceEntry,
+	records map[recordKey]*recordEntry, now time.Time, changes *[]changeRow, conflictOps *[]conflictOp) Outcome {
+	reject := func(code, key string, params map[string]any) Outcome {
+		if params == nil {
+			params = map[string]any{}
+		}
+		return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: code,
+			Issues: []schema.Issue{{Path: "", Key: key, Params: params}}}
+	}
+	if err := authz.Authorize(authz.Request{Role: role, Action: authz.RecordWrite}); err != nil {
+		if server.ErrorCode(err) == server.EFORBIDDEN {
+			return reject(RejectForbidden, "sync.reject.readOnly", map[string]any{"role": string(role)})
+		}
+		return reject(RejectNotFound, "sync.reject.notMember", nil)
+	}
+	entity, ok := e.collections[cm.Collection]
+	if !ok {
+		return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid,
+			Issues: []schema.Issue{{Path: "collection", Key: "validation.enum", Params: map[string]any{}}}}
+	}
+	key := recordKey{cm.WorkspaceID, cm.Collection, cm.RecordID}
+	entry := records[key]
+	if entry == nil {
+		entry = &recordEntry{state: NewRecordState()}
+		records[key] = entry
+	}
+
+	m := canonicalMutation(cm.Mutation)
+	m.Author = client.ClientID
+	effective, restamped := e.clock.Bound(m.Stamp)
+	m.Stamp = effective
+	next := entry.state.Clone()
+	eff, err := next.Apply(m)
+	if err != nil {
+		return reject(RejectInvalid, "validation.invalid", nil)
+	}
+	state, fieldsSize := appendState(make([]byte, 0, 1024), next)
+	if m.Op == OpPut || m.Op == OpRestore {
+		record := make(map[string]any, len(next.Fields))
+		for f, v := range next.Fields {
+			if v != nil { // null clears a field: the record does not have it
+				record[f] = v
+			}
+		}
+		if fieldsSize > schema.MaxRecordBytes {
+			if raw := appendObject(nil, record); len(raw) > schema.MaxRecordBytes {
+				return reject(RejectTooLarge, "validation.document.tooLarge", map[string]any{"max": schema.MaxRecordBytes})
+			}
+		}
+		issues, err := schema.ValidateValue(entity, record, schema.DefaultLanguage)
+		if err != nil {
+			return reject(RejectInvalid, "validation.invalid", nil)
+		}
+		if len(issues) > 0 {
+			for i := range issues {
+				issues[i].Message = ""
+			}
+			return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid, Issues: issues}
+		}
+	}
+	if len(state) > e.opts.Limits.MaxStateBytes {
+		return reject(RejectTooLarge, "sync.reject.stateTooLarge", map[string]any{"max": e.opts.Limits.MaxStateBytes})
+	}
+	body := appendBody(make([]byte, 0, 256+len(state)/2), m)
+
+	we.head++
+	seq := we.head
+	entry.state, entry.encoded, entry.seq, entry.dirty = next, state, seq, true
+	*changes = append(*changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
+	for _, c := range eff.Opened {
+		*conflictOps = append(*conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})
+	}
+	for _, c := range eff.Closed {
+		*conflictOps = append(*conflictOps, conflictOp{key: key, c: c})
+	}
+	return Outcome{MutationID: cm.MutationID, Status: StatusApplied, Seq: seq, Stamp: effective, Restamped: restamped}
+}
+
+// canonicalMutation keeps of Base what the merge reads: the written fields' clocks for put and
+// restore, every clock for a delete (the tombstone keeps them), none for resolve. The change log
+// and the wire carry this form, so every replica merges exactly what the server merged.
+func canonicalMutation(m Mutation) Mutation {
+	base := map[string]Stamp{}
+	switch m.Op {
+	case OpDelete:
+		for f, s := range m.Base {
+			base[f] = s
+		}
+	case OpPut, OpRestore:
+		for f := range m.Fields {
+			if s, ok := m.Base[f]; ok {
+				base[f] = s
+			}
+		}
+	}
+	m.Base = base
+	if len(m.Fields) == 0 {
+		m.Fields = nil
+	}
+	return m
+}
+
+// loadRecords reads the current state of the given records of one collection into records, and
+// lets the clock observe their newest stamps (CLOCK.md: a re-stamp must order after the values
+// stored).
+func (e *Engine) loadRecords(ctx context.Context, tx txn, workspace, collection string, ids []string, records map[recordKey]*recordEntry) error {
+	scan := func(row rowScanner) error {
+		key := recordKey{workspace: workspace, collection: collection}
+		var seq int64
+		var raw []byte
+		if err := row.Scan(&key.id, &seq, &raw); err != nil {
+			return err
+		}
+		state, err := decodeState(raw)
+		if err != nil {
+			return fmt.Errorf("record %s/%s: %w", collection, key.id, err)
+		}
+		if newest, ok := newestStamp(state); ok {
+			e.clock.Observe(newest)
+		}
+		records[key] = &recordEntry{state: state, seq: seq, exists: true}
+		return nil
+	}
+	const one = `SELECT record_id, seq, state FROM sync_records WHERE workspace_id = ? AND collection = ? AND record_id = ?`
+	if e.db.Dialect() == server.Postgres {
+		// Point lookups in one pipelined batch: a whole-key equality is always an index lookup,
+		// while Postgres may plan an IN list on a table grown since its last ANALYZE as a scan of
+		// the whole collection.
+		argsList := make([][]any, len(ids))
+		for i, id := range ids {
+			argsList[i] = []any{workspace, collection, id}
+		}
+		if err := tx.queryEach(ctx, one, argsList, scan); err != nil {
+			return fmt.Errorf("load records: %w", err)
+		}
+		return nil
+	}
+	// SQLite plans the IN list on the primary key.
+	const chunk = 500
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
+		args := []any{workspace, collection}
+		for _, id := range part {
+			args = append(args, id)
+		}
+		rows, err := tx.query(ctx, `SELECT record_id, seq, state FROM sync_records
+			WHERE workspace_id = ? AND collection = ? AND record_id IN (`+placeholders(len(part))+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("load records: %w", err)
+		}
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				rows.Close()
+				return fmt.Errorf("load records: %w", err)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("load records: %w", err)
+		}
+	}
+	return nil
+}
+
+func decodeState(raw []byte) (*RecordState, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	s := &RecordState{}
+	if err := dec.Decode(s); err != nil {
+		return nil, err
+	}
+	s.init()
+	return s, nil
+}
+
+func newestStamp(s *RecordState) (Stamp, bool) {
+	var newest Stamp
+	found := false
+	consider := func(st Stamp) {
+		if !found || st.After(newest) {
+			newest, found = st, true
+		}
+	}
+	for _, st := range s.Clocks {
+		consider(st)
+	}
+	if s.Life != nil {
+		consider(s.Life.Stamp)
+	}
+	return newest, found
+}
+
+// previousVerdict answers a resend: the stored rejection, or the original change (seq and
+// stamp), or, once that change is collected, a duplicate without them.
+func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace string, id int64) (Outcome, error) {
+	var code string
+	var issues []byte
+	err := tx.queryRow(ctx, `SELECT code, issues FROM sync_rejections WHERE client_id = ? AND mutation_id = ?`, client, id).Scan(&code, &issues)
+	switch {
+	case err == nil:
+		var list []schema.Issue
+		if err := json.Unmarshal(issues, &list); err != nil {
+			return Outcome{}, fmt.Errorf("read rejection: %w", err)
+		}
+		return Outcome{MutationID: id, Status: StatusRejected, Code: code, Issues: list}, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return Outcome{}, fmt.Errorf("read rejection: %w", err)
+	}
+	var seq int64
+	var body []byte
+	err = tx.queryRow(ctx, `SELECT seq, mutation FROM sync_changes WHERE client_id = ? AND mutation_id = ? AND workspace_id = ?`,
+		client, id, workspace).Scan(&seq, &body)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Outcome{MutationID: id, Status: StatusDuplicate}, nil
+	case err != nil:
+		return Outcome{}, fmt.Errorf("read change of a resend: %w", err)
+	}
+	var mb struct {
+		Stamp Stamp `json:"stamp"`
+	}
+	if err := json.Unmarshal(body, &mb); err != nil {
+		return Outcome{}, fmt.Errorf("read change of a resend: %w", err)
+	}
+	return Outcome{MutationID: id, Status: StatusDuplicate, Seq: seq, Stamp: mb.Stamp}, nil
+}
+
+// writeCommit writes what a group decided: records, change log, conflicts, rejections, the
+// clients' last mutation ids and the workspaces' heads.
+func (e *Engine) writeCommit(ctx context.Context, tx txn, now time.Time, workspaces map[string]*workspaceEntry,
+	records map[recordKey]*recordEntry, changes []changeRow, conflictOps []conflictOp, rejections []rejectionRow,
+	decided map[clientWorkspace]int64) error {
+	// Records: new ones are inserted (COPY on Postgres), existing ones updated. The workspace lock
+	// makes "exists" reliable: only transactions holding it write its records.
+	var newRows, updateRows [][]any
+	for key, r := range records {
+		if !r.dirty {
+			continue
+		}
+		row := []any{key.workspace, key.collection, key.id, r.seq, r.state.Deleted(), int64(len(r.state.Conflicts)), string(r.encoded), now}
+		if r.exists {
+			updateRows = append(updateRows, row)
+		} else {
+			newRows = append(newRows, row)
+		}
+	}
+	if err := tx.insert(ctx, "sync_records", recordColumns, newRows); err != nil {
+		return fmt.Errorf("write new records: %w", err)
+	}
+	if err := insertRows(ctx, tx, `INSERT INTO sync_records (`+strings.Join(recordColumns, ", ")+`) VALUES `,
+		` ON CONFLICT (workspace_id, collection, record_id) DO UPDATE SET seq = excluded.seq, deleted = excluded.deleted,
+			conflicts = excluded.conflicts, state = excluded.state, updated_at = excluded.updated_at`, len(recordColumns), updateRows); err != nil {
+		return fmt.Errorf("write records: %w", err)
+	}
+
+	changeRows := make([][]any, 0, len(changes))
+	for _, c := range changes {
+		changeRows = append(changeRows, []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, string(c.body), now})
+	}
+	if err := tx.insert(ctx, "sync_changes", changeColumns, changeRows); err != nil {
+		return fmt.Errorf("write change log: %w", err)
+	}
+
+	// Conflicts: the last operation on each conflict wins (opened and closed in one group: gone).
+	type conflictPK struct {
+		key   recordKey
+		field string
+		stamp Stamp
+	}
+	final := map[conflictPK]conflictOp{}
+	var order []conflictPK
+	for _, op := range conflictOps {
+		pk := conflictPK{op.key, op.c.Field, op.c.Stamp}
+		if _, ok := final[pk]; !ok {
+			order = append(order, pk)
+		}
+		final[pk] = op
+	}
+	var openRows [][]any
+	for _, pk := range order {
+		op := final[pk]
+		if op.open {
+			openRows = append(openRows, []any{pk.key.workspace, pk.key.collection, pk.key.id, pk.field, pk.stamp.String(), op.value, op.c.Author, op.seq, now})
+			continue
+		}
+		if err := tx.exec(ctx, `DELETE FROM sync_conflicts WHERE workspace_id = ? AND collection = ? AND record_id = ? AND field = ? AND stamp = ?`,
+			pk.key.workspace, pk.key.collection, pk.key.id, pk.field, pk.stamp.String()); err != nil {
+			return fmt.Errorf("close conflict: %w", err)
+		}
+	}
+	if err := insertRows(ctx, tx, `INSERT INTO sync_conflicts (workspace_id, collection, record_id, field, stamp, value, author, seq, created_at) VALUES `,
+		` ON CONFLICT (workspace_id, collection, record_id, field, stamp) DO NOTHING`, 9, openRows); err != nil {
+		return fmt.Errorf("open conflicts: %w", err)
+	}
+
+	rejectRows := make([][]any, 0, len(rejections))
+	for _, r := range rejections {
+		rejectRows = append(rejectRows, []any{r.client, r.mutationID, r.workspace, r.code, string(r.issues), now})
+	}
+	if err := insertRows(ctx, tx, `INSERT INTO sync_rejections (client_id, mutation_id, workspace_id, code, issues, created_at) VALUES `,
+		` ON CONFLICT (client_id, mutation_id) DO NOTHING`, 6, rejectRows); err != nil {
+		return fmt.Errorf("write rejections: %w", err)
+	}
+
+	var lastRows [][]any
+	for _, cw := range sortedClientWorkspaces(decided) {
+		lastRows = append(lastRows, []any{cw.client, cw.workspace, decided[cw], now})
+	}
+	if err := insertRows(ctx, tx, `INSERT INTO sync_client_workspaces (client_id, workspace_id, last_mutation_id, updated_at) VALUES `,
+		` ON CONFLICT (client_id, workspace_id) DO UPDATE SET
+			last_mutation_id = CASE WHEN excluded.last_mutation_id > sync_client_workspaces.last_mutation_id
+				THEN excluded.last_mutation_id ELSE sync_client_workspaces.last_mutation_id END,
+			updated_at = excluded.updated_at`, 4, lastRows); err != nil {
+		return fmt.Errorf("write last mutation ids: %w", err)
+	}
+
+	for _, w := range sortedKeys(workspaces) {
+		we := workspaces[w]
+		if !we.exists || we.head == we.startAt {
+			continue
+		}
+		if err := tx.exec(ctx, `UPDATE sync_workspaces SET seq = ?, updated_at = ? WHERE workspace_id = ?`, we.head, now, w); err != nil {
+			return fmt.Errorf("advance workspace sequence: %w", err)
+		}
+	}
+	return nil
+}
+
+func sortedClientWorkspaces(m map[clientWorkspace]int64) []clientWorkspace {
+	out := make([]clientWorkspace, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].client != out[j].client {
+			return out[i].client < out[j].client
+		}
+		return out[i].workspace < out[j].workspace
+	})
+	return out
+}

@@ -1,0 +1,745 @@
+package sync
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"net"
+	"sort"
+	gosync "sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"patrimonio/server"
+	schema "patrimonio/shared-schema"
+)
+
+// One socket. Three goroutines share it:
+//
+//   - the reader (the handler's goroutine) reads messages one at a time: hello, pushes (applied
+//     before the next message is read, so a client's pushes commit in the order it sent them),
+//     pulls (handed to the deliverer) and pings;
+//   - the deliverer sends every page (snapshot and changes) of every workspace, so pages of one
+//     workspace leave in order, answers pulls, reacts to pokes (commits) and re-checks the session;
+//   - the writer writes the send queue to the socket and pings.
+//
+// Memory is bounded: the send queue holds at most Limits.SendQueueBytes (producers wait for room;
+// pages are read from the database only when there is room), and changes that wait stay in the
+// database, not in memory.
+
+// closeReason is why a socket closes: the close code, and the error message sent before it.
+type closeReason struct {
+	code    int
+	errCode string // "" sends no error message
+	key     string
+	params  map[string]any
+	// silent: the socket cannot (or need not) take any more frames.
+	silent bool
+}
+
+// WebSocket close codes (PROTOCOL.md, "Close codes"; protocol.ts CLOSE_CODES).
+const (
+	CloseNormal             = websocket.CloseNormalClosure     // 1000
+	CloseGoingAway          = websocket.CloseGoingAway         // 1001
+	CloseTooLarge           = websocket.CloseMessageTooBig     // 1009
+	CloseInternal           = websocket.CloseInternalServerErr // 1011
+	CloseInvalidMessage     = 4400
+	CloseUnauthorized       = 4401
+	CloseForbidden          = 4403
+	CloseTimeout            = 4408
+	CloseReplaced           = 4409
+	CloseVersion            = 4426
+	CloseRateLimited        = 4429
+	CloseTooManyConnections = 4430
+	CloseSlowConsumer       = 4431
+)
+
+var (
+	reasonGoingAway     = closeReason{code: CloseGoingAway, errCode: "going_away", key: "sync.error.goingAway"}
+	reasonUnauthorized  = closeReason{code: CloseUnauthorized, errCode: "unauthorized", key: "sync.error.unauthorized"}
+	reasonForbidden     = closeReason{code: CloseForbidden, errCode: "forbidden", key: "sync.error.forbidden"}
+	reasonHelloTimeout  = closeReason{code: CloseTimeout, errCode: "timeout", key: "sync.error.timeout"}
+	reasonReplaced      = closeReason{code: CloseReplaced, errCode: "replaced", key: "sync.error.replaced"}
+	reasonInvalid       = closeReason{code: CloseInvalidMessage, errCode: "invalid_message", key: "sync.error.invalidMessage"}
+	reasonHelloFirst    = closeReason{code: CloseInvalidMessage, errCode: "invalid_message", key: "sync.error.helloFirst"}
+	reasonSlowConsumer  = closeReason{code: CloseSlowConsumer, errCode: "slow_consumer", key: "sync.error.slowConsumer"}
+	reasonInternal      = closeReason{code: CloseInternal, errCode: "internal", key: "sync.error.internal"}
+	reasonPeerClosed    = closeReason{code: CloseNormal, silent: true}
+	reasonDropped       = closeReason{code: CloseNormal, silent: true}
+	reasonFrameTooLarge = closeReason{code: CloseTooLarge, silent: true} // the library sent 1009 already
+)
+
+func (e *Engine) reasonTooLarge() closeReason {
+	return closeReason{code: CloseTooLarge, errCode: "too_large", key: "sync.error.tooLarge",
+		params: map[string]any{"max": e.opts.Limits.MaxMessageBytes, "mutations": e.opts.Limits.MaxMutationsPerPush}}
+}
+
+func (e *Engine) reasonRateLimited() closeReason {
+	return closeReason{code: CloseRateLimited, errCode: "rate_limited", key: "sync.error.rateLimited",
+		params: map[string]any{"max": e.opts.Limits.MaxMessagesPerSecond}}
+}
+
+func (e *Engine) reasonTooManyConnections() closeReason {
+	return closeReason{code: CloseTooManyConnections, errCode: "too_many_connections", key: "sync.error.tooManyConnections",
+		params: map[string]any{"max": e.opts.Limits.MaxConnectionsPerUser}}
+}
+
+func reasonVersion(errCode, key string, client, server int64) closeReason {
+	return closeReason{code: CloseVersion, errCode: errCode, key: key, params: map[string]any{"client": client, "server": server}}
+}
+
+type pageRequest struct {
+	workspace string
+	after     int64
+	limit     int
+	token     string
+}
+
+// subscription is the state of one workspace on one socket.
+type subscription struct {
+	pos   int64 // last seq sent
+	live  bool  // the last page had hasMore false: send new changes on our own
+	dirty bool  // a commit may have added changes after pos
+}
+
+type conn struct {
+	e    *Engine
+	ws   *websocket.Conn
+	p    Principal
+	lang string
+
+	out   *sendQueue
+	reqs  chan pageRequest
+	pokes chan struct{}
+
+	mu       gosync.Mutex
+	clientID string
+	subs     map[string]*subscription
+
+	ctx       context.Context // ends when the socket closes
+	cancel    context.CancelFunc
+	closing   chan struct{}
+	closeOnce gosync.Once
+	reason    closeReason
+
+	readerDone chan struct{}
+	bucket     tokenBucket
+	helloDone  bool
+}
+
+func newConn(e *Engine, ws *websocket.Conn, p Principal, lang string) *conn {
+	ctx, cancel := context.WithCancel(e.ctx)
+	return &conn{
+		e:          e,
+		ws:         ws,
+		p:          p,
+		lang:       lang,
+		out:        newSendQueue(e.opts.Limits.SendQueueBytes),
+		reqs:       make(chan pageRequest, schema.MaxWorkspaces+16),
+		pokes:      make(chan struct{}, 1),
+		subs:       map[string]*subscription{},
+		ctx:        ctx,
+		cancel:     cancel,
+		closing:    make(chan struct{}),
+		readerDone: make(chan struct{}),
+		bucket:     tokenBucket{rate: float64(e.opts.Limits.MaxMessagesPerSecond), burst: float64(e.opts.Limits.MessageBurst)},
+	}
+}
+
+func (c *conn) client() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.clientID
+}
+
+// close starts closing the socket for reason (the first reason wins).
+func (c *conn) close(reason closeReason) {
+	c.closeOnce.Do(func() {
+		c.reason = reason
+		c.cancel()
+		close(c.closing)
+	})
+}
+
+// run serves the socket until it closes. It returns once all three goroutines are done.
+func (c *conn) run() {
+	writerDone := make(chan struct{})
+	delivererDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		c.writeLoop()
+	}()
+	go func() {
+		defer close(delivererDone)
+		c.deliverLoop()
+	}()
+	c.readLoop()
+	close(c.readerDone)
+	c.close(reasonDropped)
+	<-writerDone
+	<-delivererDone
+	c.e.hub.remove(c)
+}
+
+// ---------------------------------------------------------------- reader
+
+func (c *conn) readLoop() {
+	e := c.e
+	c.ws.SetReadLimit(int64(e.opts.Limits.MaxMessageBytes))
+	helloBy := time.Now().Add(e.opts.HelloTimeout)
+	for {
+		deadline := helloBy
+		if c.helloDone {
+			deadline = time.Now().Add(e.opts.PongWait)
+		}
+		_ = c.ws.SetReadDeadline(deadline)
+		typ, data, err := c.ws.ReadMessage()
+		if err != nil {
+			c.readFailed(err)
+			return
+		}
+		select {
+		case <-c.closing:
+			return
+		default:
+		}
+		if !c.bucket.take(time.Now()) {
+			c.close(e.reasonRateLimited())
+			return
+		}
+		if typ != websocket.TextMessage {
+			c.close(reasonInvalid)
+			return
+		}
+		if reason, ok := c.handle(data); !ok {
+			c.close(reason)
+			return
+		}
+	}
+}
+
+func (c *conn) readFailed(err error) {
+	var ne net.Error
+	var ce *websocket.CloseError
+	switch {
+	case errors.Is(err, websocket.ErrReadLimit):
+		c.close(reasonFrameTooLarge)
+	case errors.As(err, &ce):
+		c.close(reasonPeerClosed)
+	case errors.As(err, &ne) && ne.Timeout() && !c.helloDone:
+		c.close(reasonHelloTimeout)
+	default:
+		c.close(reasonDropped)
+	}
+}
+
+// handle handles one message; false closes the socket for the returned reason.
+func (c *conn) handle(data []byte) (closeReason, bool) {
+	v, err := decodeDocument(data)
+	if err != nil {
+		return reasonInvalid, false
+	}
+	m, _ := v.(map[string]any)
+	typ, _ := m["type"].(string)
+	if !c.helloDone {
+		if typ != msgHello {
+			return reasonHelloFirst, false
+		}
+		return c.handleHello(m)
+	}
+	switch typ {
+	case msgPush:
+		return c.handlePush(m)
+	case msgPull:
+		if issues, err := schema.ValidateValue("clientMessage", m, c.lang); err != nil || len(issues) > 0 {
+			return reasonInvalid, false
+		}
+		p := readPull(m)
+		select {
+		case c.reqs <- pageRequest{workspace: p.WorkspaceID, after: p.After, limit: p.Limit, token: p.PageToken}:
+		case <-c.closing:
+		}
+		return closeReason{}, true
+	case msgPing:
+		if issues, err := schema.ValidateValue("clientMessage", m, c.lang); err != nil || len(issues) > 0 {
+			return reasonInvalid, false
+		}
+		return closeReason{}, c.send(mustJSON(simpleMessage{Type: msgPong}))
+	case msgHello:
+		return reasonHelloFirst, false
+	}
+	return reasonInvalid, false
+}
+
+func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
+	e := c.e
+	// Versions first: a client of another version may not match this schema at all.
+	if v, ok := intOf(m["protocolVersion"]); ok && v != schema.ProtocolVersion {
+		return reasonVersion("protocol_version", "sync.error.protocolVersion", v, schema.ProtocolVersion), false
+	}
+	if v, ok := intOf(m["schemaVersion"]); ok && v != schema.SchemaVersion {
+		return reasonVersion("schema_version", "sync.error.schemaVersion", v, schema.SchemaVersion), false
+	}
+	if issues, err := schema.ValidateValue("clientMessage", m, c.lang); err != nil || len(issues) > 0 {
+		return reasonInvalid, false
+	}
+	h := readHello(m)
+	if h.Language != "" {
+		c.lang = h.Language
+	}
+	if err := e.BindClient(c.ctx, c.p.UserID, h.ClientID); err != nil {
+		if server.ErrorCode(err) == server.EFORBIDDEN {
+			return reasonForbidden, false
+		}
+		e.log.Error("sync: hello", "err", err)
+		return reasonInternal, false
+	}
+	c.mu.Lock()
+	c.clientID = h.ClientID
+	c.mu.Unlock()
+	if old := e.hub.claimClient(c, h.ClientID); old != nil {
+		old.close(reasonReplaced)
+	}
+	c.helloDone = true
+	welcome := welcomeMessage{
+		Type:            msgWelcome,
+		ProtocolVersion: schema.ProtocolVersion,
+		SchemaVersion:   schema.SchemaVersion,
+		ServerTime:      e.clock.Now(),
+		Limits: welcomeLimits{
+			MaxMessageBytes:      e.opts.Limits.MaxMessageBytes,
+			MaxMutationsPerPush:  e.opts.Limits.MaxMutationsPerPush,
+			MaxChangesPerPage:    e.opts.Limits.MaxChangesPerPage,
+			MaxMessagesPerSecond: e.opts.Limits.MaxMessagesPerSecond,
+		},
+	}
+	if !c.send(mustJSON(welcome)) {
+		return closeReason{}, true
+	}
+	workspaces := map[string]bool{}
+	for w := range h.Cursors {
+		workspaces[w] = true
+	}
+	for w := range h.Resume {
+		workspaces[w] = true
+	}
+	for _, w := range sortedKeys(workspaces) {
+		select {
+		case c.reqs <- pageRequest{workspace: w, after: h.Cursors[w], token: h.Resume[w]}:
+		case <-c.closing:
+			return closeReason{}, true
+		}
+	}
+	return closeReason{}, true
+}
+
+func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
+	e := c.e
+	muts, rejected, err := ParsePush(m, e.opts.Limits.MaxMutationsPerPush)
+	if err != nil {
+		if server.ErrorCode(err) == server.ETOOLARGE {
+			return e.reasonTooLarge(), false
+		}
+		return reasonInvalid, false
+	}
+	outcomes, err := e.Apply(c.ctx, Client{UserID: c.p.UserID, ClientID: c.client()}, muts)
+	if err != nil {
+		if c.ctx.Err() != nil {
+			return closeReason{}, true // closing anyway; the client resends
+		}
+		e.log.Error("sync: push", "client", c.client(), "err", err)
+		if server.ErrorCode(err) == server.EUNAVAILABLE {
+			return reasonGoingAway, false
+		}
+		return reasonInternal, false
+	}
+	all := append(rejected, outcomes...)
+	sort.Slice(all, func(i, j int) bool { return all[i].MutationID < all[j].MutationID })
+	var acks []ackEntry
+	for _, o := range all {
+		if o.Status == StatusRejected {
+			msg := rejectMessage{Type: msgReject, MutationID: o.MutationID, Code: o.Code, Issues: wireIssues(o.Issues, c.lang)}
+			if !c.send(mustJSON(msg)) {
+				return closeReason{}, true
+			}
+			continue
+		}
+		a := ackEntry{MutationID: o.MutationID, Status: o.Status, Seq: o.Seq}
+		if !o.Stamp.IsZero() {
+			st := o.Stamp
+			a.Stamp = &st
+		}
+		acks = append(acks, a)
+	}
+	if len(acks) > 0 {
+		c.send(mustJSON(ackMessage{Type: msgAck, Acks: acks}))
+	}
+	return closeReason{}, true
+}
+
+// send queues a message. It waits while the queue is full; a socket that takes no room for
+// SlowConsumerTimeout is closed as a slow consumer. false: the socket is closing.
+func (c *conn) send(msg []byte) bool {
+	switch c.out.push(msg, c.e.opts.SlowConsumerTimeout, c.closing) {
+	case nil:
+		return true
+	case errQueueTimeout:
+		c.close(reasonSlowConsumer)
+	}
+	return false
+}
+
+// ---------------------------------------------------------------- writer
+
+func (c *conn) writeLoop() {
+	e := c.e
+	ping := time.NewTicker(e.opts.PingInterval)
+	defer ping.Stop()
+	for {
+		select {
+		case <-c.closing:
+			c.finish()
+			return
+		case <-c.out.ready:
+			for {
+				msg, ok := c.out.pop()
+				if !ok {
+					break
+				}
+				_ = c.ws.SetWriteDeadline(time.Now().Add(e.opts.WriteTimeout))
+				if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+					var ne net.Error
+					if errors.As(err, &ne) && ne.Timeout() {
+						c.close(closeReason{code: CloseSlowConsumer, silent: true})
+					} else {
+						c.close(reasonDropped)
+					}
+					c.finish()
+					return
+				}
+			}
+		case <-ping.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(e.opts.WriteTimeout)); err != nil {
+				c.close(reasonDropped)
+				c.finish()
+				return
+			}
+		}
+	}
+}
+
+// finish sends the closing error and close frame (unless the reason is silent), waits briefly for
+// the peer's close frame, and closes the connection.
+func (c *conn) finish() {
+	r := c.reason
+	if !r.silent {
+		deadline := time.Now().Add(time.Second)
+		if r.errCode != "" {
+			msg := errorMessage{Type: msgError, Code: r.errCode, Message: schema.Message(c.lang, r.key, r.params)}
+			_ = c.ws.SetWriteDeadline(deadline)
+			_ = c.ws.WriteMessage(websocket.TextMessage, mustJSON(msg))
+		}
+		if err := c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(r.code, r.errCode), deadline); err == nil {
+			// Let the reader see the peer's close frame (a clean close) before cutting.
+			_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
+			select {
+			case <-c.readerDone:
+			case <-time.After(2 * time.Second):
+			}
+		}
+	}
+	_ = c.ws.Close()
+}
+
+// closeNow closes a socket that was never run (refused at the handshake).
+func (c *conn) closeNow(r closeReason) {
+	c.close(r)
+	close(c.readerDone)
+	c.finish()
+}
+
+// ---------------------------------------------------------------- deliverer
+
+func (c *conn) deliverLoop() {
+	// Re-checks are spread (±25%), so that sockets opened together do not all query at once.
+	every := c.e.opts.SessionCheckInterval
+	jittered := func() time.Duration { return every*3/4 + rand.N(every/2+1) }
+	check := time.NewTimer(jittered())
+	defer check.Stop()
+	for {
+		select {
+		case <-c.closing:
+			return
+		case req := <-c.reqs:
+			c.servePull(req)
+		case <-c.pokes:
+			c.serveLive()
+		case <-check.C:
+			c.recheck()
+			check.Reset(jittered())
+		}
+	}
+}
+
+func (c *conn) subscription(workspace string) *subscription {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.subs[workspace]
+	if s == nil {
+		s = &subscription{}
+		c.subs[workspace] = s
+	}
+	return s
+}
+
+func (c *conn) drop(workspace string) {
+	c.mu.Lock()
+	delete(c.subs, workspace)
+	c.mu.Unlock()
+	c.e.hub.unsubscribe(c, workspace)
+}
+
+// poke: the workspace's head is now seq (from a commit here or elsewhere).
+func (c *conn) poke(workspace string, seq int64) {
+	c.mu.Lock()
+	s := c.subs[workspace]
+	if s != nil && seq > s.pos {
+		s.dirty = true
+	}
+	c.mu.Unlock()
+	select {
+	case c.pokes <- struct{}{}:
+	default:
+	}
+}
+
+// servePull answers a pull (or a hello's cursor): one page.
+func (c *conn) servePull(req pageRequest) {
+	s := c.subscription(req.workspace)
+	// Follow the workspace before reading, so that no commit falls between the read and the
+	// subscription.
+	c.e.hub.subscribe(c, req.workspace)
+	c.mu.Lock()
+	s.live, s.dirty = false, false
+	c.mu.Unlock()
+	if req.token != "" || req.after == 0 {
+		c.serveSnapshot(req)
+		return
+	}
+	c.serveChanges(req.workspace, req.after, req.limit, true)
+}
+
+func (c *conn) serveSnapshot(req pageRequest) {
+	e := c.e
+	page, err := e.SnapshotPage(c.ctx, c.p.UserID, req.workspace, req.token, req.limit)
+	if err != nil && req.token != "" && errors.Is(err, errBadPageToken) {
+		// A token this server did not write (another version): start the snapshot again.
+		page, err = e.SnapshotPage(c.ctx, c.p.UserID, req.workspace, "", req.limit)
+	}
+	if err != nil {
+		c.readFailedFor(req.workspace, err)
+		return
+	}
+	if !c.send(encodeSnapshot(req.workspace, page)) {
+		return
+	}
+	if page.HasMore {
+		return
+	}
+	c.mu.Lock()
+	s := c.subs[req.workspace]
+	if s != nil {
+		s.pos, s.live = page.Cursor, true
+		s.dirty = true // changes committed since the snapshot began
+	}
+	c.mu.Unlock()
+	c.serveLive()
+}
+
+// serveChanges sends the page after `after`. A page answering a pull is sent even when empty; a
+// live page only when it holds changes.
+func (c *conn) serveChanges(workspace string, after int64, limit int, answer bool) {
+	page, err := c.e.ChangesPage(c.ctx, c.p.UserID, workspace, after, limit)
+	if err != nil {
+		c.readFailedFor(workspace, err)
+		return
+	}
+	if !answer && len(page.Changes) == 0 {
+		return
+	}
+	if !c.send(encodeChanges(workspace, page)) {
+		return
+	}
+	c.mu.Lock()
+	if s := c.subs[workspace]; s != nil {
+		s.pos, s.live = page.Cursor, !page.HasMore
+	}
+	c.mu.Unlock()
+}
+
+// serveLive sends the new changes of every live workspace that a commit touched.
+func (c *conn) serveLive() {
+	for {
+		var workspace string
+		var after int64
+		c.mu.Lock()
+		for _, w := range sortedKeys(c.subs) {
+			s := c.subs[w]
+			if s.live && s.dirty {
+				workspace, after = w, s.pos
+				s.dirty = false
+				break
+			}
+		}
+		c.mu.Unlock()
+		if workspace == "" || c.ctx.Err() != nil {
+			return
+		}
+		c.serveChanges(workspace, after, 0, false)
+	}
+}
+
+// readFailedFor turns a failed read of a workspace into its message: accessDenied,
+// resyncRequired, or (anything else) closing the socket.
+func (c *conn) readFailedFor(workspace string, err error) {
+	var resync *ResyncError
+	switch {
+	case errors.As(err, &resync):
+		c.drop(workspace)
+		c.send(mustJSON(resyncMessage{Type: msgResyncRequired, WorkspaceID: workspace, Reason: resync.Reason}))
+	case server.ErrorCode(err) == server.ENOTFOUND || server.ErrorCode(err) == server.EFORBIDDEN:
+		c.drop(workspace)
+		c.send(mustJSON(resyncMessage{Type: msgAccessDenied, WorkspaceID: workspace, Reason: DeniedNotAMember}))
+	case c.ctx.Err() != nil:
+	default:
+		c.e.log.Error("sync: read for a socket", "workspace", workspace, "err", err)
+		c.close(reasonInternal)
+	}
+}
+
+// recheck re-validates the session and the memberships of the followed workspaces.
+func (c *conn) recheck() {
+	if c.p.Check != nil {
+		if err := c.p.Check(c.ctx); err != nil {
+			if server.ErrorCode(err) == server.EUNAUTHORIZED {
+				c.close(reasonUnauthorized)
+				return
+			}
+			if c.ctx.Err() == nil {
+				c.e.log.Warn("sync: could not re-check a session", "err", err)
+			}
+		}
+	}
+	c.mu.Lock()
+	workspaces := sortedKeys(c.subs)
+	c.mu.Unlock()
+	for _, w := range workspaces {
+		role, err := c.e.ReadRole(c.ctx, c.p.UserID, w)
+		if err != nil {
+			return
+		}
+		if !role.Valid() {
+			c.drop(w)
+			c.send(mustJSON(resyncMessage{Type: msgAccessDenied, WorkspaceID: w, Reason: DeniedNotAMember}))
+		}
+	}
+}
+
+// ---------------------------------------------------------------- send queue and rate limit
+
+var (
+	errQueueTimeout = errors.New("sync: send queue full for too long")
+	errQueueClosed  = errors.New("sync: socket closing")
+)
+
+// sendQueue is a FIFO of encoded messages bounded in bytes. A message is always accepted into an
+// empty queue, so one message larger than the bound still goes through.
+type sendQueue struct {
+	mu    gosync.Mutex
+	items [][]byte
+	bytes int
+	max   int
+	ready chan struct{} // something to write
+	space chan struct{} // room was made
+}
+
+func newSendQueue(max int) *sendQueue {
+	return &sendQueue{max: max, ready: make(chan struct{}, 1), space: make(chan struct{}, 1)}
+}
+
+func (q *sendQueue) push(msg []byte, timeout time.Duration, closing <-chan struct{}) error {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		q.mu.Lock()
+		if len(q.items) == 0 || q.bytes+len(msg) <= q.max {
+			q.items = append(q.items, msg)
+			q.bytes += len(msg)
+			roomLeft := q.bytes < q.max
+			q.mu.Unlock()
+			signal(q.ready)
+			if roomLeft {
+				signal(q.space) // another waiting producer may fit too
+			}
+			return nil
+		}
+		q.mu.Unlock()
+		if timer == nil {
+			timer = time.NewTimer(timeout)
+		}
+		select {
+		case <-q.space:
+		case <-timer.C:
+			return errQueueTimeout
+		case <-closing:
+			return errQueueClosed
+		}
+	}
+}
+
+func (q *sendQueue) pop() ([]byte, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) == 0 {
+		return nil, false
+	}
+	msg := q.items[0]
+	q.items[0] = nil
+	q.items = q.items[1:]
+	q.bytes -= len(msg)
+	signal(q.space)
+	return msg, true
+}
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// tokenBucket limits a connection's message rate: rate per second, bursts of burst.
+type tokenBucket struct {
+	rate, burst float64
+	tokens      float64
+	last        time.Time
+}
+
+func (b *tokenBucket) take(now time.Time) bool {
+	if b.last.IsZero() {
+		b.tokens, b.last = b.burst, now
+	}
+	b.tokens = math.Min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}

@@ -1,0 +1,98 @@
+package sync
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// GCStats says what one garbage collection removed.
+type GCStats struct {
+	Changes    int64 // change log entries
+	Records    int64 // tombstones
+	Rejections int64
+}
+
+// CollectGarbage removes what is older than the retention period: change log entries (raising
+// each workspace's gc_seq to the newest one removed, so that a client whose cursor is older gets
+// resyncRequired), tombstoned records whose last change is that old (every change of theirs is
+// gone too), and stored rejections. Each workspace is collected in its own transaction, under
+// the same lock as pushes. Running it on several instances at once is harmless.
+func (e *Engine) CollectGarbage(ctx context.Context) (GCStats, error) {
+	var stats GCStats
+	cutoff := e.now().Add(-e.opts.Retention)
+	// Per workspace, the newest change older than the cutoff (changes are in seq order and their
+	// times only grow, so every older change has a smaller seq).
+	rows, err := e.db.Query(ctx, `SELECT w.workspace_id, (SELECT MAX(c.seq) FROM sync_changes c
+			WHERE c.workspace_id = w.workspace_id AND c.seq > w.gc_seq AND c.created_at < ?)
+		FROM sync_workspaces w WHERE w.seq > w.gc_seq ORDER BY w.workspace_id`, cutoff)
+	if err != nil {
+		return stats, fmt.Errorf("find old changes: %w", err)
+	}
+	type point struct {
+		workspace string
+		seq       int64
+	}
+	var points []point
+	for rows.Next() {
+		var p point
+		var seq sql.NullInt64
+		if err := rows.Scan(&p.workspace, &seq); err != nil {
+			rows.Close()
+			return stats, fmt.Errorf("find old changes: %w", err)
+		}
+		if seq.Valid {
+			p.seq = seq.Int64
+			points = append(points, p)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return stats, fmt.Errorf("find old changes: %w", err)
+	}
+	for _, p := range points {
+		if err := e.collectWorkspace(ctx, p.workspace, p.seq, &stats); err != nil {
+			return stats, err
+		}
+	}
+	res, err := e.db.Exec(ctx, `DELETE FROM sync_rejections WHERE created_at < ?`, cutoff)
+	if err != nil {
+		return stats, fmt.Errorf("collect rejections: %w", err)
+	}
+	stats.Rejections, _ = res.RowsAffected()
+	if stats != (GCStats{}) {
+		e.log.Info("sync: garbage collected", "changes", stats.Changes, "tombstones", stats.Records, "rejections", stats.Rejections)
+	}
+	return stats, nil
+}
+
+func (e *Engine) collectWorkspace(ctx context.Context, workspace string, upTo int64, stats *GCStats) error {
+	cutoff := e.now().Add(-e.opts.Retention)
+	tx, err := e.db.BeginTx(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// The lock pushes take; gc_seq only grows.
+	if _, err := tx.Exec(ctx, `UPDATE sync_workspaces SET gc_seq = CASE WHEN gc_seq < ? THEN ? ELSE gc_seq END WHERE workspace_id = ?`,
+		upTo, upTo, workspace); err != nil {
+		return fmt.Errorf("collect workspace %s: %w", workspace, err)
+	}
+	res, err := tx.Exec(ctx, `DELETE FROM sync_changes WHERE workspace_id = ? AND seq <= ?`, workspace, upTo)
+	if err != nil {
+		return fmt.Errorf("collect changes of %s: %w", workspace, err)
+	}
+	n, _ := res.RowsAffected()
+	stats.Changes += n
+	res, err = tx.Exec(ctx, `DELETE FROM sync_records WHERE workspace_id = ? AND deleted AND updated_at < ? AND seq <= ?`,
+		workspace, cutoff, upTo)
+	if err != nil {
+		return fmt.Errorf("collect tombstones of %s: %w", workspace, err)
+	}
+	n, _ = res.RowsAffected()
+	stats.Records += n
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("collect workspace %s: %w", workspace, err)
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package sync
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/gorilla/websocket"
+
+	"patrimonio/server"
+	schema "patrimonio/shared-schema"
+)
+
+// ServeHTTP is the WebSocket endpoint (GET /api/v1/sync). Before the upgrade it checks that the
+// request is a WebSocket handshake (400) from an allowed Origin (403; a browser always sends
+// Origin, and a page of another site must never reach the socket with the user's cookie). After
+// it: a socket without a signed-in user is closed with 4401, one over the user's connection
+// limit with 4430. Then the socket is served until it closes.
+func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	lang := schema.Language(r.Header.Get("Accept-Language"))
+	if !websocket.IsWebSocketUpgrade(r) {
+		writeHTTPError(w, http.StatusBadRequest, server.EINVALID, "This address only accepts WebSocket connections.")
+		return
+	}
+	if !e.originAllowed(r.Header.Get("Origin")) {
+		writeHTTPError(w, http.StatusForbidden, server.EFORBIDDEN, "This origin may not open the sync socket.")
+		return
+	}
+	e.closeMu.RLock()
+	if e.closed {
+		e.closeMu.RUnlock()
+		writeHTTPError(w, http.StatusServiceUnavailable, server.EUNAVAILABLE, "The server is shutting down.")
+		return
+	}
+	e.conns.Add(1)
+	e.closeMu.RUnlock()
+	defer e.conns.Done()
+
+	var principal Principal
+	var authErr error = errNoAuthenticator
+	if e.auth != nil {
+		principal, authErr = e.auth.Authenticate(r)
+	}
+	ws, err := e.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader answered the client
+	}
+	c := newConn(e, ws, principal, lang)
+	if authErr != nil || principal.UserID == "" {
+		c.closeNow(reasonUnauthorized)
+		return
+	}
+	switch e.hub.add(c, e.opts.Limits.MaxConnectionsPerUser) {
+	case hubClosed:
+		c.closeNow(reasonGoingAway)
+		return
+	case userFull:
+		c.closeNow(e.reasonTooManyConnections())
+		return
+	}
+	c.run()
+}
+
+var errNoAuthenticator = server.Errorf(server.EUNAUTHORIZED, "No authenticator.")
+
+func (e *Engine) originAllowed(origin string) bool {
+	if origin == "" {
+		return false
+	}
+	norm, err := server.ParseOrigin(origin)
+	return err == nil && e.origins[norm]
+}
+
+func writeHTTPError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": message}})
+}
+
+// EndSession closes, with code 4401, every socket of this instance opened with the session (call
+// it at sign-out; other instances notice at their next session check).
+func (e *Engine) EndSession(sessionID string) {
+	for _, c := range e.hub.all() {
+		if c.p.SessionID == sessionID {
+			c.close(reasonUnauthorized)
+		}
+	}
+}
+
+// EndUser closes, with code 4401, every socket of this instance of the user.
+func (e *Engine) EndUser(userID string) {
+	for _, c := range e.hub.all() {
+		if c.p.UserID == userID {
+			c.close(reasonUnauthorized)
+		}
+	}
+}
+
+// OpenSockets is the number of sockets open on this instance.
+func (e *Engine) OpenSockets() int {
+	n, _ := e.hub.count()
+	return n
+}

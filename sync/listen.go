@@ -1,0 +1,93 @@
+package sync
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Fan-out between server instances sharing one Postgres database: every push transaction sends
+// NOTIFY patrimonio_sync '<node> <workspace> <seq>' (delivered at commit, in commit order); every
+// instance LISTENs on one connection of its own and pokes its sockets of that workspace, which
+// then read the new changes from the database. A lost listening connection is re-established
+// with backoff, and then every socket reads again, so a notification missed meanwhile delays a
+// change but never loses it.
+
+const notifyChannel = "patrimonio_sync"
+
+func notifyPayload(node, workspace string, seq int64) string {
+	return node + " " + workspace + " " + strconv.FormatInt(seq, 10)
+}
+
+func parsePayload(p string) (node, workspace string, seq int64, ok bool) {
+	parts := strings.Fields(p)
+	if len(parts) != 3 {
+		return "", "", 0, false
+	}
+	seq, err := strconv.ParseInt(parts[2], 10, 64)
+	if err != nil {
+		return "", "", 0, false
+	}
+	return parts[0], parts[1], seq, true
+}
+
+// startListening takes a connection out of the pool for good and LISTENs on it.
+func (e *Engine) startListening(ctx context.Context) (*pgx.Conn, error) {
+	pc, err := e.db.Pool().Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("sync: listen: %w", err)
+	}
+	conn := pc.Hijack()
+	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
+		conn.Close(context.Background())
+		return nil, fmt.Errorf("sync: listen: %w", err)
+	}
+	return conn, nil
+}
+
+func (e *Engine) listen(conn *pgx.Conn) {
+	defer e.bg.Done()
+	backoff := 100 * time.Millisecond
+	for {
+		if conn != nil {
+			err := e.receive(conn)
+			conn.Close(context.Background())
+			conn = nil
+			if e.ctx.Err() != nil {
+				return
+			}
+			e.log.Warn("sync: lost the notification connection; reconnecting", "err", err)
+		}
+		select {
+		case <-e.ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		c, err := e.startListening(e.ctx)
+		if err != nil {
+			backoff = min(2*backoff, 5*time.Second)
+			continue
+		}
+		backoff = 100 * time.Millisecond
+		conn = c
+		e.hub.pokeAll() // commits made while nobody listened
+	}
+}
+
+func (e *Engine) receive(conn *pgx.Conn) error {
+	for {
+		n, err := conn.WaitForNotification(e.ctx)
+		if err != nil {
+			return err
+		}
+		node, workspace, seq, ok := parsePayload(n.Payload)
+		if !ok || node == e.clock.Node() {
+			continue // our own commits were announced locally
+		}
+		e.hub.poke(workspace, seq)
+	}
+}

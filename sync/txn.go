@@ -1,0 +1,184 @@
+package sync
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"patrimonio/server"
+	"patrimonio/server/store"
+)
+
+// txn is the push transaction. Its SQL is written once, with ? placeholders, for both databases;
+// the one difference is how many new rows are written: on Postgres with COPY (the pgx pool the
+// store exposes for it), on SQLite with multi-row INSERTs. COPY writes a row for a fraction of
+// what an INSERT with bound parameters costs, and the change log and new records are most of a
+// push's rows.
+type txn interface {
+	exec(ctx context.Context, query string, args ...any) error
+	queryRow(ctx context.Context, query string, args ...any) rowScanner
+	query(ctx context.Context, query string, args ...any) (rowsIter, error)
+	// queryEach runs a query that returns at most one row once per argument list and calls scan
+	// for each row found. On Postgres the queries go in one pipelined batch: each one an equality
+	// on a whole key, which no planner estimate (a table growing fast since its last ANALYZE) can
+	// turn into a scan of a workspace, as an IN list can.
+	queryEach(ctx context.Context, query string, argsList [][]any, scan func(rowScanner) error) error
+	// insert writes rows (each one value per column) into table.
+	insert(ctx context.Context, table string, columns []string, rows [][]any) error
+	commit(ctx context.Context) error
+	rollback(ctx context.Context)
+}
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+type rowsIter interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+func (e *Engine) beginTxn(ctx context.Context) (txn, error) {
+	if pool := e.db.Pool(); pool != nil {
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("begin transaction: %w", err)
+		}
+		return pgTxn{tx}, nil
+	}
+	tx, err := e.db.BeginTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sqlTxn{tx}, nil
+}
+
+// ---------------------------------------------------------------- Postgres (pgx)
+
+type pgTxn struct{ tx pgx.Tx }
+
+func (t pgTxn) exec(ctx context.Context, query string, args ...any) error {
+	_, err := t.tx.Exec(ctx, store.Rebind(server.Postgres, query), args...)
+	return err
+}
+
+func (t pgTxn) queryRow(ctx context.Context, query string, args ...any) rowScanner {
+	return t.tx.QueryRow(ctx, store.Rebind(server.Postgres, query), args...)
+}
+
+func (t pgTxn) query(ctx context.Context, query string, args ...any) (rowsIter, error) {
+	rows, err := t.tx.Query(ctx, store.Rebind(server.Postgres, query), args...)
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func (t pgTxn) queryEach(ctx context.Context, query string, argsList [][]any, scan func(rowScanner) error) error {
+	if len(argsList) == 0 {
+		return nil
+	}
+	q := store.Rebind(server.Postgres, query)
+	b := &pgx.Batch{}
+	for _, args := range argsList {
+		b.Queue(q, args...)
+	}
+	results := t.tx.SendBatch(ctx, b)
+	for range argsList {
+		err := scan(results.QueryRow())
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			results.Close()
+			return err
+		}
+	}
+	return results.Close()
+}
+
+func (t pgTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err := t.tx.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows))
+	return err
+}
+
+func (t pgTxn) commit(ctx context.Context) error { return t.tx.Commit(ctx) }
+
+func (t pgTxn) rollback(ctx context.Context) { _ = t.tx.Rollback(context.WithoutCancel(ctx)) }
+
+// ---------------------------------------------------------------- SQLite (database/sql)
+
+type sqlTxn struct{ tx *store.Tx }
+
+func (t sqlTxn) exec(ctx context.Context, query string, args ...any) error {
+	_, err := t.tx.Exec(ctx, query, args...)
+	return err
+}
+
+func (t sqlTxn) queryRow(ctx context.Context, query string, args ...any) rowScanner {
+	return t.tx.QueryRow(ctx, query, args...)
+}
+
+func (t sqlTxn) query(ctx context.Context, query string, args ...any) (rowsIter, error) {
+	rows, err := t.tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rows}, nil
+}
+
+func (t sqlTxn) queryEach(ctx context.Context, query string, argsList [][]any, scan func(rowScanner) error) error {
+	for _, args := range argsList {
+		if err := scan(t.tx.QueryRow(ctx, query, args...)); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t sqlTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {
+	return insertRows(ctx, t, `INSERT INTO `+table+` (`+strings.Join(columns, ", ")+`) VALUES `, ``, len(columns), rows)
+}
+
+func (t sqlTxn) commit(context.Context) error { return t.tx.Commit() }
+
+func (t sqlTxn) rollback(context.Context) { _ = t.tx.Rollback() }
+
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { _ = r.Rows.Close() }
+
+// insertRows runs "prefix (...), (...) suffix" in chunks that stay under both databases' limits
+// on bound parameters.
+func insertRows(ctx context.Context, tx txn, prefix, suffix string, width int, rows [][]any) error {
+	const maxParams = 30000
+	per := max(1, maxParams/width)
+	row := "(" + placeholders(width) + ")"
+	for start := 0; start < len(rows); start += per {
+		part := rows[start:min(start+per, len(rows))]
+		var b strings.Builder
+		b.Grow(len(prefix) + len(suffix) + len(part)*(len(row)+1))
+		b.WriteString(prefix)
+		args := make([]any, 0, len(part)*width)
+		for i, r := range part {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(row)
+			args = append(args, r...)
+		}
+		b.WriteString(suffix)
+		if err := tx.exec(ctx, b.String(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
