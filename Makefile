@@ -59,7 +59,9 @@ test-go: $(PGTMP)
 test-unit: deps
 	$(NPM) run test:unit
 
+# The e2e build (pwa/e2e/dist): the PWA plus the sync test page, which pwa/dist never contains.
 test-e2e: build $(PGTMP)
+	$(NPM) exec -- vite build --logLevel warn -c pwa/e2e/sync-page/vite.config.ts
 	$(WITH_PG) $(NPM) run test:e2e
 
 # Benchmarks print figures (never time limits inside tests).
@@ -67,4 +69,4 @@ bench: $(PGTMP)
 	$(WITH_PG) $(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf bin pwa/dist test-results playwright-report
+	rm -rf bin pwa/dist pwa/e2e/dist test-results playwright-report
