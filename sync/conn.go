@@ -189,6 +189,24 @@ func (c *conn) readLoop() {
 	e := c.e
 	c.ws.SetReadLimit(int64(e.opts.Limits.MaxMessageBytes))
 	helloBy := time.Now().Add(e.opts.HelloTimeout)
+	// Anything from the client keeps the socket alive (PongWait), control frames included: the
+	// pong that answers the server's ping (browsers send it by themselves: an open app that has
+	// nothing to say must not be dropped) and a ping. The handlers run on this goroutine, inside
+	// ReadMessage.
+	alive := func() {
+		if c.helloDone {
+			_ = c.ws.SetReadDeadline(time.Now().Add(e.opts.PongWait))
+		}
+	}
+	c.ws.SetPongHandler(func(string) error {
+		alive()
+		return nil
+	})
+	answerPing := c.ws.PingHandler()
+	c.ws.SetPingHandler(func(data string) error {
+		alive()
+		return answerPing(data)
+	})
 	for {
 		deadline := helloBy
 		if c.helloDone {

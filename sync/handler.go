@@ -13,8 +13,9 @@ import (
 // ServeHTTP is the WebSocket endpoint (GET /api/v1/sync). Before the upgrade it checks that the
 // request is a WebSocket handshake (400) from an allowed Origin (403; a browser always sends
 // Origin, and a page of another site must never reach the socket with the user's cookie). After
-// it: a socket without a signed-in user is closed with 4401, one over the user's connection
-// limit with 4430. Then the socket is served until it closes.
+// it: a socket without a signed-in user is closed with 4401 (1011 when the session could not be
+// read at all, e.g. the database did not answer), one over the user's connection limit with
+// 4430. Then the socket is served until it closes.
 func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	lang := schema.Language(r.Header.Get("Accept-Language"))
 	if !websocket.IsWebSocketUpgrade(r) {
@@ -45,6 +46,13 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader answered the client
 	}
 	c := newConn(e, ws, principal, lang)
+	if authErr != nil && server.ErrorCode(authErr) != server.EUNAUTHORIZED {
+		// Not "nobody is signed in" but "the session could not be read" (the database did not
+		// answer): the server's failure. The device must reconnect, not sign in again.
+		e.log.Error("sync: authenticate a socket", "err", authErr)
+		c.closeNow(reasonInternal)
+		return
+	}
 	if authErr != nil || principal.UserID == "" {
 		c.closeNow(reasonUnauthorized)
 		return

@@ -85,14 +85,18 @@ func (e *Engine) ChangesPage(ctx context.Context, userID, workspaceID string, af
 	if limit <= 0 || limit > e.opts.Limits.MaxChangesPerPage {
 		limit = e.opts.Limits.MaxChangesPerPage
 	}
+	// The page is read in a derived table with its own ORDER BY and LIMIT, so that the database
+	// walks the primary key from the cursor and stops after limit+1 rows (a LIMIT outside the
+	// join made Postgres read and sort every change after the cursor, for every page).
 	rows, err := e.db.Query(ctx, `SELECT m.role, COALESCE(w.seq, 0), COALESCE(w.gc_seq, 0),
 			c.seq, c.collection, c.record_id, c.client_id, c.mutation_id, c.mutation
 		FROM memberships m
 		LEFT JOIN sync_workspaces w ON w.workspace_id = m.workspace_id
-		LEFT JOIN sync_changes c ON c.workspace_id = m.workspace_id AND c.seq > ?
+		LEFT JOIN (SELECT workspace_id, seq, collection, record_id, client_id, mutation_id, mutation
+			FROM sync_changes WHERE workspace_id = ? AND seq > ?
+			ORDER BY seq LIMIT ?) c ON c.workspace_id = m.workspace_id
 		WHERE m.workspace_id = ? AND m.user_id = ?
-		ORDER BY c.seq
-		LIMIT ?`, after, workspaceID, userID, limit+1)
+		ORDER BY c.seq`, workspaceID, after, limit+1, workspaceID, userID)
 	if err != nil {
 		return ChangesPage{}, fmt.Errorf("read changes: %w", err)
 	}
@@ -186,15 +190,19 @@ func (e *Engine) SnapshotPage(ctx context.Context, userID, workspaceID, token st
 			return SnapshotPage{}, errBadPageToken
 		}
 	}
+	// As in ChangesPage, the page is a derived table with its own ORDER BY and LIMIT, and the
+	// position a row-value comparison: the database walks the primary key from the position and
+	// stops after limit+1 rows (an OR of two conditions and a LIMIT outside the join made Postgres
+	// read and sort every record after the position, for every page: quadratic in the workspace).
 	rows, err := e.db.Query(ctx, `SELECT m.role, COALESCE(w.seq, 0), COALESCE(w.gc_seq, 0),
 			r.collection, r.record_id, r.seq, r.state
 		FROM memberships m
 		LEFT JOIN sync_workspaces w ON w.workspace_id = m.workspace_id
-		LEFT JOIN sync_records r ON r.workspace_id = m.workspace_id
-			AND (r.collection > ? OR (r.collection = ? AND r.record_id > ?))
+		LEFT JOIN (SELECT workspace_id, collection, record_id, seq, state
+			FROM sync_records WHERE workspace_id = ? AND (collection, record_id) > (?, ?)
+			ORDER BY collection, record_id LIMIT ?) r ON r.workspace_id = m.workspace_id
 		WHERE m.workspace_id = ? AND m.user_id = ?
-		ORDER BY r.collection, r.record_id
-		LIMIT ?`, pos.Collection, pos.Collection, pos.RecordID, workspaceID, userID, limit+1)
+		ORDER BY r.collection, r.record_id`, workspaceID, pos.Collection, pos.RecordID, limit+1, workspaceID, userID)
 	if err != nil {
 		return SnapshotPage{}, fmt.Errorf("read snapshot: %w", err)
 	}

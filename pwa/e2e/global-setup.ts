@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createOnboardedAccount, storageStateFor } from "./support/accounts";
+import { createOnboardedAccount, E2E_ADMIN_EMAIL, storageStateFor } from "./support/accounts";
 import { BINARY, REPO_ROOT, startServer } from "./support/server";
 
 // Starts the real binary twice: on SQLite (the app under test) and on Postgres (for the health check
@@ -13,9 +13,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!databaseURL) {
     throw new Error("TEST_DATABASE_URL is unset: run through `make test-e2e`, which starts a throwaway Postgres");
   }
-  const sqlite = await startServer();
+  // One app admin by configuration (account.spec.ts signs it up when it needs it).
+  const sqlite = await startServer({ PATRIMONIO_ADMIN_EMAILS: E2E_ADMIN_EMAIL });
   const postgres = await startServer({ DATABASE_URL: databaseURL });
   process.env.E2E_BASE_URL = sqlite.url;
+  process.env.E2E_DATA_DIR = sqlite.dataDir;
   process.env.E2E_PG_BASE_URL = postgres.url;
   // The screens need a signed-in user: tests start signed in as one who finished onboarding
   // (support/fixtures.ts), unless they ask for a fresh, signed-out browser (auth.spec.ts).

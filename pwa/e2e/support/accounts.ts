@@ -72,3 +72,36 @@ export function storageStateFor(baseURL: string, account: ApiAccount) {
     origins: [],
   };
 }
+
+/**
+ * The app admin of the e2e server: global-setup.ts lists this address in PATRIMONIO_ADMIN_EMAILS
+ * (admins by configuration), and a test signs it up when it needs it (adminAccount).
+ */
+export const E2E_ADMIN_EMAIL = "e2e-admin@example.com";
+const E2E_ADMIN_PASSWORD = "admin e2e passphrase 6620 long";
+
+/** Signs in with e-mail and password through the API; the answer's status (200, 401, 429, …). */
+export async function signInStatus(baseURL: string, email: string, password: string): Promise<number> {
+  const res = await fetch(`${baseURL}/api/v1/auth/signin`, {
+    method: "POST",
+    headers: { Origin: baseURL, Accept: "application/json", "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  return res.status;
+}
+
+/** Signs up through the API and nothing more (the account stays at e-mail verification). */
+export async function signUpOnly(baseURL: string, email: string, password: string): Promise<void> {
+  await call(baseURL, "POST", "/auth/signup", { email, password });
+}
+
+/**
+ * The e2e server's app admin: signed up and onboarded on first use (no mail to the address in the
+ * dev outbox yet), signed in again after that (no failed attempt counted by the throttle).
+ */
+export async function adminAccount(baseURL: string): Promise<ApiAccount> {
+  const mails = (await (await call(baseURL, "GET", `/dev/outbox?to=${encodeURIComponent(E2E_ADMIN_EMAIL)}`, undefined)).json()) as unknown[];
+  if (mails.length === 0) return createOnboardedAccount(baseURL, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+  const signIn = await call(baseURL, "POST", "/auth/signin", { email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD });
+  return { email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD, sessionToken: sessionFrom(signIn) };
+}

@@ -234,3 +234,41 @@ describe("re-verification", () => {
     expect(asked).toBe(0);
   });
 });
+
+describe("exchange: the answer with its status and headers", () => {
+  test("gives the paging headers beside the body", async () => {
+    const { fetch, seen } = scriptedFetch(
+      new Response(JSON.stringify([{ id: "u1" }]), {
+        status: 200,
+        headers: { "Content-Type": "application/json", "X-Total-Count": "41", Link: '</api/v1/admin/users?limit=25&offset=25>; rel="next"' },
+      }),
+    );
+    const answer = await client(fetch).exchange<{ id: string }[]>("GET", "/admin/users?limit=25&offset=0");
+    expect(answer.data).toEqual([{ id: "u1" }]);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("X-Total-Count")).toBe("41");
+    expect(answer.headers.get("Link")).toBe('</api/v1/admin/users?limit=25&offset=25>; rel="next"');
+    expect(seen[0]?.url).toBe("/api/v1/admin/users?limit=25&offset=0");
+  });
+
+  test("an empty answer has no data but keeps its status and headers", async () => {
+    const { fetch } = scriptedFetch(new Response(null, { status: 204, headers: { "Clear-Site-Data": '"storage"' } }));
+    const answer = await client(fetch).exchange<void>("DELETE", "/users/");
+    expect([answer.data, answer.status, answer.headers.get("Clear-Site-Data")]).toEqual([undefined, 204, '"storage"']);
+  });
+
+  test("fails like request, and is sent again after a proof like request", async () => {
+    const { fetch, seen } = scriptedFetch(
+      jsonResponse(403, { error: { code: "reverification_required", message: "Confirma que eres tú." } }),
+      jsonResponse(202, { pendingEmail: "nueva@example.com" }),
+      jsonResponse(409, { error: { code: "conflict", message: "No se puede usar esa dirección." } }),
+    );
+    const api = client(fetch);
+    api.setReverificationHandler(async () => true);
+    const answer = await api.exchange("POST", "/users/email", { body: { email: "nueva@example.com" } });
+    expect([answer.status, answer.data]).toEqual([202, { pendingEmail: "nueva@example.com" }]);
+    expect(seen).toHaveLength(2);
+    const error = await failure(api.exchange("POST", "/users/email/verify", { body: { code: "123456" } }));
+    expect([error.status, error.code, error.message]).toEqual([409, "conflict", "No se puede usar esa dirección."]);
+  });
+});

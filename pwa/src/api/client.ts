@@ -125,8 +125,17 @@ export interface ApiClientOptions {
   language: () => string;
 }
 
+/** A successful answer with what came around its body (paging headers, …). */
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+}
+
 export interface ApiClient {
   request<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<T>;
+  /** Like request, but resolves with the status and headers too (X-Total-Count, Link, …). */
+  exchange<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   get<T>(path: string, options?: Omit<RequestOptions, "body">): Promise<T>;
   post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">): Promise<T>;
   patch<T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">): Promise<T>;
@@ -151,7 +160,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return pendingProof;
   }
 
-  async function send<T>(method: HttpMethod, path: string, opts: RequestOptions): Promise<T> {
+  async function send<T>(method: HttpMethod, path: string, opts: RequestOptions): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = {
       Accept: "application/json",
       "Accept-Language": options.language(),
@@ -185,14 +194,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (parsed) throw new ApiError(response.status, parsed.code, parsed.message, { fields: parsed.fields });
       throw new ApiError(response.status, codeForStatus(response.status), response.statusText || `HTTP ${response.status}`);
     }
-    if (text === "") return undefined as T;
+    const answer = { status: response.status, headers: response.headers };
+    if (text === "") return { ...answer, data: undefined as T };
     if (body === undefined) {
       throw new ApiError(response.status, ERROR_CODES.badResponse, "The server's answer is not JSON.");
     }
-    return body as T;
+    return { ...answer, data: body as T };
   }
 
   async function request<T>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<T> {
+    return (await exchange<T>(method, path, opts)).data;
+  }
+
+  async function exchange<T>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     try {
       return await send<T>(method, path, opts);
     } catch (error) {
@@ -207,6 +221,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     request,
+    exchange,
     get: (path, opts) => request("GET", path, opts),
     post: (path, body, opts) => request("POST", path, { ...opts, body }),
     patch: (path, body, opts) => request("PATCH", path, { ...opts, body }),

@@ -1,9 +1,12 @@
 // One function per /api/v1 call the PWA makes, typed with ./types. Screens use these through the
 // query hooks (./queries.ts) or mutations; nothing else builds API paths.
 import type { ApiClient } from "./client";
+import { pageFromHeaders, type Page } from "./paging";
 import type {
   AdminUser,
+  AdminUserQuery,
   AuthConfig,
+  EmailChange,
   Me,
   OnboardingState,
   Passkey,
@@ -13,6 +16,10 @@ import type {
   TotpSetup,
   User,
   Workspace,
+  WorkspaceDetail,
+  WorkspaceInvitation,
+  WorkspaceMember,
+  WorkspaceRole,
 } from "./types";
 
 export const endpoints = {
@@ -30,6 +37,11 @@ export const endpoints = {
   advanceOnboarding: (api: ApiClient, step: string, action: "complete" | "skip") =>
     api.post<{ onboarding: OnboardingState }>("/onboarding/advance", { step, action }),
   updatePersonalIdentity: (api: ApiClient, body: PersonalIdentityInput) => api.patch<{ user: User }>("/users/", body),
+  /** Sends a code to the new address (needs a recent proof); nothing changes until it is confirmed. */
+  requestEmailChange: (api: ApiClient, email: string) => api.post<EmailChange>("/users/email", { email }),
+  confirmEmailChange: (api: ApiClient, code: string) => api.post<{ user: User }>("/users/email/verify", { code }),
+  /** Deletes the account for good (needs a recent proof); the answer clears the site's data. */
+  deleteAccount: (api: ApiClient) => api.delete<void>("/users/"),
 
   totpSetup: (api: ApiClient) => api.post<TotpSetup>("/auth/totp/setup"),
   totpEnable: (api: ApiClient, code: string) => api.post<{ recoveryCodes: string[] }>("/auth/totp/enable", { code }),
@@ -48,5 +60,36 @@ export const endpoints = {
   removePasskey: (api: ApiClient, id: string) => api.delete<void>(`/auth/passkeys/${encodeURIComponent(id)}`),
 
   workspaces: (api: ApiClient) => api.get<Workspace[]>("/workspaces"),
+  /** Creates a team workspace; the caller becomes its owner. */
+  createWorkspace: (api: ApiClient, name: string) => api.post<{ workspace: Workspace }>("/workspaces", { name }),
+  workspace: (api: ApiClient, id: string) => api.get<WorkspaceDetail>(`/workspaces/${encodeURIComponent(id)}`),
+  renameWorkspace: (api: ApiClient, id: string, name: string) =>
+    api.patch<{ workspace: Workspace }>(`/workspaces/${encodeURIComponent(id)}`, { name }),
+  /** Deletes a team workspace with everything in it (owners; needs a recent proof). */
+  deleteWorkspace: (api: ApiClient, id: string) => api.delete<void>(`/workspaces/${encodeURIComponent(id)}`),
+  inviteToWorkspace: (api: ApiClient, id: string, body: { email: string; role: WorkspaceRole }) =>
+    api.post<{ invitation: WorkspaceInvitation }>(`/workspaces/${encodeURIComponent(id)}/invitations`, body),
+  revokeInvitation: (api: ApiClient, id: string, invitationId: string) =>
+    api.delete<void>(`/workspaces/${encodeURIComponent(id)}/invitations/${encodeURIComponent(invitationId)}`),
+  changeMemberRole: (api: ApiClient, id: string, userId: string, role: WorkspaceRole) =>
+    api.patch<{ member: WorkspaceMember }>(`/workspaces/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`, { role }),
+  /** Removes a member; with one's own user id, leaves the workspace. */
+  removeMember: (api: ApiClient, id: string, userId: string) =>
+    api.delete<void>(`/workspaces/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`),
+  /** The pending invitations addressed to my verified e-mail address. */
+  myInvitations: (api: ApiClient) => api.get<WorkspaceInvitation[]>("/invitations"),
+  acceptInvitation: (api: ApiClient, invitationId: string) =>
+    api.post<{ workspace: Workspace }>(`/invitations/${encodeURIComponent(invitationId)}/accept`),
+  declineInvitation: (api: ApiClient, invitationId: string) =>
+    api.post<void>(`/invitations/${encodeURIComponent(invitationId)}/decline`),
   adminUsers: (api: ApiClient) => api.get<AdminUser[]>("/admin/users"),
+  /** A page of users, newest first; its place in the whole list comes from the answer's headers. */
+  adminUsersPage: async (api: ApiClient, query: AdminUserQuery, signal?: AbortSignal): Promise<Page<AdminUser>> => {
+    const params = new URLSearchParams();
+    if (query.search !== "") params.set("search", query.search);
+    params.set("limit", String(query.limit));
+    params.set("offset", String(query.offset));
+    const answer = await api.exchange<AdminUser[]>("GET", `/admin/users?${params.toString()}`, signal ? { signal } : {});
+    return pageFromHeaders(answer.data, answer.headers, { offset: query.offset, limit: query.limit });
+  },
 };

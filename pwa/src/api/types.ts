@@ -54,6 +54,40 @@ export interface Workspace {
   role: WorkspaceRole;
 }
 
+/** A member of a workspace (GET /workspaces/{id}). */
+export interface WorkspaceMember {
+  userId: string;
+  email: string;
+  /** "" when the member has not given it. */
+  firstName: string;
+  lastName: string;
+  role: WorkspaceRole;
+  /** ISO 8601 */
+  joinedAt: string;
+}
+
+/** An invitation to a team workspace: a workspace's pending ones, or those addressed to me. */
+export interface WorkspaceInvitation {
+  id: string;
+  workspaceId: string;
+  workspaceName: string;
+  email: string;
+  role: WorkspaceRole;
+  /** null when the inviter's account is gone. */
+  invitedByEmail: string | null;
+  /** ISO 8601 */
+  createdAt: string;
+  expiresAt: string;
+  expired: boolean;
+}
+
+/** GET /workspaces/{id}: invitations only for members who may invite (owners and editors). */
+export interface WorkspaceDetail {
+  workspace: Workspace;
+  members: WorkspaceMember[];
+  invitations?: WorkspaceInvitation[];
+}
+
 /** GET /me */
 export interface Me {
   user: User;
@@ -104,3 +138,19 @@ export interface PersonalIdentityInput {
 }
 
 export type ReverifyMethod = "password" | "totp" | "email";
+
+/** POST /users/email: the change of address waiting for the code sent to the new address. */
+export interface EmailChange {
+  /** The new address, as the server keeps it (lower case). */
+  pendingEmail: string;
+  /** When the code stops working (ISO 8601). */
+  expiresAt: string;
+}
+
+/** GET /admin/users?search=&limit=&offset= */
+export interface AdminUserQuery {
+  /** Keeps users whose e-mail address contains it (case-insensitive); "" keeps all. */
+  search: string;
+  offset: number;
+  limit: number;
+}

@@ -1,11 +1,15 @@
-// The signed-in app: the dashboard, the profile and the admin area. Signed-out visitors go to
-// /signin (and come back here after it); unfinished onboarding goes on at its step.
+// The signed-in app: the dashboard, the profile, the admin area and the workspaces. Signed-out
+// visitors go to /signin (and come back here after it); unfinished onboarding goes on at its step.
 import { createRoute, redirect } from "@tanstack/react-router";
+import * as z from "zod";
+import { workspaceQuery } from "../api/queries";
 import { decideAppRoute } from "../auth/guards";
 import { AdminLayout } from "../screens/admin/AdminLayout";
 import { AdminUsersScreen } from "../screens/admin/AdminUsersScreen";
 import { DashboardScreen } from "../screens/DashboardScreen";
 import { ProfileScreen } from "../screens/profile/ProfileScreen";
+import { WorkspaceDetailScreen } from "../screens/workspaces/WorkspaceDetailScreen";
+import { WorkspacesScreen } from "../screens/workspaces/WorkspacesScreen";
 import { enforce, loadMeForGuard, rootRoute, type RouterContext } from "./root";
 
 async function guardApp({ context, location }: { context: RouterContext; location: { href: string } }) {
@@ -50,3 +54,47 @@ export const adminUsersRoute = createRoute({
 });
 
 export const adminRouteTree = adminRoute.addChildren([adminIndexRoute, adminUsersRoute]);
+
+/** /workspaces?create=true opens the dialog that creates a team workspace (the top bar links there). */
+export const workspacesSearchSchema = z.object({
+  create: z.boolean().optional().catch(undefined),
+});
+
+export const workspacesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/workspaces",
+  validateSearch: (search) => workspacesSearchSchema.parse(search),
+  beforeLoad: guardApp,
+  component: function WorkspacesRoute() {
+    const { create } = workspacesRoute.useSearch();
+    const navigate = workspacesRoute.useNavigate();
+    return (
+      <WorkspacesScreen
+        creating={create === true}
+        onCreatingChange={(open) => void navigate({ search: open ? { create: true } : {}, replace: true })}
+        onOpen={(workspace) => void navigate({ to: "/workspaces/$workspaceId", params: { workspaceId: workspace.id } })}
+      />
+    );
+  },
+});
+
+export const workspaceRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/workspaces/$workspaceId",
+  beforeLoad: guardApp,
+  // Starts loading on intent; never waits (offline, the screen says what it can).
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(workspaceQuery(context.api, params.workspaceId));
+  },
+  component: function WorkspaceRoute() {
+    const { workspaceId } = workspaceRoute.useParams();
+    const navigate = workspaceRoute.useNavigate();
+    return (
+      <WorkspaceDetailScreen
+        key={workspaceId}
+        workspaceId={workspaceId}
+        onGone={() => void navigate({ to: "/workspaces", replace: true })}
+      />
+    );
+  },
+});

@@ -3,7 +3,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRouter, type RouterHistory } from "@tanstack/react-router";
 import type { ApiClient } from "../api/client";
-import { adminRouteTree, dashboardRoute, profileRoute } from "./appRoutes";
+import { adminRouteTree, dashboardRoute, profileRoute, workspaceRoute, workspacesRoute } from "./appRoutes";
 import { signInRoute, signUpRoute, verifyEmailRoute } from "./authRoutes";
 import { ROUTER_DEFAULTS } from "./config";
 import { NotFound, RouteError, RoutePending } from "./fallbacks";
@@ -16,6 +16,8 @@ export const routeTree = rootRoute.addChildren([
   dashboardRoute,
   profileRoute,
   adminRouteTree,
+  workspacesRoute,
+  workspaceRoute,
   signInRoute,
   signUpRoute,
   verifyEmailRoute,

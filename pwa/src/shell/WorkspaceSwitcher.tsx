@@ -2,6 +2,7 @@ import { Building2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { useWorkspaces } from "../api/queries";
 import type { Workspace } from "../api/types";
+import { WorkspaceSwitcherActions } from "../screens/workspaces/SwitcherActions";
 import { useActiveWorkspace } from "../workspace/activeWorkspace";
 import { SelectField } from "./SelectField";
 
@@ -23,6 +24,7 @@ export function WorkspaceSwitcher({ fallback }: { fallback: Workspace[] }) {
     </option>
   );
   return (
+    <>
     <SelectField
       label={t("workspace.label")}
       icon={Building2}
@@ -34,5 +36,8 @@ export function WorkspaceSwitcher({ fallback }: { fallback: Workspace[] }) {
       {personal.length > 0 && <optgroup label={t("workspace.personal")}>{personal.map(option)}</optgroup>}
       {team.length > 0 && <optgroup label={t("workspace.team")}>{team.map(option)}</optgroup>}
     </SelectField>
+    {/* The role in the active workspace, "Manage workspaces" (with pending invitations) and "Create team workspace". */}
+    <WorkspaceSwitcherActions active={active} />
+    </>
   );
 }

@@ -136,6 +136,11 @@ func (c *Cluster) start() error {
 	if err != nil {
 		return err
 	}
+	return c.startOn(port)
+}
+
+// startOn runs postgres on the given port (see start).
+func (c *Cluster) startOn(port int) error {
 	c.port = port
 	logFile, err := os.OpenFile(filepath.Join(c.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -197,25 +202,47 @@ func (c *Cluster) log() string {
 
 // Stop shuts the cluster down (fast shutdown: open sessions are ended) and removes its directory.
 func (c *Cluster) Stop() error {
-	var err error
-	if c.cmd != nil && c.cmd.Process != nil {
-		select {
-		case <-c.exited:
-		default:
-			_ = c.cmd.Process.Signal(syscall.SIGINT)
-			select {
-			case <-c.exited:
-			case <-time.After(30 * time.Second):
-				_ = c.cmd.Process.Kill()
-				<-c.exited
-				err = errors.New("pgtest: postgres did not stop within 30s and was killed")
-			}
-		}
-	}
+	err := c.shutdown()
 	if rerr := os.RemoveAll(c.dir); rerr != nil && err == nil {
 		err = fmt.Errorf("pgtest: remove %s: %w", c.dir, rerr)
 	}
 	return err
+}
+
+// shutdown stops postgres with a fast shutdown (open sessions are ended, committed work is
+// written out), killing it if it has not stopped after 30 seconds. The data directory stays.
+func (c *Cluster) shutdown() error {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return nil
+	}
+	select {
+	case <-c.exited:
+		return nil
+	default:
+	}
+	_ = c.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-c.exited:
+		return nil
+	case <-time.After(30 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.exited
+		return errors.New("pgtest: postgres did not stop within 30s and was killed")
+	}
+}
+
+// Restart restarts the cluster's server the way a database restart looks to its clients: a fast
+// shutdown (every open connection is ended; committed transactions are kept), then postgres starts
+// again on the same port with the same data, and Restart returns once it accepts connections. In
+// between, new connections are refused. URL stays valid.
+func (c *Cluster) Restart() error {
+	if err := c.shutdown(); err != nil {
+		return err
+	}
+	if err := c.startOn(c.port); err != nil {
+		return fmt.Errorf("pgtest: restart: %w", err)
+	}
+	return nil
 }
 
 func freePort() (int, error) {

@@ -55,3 +55,41 @@ func TestURLGivesAFreshDatabaseThatIsDroppedAfterTheTest(t *testing.T) {
 		t.Errorf("database %s still exists after its test ended", name)
 	}
 }
+
+func TestRestartKeepsTheDataAndTheURLAndEndsOpenConnections(t *testing.T) {
+	ctx := context.Background()
+	c, err := pgtest.StartCluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	before, err := pgx.Connect(ctx, c.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer before.Close(ctx)
+	if _, err := before.Exec(ctx, `CREATE TABLE kept (v text); INSERT INTO kept VALUES ('committed before the restart')`); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := c.Restart(); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := before.Exec(ctx, `SELECT 1`); err == nil {
+		t.Error("a connection opened before the restart still works after it")
+	}
+	after, err := pgx.Connect(ctx, c.URL())
+	if err != nil {
+		t.Fatalf("connect to the same URL after the restart: %v", err)
+	}
+	defer after.Close(ctx)
+	var v string
+	if err := after.QueryRow(ctx, `SELECT v FROM kept`).Scan(&v); err != nil || v != "committed before the restart" {
+		t.Errorf("after the restart: %q, %v", v, err)
+	}
+}

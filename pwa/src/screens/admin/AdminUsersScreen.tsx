@@ -1,27 +1,114 @@
-// /admin/users: the app's newest users (GET /api/v1/admin/users, its first page).
+// /admin/users: the app's users, newest first (GET /api/v1/admin/users), searched by e-mail and
+// paged. The server describes the page in headers: X-Total-Count (how many match in all) and a Link
+// rel="next" (the next page); Previous steps back by the page size.
+import { ChevronLeft, ChevronRight, Search } from "lucide-react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useAdminUsers } from "../../api/queries";
+import { useAdminUsersPage } from "../../api/queries";
+import type { AdminUser } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
-import { FormAlert } from "../../forms/fields";
+import { FormAlert, SelectInput, TextField } from "../../forms/fields";
 import { useFormatters } from "../../i18n/useFormatters";
 import { RoutePending } from "../../router/fallbacks";
+import "./admin.css";
+
+/** Page sizes on offer; the server takes 1 to 200. */
+export const PAGE_SIZES = [10, 25, 50] as const;
+export const DEFAULT_PAGE_SIZE = 25;
+/** How long typing pauses before the search is sent (Enter sends it at once). */
+export const SEARCH_DELAY_MS = 300;
 
 export function AdminUsersScreen() {
   const { t } = useTranslation();
-  const users = useAdminUsers();
   const errorText = useErrorText();
   const format = useFormatters();
+  const [draft, setDraft] = useState("");
+  const [search, setSearch] = useState("");
+  const [offset, setOffset] = useState(0);
+  const [limit, setLimit] = useState<number>(DEFAULT_PAGE_SIZE);
+
+  // Typing searches once the typing pauses; a new search starts at its first page.
+  useEffect(() => {
+    const text = draft.trim();
+    if (text === search) return;
+    const timer = setTimeout(() => {
+      setSearch(text);
+      setOffset(0);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draft, search]);
+
+  const users = useAdminUsersPage({ search, offset, limit });
+  const page = users.data;
+
+  function submitSearch(event: FormEvent) {
+    event.preventDefault();
+    setSearch(draft.trim());
+    setOffset(0);
+  }
+
+  const from = page && page.items.length > 0 ? page.offset + 1 : 0;
+  const to = page ? page.offset + page.items.length : 0;
+
   return (
-    <section aria-labelledby="admin-users-title">
+    <section aria-labelledby="admin-users-title" className="admin-users">
       <h1 id="admin-users-title" className="page-title page-title-spaced">
         {t("admin.users.title")}
       </h1>
+
+      <div className="admin-toolbar">
+        <form role="search" className="admin-search" onSubmit={submitSearch}>
+          <TextField
+            label={t("admin.users.searchLabel")}
+            type="search"
+            name="search"
+            autoComplete="off"
+            spellCheck={false}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <button type="submit" className="button admin-search-button">
+            <Search size={16} aria-hidden="true" />
+            {t("admin.users.search")}
+          </button>
+        </form>
+        <SelectInput
+          label={t("admin.users.pageSize")}
+          name="page-size"
+          value={String(limit)}
+          onChange={(e) => {
+            setLimit(Number(e.target.value));
+            setOffset(0);
+          }}
+        >
+          {PAGE_SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </SelectInput>
+      </div>
+
+      {/* Where the list stands, read out after each search or page. */}
+      <p className="admin-range" role="status" data-testid="admin-users-range">
+        {page && page.items.length > 0
+          ? page.total !== null
+            ? t("admin.users.range", { from: format.number(from), to: format.number(to), total: format.number(page.total) })
+            : t("admin.users.rangeUnknown", { from: format.number(from), to: format.number(to) })
+          : ""}
+      </p>
+
       {users.isPending && <RoutePending />}
       {users.isError && <FormAlert>{errorText(users.error)}</FormAlert>}
-      {users.data && (
-        <div className="table-wrap">
+      {page && page.items.length === 0 && page.offset === 0 && (
+        <p className="admin-empty" data-testid="admin-users-empty">
+          {search === "" ? t("admin.users.empty") : t("admin.users.noMatch", { search })}
+        </p>
+      )}
+      {page && page.items.length > 0 && (
+        <div className="table-wrap" aria-busy={users.isPlaceholderData || undefined}>
           <table className="table" data-testid="admin-users">
-            <caption className="visually-hidden">{t("admin.users.caption", { count: users.data.length })}</caption>
+            <caption className="visually-hidden">{t("admin.users.caption", { count: page.total ?? page.items.length })}</caption>
             <thead>
               <tr>
                 <th scope="col">{t("admin.users.name")}</th>
@@ -32,19 +119,49 @@ export function AdminUsersScreen() {
               </tr>
             </thead>
             <tbody>
-              {users.data.map((user) => (
-                <tr key={user.id}>
-                  <td>{[user.firstName, user.lastName].filter(Boolean).join(" ") || "—"}</td>
-                  <td>{user.email}</td>
-                  <td>{user.isAdmin ? <span className="badge badge-success">{t("admin.users.admin")}</span> : t("admin.users.member")}</td>
-                  <td>{user.emailVerified ? t("profile.account.verified") : t("profile.account.unverified")}</td>
-                  <td>{format.date(user.createdAt, { dateStyle: "medium" })}</td>
-                </tr>
+              {page.items.map((user) => (
+                <UserRow key={user.id} user={user} created={format.date(user.createdAt, { dateStyle: "medium" })} />
               ))}
             </tbody>
           </table>
         </div>
       )}
+
+      {page && (page.previous || page.next) && (
+        <nav className="admin-pager" aria-label={t("admin.users.pagination")}>
+          <button
+            type="button"
+            className="button"
+            disabled={!page.previous || users.isPlaceholderData}
+            onClick={() => page.previous && setOffset(page.previous.offset)}
+          >
+            <ChevronLeft size={16} aria-hidden="true" />
+            {t("admin.users.previous")}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={!page.next || users.isPlaceholderData}
+            onClick={() => page.next && setOffset(page.next.offset)}
+          >
+            {t("admin.users.next")}
+            <ChevronRight size={16} aria-hidden="true" />
+          </button>
+        </nav>
+      )}
     </section>
+  );
+}
+
+function UserRow({ user, created }: { user: AdminUser; created: string }) {
+  const { t } = useTranslation();
+  return (
+    <tr>
+      <td>{[user.firstName, user.lastName].filter(Boolean).join(" ") || "—"}</td>
+      <td>{user.email}</td>
+      <td>{user.isAdmin ? <span className="badge badge-success">{t("admin.users.admin")}</span> : t("admin.users.member")}</td>
+      <td>{user.emailVerified ? t("profile.account.verified") : t("profile.account.unverified")}</td>
+      <td>{created}</td>
+    </tr>
   );
 }

@@ -1,5 +1,6 @@
-// /profile/: the account, the personal identity, and security (authenticator app, passkeys, and the
-// identity confirmation that sensitive changes need).
+// /profile/: the account (its e-mail address and the change of it), the personal identity, security
+// (authenticator app, passkeys, and the identity confirmation that sensitive changes need) and the
+// danger zone (deleting the account).
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../../api/ApiProvider";
@@ -9,6 +10,8 @@ import { personalIdentityFromUser } from "../../forms/personalIdentity";
 import { PersonalInfoForm } from "../../forms/PersonalInfoForm";
 import { RoutePending } from "../../router/fallbacks";
 import { notify } from "../../toast/toast";
+import { EmailSetting } from "./ChangeEmail";
+import { DangerZone } from "./DangerZone";
 import { SecuritySection } from "./SecuritySection";
 
 export function ProfileScreen() {
@@ -29,17 +32,8 @@ export function ProfileScreen() {
         <h2 id="profile-account" className="section-title">
           {t("profile.account.title")}
         </h2>
-        <dl className="details">
-          <div>
-            <dt>{t("auth.email")}</dt>
-            <dd>
-              {user.email}{" "}
-              <span className={user.emailVerified ? "badge badge-success" : "badge"}>
-                {user.emailVerified ? t("profile.account.verified") : t("profile.account.unverified")}
-              </span>
-            </dd>
-          </div>
-        </dl>
+        {/* With the hosted provider, the address is changed at the provider. */}
+        <EmailSetting user={user} canChange={me.provider === "local"} />
       </section>
 
       <section className="card" aria-labelledby="profile-identity">
@@ -59,6 +53,8 @@ export function ProfileScreen() {
       </section>
 
       <SecuritySection me={me} />
+
+      <DangerZone me={me} />
     </div>
   );
 }

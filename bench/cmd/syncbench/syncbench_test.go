@@ -1,0 +1,129 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPageTailReadsTheCursorAndHasMoreOfAChangesPage(t *testing.T) {
+	tests := []struct {
+		name    string
+		msg     string
+		cursor  int64
+		hasMore bool
+	}{
+		{"a page with more to come", `{"type":"changes","workspaceId":"w","changes":[{"seq":7,"fields":{"cursor":1}}],"cursor":7,"hasMore":true}`, 7, true},
+		{"the last page", `{"type":"changes","workspaceId":"w","changes":[{"seq":9}],"cursor":9,"hasMore":false}`, 9, false},
+		{"an empty page", `{"type":"changes","workspaceId":"w","changes":[],"cursor":0,"hasMore":false}`, 0, false},
+		{"members in another order are decoded whole", `{"hasMore":true,"cursor":12,"type":"changes","changes":[]}`, 12, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cursor, hasMore, err := pageTail([]byte(tt.msg))
+			if err != nil || cursor != tt.cursor || hasMore != tt.hasMore {
+				t.Fatalf("pageTail = %d, %v, %v; want %d, %v", cursor, hasMore, err, tt.cursor, tt.hasMore)
+			}
+		})
+	}
+	if _, _, err := pageTail([]byte(`{"type":"changes","cursor":`)); err == nil {
+		t.Error("a broken page is read without error")
+	}
+}
+
+func TestMessageTypeIsReadFromAnyServerMessage(t *testing.T) {
+	for msg, want := range map[string]string{
+		`{"type":"ack","acks":[]}`:   "ack",
+		`{"acks":[],"type":"ack"}`:   "ack",
+		`{"type":"pong"}`:            "pong",
+		`not json`:                   "",
+		`{"type":"changes","x":"y"}`: "changes",
+	} {
+		if got := messageType([]byte(msg)); got != want {
+			t.Errorf("messageType(%s) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+func TestPercentilesAreNearestRankInMilliseconds(t *testing.T) {
+	var d []time.Duration
+	for i := 100; i >= 1; i-- { // 1..100 ms, unsorted
+		d = append(d, time.Duration(i)*time.Millisecond)
+	}
+	tests := []struct {
+		p    float64
+		want float64
+	}{{50, 50}, {99, 99}, {100, 100}, {1, 1}, {0, 1}}
+	for _, tt := range tests {
+		if got := percentileMS(d, tt.p); got != tt.want {
+			t.Errorf("p%.0f = %v, want %v", tt.p, got, tt.want)
+		}
+	}
+	if got := percentileMS(nil, 50); got != 0 {
+		t.Errorf("p50 of nothing = %v", got)
+	}
+	if d[0] != 100*time.Millisecond {
+		t.Error("percentileMS sorted its input in place")
+	}
+}
+
+func TestATargetIsMetOnlyWithinItsBound(t *testing.T) {
+	tests := []struct {
+		name  string
+		t     *target
+		value float64
+		met   bool
+	}{
+		{"below the bound", below(150, ""), 149.9, true},
+		{"at an upper bound", below(150, ""), 150, false},
+		{"above an upper bound", below(5, ""), 5.1, false},
+		{"at a lower bound", atLeast(20000, ""), 20000, true},
+		{"under a lower bound", atLeast(0.5, ""), 0.49, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.t.met(tt.value); got != tt.met {
+				t.Fatalf("met(%v) = %v", tt.value, got)
+			}
+		})
+	}
+}
+
+func TestAFigureIsPrintedAsABenchLineAndRecordedWithItsVerdict(t *testing.T) {
+	r := &results{}
+	r.add("ingest", 12345.678, "mutations/s", atLeast(20000, ">= 20000"), "what")
+	r.add("idle_rss", 20.25, "MB", nil, "baseline")
+	if len(r.Figures) != 2 || r.Figures[0].Met == nil || *r.Figures[0].Met || r.Figures[1].Met != nil {
+		t.Fatalf("figures: %+v", r.Figures)
+	}
+	for v, want := range map[float64]string{12345.678: "12346", 150.04: "150.0", 3.14159: "3.14", 0.1234: "0.123"} {
+		if got := formatValue(v); got != want {
+			t.Errorf("formatValue(%v) = %s, want %s", v, got, want)
+		}
+	}
+}
+
+func TestGoBenchmarkLinesAreParsedWithEveryMetric(t *testing.T) {
+	out := `goos: linux
+BenchmarkClockNow-2             	19135497	        66.02 ns/op	       0 B/op	       0 allocs/op
+BenchmarkApply/postgres-2       	       6	 168726807 ns/op	     11854 mutations/s	25831364 B/op	  213678 allocs/op
+PASS
+ok  	patrimonio/sync	19.181s
+`
+	var passed strings.Builder
+	got := parseGoBench(strings.NewReader(out), &passed)
+	if passed.String() != out {
+		t.Errorf("the output was not passed through:\n%s", passed.String())
+	}
+	if len(got) != 2 || got[1].Name != "BenchmarkApply/postgres-2" || got[1].Iterations != 6 ||
+		got[1].Metrics["mutations/s"] != 11854 || got[0].Metrics["ns/op"] != 66.02 {
+		t.Fatalf("parsed %+v", got)
+	}
+}
+
+func TestPlainURLDropsThePoolParameters(t *testing.T) {
+	got := plainURL("postgres://u@h:5/db?sslmode=disable&pool_max_conns=16")
+	if got != "postgres://u@h:5/db?sslmode=disable" {
+		t.Fatalf("plainURL = %s", got)
+	}
+}

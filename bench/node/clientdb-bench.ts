@@ -1,0 +1,161 @@
+// The clientdb figures of `make bench` (bench/README.md), against a running server that the Go
+// bench (bench/cmd/syncbench) started:
+//
+//   offline_10k     device A makes N edits offline, reconnects; the time from A going online
+//                   until device B has applied them all (B's cursor reaches them).
+//   cold_sync_100k  a fresh device signs in to a workspace already holding M records and pulls
+//                   it: the time from starting its sync client until it is idle (every snapshot
+//                   page applied, caught up).
+//
+// Each device is its own Node process (device.ts). Input comes from the environment:
+//   BENCH_BASE_URL                       the server (http://127.0.0.1:port)
+//   BENCH_SERVER_PID                     its process id (for its CPU time; optional)
+//   BENCH_NODE_PROF                      a directory: each device writes a V8 CPU profile there
+//   BENCH_OFFLINE_EDITS                  N (0 skips offline_10k)
+//   BENCH_COLD_EMAIL, BENCH_COLD_PASSWORD, BENCH_COLD_WORKSPACE, BENCH_COLD_RECORDS
+//                                        the seeded account, its workspace and M (M=0 skips)
+// The result is one line on stdout: `RESULT {json}`. Progress goes to stderr.
+import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { signIn, signUp } from "@patrimonio/clientdb/node";
+import type { Reply, Request } from "./device";
+
+type Body<R> = R extends unknown ? Omit<R, "id"> : never;
+
+class Device {
+  readonly #child: ChildProcess;
+  #next = 1;
+  readonly #waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  constructor(readonly label: string) {
+    // BENCH_NODE_PROF=dir: each device writes a V8 CPU profile there when it exits.
+    const prof = process.env.BENCH_NODE_PROF;
+    this.#child = fork(path.join(import.meta.dirname, "device.ts"), [], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      execArgv: [...process.execArgv, ...(prof ? ["--cpu-prof", "--cpu-prof-dir", path.join(prof, `device-${label}`)] : [])],
+    });
+    this.#child.on("message", (raw) => {
+      const reply = raw as Reply;
+      const w = this.#waiting.get(reply.id);
+      if (!w) return;
+      this.#waiting.delete(reply.id);
+      if (reply.ok) w.resolve(reply.value);
+      else w.reject(new Error(`device ${label}: ${reply.error}`));
+    });
+    this.#child.on("exit", (code) => {
+      for (const w of this.#waiting.values()) w.reject(new Error(`device ${label} exited with ${String(code)}`));
+      this.#waiting.clear();
+    });
+  }
+
+  /** Sends a request and waits for its answer, at most 5 minutes (the bench stops by itself). */
+  call<T>(req: Body<Request>): Promise<T> {
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiting.delete(id);
+        reject(new Error(`device ${this.label}: no answer to ${req.cmd} within 5 minutes`));
+      }, 300_000);
+      const settle = <A extends unknown[]>(f: (...a: A) => void) => (...a: A) => {
+        clearTimeout(timer);
+        f(...a);
+      };
+      this.#waiting.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject) });
+      this.#child.send({ ...req, id });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.#child.exitCode !== null) return;
+    const exited = new Promise((r) => this.#child.once("exit", r));
+    await this.call({ cmd: "stop" }).catch(() => undefined);
+    await exited;
+  }
+}
+
+const env = (name: string, fallback?: string): string => {
+  const v = process.env[name] ?? fallback;
+  if (v === undefined) throw new Error(`${name} is not set`);
+  return v;
+};
+
+const baseUrl = env("BENCH_BASE_URL");
+const serverPid = Number(env("BENCH_SERVER_PID", "0"));
+
+/** CPU seconds (user + system) of the server process so far, from /proc (0 when unknown). */
+function serverCpu(): number {
+  if (!serverPid) return 0;
+  try {
+    const stat = readFileSync(`/proc/${serverPid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[0] is field 3 of the file: utime is field 14, stime 15; in clock ticks (100 Hz).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+const result: Record<string, number> = {};
+
+async function offline(edits: number): Promise<void> {
+  const password = `bench password ${Math.random().toString(36).slice(2)}`;
+  const email = `bench-offline-${Date.now()}@example.com`;
+  const sa = await signUp(baseUrl, email, password);
+  const sb = await signIn(baseUrl, email, password);
+  const ws = sa.workspaces[0]!.id;
+  const a = new Device("A");
+  const b = new Device("B");
+  try {
+    await a.call({ cmd: "open", name: "a", baseUrl, cookie: sa.cookie, workspace: ws, online: true });
+    await b.call({ cmd: "open", name: "b", baseUrl, cookie: sb.cookie, workspace: ws, online: true });
+    await Promise.all([a.call({ cmd: "idle" }), b.call({ cmd: "idle" })]);
+    await a.call({ cmd: "network", online: false });
+    const writeMs = await a.call<number>({ cmd: "createTasks", n: edits, chunk: 1000 });
+    console.error(`offline: A wrote ${edits} edits in ${(writeMs / 1000).toFixed(2)} s`);
+    const target = (await b.call<number>({ cmd: "cursor" })) + edits;
+    const [cpuA0, cpuB0, cpuS0] = [await a.call<number>({ cmd: "cpu" }), await b.call<number>({ cmd: "cpu" }), serverCpu()];
+    // B polls its cursor from now on; nothing can reach it before A is online.
+    const seen = b.call<number>({ cmd: "waitCursor", target, pollMs: 2 });
+    const t0 = performance.now();
+    await a.call({ cmd: "network", online: true });
+    await seen;
+    const elapsed = performance.now() - t0;
+    const [cpuA1, cpuB1, cpuS1] = [await a.call<number>({ cmd: "cpu" }), await b.call<number>({ cmd: "cpu" }), serverCpu()];
+    result.offline_cpu_a = (cpuA1 - cpuA0) / 1000;
+    result.offline_cpu_b = (cpuB1 - cpuB0) / 1000;
+    result.offline_cpu_server = cpuS1 - cpuS0;
+    const got = await b.call<number>({ cmd: "count", collections: ["tasks"] });
+    if (got !== edits) throw new Error(`offline: B has ${got} tasks, want ${edits}`);
+    await a.call({ cmd: "idle" });
+    result.offline_seconds = elapsed / 1000;
+    result.offline_write_seconds = writeMs / 1000;
+    console.error(`offline: B had all ${edits} edits ${(elapsed / 1000).toFixed(2)} s after A went online`);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+}
+
+async function coldSync(records: number): Promise<void> {
+  const s = await signIn(baseUrl, env("BENCH_COLD_EMAIL"), env("BENCH_COLD_PASSWORD"));
+  const ws = env("BENCH_COLD_WORKSPACE");
+  const c = new Device("C");
+  try {
+    await c.call({ cmd: "open", name: "c", baseUrl, cookie: s.cookie, workspace: ws, online: true });
+    const cpuS0 = serverCpu();
+    const { ms, cpuMs } = await c.call<{ ms: number; cpuMs: number }>({ cmd: "coldSync" });
+    result.cold_sync_cpu_device = cpuMs / 1000;
+    result.cold_sync_cpu_server = serverCpu() - cpuS0;
+    const got = await c.call<number>({ cmd: "count", collections: ["tasks", "assets"] });
+    if (got !== records) throw new Error(`cold sync: the device has ${got} records, want ${records}`);
+    result.cold_sync_seconds = ms / 1000;
+    console.error(`cold sync: ${records} records in ${(ms / 1000).toFixed(2)} s`);
+  } finally {
+    await c.stop();
+  }
+}
+
+const edits = Number(env("BENCH_OFFLINE_EDITS", "0"));
+const records = Number(env("BENCH_COLD_RECORDS", "0"));
+if (edits > 0) await offline(edits);
+if (records > 0) await coldSync(records);
+process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);

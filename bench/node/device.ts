@@ -1,0 +1,143 @@
+// One device for the clientdb benchmarks, in its own process (a device is its own machine: its
+// JavaScript runs on its own thread). A clientdb database on fake-indexeddb and a SyncClient over
+// a real socket to the server, driven by the coordinator (clientdb-bench.ts) through IPC:
+// each request {id, cmd, ...} gets one answer {id, ok, value | error}.
+import { SyncClient, MemoryLockManager, type NetworkLike } from "@patrimonio/clientdb";
+import type { ClientDb } from "@patrimonio/clientdb";
+import { nodeSocket, openNodeDevice, syncUrlOf } from "@patrimonio/clientdb/node";
+
+export type Request =
+  | { id: number; cmd: "open"; name: string; baseUrl: string; cookie: string; workspace: string; online: boolean }
+  | { id: number; cmd: "network"; online: boolean }
+  | { id: number; cmd: "createTasks"; n: number; chunk: number }
+  | { id: number; cmd: "idle" }
+  | { id: number; cmd: "cursor" }
+  | { id: number; cmd: "waitCursor"; target: number; pollMs: number }
+  | { id: number; cmd: "coldSync" }
+  | { id: number; cmd: "count"; collections: ("tasks" | "assets")[] }
+  | { id: number; cmd: "cpu" }
+  | { id: number; cmd: "stop" };
+
+export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+/** A switchable network, as the browser's online/offline events. */
+class Network implements NetworkLike {
+  #on: boolean;
+  #subs = new Set<(online: boolean) => void>();
+  constructor(on: boolean) {
+    this.#on = on;
+  }
+  online = (): boolean => this.#on;
+  subscribe(f: (online: boolean) => void): () => void {
+    this.#subs.add(f);
+    return () => this.#subs.delete(f);
+  }
+  set(on: boolean): void {
+    this.#on = on;
+    for (const f of this.#subs) f(on);
+  }
+}
+
+let db: ClientDb | undefined;
+let client: SyncClient | undefined;
+let network: Network | undefined;
+let workspace = "";
+
+/** CPU time (user + system) of this process, in ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function need<T>(v: T | undefined, what: string): T {
+  if (v === undefined) throw new Error(`${what}: open the device first`);
+  return v;
+}
+
+async function handle(req: Request): Promise<unknown> {
+  switch (req.cmd) {
+    case "open": {
+      ({ db } = await openNodeDevice({ name: req.name }));
+      workspace = req.workspace;
+      network = new Network(req.online);
+      client = new SyncClient(db, {
+        url: syncUrlOf(req.baseUrl),
+        workspaces: () => [workspace],
+        socket: nodeSocket({ origin: req.baseUrl, cookie: req.cookie }),
+        locks: new MemoryLockManager(),
+        network,
+        pingIntervalMs: 0,
+      });
+      return null;
+    }
+    case "network":
+      need(network, "network").set(req.online);
+      return performance.now();
+    case "createTasks": {
+      // Edits made offline, as a person would make them, in chunks of `chunk` per transaction
+      // (db.batch: the bulk path of the command API).
+      const d = need(db, "createTasks");
+      const t = performance.now();
+      for (let done = 0; done < req.n; done += req.chunk) {
+        await d.batch(async () => {
+          for (let i = done; i < Math.min(req.n, done + req.chunk); i++) {
+            const r = await d.create("tasks", workspace, { title: `Revisar la póliza del seguro ${i}`, status: "todo", priority: "medium" });
+            if (!r.ok) throw new Error(`create refused: ${JSON.stringify(r.issues)}`);
+          }
+        });
+      }
+      return performance.now() - t;
+    }
+    case "idle":
+      need(client, "idle").start();
+      await client!.idle();
+      return null;
+    case "cursor":
+      return await need(db, "cursor").cursor(workspace);
+    case "waitCursor": {
+      const d = need(db, "waitCursor");
+      const giveUp = performance.now() + 120_000;
+      while ((await d.cursor(workspace)) < req.target) {
+        if (performance.now() > giveUp) throw new Error(`the cursor stayed at ${await d.cursor(workspace)} for 2 minutes, below ${req.target}`);
+        await sleep(req.pollMs);
+      }
+      return await d.cursor(workspace);
+    }
+    case "coldSync": {
+      // A fresh device: from starting the client (connect, hello, every snapshot page applied)
+      // to idle (caught up, nothing to push).
+      const c = need(client, "coldSync");
+      const cpu = cpuMs();
+      const t = performance.now();
+      c.start();
+      await c.idle();
+      return { ms: performance.now() - t, cpuMs: cpuMs() - cpu };
+    }
+    case "cpu":
+      return cpuMs();
+    case "count": {
+      const d = need(db, "count");
+      let n = 0;
+      for (const collection of req.collections) n += (await d.list(collection, workspace)).length;
+      return n;
+    }
+    case "stop":
+      await client?.stop();
+      db?.close();
+      setImmediate(() => process.exit(0));
+      return null;
+  }
+}
+
+// The coordinator is gone (it ended or was killed): so is this device.
+process.on("disconnect", () => process.exit(1));
+
+process.on("message", (raw) => {
+  const req = raw as Request;
+  handle(req).then(
+    (value) => process.send!({ id: req.id, ok: true, value } satisfies Reply),
+    (err: unknown) => process.send!({ id: req.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies Reply),
+  );
+});

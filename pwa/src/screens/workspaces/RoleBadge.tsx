@@ -1,0 +1,15 @@
+import { useTranslation } from "react-i18next";
+import type { WorkspaceRole } from "../../api/types";
+
+/** The caller's role in a workspace: seen as the role's name, heard as "Your role: …". */
+export function RoleBadge({ role, className, testId }: { role: WorkspaceRole; className?: string; testId?: string }) {
+  const { t } = useTranslation();
+  const name = t(`workspaces.role.${role}`);
+  const said = t("workspaces.yourRole", { role: name });
+  return (
+    <span className={["badge", className].filter(Boolean).join(" ")} data-testid={testId} data-role={role} title={said}>
+      <span aria-hidden="true">{name}</span>
+      <span className="visually-hidden">{said}</span>
+    </span>
+  );
+}

@@ -1,0 +1,1019 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	gosync "sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/gorilla/websocket"
+
+	schema "patrimonio/shared-schema"
+	psync "patrimonio/sync"
+)
+
+// Client is a simulated device: what clientdb does, in Go, speaking the real protocol
+// (PROTOCOL.md) over a real WebSocket. It keeps
+//
+//   - a durable state (what the device database holds, and all that survives a crash of the
+//     device): its client id, its clock's last stamp, its next mutation id, per workspace the
+//     confirmed record states (the server's, merged with sync's RecordState — the same core the
+//     server runs), the cursor and a snapshot's page token, and the outbox of pending mutations;
+//   - a volatile state: the socket and what was sent on it.
+//
+// A local edit is made on the device's view (confirmed state with the pending outbox re-applied
+// on top), stamped with the device's hybrid logical clock, and appended to the outbox in one step
+// (one lock: the model of one Dexie transaction). The device pushes its outbox in order, resends
+// everything unacknowledged on every new socket, applies pages atomically in order, drops a
+// mutation from the outbox when its echo is applied (or when its acknowledged seq is reached), and
+// observes every stamp it receives.
+type Client struct {
+	Name string
+	user *User
+	ws   []string // workspaces it syncs
+	// foreign: workspaces the user may not read (targets of probes).
+	foreign []string
+	proxy   *Proxy
+	ledger  *Ledger
+	stats   *Stats
+
+	mu      gosync.Mutex
+	cond    *gosync.Cond
+	d       *durable
+	clock   *psync.Clock
+	skew    time.Duration // the device's wall clock: real time + skew
+	choose  *rand.Rand    // the device's own decisions on a socket (how to sync, batch sizes)
+	want    bool          // the device wants to be online
+	down    bool          // crashed, not restarted yet
+	stopped bool
+	started bool
+	// databaseRestarts: the scenario restarts the database, so the server may fail (1011).
+	databaseRestarts bool
+
+	conn      *websocket.Conn // current socket ("" while offline)
+	welcomed  bool            // the current socket got its welcome
+	gapPull   map[string]bool // a pull after a gap is on its way
+	pageLimit map[string]int  // the limit to pull the next page with (0: default)
+	probeNext string          // a foreign workspace to put in the next hello
+
+	wg gosync.WaitGroup
+}
+
+// durable is the device database. It goes through JSON on a crash, so that nothing else survives.
+type durable struct {
+	ClientID       string            `json:"clientId"`
+	Node           string            `json:"node"`
+	ClockLast      string            `json:"clockLast,omitempty"`
+	NextMutationID int64             `json:"nextMutationId"`
+	Spaces         map[string]*space `json:"spaces"`
+	Outbox         []*pending        `json:"outbox"`
+	Rejected       []*pending        `json:"rejected"`
+}
+
+// space is one workspace on the device.
+type space struct {
+	Cursor int64 `json:"cursor"`
+	// Snapshotted: the first sync (snapshot) finished; until then Cursor stays 0.
+	Snapshotted bool   `json:"snapshotted"`
+	Token       string `json:"token,omitempty"` // a snapshot in progress
+	// Records: "collection/recordId" → the confirmed state.
+	Records map[string]*psync.RecordState `json:"records"`
+}
+
+// pending is an outbox entry.
+type pending struct {
+	MutationID int64          `json:"mutationId"`
+	Workspace  string         `json:"workspaceId"`
+	Collection string         `json:"collection"`
+	Record     string         `json:"recordId"`
+	Mutation   psync.Mutation `json:"mutation"`
+	AckSeq     int64          `json:"ackSeq,omitempty"`
+	AckStamp   *psync.Stamp   `json:"ackStamp,omitempty"`
+	sent       bool           // sent on some socket (volatile: only for the statistics)
+}
+
+const collection = "tasks"
+
+func recordKey(collection, id string) string { return collection + "/" + id }
+
+func newClient(name string, u *User, workspaces, foreign []string, proxy *Proxy, ledger *Ledger, stats *Stats, skew time.Duration, seed uint64) *Client {
+	c := &Client{Name: name, user: u, ws: workspaces, foreign: foreign, proxy: proxy, ledger: ledger, stats: stats, skew: skew,
+		choose: rand.New(rand.NewPCG(seed, 0x5eed))}
+	c.cond = gosync.NewCond(&c.mu)
+	c.d = &durable{ClientID: uuid.NewString(), Node: psync.NewNodeID(), NextMutationID: 1, Spaces: map[string]*space{}}
+	for _, w := range workspaces {
+		c.d.Spaces[w] = &space{Records: map[string]*psync.RecordState{}}
+	}
+	c.clock = c.newClock()
+	return c
+}
+
+func (c *Client) newClock() *psync.Clock {
+	var last psync.Stamp
+	if c.d.ClockLast != "" {
+		var err error
+		if last, err = psync.ParseStamp(c.d.ClockLast); err != nil {
+			panic(err)
+		}
+	}
+	clock, err := psync.NewClock(psync.ClockConfig{Node: c.d.Node, Now: c.wall, Last: last})
+	if err != nil {
+		panic(err)
+	}
+	return clock
+}
+
+// wall is the device's wall clock. Read with c.mu held or not: skew only changes under c.mu,
+// and the clock reads it under its own lock, so take a copy.
+func (c *Client) wall() time.Time {
+	return time.Now().Add(c.skewNow())
+}
+
+var skewMu gosync.Mutex
+
+func (c *Client) skewNow() time.Duration {
+	skewMu.Lock()
+	defer skewMu.Unlock()
+	return c.skew
+}
+
+// SetSkew moves the device's wall clock (it may jump backwards: the clock stays monotonic).
+func (c *Client) SetSkew(d time.Duration) {
+	skewMu.Lock()
+	c.skew = d
+	skewMu.Unlock()
+}
+
+// ClientID is the device's current client id.
+func (c *Client) ClientID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.d.ClientID
+}
+
+// Start runs the device: it connects whenever it wants to be online.
+func (c *Client) Start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.want = true
+	if c.started {
+		c.cond.Broadcast()
+		return
+	}
+	c.started = true
+	c.wg.Add(1)
+	go c.loop()
+}
+
+// Stop disconnects the device for good.
+func (c *Client) Stop() {
+	c.mu.Lock()
+	c.stopped = true
+	c.dropConnLocked(false)
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	c.wg.Wait()
+}
+
+// SetOnline makes the device go offline (the network is gone: the socket just dies) or online.
+func (c *Client) SetOnline(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.want = on
+	if !on {
+		c.dropConnLocked(false)
+	}
+	c.cond.Broadcast()
+}
+
+// Reconnect closes the socket (cleanly) and lets the device open a new one at once.
+func (c *Client) Reconnect() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropConnLocked(true)
+}
+
+// Crash loses everything but the durable state (which goes through JSON, as it would through
+// IndexedDB); the device is down until Restart.
+func (c *Client) Crash() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropConnLocked(false)
+	c.down = true
+	raw, err := json.Marshal(c.d)
+	if err != nil {
+		panic(err)
+	}
+	d := &durable{}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(d); err != nil {
+		panic(err)
+	}
+	for _, s := range d.Spaces {
+		if s.Records == nil {
+			s.Records = map[string]*psync.RecordState{}
+		}
+	}
+	c.d = d
+	c.clock = c.newClock()
+}
+
+// Restart brings a crashed device back.
+func (c *Client) Restart() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.down = false
+	c.cond.Broadcast()
+}
+
+// ProbeHello makes the next hello ask for a workspace the user may not read.
+func (c *Client) ProbeHello(workspace string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.probeNext = workspace
+}
+
+// ProbePull asks, on the open socket, for a workspace the user may not read.
+func (c *Client) ProbePull(workspace string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.welcomed {
+		return false
+	}
+	c.sendLocked(map[string]any{"type": "pull", "workspaceId": workspace, "after": 0})
+	return true
+}
+
+// SmallPull pulls the changes after the cursor of one workspace with a small limit: the answer
+// overlaps what the server sends live, and further pages come by pulls.
+func (c *Client) SmallPull(rng *rand.Rand) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.welcomed {
+		return false
+	}
+	w := c.ws[rng.IntN(len(c.ws))]
+	s := c.d.Spaces[w]
+	if !s.Snapshotted || s.Cursor == 0 {
+		return false // (after 0 asks for a snapshot)
+	}
+	limit := 1 + rng.IntN(3)
+	c.pageLimit[w] = limit
+	after := s.Cursor
+	if after > 0 && rng.IntN(3) == 0 {
+		after = max(1, after-int64(rng.IntN(4))) // an older cursor: the page overlaps what we have
+	}
+	c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": after, "limit": limit})
+	return true
+}
+
+func (c *Client) dropConnLocked(clean bool) {
+	if c.conn == nil {
+		return
+	}
+	c.ledger.trace(c.Name, "×", []byte(`{"type":"the device leaves its socket"}`))
+	if clean {
+		_ = c.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+	}
+	_ = c.conn.NetConn().Close()
+	c.conn = nil
+	c.welcomed = false
+}
+
+// loop connects whenever the device wants to be online, with exponential backoff and jitter.
+func (c *Client) loop() {
+	defer c.wg.Done()
+	backoff := time.Millisecond
+	for {
+		c.mu.Lock()
+		for !c.stopped && (!c.want || c.down || c.conn != nil) {
+			c.cond.Wait()
+		}
+		if c.stopped {
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		conn, err := c.dial()
+		if err != nil {
+			c.mu.Lock()
+			jitter := time.Duration(c.choose.Int64N(int64(backoff) + 1))
+			c.mu.Unlock()
+			time.Sleep(backoff/2 + jitter)
+			backoff = min(2*backoff, 40*time.Millisecond)
+			continue
+		}
+		backoff = time.Millisecond
+		c.read(conn)
+	}
+}
+
+var errNotWanted = errors.New("the device does not want to be online any more")
+
+// dial opens a socket and says hello.
+func (c *Client) dial() (*websocket.Conn, error) {
+	dialer := websocket.Dialer{HandshakeTimeout: 3 * time.Second}
+	conn, _, err := dialer.Dial(c.proxy.URL(), http.Header{"Cookie": {"patrimonio_session=" + c.user.Token}})
+	if err != nil {
+		return nil, err
+	}
+	conn.SetReadLimit(4 << 20)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped || !c.want || c.down || c.conn != nil {
+		conn.Close()
+		return nil, errNotWanted
+	}
+	c.conn, c.welcomed = conn, false
+	c.gapPull, c.pageLimit = map[string]bool{}, map[string]int{}
+	cursors, resume := map[string]any{}, map[string]any{}
+	for _, w := range c.ws {
+		s := c.d.Spaces[w]
+		switch {
+		case s.Token != "":
+			resume[w] = s.Token
+		case s.Snapshotted && s.Cursor > 0:
+			cursors[w] = s.Cursor
+		default:
+			s.Snapshotted = false
+			// A first sync: through hello (default page size), or by a pull with small pages.
+			if c.choose.IntN(2) == 0 {
+				cursors[w] = 0
+			} else {
+				c.pageLimit[w] = 1 + c.choose.IntN(2)
+			}
+		}
+	}
+	if c.probeNext != "" {
+		cursors[c.probeNext] = 0
+		c.probeNext = ""
+		c.stats.add(&c.stats.Probes, 1)
+	}
+	hello := map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion,
+		"clientId": c.d.ClientID, "cursors": cursors, "language": "es"}
+	if len(resume) > 0 {
+		hello["resume"] = resume
+	}
+	if !c.sendLocked(hello) {
+		return nil, errors.New("hello not sent")
+	}
+	return conn, nil
+}
+
+// sendLocked writes one message on the current socket; a failed write ends the socket.
+func (c *Client) sendLocked(v any) bool {
+	if c.conn == nil {
+		return false
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	c.ledger.trace(c.Name, "→", data)
+	_ = c.conn.SetWriteDeadline(time.Now().Add(3 * time.Second))
+	if err := c.conn.WriteMessage(websocket.TextMessage, data); err != nil {
+		c.dropConnLocked(false)
+		return false
+	}
+	return true
+}
+
+// read reads the socket until it ends.
+func (c *Client) read(conn *websocket.Conn) {
+	defer func() {
+		c.mu.Lock()
+		if c.conn == conn {
+			c.dropConnLocked(false)
+		}
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	}()
+	for {
+		_, data, err := conn.ReadMessage()
+		if err != nil {
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) {
+				c.closed(ce.Code, ce.Text)
+			}
+			c.ledger.trace(c.Name, "×", []byte(fmt.Sprintf(`{"type":%q}`, "closed: "+err.Error())))
+			return
+		}
+		c.ledger.addFrame(c.Name, data)
+		c.ledger.trace(c.Name, "←", data)
+		if issues, err := schema.Validate("serverMessage", data, "en"); err != nil || len(issues) > 0 {
+			c.ledger.anomaly(c.Name, "the server sent a message the protocol does not allow: %v %+v: %.300s", err, issues, data)
+			continue
+		}
+		c.mu.Lock()
+		if c.conn != conn {
+			// The device left this socket (or crashed) while the frame was on its way.
+			c.mu.Unlock()
+			return
+		}
+		c.handleLocked(data)
+		c.mu.Unlock()
+	}
+}
+
+func (c *Client) closed(code int, text string) {
+	switch code {
+	case websocket.CloseNormalClosure, websocket.CloseNoStatusReceived, websocket.CloseAbnormalClosure:
+	case psync.CloseReplaced:
+		c.stats.add(&c.stats.Replaced, 1)
+	case psync.CloseGoingAway:
+		c.stats.add(&c.stats.GoingAway, 1)
+	case psync.CloseInternal:
+		// The database failed under the server (a restart): reconnect. Anywhere else it is a
+		// server failure.
+		c.stats.add(&c.stats.Internal, 1)
+		if !c.databaseRestarts {
+			c.ledger.anomaly(c.Name, "the server closed the socket with %d %q (internal) while its database was up", code, text)
+		}
+	default:
+		c.ledger.anomaly(c.Name, "the server closed the socket with %d %q", code, text)
+	}
+}
+
+func (c *Client) handleLocked(data []byte) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		c.ledger.anomaly(c.Name, "undecodable frame: %v", err)
+		return
+	}
+	switch m["type"] {
+	case "welcome":
+		c.welcomeLocked(m)
+	case "ack":
+		c.ackLocked(data)
+	case "reject":
+		c.rejectLocked(data)
+	case "snapshot":
+		c.snapshotLocked(data)
+	case "changes":
+		c.changesLocked(data)
+	case "resyncRequired":
+		w, _ := m["workspaceId"].(string)
+		c.ledger.anomaly(c.Name, "resyncRequired for %s (%v): no cursor of the simulation may be too old or in the future", w, m["reason"])
+		if s := c.d.Spaces[w]; s != nil {
+			*s = space{Records: map[string]*psync.RecordState{}}
+			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": 0})
+		}
+	case "accessDenied":
+		w, _ := m["workspaceId"].(string)
+		if c.user.Member(w) {
+			c.ledger.anomaly(c.Name, "accessDenied for its own workspace %s", w)
+		}
+	case "error", "pong":
+	default:
+		c.ledger.anomaly(c.Name, "unexpected message %v", m["type"])
+	}
+}
+
+func (c *Client) welcomeLocked(m map[string]any) {
+	if c.welcomed {
+		c.ledger.anomaly(c.Name, "a second welcome on one socket")
+		return
+	}
+	c.welcomed = true
+	if st, err := psync.ParseStamp(fmt.Sprint(m["serverTime"])); err == nil {
+		c.clock.Observe(st)
+		c.d.ClockLast = c.clock.Last().String()
+	}
+	// First syncs by pull, with small snapshot pages.
+	for _, w := range c.ws {
+		s := c.d.Spaces[w]
+		if !s.Snapshotted && s.Token == "" && c.pageLimit[w] > 0 {
+			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": 0, "limit": c.pageLimit[w]})
+		}
+	}
+	// Resend everything unacknowledged, in order, in batches.
+	var batch []*pending
+	for _, p := range c.d.Outbox {
+		if p.AckSeq != 0 {
+			continue
+		}
+		batch = append(batch, p)
+		if p.sent {
+			c.stats.add(&c.stats.Resends, 1)
+		}
+	}
+	for len(batch) > 0 {
+		n := min(len(batch), 1+c.choose.IntN(8))
+		c.pushLocked(batch[:n])
+		batch = batch[n:]
+	}
+}
+
+// wireMutation is an outbox entry as a push carries it.
+func wireMutation(p *pending) map[string]any {
+	m := p.Mutation
+	out := map[string]any{"mutationId": p.MutationID, "workspaceId": p.Workspace, "collection": p.Collection,
+		"recordId": p.Record, "op": string(m.Op), "stamp": m.Stamp.String()}
+	base := map[string]any{}
+	for f, s := range m.Base {
+		base[f] = s.String()
+	}
+	out["base"] = base
+	if len(m.Fields) > 0 {
+		out["fields"] = m.Fields
+	}
+	if len(m.Resolves) > 0 {
+		var rs []any
+		for _, r := range m.Resolves {
+			rs = append(rs, map[string]any{"field": r.Field, "stamp": r.Stamp.String()})
+		}
+		out["resolves"] = rs
+	}
+	return out
+}
+
+func (c *Client) pushLocked(batch []*pending) {
+	if !c.welcomed {
+		return
+	}
+	list := make([]any, 0, len(batch))
+	for _, p := range batch {
+		list = append(list, wireMutation(p))
+		p.sent = true
+	}
+	c.sendLocked(map[string]any{"type": "push", "mutations": list})
+}
+
+func (c *Client) findPending(id int64) (int, *pending) {
+	for i, p := range c.d.Outbox {
+		if p.MutationID == id {
+			return i, p
+		}
+	}
+	return -1, nil
+}
+
+func (c *Client) ackLocked(data []byte) {
+	var msg struct {
+		Acks []struct {
+			MutationID int64   `json:"mutationId"`
+			Status     string  `json:"status"`
+			Seq        int64   `json:"seq"`
+			Stamp      *string `json:"stamp"`
+		} `json:"acks"`
+	}
+	if err := json.Unmarshal(data, &msg); err != nil {
+		c.ledger.anomaly(c.Name, "bad ack: %v", err)
+		return
+	}
+	for _, a := range msg.Acks {
+		ack := Ack{Status: a.Status, Seq: a.Seq}
+		if a.Stamp != nil {
+			ack.Stamp = *a.Stamp
+		}
+		c.ledger.addAck(c.d.ClientID, ack, a.MutationID)
+		if a.Status == "duplicate" {
+			c.stats.add(&c.stats.DuplicateAck, 1)
+		}
+		_, p := c.findPending(a.MutationID)
+		if p == nil {
+			continue // its echo came first
+		}
+		if a.Seq == 0 || a.Stamp == nil {
+			c.ledger.anomaly(c.Name, "ack of %d without seq or stamp: %+v", a.MutationID, a)
+			continue
+		}
+		st, err := psync.ParseStamp(*a.Stamp)
+		if err != nil {
+			c.ledger.anomaly(c.Name, "ack of %d with a bad stamp: %v", a.MutationID, err)
+			continue
+		}
+		p.AckSeq, p.AckStamp = a.Seq, &st
+		c.clock.Observe(st)
+		c.d.ClockLast = c.clock.Last().String()
+		c.dropConfirmedLocked(p.Workspace)
+	}
+}
+
+func (c *Client) rejectLocked(data []byte) {
+	var msg struct {
+		MutationID int64  `json:"mutationId"`
+		Code       string `json:"code"`
+	}
+	if err := json.Unmarshal(data, &msg); err != nil {
+		c.ledger.anomaly(c.Name, "bad reject: %v", err)
+		return
+	}
+	c.ledger.addReject(c.d.ClientID, msg.MutationID, msg.Code)
+	i, p := c.findPending(msg.MutationID)
+	if p == nil {
+		return
+	}
+	// Final: the device keeps it as rejected, for the user to fix or discard.
+	c.d.Outbox = append(c.d.Outbox[:i], c.d.Outbox[i+1:]...)
+	c.d.Rejected = append(c.d.Rejected, p)
+}
+
+// dropConfirmedLocked drops the outbox entries of workspace w whose acknowledged seq the cursor
+// has reached: the confirmed state holds them.
+func (c *Client) dropConfirmedLocked(w string) {
+	s := c.d.Spaces[w]
+	if s == nil || !s.Snapshotted {
+		return
+	}
+	out := c.d.Outbox[:0]
+	for _, p := range c.d.Outbox {
+		if p.Workspace == w && p.AckSeq != 0 && p.AckSeq <= s.Cursor {
+			continue
+		}
+		out = append(out, p)
+	}
+	c.d.Outbox = out
+}
+
+func (c *Client) snapshotLocked(data []byte) {
+	var page struct {
+		WorkspaceID string `json:"workspaceId"`
+		Records     []struct {
+			Collection string          `json:"collection"`
+			RecordID   string          `json:"recordId"`
+			Seq        int64           `json:"seq"`
+			State      json.RawMessage `json:"state"`
+		} `json:"records"`
+		Cursor    int64  `json:"cursor"`
+		HasMore   bool   `json:"hasMore"`
+		PageToken string `json:"pageToken"`
+	}
+	if err := json.Unmarshal(data, &page); err != nil {
+		c.ledger.anomaly(c.Name, "bad snapshot: %v", err)
+		return
+	}
+	s := c.d.Spaces[page.WorkspaceID]
+	if s == nil {
+		c.ledger.anomaly(c.Name, "a snapshot of %s, which it does not sync", page.WorkspaceID)
+		return
+	}
+	if s.Snapshotted {
+		return // a page it no longer waits for (a duplicate)
+	}
+	// The page is applied atomically: decode everything first.
+	states := make(map[string]*psync.RecordState, len(page.Records))
+	for _, r := range page.Records {
+		st, err := psync.SnapshotRecord{Collection: r.Collection, RecordID: r.RecordID, Seq: r.Seq, State: r.State}.Decode()
+		if err != nil {
+			c.ledger.anomaly(c.Name, "undecodable snapshot record %s: %v", r.RecordID, err)
+			return
+		}
+		states[recordKey(r.Collection, r.RecordID)] = st
+	}
+	for k, st := range states {
+		s.Records[k] = st
+		c.observeState(st)
+	}
+	if page.HasMore {
+		if s.Token == page.PageToken {
+			return // a page it applied already (a duplicate): its pull is out
+		}
+		s.Token = page.PageToken
+		pull := map[string]any{"type": "pull", "workspaceId": page.WorkspaceID, "after": 0, "pageToken": page.PageToken}
+		if l := c.pageLimit[page.WorkspaceID]; l > 0 {
+			pull["limit"] = l
+		}
+		c.sendLocked(pull)
+		return
+	}
+	s.Token, s.Cursor, s.Snapshotted = "", page.Cursor, true
+	delete(c.pageLimit, page.WorkspaceID)
+	c.d.ClockLast = c.clock.Last().String()
+	c.dropConfirmedLocked(page.WorkspaceID)
+}
+
+func (c *Client) observeState(st *psync.RecordState) {
+	for _, s := range st.Clocks {
+		c.clock.Observe(s)
+	}
+	if st.Life != nil {
+		c.clock.Observe(st.Life.Stamp)
+	}
+}
+
+func (c *Client) changesLocked(data []byte) {
+	var page struct {
+		WorkspaceID string            `json:"workspaceId"`
+		Changes     []json.RawMessage `json:"changes"`
+		Cursor      int64             `json:"cursor"`
+		HasMore     bool              `json:"hasMore"`
+	}
+	if err := json.Unmarshal(data, &page); err != nil {
+		c.ledger.anomaly(c.Name, "bad changes page: %v", err)
+		return
+	}
+	w := page.WorkspaceID
+	s := c.d.Spaces[w]
+	if s == nil {
+		c.ledger.anomaly(c.Name, "changes of %s, which it does not sync", w)
+		return
+	}
+	if !s.Snapshotted {
+		c.ledger.anomaly(c.Name, "changes of %s before its snapshot finished", w)
+		return
+	}
+	// Decode first, then apply the whole page (atomically: the lock is held).
+	type decoded struct {
+		seq    int64
+		key    string
+		author string
+		id     int64
+		m      psync.Mutation
+	}
+	var list []decoded
+	for _, raw := range page.Changes {
+		var head struct {
+			Seq        int64  `json:"seq"`
+			Collection string `json:"collection"`
+			RecordID   string `json:"recordId"`
+			Author     string `json:"author"`
+			MutationID int64  `json:"mutationId"`
+		}
+		if err := json.Unmarshal(raw, &head); err != nil {
+			c.ledger.anomaly(c.Name, "bad change: %v", err)
+			return
+		}
+		ch := psync.Change{Seq: head.Seq, Collection: head.Collection, RecordID: head.RecordID, Author: head.Author, MutationID: head.MutationID, Body: raw}
+		m, err := ch.Mutation()
+		if err != nil {
+			c.ledger.anomaly(c.Name, "undecodable change %d: %v", head.Seq, err)
+			return
+		}
+		list = append(list, decoded{head.Seq, recordKey(head.Collection, head.RecordID), head.Author, head.MutationID, m})
+	}
+	next := s.Cursor
+	for _, ch := range list {
+		if ch.seq <= next {
+			continue // a page overlapping what the device has
+		}
+		if ch.seq != next+1 {
+			c.ledger.anomaly(c.Name, "a gap in %s: change %d after cursor %d", w, ch.seq, next)
+			break
+		}
+		st := s.Records[ch.key]
+		if st == nil {
+			st = psync.NewRecordState()
+			s.Records[ch.key] = st
+		}
+		if _, err := st.Apply(ch.m); err != nil {
+			c.ledger.anomaly(c.Name, "change %d does not apply: %v", ch.seq, err)
+			break
+		}
+		c.clock.Observe(ch.m.Stamp)
+		next = ch.seq
+		if ch.author == c.d.ClientID {
+			if i, p := c.findPending(ch.id); p != nil {
+				if p.AckStamp != nil && *p.AckStamp != ch.m.Stamp {
+					c.ledger.anomaly(c.Name, "mutation %d acknowledged with stamp %s, echoed with %s", ch.id, p.AckStamp, ch.m.Stamp)
+				}
+				c.d.Outbox = append(c.d.Outbox[:i], c.d.Outbox[i+1:]...)
+			}
+		}
+	}
+	gap := next < page.Cursor
+	s.Cursor = next
+	c.d.ClockLast = c.clock.Last().String()
+	c.dropConfirmedLocked(w)
+	if gap {
+		if !c.gapPull[w] {
+			c.gapPull[w] = true
+			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": s.Cursor})
+		}
+		return
+	}
+	c.gapPull[w] = false
+	if page.HasMore {
+		pull := map[string]any{"type": "pull", "workspaceId": w, "after": s.Cursor}
+		if l := c.pageLimit[w]; l > 0 {
+			pull["limit"] = l
+		}
+		c.sendLocked(pull)
+	}
+}
+
+// ---------------------------------------------------------------- local edits
+
+// view is the device's view of a workspace: confirmed states with the pending outbox on top.
+func (c *Client) viewLocked(w string) map[string]*psync.RecordState {
+	s := c.d.Spaces[w]
+	out := map[string]*psync.RecordState{}
+	if s != nil {
+		for k, st := range s.Records {
+			out[k] = st.Clone()
+		}
+	}
+	for _, p := range c.d.Outbox {
+		if p.Workspace != w {
+			continue
+		}
+		k := recordKey(p.Collection, p.Record)
+		st := out[k]
+		if st == nil {
+			st = psync.NewRecordState()
+			out[k] = st
+		}
+		m := p.Mutation
+		m.Author = c.d.ClientID
+		_, _ = st.Apply(m)
+	}
+	return out
+}
+
+var (
+	titles     = []any{"Pagar el IBI", "Revisar el seguro del hogar", "Llamar al notario", "Renovar el DNI", "Declaración de la renta"}
+	notes      = []any{nil, "urgente", "ver el correo del banco", "después del verano", "pedir cita"}
+	statuses   = []any{"todo", "in_progress", "done"}
+	dueDates   = []any{nil, "2025-06-30", "2025-12-31", "2026-03-15"}
+	priorities = []any{nil, "high", "medium", "low"}
+	fieldPool  = map[string][]any{"title": titles, "notes": notes, "status": statuses, "dueDate": dueDates, "priority": priorities}
+	fieldNames = []string{"dueDate", "notes", "priority", "status", "title"}
+)
+
+func pick(rng *rand.Rand, list []any) any { return list[rng.IntN(len(list))] }
+
+// Edit makes one local edit, chosen by rng on the device's current view: create a record, edit
+// fields, delete, restore, or settle a conflict (restore the losing value, or dismiss it). It
+// reports what it did. A viewer's edit is made too (it is refused by the server: a probe).
+func (c *Client) Edit(rng *rand.Rand) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w := c.ws[rng.IntN(len(c.ws))]
+	view := c.viewLocked(w)
+	keys := make([]string, 0, len(view))
+	for k := range view {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var live, deleted, conflicted []string
+	for _, k := range keys {
+		st := view[k]
+		if len(st.Clocks) == 0 {
+			continue // only a dismissal seen so far
+		}
+		if st.Deleted() {
+			deleted = append(deleted, k)
+		} else {
+			live = append(live, k)
+		}
+		if len(st.ShownConflicts()) > 0 {
+			conflicted = append(conflicted, k)
+		}
+	}
+	roll := rng.IntN(100)
+	switch {
+	case len(live) == 0 || roll < 12 && len(keys) < 6:
+		fields := map[string]any{"title": pick(rng, titles), "status": pick(rng, statuses)}
+		for _, f := range []string{"notes", "dueDate", "priority"} {
+			if v := pick(rng, fieldPool[f]); v != nil && rng.IntN(2) == 0 {
+				fields[f] = v
+			}
+		}
+		id, _ := uuid.NewV7()
+		c.makeLocked(w, id.String(), psync.Mutation{Op: psync.OpPut, Fields: fields, Base: map[string]psync.Stamp{}})
+		return "create"
+	case len(conflicted) > 0 && roll < 30:
+		k := conflicted[rng.IntN(len(conflicted))]
+		st := view[k]
+		shown := st.ShownConflicts()
+		cf := shown[rng.IntN(len(shown))]
+		base := copyClocks(st.Clocks)
+		if rng.IntN(2) == 0 {
+			c.makeLocked(w, k[len(collection)+1:], psync.Mutation{Op: psync.OpPut, Fields: map[string]any{cf.Field: cf.Value},
+				Base: base, Resolves: []psync.ConflictKey{cf.Key()}})
+			return "restore a losing value"
+		}
+		c.makeLocked(w, k[len(collection)+1:], psync.Mutation{Op: psync.OpResolve, Base: base, Resolves: []psync.ConflictKey{cf.Key()}})
+		return "dismiss a conflict"
+	case len(deleted) > 0 && roll < 40:
+		k := deleted[rng.IntN(len(deleted))]
+		m := psync.Mutation{Op: psync.OpRestore, Base: copyClocks(view[k].Clocks)}
+		if rng.IntN(2) == 0 {
+			m.Fields = map[string]any{"status": pick(rng, statuses)}
+		}
+		c.makeLocked(w, k[len(collection)+1:], m)
+		return "restore"
+	case roll < 50:
+		k := live[rng.IntN(len(live))]
+		c.makeLocked(w, k[len(collection)+1:], psync.Mutation{Op: psync.OpDelete, Base: copyClocks(view[k].Clocks)})
+		return "delete"
+	default:
+		k := live[rng.IntN(len(live))]
+		fields := map[string]any{}
+		for n := 1 + rng.IntN(3); len(fields) < n; {
+			f := fieldNames[rng.IntN(len(fieldNames))]
+			fields[f] = pick(rng, fieldPool[f])
+		}
+		c.makeLocked(w, k[len(collection)+1:], psync.Mutation{Op: psync.OpPut, Fields: fields, Base: copyClocks(view[k].Clocks)})
+		return "edit"
+	}
+}
+
+// ProbeWrite makes a write to a workspace the user may not read (a fresh record): the server must
+// refuse it.
+func (c *Client) ProbeWrite(rng *rand.Rand) bool {
+	if len(c.foreign) == 0 {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w := c.foreign[rng.IntN(len(c.foreign))]
+	id, _ := uuid.NewV7()
+	c.makeLocked(w, id.String(), psync.Mutation{Op: psync.OpPut, Fields: map[string]any{"title": pick(rng, titles), "status": "todo"},
+		Base: map[string]psync.Stamp{}})
+	c.stats.add(&c.stats.Probes, 1)
+	return true
+}
+
+func copyClocks(m map[string]psync.Stamp) map[string]psync.Stamp {
+	out := make(map[string]psync.Stamp, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// makeLocked stamps a mutation, appends it to the outbox and pushes it when the socket is open.
+func (c *Client) makeLocked(w, record string, m psync.Mutation) {
+	m.Stamp = c.clock.Now()
+	m.Author = c.d.ClientID
+	p := &pending{MutationID: c.d.NextMutationID, Workspace: w, Collection: collection, Record: record, Mutation: m}
+	c.d.NextMutationID += 1 + int64(c.choose.IntN(2)) // gaps are allowed
+	c.d.ClockLast = c.clock.Last().String()
+	c.d.Outbox = append(c.d.Outbox, p)
+	expect := ""
+	switch {
+	case !c.user.Member(w):
+		expect = psync.RejectNotFound
+	case !c.user.CanWrite(w):
+		expect = psync.RejectForbidden
+		c.stats.add(&c.stats.Probes, 1)
+	}
+	c.ledger.addMade(&Made{Device: c.Name, Client: c.d.ClientID, MutationID: p.MutationID, Workspace: w, Collection: collection,
+		Record: record, Mutation: m, Expect: expect})
+	c.stats.add(&c.stats.Mutations, 1)
+	if c.welcomed {
+		c.pushLocked([]*pending{p})
+	}
+}
+
+// ---------------------------------------------------------------- settling
+
+// Status says whether the device has settled: online, nothing pending, every workspace synced up
+// to heads[w]. When it has not, why.
+func (c *Client) Status(heads map[string]int64) (bool, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.welcomed {
+		return false, "not connected"
+	}
+	if len(c.d.Outbox) > 0 {
+		var ids []string
+		for _, p := range c.d.Outbox {
+			ids = append(ids, fmt.Sprintf("%d(ack seq %d)", p.MutationID, p.AckSeq))
+		}
+		return false, fmt.Sprintf("%d pending: %v", len(c.d.Outbox), ids)
+	}
+	for _, w := range c.ws {
+		s := c.d.Spaces[w]
+		if !s.Snapshotted {
+			return false, fmt.Sprintf("first sync of %s not finished (token %q)", w, s.Token)
+		}
+		if s.Cursor != heads[w] {
+			return false, fmt.Sprintf("cursor %d of %s, head %d", s.Cursor, w, heads[w])
+		}
+	}
+	return true, ""
+}
+
+// Replica returns a copy of the device's confirmed records of workspace w and its cursor.
+func (c *Client) Replica(w string) (map[string]*psync.RecordState, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]*psync.RecordState{}
+	s := c.d.Spaces[w]
+	for k, st := range s.Records {
+		out[k] = st.Clone()
+	}
+	return out, s.Cursor
+}
+
+// RejectedIDs lists the mutation ids the device holds as rejected.
+func (c *Client) RejectedIDs() []int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int64
+	for _, p := range c.d.Rejected {
+		out = append(out, p.MutationID)
+	}
+	return out
+}
