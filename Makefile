@@ -12,12 +12,13 @@ LDFLAGS := -X patrimonio/server.Version=$(VERSION)
 PGTMP   := bin/pgtmp
 WITH_PG := ./$(PGTMP) --
 
-.PHONY: help run build web server deps test vet typecheck lint test-go test-unit test-e2e bench sim clean
+.PHONY: help run build web server deps test vet typecheck lint test-go test-unit test-e2e bench bench-web sim clean
 
 help:
 	@echo "make run    build the PWA and the server, start it on SQLite (http://localhost:8080)"
 	@echo "make test   vet, typecheck, lint, Go tests (SQLite + Postgres), Vitest, Playwright e2e"
-	@echo "make bench  sync benchmarks against a throwaway Postgres: BENCH lines, bench/results.json"
+	@echo "make bench  sync and web benchmarks: BENCH lines, bench/results.json, bench/results-web.json"
+	@echo "make bench-web  only the browser figures (initial JS, Lighthouse) of the production build"
 
 # npm packages from the lockfile; re-installed only when the lockfile changes.
 node_modules/.package-lock.json: package-lock.json
@@ -59,7 +60,8 @@ test-go: $(PGTMP)
 test-unit: deps
 	$(NPM) run test:unit
 
-# The e2e build (pwa/e2e/dist): the PWA plus the sync test page, which pwa/dist never contains.
+# The e2e build (pwa/e2e/dist): the PWA plus the sync test page and the UI kit catalogue, which
+# pwa/dist never contains.
 test-e2e: build $(PGTMP)
 	$(NPM) exec -- vite build --logLevel warn -c pwa/e2e/sync-page/vite.config.ts
 	$(WITH_PG) $(NPM) run test:e2e
@@ -70,9 +72,17 @@ test-e2e: build $(PGTMP)
 # also runs the Go microbenchmarks of sync/. BENCH_ARGS passes flags, e.g. BENCH_ARGS='-phases ingest'.
 # 1,000 sockets need file descriptors: the soft limit is raised to the hard one.
 BENCH_ARGS ?=
-bench: deps $(PGTMP)
+bench: deps $(PGTMP) build
 	$(GO) build -o bin/syncbench ./bench/cmd/syncbench
 	ulimit -n "$$(ulimit -Hn)" || true; $(WITH_PG) ./bin/syncbench -out bench/results.json $(BENCH_ARGS)
+	$(NPM) exec -- tsx bench/web/webbench.ts $(BENCH_WEB_ARGS)
+
+# The browser figures (bench/web/webbench.ts): initial JS of /signin and / and Lighthouse 12
+# mobile scores, on pwa/dist served by bin/patrimonio (SQLite) in Debian's Chromium; writes
+# bench/results-web.json. BENCH_WEB_ARGS passes flags, e.g. BENCH_WEB_ARGS='--runs 1 --only js'.
+BENCH_WEB_ARGS ?=
+bench-web: build
+	$(NPM) exec -- tsx bench/web/webbench.ts $(BENCH_WEB_ARGS)
 
 # The seeded sync simulation (sync/sim) with more scenarios than make test runs (200):
 # `make sim SEEDS=1000`. Add SIMFLAGS=-seedbase=N to pick the seeds, SIMFLAGS=-seed=N to replay one.

@@ -4,6 +4,32 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
+// Dependencies point one way (README, "Architecture map"): pwa → clientdb → shared-schema. ESLint
+// keeps the edges the type checker cannot see. A file gets one no-restricted-imports setting (a
+// later block replaces an earlier one's options, it does not merge them): add restrictions here.
+const ANY_FILE = "*.{ts,tsx,js,mjs,cjs}";
+
+// shared-schema imports nothing of ours: no @patrimonio/* package and no relative path that climbs
+// out of shared-schema/. A relative import may climb as many levels as the file is deep inside it,
+// so there is one block per depth (a glob `*` never crosses a `/`).
+const sharedSchemaDepths = [0, 1, 2, 3, 4].map((depth) => ({
+  files: [`shared-schema/${"*/".repeat(depth)}${ANY_FILE}`],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@patrimonio/*"], message: "shared-schema imports nothing of ours (README: pwa → clientdb → shared-schema)." },
+          {
+            regex: `^(\\.\\./){${depth + 1},}`,
+            message: "shared-schema imports nothing outside shared-schema/ (README: pwa → clientdb → shared-schema).",
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -38,4 +64,36 @@ export default tseslint.config(
     files: ["**/*.{js,mjs,cjs}"],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // The PWA reads and writes records through clientdb's commands and hooks, never Dexie itself.
+    files: [`pwa/**/${ANY_FILE}`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "dexie", message: "pwa/ uses @patrimonio/clientdb, never Dexie directly." },
+            { name: "dexie-react-hooks", message: "pwa/ uses clientdb's hooks (@patrimonio/clientdb), never dexie-react-hooks." },
+          ],
+          patterns: [{ group: ["dexie/*", "dexie-react-hooks/*"], message: "pwa/ uses @patrimonio/clientdb, never Dexie directly." }],
+        },
+      ],
+    },
+  },
+  {
+    // clientdb is below the PWA: it may not import anything from pwa/.
+    files: [`clientdb/**/${ANY_FILE}`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@patrimonio/pwa", "@patrimonio/pwa/*"], message: "clientdb may not import the PWA (README: pwa → clientdb → shared-schema)." },
+            { regex: "^(\\.\\./)+pwa(/|$)", message: "clientdb may not import the PWA (README: pwa → clientdb → shared-schema)." },
+          ],
+        },
+      ],
+    },
+  },
+  ...sharedSchemaDepths,
 );

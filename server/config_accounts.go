@@ -17,7 +17,10 @@ const (
 	// EnvSecretKey is the key that encrypts secrets at rest (TOTP secrets): 32 random bytes in
 	// base64. Required with Postgres; with SQLite, a key file next to the database is made on first
 	// start when it is unset.
-	EnvSecretKey      = "PATRIMONIO_SECRET_KEY"
+	EnvSecretKey = "PATRIMONIO_SECRET_KEY"
+	// EnvSecretKeyFile is where the key file is (made on first start with SQLite when missing),
+	// instead of next to the database: keep the key and the data apart.
+	EnvSecretKeyFile  = "PATRIMONIO_SECRET_KEY_FILE"
 	EnvAdminEmails    = "PATRIMONIO_ADMIN_EMAILS"
 	EnvSMTPURL        = "PATRIMONIO_SMTP_URL"
 	EnvMailFrom       = "PATRIMONIO_MAIL_FROM"
@@ -47,6 +50,9 @@ type AccountsConfig struct {
 	// SecretKey is PATRIMONIO_SECRET_KEY in standard base64 (32 bytes once decoded), or "" when
 	// unset. It is a secret: never log it (SecretKeyBytes decodes it).
 	SecretKey string
+	// SecretKeyFile is the path of the key file (PATRIMONIO_SECRET_KEY_FILE), "" for the default:
+	// secret.key next to the SQLite database. Ignored when SecretKey is set.
+	SecretKeyFile string
 }
 
 // SecretKeyLen is the length of the secret key in bytes (AES-256).
@@ -121,7 +127,7 @@ func splitList(s string) []string {
 }
 
 type rawAccountsConfig struct {
-	adminEmails, smtpURL, mailFrom, devOutbox, allowedOrigins, trustedProxies, secretKey string
+	adminEmails, smtpURL, mailFrom, devOutbox, allowedOrigins, trustedProxies, secretKey, secretKeyFile string
 }
 
 func readAccountsEnv(getenv func(string) string) rawAccountsConfig {
@@ -133,6 +139,7 @@ func readAccountsEnv(getenv func(string) string) rawAccountsConfig {
 		allowedOrigins: getenv(EnvAllowedOrigins),
 		trustedProxies: getenv(EnvTrustedProxies),
 		secretKey:      getenv(EnvSecretKey),
+		secretKeyFile:  strings.TrimSpace(getenv(EnvSecretKeyFile)),
 	}
 }
 
@@ -202,6 +209,7 @@ func applyAccounts(cfg *Config, raw rawAccountsConfig) error {
 		}
 		cfg.SecretKey = base64.StdEncoding.EncodeToString(key)
 	}
+	cfg.SecretKeyFile = raw.secretKeyFile
 	return nil
 }
 

@@ -119,7 +119,7 @@ func (s *schemaSet) collect(e *jsonschema.ValidationError, keyPath []string, out
 		}
 		add(at(), "validation.type."+want, nil)
 	case *kind.MinLength:
-		if k.Want <= 1 {
+		if k.Want <= 1 || (k.Got == 0 && requiredKey(node, "") != "") {
 			add(at(), requiredKey(node, "validation.required"), nil)
 		} else {
 			add(at(), "validation.string.min", map[string]any{"min": k.Want})

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -30,6 +31,8 @@ func (s *schemaSet) runRules(name string, value any) []rawIssue {
 		endNotBeforeStart(doc, "startDate", "endDate", nil, add)
 	case "beneficiary":
 		beneficiaryRules(doc, add)
+	case "personalIdentity":
+		birthdayNotInFuture(doc, add)
 	case "message.push":
 		s.pushRules(doc, add)
 	}
@@ -100,6 +103,15 @@ func endNotBeforeStart(doc map[string]any, startField, endField string, prefix [
 	end, _ := doc[endField].(string)
 	if start != "" && end != "" && start > end {
 		add(append(append([]string{}, prefix...), endField), "validation.date.endBeforeStart", nil)
+	}
+}
+
+// birthdayNotInFuture refuses a birthday after the latest calendar date anywhere on Earth now
+// (UTC+14), like src/personalIdentity.ts latestToday.
+func birthdayNotInFuture(identity map[string]any, add report) {
+	birthday, _ := identity["birthday"].(string)
+	if birthday > time.Now().UTC().Add(14*time.Hour).Format("2006-01-02") {
+		add([]string{"birthday"}, "validation.personalIdentity.birthdayFuture", nil)
 	}
 }
 
@@ -233,7 +245,7 @@ func registeredFormats() []*jsonschema.Format {
 
 var formatNames = []string{
 	"text", "money", "price", "quantity", "share", "rate", "multiple", "date", "email", "phone", "httpUrl",
-	"code", "uuid", "uuidv7", "hlc", "fieldName", "nodeId",
+	"code", "uuid", "uuidv7", "hlc", "fieldName", "nodeId", "otpCode",
 }
 
 func isinShape(s string) bool {

@@ -191,7 +191,7 @@ func TestCollectionsAndFields(t *testing.T) {
 		t.Fatalf("got %v", fields)
 	}
 	entities, err := schema.Entities()
-	if err != nil || len(entities) != 14 {
+	if err != nil || len(entities) != 27 {
 		t.Fatalf("got %v %v", entities, err)
 	}
 }

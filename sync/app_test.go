@@ -33,11 +33,13 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 	secretKey := base64.StdEncoding.EncodeToString(key)
 	for _, name := range []string{"sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
+			outbox := t.TempDir()
 			cfg, err := server.LoadConfig(func(k string) string {
 				return map[string]string{
-					"PATRIMONIO_ADDR":    "127.0.0.1:0",
-					"DATABASE_URL":       databases[name](t),
-					"PATRIMONIO_WEB_DIR": t.TempDir(),
+					"PATRIMONIO_ADDR":       "127.0.0.1:0",
+					"DATABASE_URL":          databases[name](t),
+					"PATRIMONIO_WEB_DIR":    t.TempDir(),
+					"PATRIMONIO_DEV_OUTBOX": outbox,
 				}[k]
 			}, nil)
 			if err != nil {
@@ -59,12 +61,35 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 			}
 			t.Cleanup(func() { stop() })
 
-			// Sign up: the answer sets the session cookie; the personal workspace comes with it.
+			// Sign up, then the e-mailed code (from the dev outbox) signs in: the answer sets the
+			// session cookie; the personal workspace comes with it.
 			body, _ := json.Marshal(map[string]string{"email": "ana@example.com", "password": "una frase de paso larga 42"})
 			req, _ := http.NewRequest(http.MethodPost, s.URL()+"/api/v1/auth/signup", bytes.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Origin", s.URL())
 			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusAccepted {
+				t.Fatalf("sign-up: %d", resp.StatusCode)
+			}
+			resp, err = http.Get(s.URL() + "/api/v1/dev/outbox?to=ana@example.com")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mails []struct{ Code string }
+			err = json.NewDecoder(resp.Body).Decode(&mails)
+			resp.Body.Close()
+			if err != nil || len(mails) != 1 {
+				t.Fatalf("outbox: %+v %v", mails, err)
+			}
+			body, _ = json.Marshal(map[string]string{"email": "ana@example.com", "code": mails[0].Code})
+			req, _ = http.NewRequest(http.MethodPost, s.URL()+"/api/v1/auth/signup/verify", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Origin", s.URL())
+			resp, err = http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,8 +100,8 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 					token = c.Value
 				}
 			}
-			if resp.StatusCode != http.StatusCreated || token == "" {
-				t.Fatalf("sign-up: %d, cookie %q", resp.StatusCode, token)
+			if resp.StatusCode != http.StatusOK || token == "" {
+				t.Fatalf("sign-up verify: %d, cookie %q", resp.StatusCode, token)
 			}
 			cookie := "patrimonio_session=" + token
 			req, _ = http.NewRequest(http.MethodGet, s.URL()+"/api/v1/me", nil)
@@ -152,8 +177,49 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 			c2.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
 			c2.expect("snapshot")
 
+			// A third device signs out the other devices (issue 11): their sockets close at once
+			// (4401), not at the next periodic session check; its own stays open.
+			signIn := func() string {
+				body, _ := json.Marshal(map[string]string{"email": "ana@example.com", "password": "una frase de paso larga 42"})
+				req, _ := http.NewRequest(http.MethodPost, s.URL()+"/api/v1/auth/signin", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Origin", s.URL())
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				for _, ck := range resp.Cookies() {
+					if ck.Name == "patrimonio_session" {
+						return ck.Value
+					}
+				}
+				t.Fatalf("sign-in: %d", resp.StatusCode)
+				return ""
+			}
+			third := signIn()
+			ws3, _, err := websocket.DefaultDialer.Dial(wsURL, http.Header{"Origin": {s.URL()}, "Cookie": {"patrimonio_session=" + third}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c3 := &wsClient{t: t, ws: ws3}
+			c3.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+			c3.expect("snapshot")
+			req, _ = http.NewRequest(http.MethodPost, s.URL()+"/api/v1/auth/sessions/signout-others", nil)
+			req.Header.Set("Origin", s.URL())
+			req.Header.Set("Cookie", "patrimonio_session="+third)
+			resp, err = http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("sign out the other devices: %d", resp.StatusCode)
+			}
+			c2.expectClose(psync.CloseUnauthorized, "unauthorized")
+
 			// Signing out closes the sockets of that session at once (4401), not at the next
-			// periodic session check; the other session's socket stays open.
+			// periodic session check (here: it was already ended by the other device).
 			req, _ = http.NewRequest(http.MethodPost, s.URL()+"/api/v1/auth/signout", nil)
 			req.Header.Set("Origin", s.URL())
 			req.Header.Set("Cookie", cookie)
@@ -170,7 +236,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 			// Shutting the server down closes the open socket with "going away"; Run returns cleanly.
 			stopped := make(chan error, 1)
 			go func() { stopped <- stop() }()
-			c2.expectClose(psync.CloseGoingAway, "going_away")
+			c3.expectClose(psync.CloseGoingAway, "going_away")
 			if err := <-stopped; err != nil {
 				t.Fatalf("run: %v", err)
 			}

@@ -131,7 +131,28 @@ export interface LinkMeta {
   at: number;
 }
 
-export type MetaRow = DeviceMeta | ClockMeta | CursorMeta | LinkMeta;
+/** The enumeration cache's freshness (enums.ts): the ETag of the cached list and when it was
+ * last checked with the server. */
+export interface EnumsMeta {
+  key: "enums";
+  etag: string;
+  count: number;
+  checkedAt: number;
+}
+
+export type MetaRow = DeviceMeta | ClockMeta | CursorMeta | LinkMeta | EnumsMeta;
+
+/** A cached enumeration value (local-only table, enums.ts); parentId 0 at the top level. */
+export interface EnumRow {
+  id: number;
+  type: string;
+  code: string;
+  parentId: number;
+  level: string;
+  labels: { es: string; en: string };
+  order: number;
+  active: boolean;
+}
 
 export function cursorKey(workspaceId: string): `cursor:${string}` {
   return `cursor:${workspaceId}`;
@@ -178,6 +199,28 @@ export const DB_VERSIONS: readonly DbVersion[] = [
       rejected: "mutationId, workspaceId, [collection+recordId]",
     },
   },
+  {
+    // The enumeration cache (local-only, enums.ts): not synced, filled from GET /api/v1/enums/.
+    version: 2,
+    collections: [
+      "assets",
+      "legalStructures",
+      "liabilities",
+      "beneficiaries",
+      "legacyInstructions",
+      "valuations",
+      "tasks",
+      "cashFlows",
+      "logins",
+    ],
+    local: {
+      outbox: "mutationId, workspaceId",
+      meta: "key",
+      conflicts: "id, workspaceId, [collection+recordId]",
+      rejected: "mutationId, workspaceId, [collection+recordId]",
+      enums: "id, type, [type+code], [type+parentId]",
+    },
+  },
 ];
 
 export interface DbOptions {
@@ -192,6 +235,7 @@ export class LocalDb extends Dexie {
   meta!: Table<MetaRow, string>;
   conflicts!: Table<ConflictRow, string>;
   rejected!: Table<RejectedRow, number>;
+  enums!: Table<EnumRow, number>;
 
   constructor(name: string, options: DbOptions = {}, versions: readonly DbVersion[] = DB_VERSIONS) {
     super(name, {
@@ -210,6 +254,7 @@ export class LocalDb extends Dexie {
     this.meta = this.table("meta");
     this.conflicts = this.table("conflicts");
     this.rejected = this.table("rejected");
+    this.enums = this.table("enums");
   }
 
   /** The table of a synced collection. */

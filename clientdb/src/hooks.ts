@@ -2,23 +2,13 @@
 // changes, in any tab. Screens get the device database from <ClientDbProvider>.
 import type { CollectionName } from "@patrimonio/shared-schema";
 import { useLiveQuery } from "dexie-react-hooks";
-import { createContext, createElement, useContext, type ReactNode } from "react";
 import { readCursors } from "./apply";
-import { dbOf, listRows, toConflict, toRecord, toRejected, type ClientDb, type ConflictView, type RejectedView, type SyncedRecord } from "./clientdb";
+import { dbOf, listRows, toConflict, toRecord, toRejected, type ConflictView, type RejectedView, type SyncedRecord } from "./clientdb";
+import { useClientDb } from "./context";
 import type { LinkMeta, LocalDb } from "./db";
 import { computeStatus, type SyncStatus } from "./status";
 
-const ClientDbContext = createContext<ClientDb | null>(null);
-
-/** Makes a device database available to the hooks below (null while signed out). */
-export function ClientDbProvider({ db, children }: { db: ClientDb | null; children?: ReactNode }) {
-  return createElement(ClientDbContext.Provider, { value: db }, children);
-}
-
-/** The device database of the signed-in user, or null. */
-export function useClientDb(): ClientDb | null {
-  return useContext(ClientDbContext);
-}
+export { ClientDbProvider, useClientDb } from "./context";
 
 /** Reads the status inputs from the database (one snapshot, for every tab). */
 export async function statusOf(db: LocalDb): Promise<SyncStatus> {

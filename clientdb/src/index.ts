@@ -27,3 +27,15 @@ export { backoffDelay, seededRandom, DEFAULT_BACKOFF, type BackoffOptions } from
 export { LeaderElection, MemoryLockManager, lockName, type LockManagerLike } from "./leader";
 export { ClientDbProvider, useClientDb, useConflicts, useRecord, useRecords, useRejected, useSyncStatus } from "./hooks";
 export type { Conflict, JsonValue } from "./merge";
+export {
+  enumLabel,
+  refreshEnums,
+  useEnum,
+  useEnumByCode,
+  useEnums,
+  useEnumsStatus,
+  type EnumQuery,
+  type EnumValue,
+  type RefreshEnumsOptions,
+  type RefreshEnumsResult,
+} from "./enums";

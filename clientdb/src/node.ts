@@ -62,14 +62,25 @@ async function authRequest(baseUrl: string, path: string, body: unknown): Promis
 
 async function me(baseUrl: string, cookie: string): Promise<Session> {
   const res = await fetch(`${baseUrl}/api/v1/me`, { headers: { Cookie: cookie } });
-  if (!res.ok) throw new Error(`GET /api/v1/me: HTTP ${res.status} ${await res.text()}`);
+  // 204 means the cookie signs nobody in.
+  if (res.status !== 200) throw new Error(`GET /api/v1/me: HTTP ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { user: { id: string }; workspaces: Session["workspaces"] };
   return { cookie, userId: body.user.id, workspaces: body.workspaces };
 }
 
-/** Creates a local account (POST /api/v1/auth/signup) and returns its session. */
+/**
+ * Creates a local account (POST /api/v1/auth/signup, which answers without a session: the same for
+ * a taken address) and signs in with the password (the address stays unverified), returning the
+ * session.
+ */
 export async function signUp(baseUrl: string, email: string, password: string): Promise<Session> {
-  return me(baseUrl, await authRequest(baseUrl, "/api/v1/auth/signup", { email, password }));
+  const res = await fetch(`${baseUrl}/api/v1/auth/signup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: baseUrl },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`POST /api/v1/auth/signup: HTTP ${res.status} ${await res.text()}`);
+  return signIn(baseUrl, email, password);
 }
 
 /** Signs in (POST /api/v1/auth/signin): another session of the user, as a second device has. */

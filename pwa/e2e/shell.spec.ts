@@ -1,5 +1,8 @@
+import { createOnboardedAccount, storageStateFor } from "./support/accounts";
 import { AppShell } from "./support/app-shell";
-import { expect, test } from "./support/fixtures";
+import { UserMenu } from "./support/auth-pages";
+import { expect, test, visitorTest } from "./support/fixtures";
+import { accountAt, contextWith } from "./support/onboarding";
 
 test.describe("the app shell", () => {
   test("opens in Spanish, switches to English, keeps it across a reload, and honours ?lng=en", async ({ page, browser, baseURL }) => {
@@ -107,6 +110,185 @@ test.describe("the app shell", () => {
       expect(csp, path).toContain("frame-ancestors 'none'");
       expect(csp, path).toMatch(/script-src 'self'(?![^;]*unsafe-inline)/);
     }
+  });
+});
+
+test.describe("the shell, as a new user meets it", () => {
+  test("each screen names itself in the document title, in the page's language", async ({ page }) => {
+    const shell = new AppShell(page);
+    await shell.open();
+    await expect(page).toHaveTitle("Panel · Patrimonio");
+    await shell.chooseLanguage("en");
+    await expect(page).toHaveTitle("Dashboard · Patrimonio");
+    await page.goto("/profile/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle("Profile · Patrimonio");
+    await shell.chooseLanguage("es");
+    await expect(page).toHaveTitle("Perfil · Patrimonio");
+    await page.goto("/en-ningun-sitio");
+    await expect(page).toHaveTitle("No encontrado · Patrimonio");
+  });
+
+  test("the sidebar lists the screens that exist, in the spec's order", async ({ page }) => {
+    const shell = new AppShell(page);
+    await shell.open();
+    const nav = page.getByRole("navigation", { name: "Navegación principal" });
+    await expect(nav.getByRole("link")).toHaveText(["Panel"]);
+    await expect(nav.getByRole("link", { name: "Panel" })).toHaveAttribute("aria-current", "page");
+  });
+
+  test("Something went wrong! offers a retry that works once the server answers again", async ({ page }) => {
+    let failing = true;
+    await page.route("**/api/v1/me", async (route) => {
+      if (!failing) return route.continue();
+      await route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "internal", message: "fallo de prueba" } }),
+      });
+    });
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "¡Algo salió mal!" })).toBeVisible();
+    await expect(page).toHaveTitle("¡Algo salió mal! · Patrimonio");
+    await page.getByRole("button", { name: "Mostrar error" }).click();
+    await expect(page.getByText("fallo de prueba")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Ir al panel" })).toHaveAttribute("href", "/");
+
+    failing = false;
+    await page.getByRole("button", { name: "Reintentar" }).click();
+    await expect(new AppShell(page).dashboardEmpty).toBeVisible();
+    await expect(page.getByRole("heading", { name: "¡Algo salió mal!" })).toHaveCount(0);
+    await expect(page).toHaveTitle("Panel · Patrimonio");
+  });
+
+  test("on a 390 px phone the top bar shows the workspace's name; language and theme are in the drawer", async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const shell = new AppShell(page);
+    await page.goto("/");
+    await expect(shell.dashboardEmpty).toBeVisible();
+    const topbar = page.getByTestId("topbar");
+    const switcher = topbar.getByTestId("workspace-switcher");
+    await expect(switcher).toBeVisible();
+    // The selected workspace's name is drawn, readable: wide enough and not a transparent text.
+    const selected = await switcher.evaluate((el) => {
+      const select = el as HTMLSelectElement;
+      const style = getComputedStyle(select);
+      return { text: select.selectedOptions[0]?.textContent ?? "", width: select.getBoundingClientRect().width, color: style.color };
+    });
+    expect(selected.text).toMatch(/\(principal\)$/);
+    expect(selected.width).toBeGreaterThanOrEqual(120);
+    expect(selected.color).not.toMatch(/rgba\(0, 0, 0, 0\)|transparent/);
+    await expect(topbar.getByTestId("language-switch")).toHaveCount(0);
+    await expect(topbar.getByTestId("theme-switch")).toHaveCount(0);
+    // Nothing in the bar overflows the screen.
+    const overflow = await topbar.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: testInfo.outputPath("phone-topbar.png") });
+
+    await page.getByRole("button", { name: "Abrir menú" }).click();
+    const drawer = page.locator("#app-sidebar");
+    await expect(drawer.getByTestId("language-switch")).toBeVisible();
+    await expect(drawer.getByTestId("theme-switch")).toBeVisible();
+    await expect(drawer.getByRole("link", { name: "Privacidad" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("phone-drawer.png") });
+    await drawer.getByTestId("language-switch").selectOption("en");
+    await expect(shell.sidebarTitle).toHaveText("Your Wealth");
+  });
+
+  test("the legal pages open signed in, inside the app, from the shell's footer", async ({ page }) => {
+    const shell = new AppShell(page);
+    await shell.open();
+    await page.getByRole("navigation", { name: "Información legal" }).getByRole("link", { name: "Condiciones de uso" }).click();
+    await expect(page.getByRole("heading", { name: "Condiciones de uso", level: 1 })).toBeVisible();
+    await expect(shell.sidebarTitle).toBeVisible();
+    await expect(page).toHaveTitle("Condiciones de uso · Patrimonio");
+  });
+});
+
+visitorTest.describe("signed out", () => {
+  visitorTest("sign-in and sign-up have a plain layout, without the app's sidebar, and link the legal pages", async ({ page }, testInfo) => {
+    await page.goto("/signup");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle("Crear cuenta · Patrimonio");
+    await expect(page.getByTestId("sidebar-title")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Panel" })).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath("signup.png"), fullPage: true });
+    // The sign-up form says what creating an account accepts, linking both pages.
+    const form = page.getByRole("main");
+    await expect(form.getByRole("link", { name: "condiciones de uso" })).toHaveAttribute("href", "/tos");
+    await expect(form.getByRole("link", { name: "política de privacidad" })).toHaveAttribute("href", "/privacy");
+    await form.getByRole("link", { name: "condiciones de uso" }).click();
+    await expect(page.getByRole("heading", { name: "Condiciones de uso", level: 1 })).toBeVisible();
+    await page.goBack();
+    await page.getByRole("contentinfo").getByRole("link", { name: "Privacidad" }).click();
+    await expect(page.getByRole("heading", { name: "Política de privacidad", level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/privacy\/?$/);
+
+    await page.goto("/signin");
+    await expect(page).toHaveTitle("Iniciar sesión · Patrimonio");
+    await expect(page.getByTestId("sidebar-title")).toHaveCount(0);
+  });
+
+  visitorTest("the legal pages deep-link in Spanish and in English", async ({ page }) => {
+    await page.goto("/tos/");
+    await expect(page.getByRole("heading", { name: "Condiciones de uso", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Suscripción y pagos" })).toBeVisible();
+    await page.getByTestId("language-switch").selectOption("en");
+    await expect(page.getByRole("heading", { name: "Terms of service", level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle("Terms of service · Patrimonio");
+    await page.goto("/privacy/");
+    await expect(page.getByRole("heading", { name: "Privacy policy", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Cookies" })).toBeVisible();
+  });
+
+  visitorTest("an unknown path shows Not Found in the plain layout", async ({ page }) => {
+    await page.goto("/no-existe");
+    await expect(page.getByRole("heading", { name: "No encontrado" })).toBeVisible();
+    await expect(page.getByTestId("sidebar-title")).toHaveCount(0);
+  });
+});
+
+test.describe("onboarding in the plain layout", () => {
+  test("keeps the device database: the provinces of Spain come from its enumerations", async ({ browser, baseURL }) => {
+    const { token, path } = await accountAt(baseURL!, "personal_info");
+    const context = await contextWith(browser, baseURL!, token);
+    const page = await context.newPage();
+    await page.goto(path);
+    await expect(page.getByTestId("public-layout")).toBeVisible();
+    await expect(page.getByTestId("sidebar-title")).toHaveCount(0);
+    await expect(page).toHaveTitle("Datos personales · Patrimonio");
+    const country = page.getByRole("combobox", { name: "País de residencia" });
+    await country.fill("Espa");
+    await page.getByRole("option", { name: /España/ }).click();
+    const province = page.getByRole("combobox", { name: "Provincia o estado" });
+    await province.fill("Madr");
+    await expect(page.getByRole("option", { name: /Madrid/ })).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe("ready to work offline", () => {
+  test("is said once per install, not again after signing out", async ({ browser, baseURL }) => {
+    const account = await createOnboardedAccount(baseURL!, `offline-once-${Date.now()}@example.com`, "offline once passphrase 5512");
+    const context = await browser.newContext({ baseURL, locale: "es-ES", storageState: storageStateFor(baseURL!, account) });
+    const page = await context.newPage();
+    const shell = new AppShell(page);
+    await shell.open();
+    await expect(page.getByText("Lista para usar sin conexión")).toBeVisible();
+    await shell.serviceWorkerReady();
+    expect(await page.evaluate(() => localStorage.getItem("patrimonio.offlineReadyShown"))).toBe("1");
+
+    await new UserMenu(page).choose("Cerrar sesión");
+    await expect(page).toHaveURL(/\/signin/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // Clear-Site-Data removed the worker; a new one installs on this page without a new toast.
+    await shell.serviceWorkerReady();
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await shell.serviceWorkerReady();
+    expect(await page.evaluate(() => localStorage.getItem("patrimonio.offlineReadyShown"))).toBe("1");
+    await expect(page.getByText("Lista para usar sin conexión")).toHaveCount(0);
+    await context.close();
   });
 });
 

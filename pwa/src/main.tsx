@@ -1,3 +1,4 @@
+import "./zodConfig"; // before anything that may parse with zod
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";

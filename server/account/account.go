@@ -51,7 +51,11 @@ type User struct {
 	HasPassword bool
 	ClerkUserID string
 	// IsAdmin is the stored flag or a configured admin address (Config.AdminEmails).
-	IsAdmin        bool
+	IsAdmin bool
+	// Username is the user's chosen handle (3 to 20 characters, unique ignoring case), "" if none.
+	Username string
+	// HasAvatar says whether the user uploaded a profile image.
+	HasAvatar      bool
 	Identity       Identity
 	OnboardingStep string
 	TOTPEnabled    bool
@@ -84,6 +88,8 @@ type Session struct {
 	ExpiresAt time.Time
 	// ReverifiedAt is the time of the last proof of identity (sign-in counts); zero if none.
 	ReverifiedAt time.Time
+	// ReverifiedMFA says whether that proof included a second factor (TOTP code, passkey).
+	ReverifiedMFA bool
 	// MFAPending is true between a right password and the second factor.
 	MFAPending bool
 	UserAgent  string
@@ -149,16 +155,26 @@ type Config struct {
 	// TOTPSetupTTL bounds how long a TOTP secret being set up waits for its first code.
 	TOTPSetupTTL time.Duration
 
-	// Failed attempts allowed per window: per account (e-mail address or user) and per IP.
-	ThrottleWindow   time.Duration
-	AccountFailures  int
-	IPFailures       int
-	SignUpConflictIP int // sign-ups with a taken address per IP and window
+	// Failed attempts allowed per window (throttle.go): per account and client IP (so that a
+	// stranger's failures never lock the owner out), per IP across accounts, and per account from
+	// every IP together (a distributed guess; the owner still gets in with a password reset, which
+	// clears it).
+	ThrottleWindow      time.Duration
+	AccountFailures     int
+	IPFailures          int
+	AccountWideFailures int
+	// PasswordResetTTL is how long an e-mailed reset link and code work; ResetRequestsIP bounds
+	// the reset requests per IP and window.
+	PasswordResetTTL time.Duration
+	ResetRequestsIP  int
 
 	// Billing adds the billing step to onboarding (a later issue).
 	Billing bool
 	// Issuer names the app in authenticator apps.
 	Issuer string
+	// PublicURL is the app's address (PATRIMONIO_PUBLIC_URL); e-mailed password-reset links point
+	// at PublicURL + "/password/reset".
+	PublicURL string
 
 	// SecretKey (32 bytes) encrypts TOTP secrets at rest (secretbox.go). Without it the service
 	// works, but refuses to store or read TOTP secrets (ErrNoSecretKey): it never keeps them in
@@ -184,7 +200,9 @@ func DefaultConfig() Config {
 		ThrottleWindow:      15 * time.Minute,
 		AccountFailures:     5,
 		IPFailures:          20,
-		SignUpConflictIP:    20,
+		AccountWideFailures: 50,
+		PasswordResetTTL:    30 * time.Minute,
+		ResetRequestsIP:     20,
 		Issuer:              "Patrimonio",
 	}
 }
@@ -202,9 +220,13 @@ type Service struct {
 	// HasPasskey, when set, tells whether a user has registered a passkey; onboarding asks it before
 	// completing the passkey step. The passkey provider sets it when the app is wired.
 	HasPasskey func(ctx context.Context, userID string) (bool, error)
-	// OnSessionEnded, when set, is told the id of a session that SignOut ended, so live connections
-	// opened with it (the sync socket) close at once instead of at their next session check.
+	// OnSessionEnded, when set, is told the id of every session the service ends (sign-out, the
+	// other sessions after a security event), so live connections opened with it (the sync socket)
+	// close at once instead of at their next session check.
 	OnSessionEnded func(sessionID string)
+	// OnUserEnded, when set, is told the id of a deleted user, so every live connection of the
+	// user closes at once.
+	OnUserEnded func(userID string)
 
 	dummyHash   string        // a hash of a random password, checked for unknown e-mails
 	hashSlots   chan struct{} // bounds concurrent argon2id runs (64 MiB each)

@@ -94,6 +94,10 @@ func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) err
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete account %s: commit: %w", u.ID, err)
 	}
+	// The sessions went with the user row; their live connections go now.
+	if s.OnUserEnded != nil {
+		s.OnUserEnded(u.ID)
+	}
 	return nil
 }
 

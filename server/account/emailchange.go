@@ -94,12 +94,14 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u *User, sess *Session
 	if _, err := tx.Exec(ctx, `DELETE FROM email_codes WHERE user_id = ? AND purpose = ?`, u.ID, purposeVerifyEmail); err != nil {
 		return nil, fmt.Errorf("change e-mail: %w", err)
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = ? AND id <> ?`, u.ID, keep); err != nil {
-		return nil, fmt.Errorf("change e-mail: end the other sessions: %w", err)
+	ended, err := s.endOtherSessions(ctx, tx, u.ID, keep)
+	if err != nil {
+		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("change e-mail: commit: %w", err)
 	}
+	s.notifyEnded(ended)
 	s.send(ctx, Mail{
 		To:      u.Email,
 		Subject: msg(ctx, "mail.emailChanged.subject"),
@@ -107,7 +109,11 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u *User, sess *Session
 		Purpose: purposeEmailChanged,
 		SentAt:  now,
 	})
-	return s.User(ctx, u.ID)
+	fresh, err := s.User(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return fresh, s.applyConfiguredAdmin(ctx, fresh)
 }
 
 // maskEmail hides most of an address's local part (ana.garcia@example.com → a***@example.com), so

@@ -30,6 +30,11 @@ const (
 	purposeChangeEmail = "change_email"
 	// purposeEmailChanged marks the notice sent to the old address after a change (no code).
 	purposeEmailChanged = "email_changed"
+	// Notices without a code (issue 11): someone tried to sign up with a taken address; the
+	// password was changed. purposeResetPassword mails carry a code and a link.
+	purposeSignUpExists    = "signup_exists"
+	purposePasswordChanged = "password_changed"
+	purposeResetPassword   = "reset_password"
 )
 
 func codeHash(userID, purpose, code string) string {
@@ -234,7 +239,11 @@ func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*U
 		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID); err != nil {
 		return nil, fmt.Errorf("verify e-mail: %w", err)
 	}
-	return s.User(ctx, u.ID)
+	fresh, err := s.User(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return fresh, s.applyConfiguredAdmin(ctx, fresh)
 }
 
 // ResendVerification e-mails a new verification code.

@@ -33,6 +33,8 @@ type Mail struct {
 	Code    string
 	Purpose string
 	SentAt  time.Time
+	// Link is the link the text carries (a password reset), "" for none.
+	Link string
 }
 
 // Mailer delivers mails.
@@ -220,6 +222,7 @@ type OutboxMail struct {
 	Code    string    `json:"code"`
 	Purpose string    `json:"purpose"`
 	SentAt  time.Time `json:"sentAt"`
+	Link    string    `json:"link,omitempty"`
 }
 
 // Send logs m and writes it to the outbox.
@@ -235,7 +238,7 @@ func (l *LogMailer) Send(ctx context.Context, m Mail) error {
 		return fmt.Errorf("dev outbox: %w", err)
 	}
 	body, err := json.MarshalIndent(OutboxMail{To: m.To, Subject: m.Subject, Text: m.Text, Code: m.Code,
-		Purpose: m.Purpose, SentAt: m.SentAt.UTC()}, "", "  ")
+		Purpose: m.Purpose, SentAt: m.SentAt.UTC(), Link: m.Link}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("dev outbox: %w", err)
 	}

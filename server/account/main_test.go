@@ -173,3 +173,13 @@ func wantCode(t *testing.T, err error, code string) {
 }
 
 func en(ctx context.Context) context.Context { return server.WithLanguage(ctx, account.LangEN) }
+
+// verify confirms the user's address with the e-mailed code and returns the updated user.
+func (e *env) verify(t *testing.T, u *account.User) *account.User {
+	t.Helper()
+	v, err := e.svc.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP)
+	if err != nil {
+		t.Fatalf("VerifyEmail(%s): %v", u.Email, err)
+	}
+	return v
+}

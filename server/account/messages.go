@@ -20,16 +20,22 @@ const (
 // a test checks it). The personal identity messages come from the shared schema instead.
 var catalogue = map[string][2]string{ // key → {es, en}
 	// E-mail and password.
-	"email.invalid":         {"Introduce una dirección de correo electrónico válida.", "Enter a valid e-mail address."},
-	"email.taken":           {"Ya existe una cuenta con este correo electrónico.", "An account with this e-mail address already exists."},
-	"email.alreadyVerified": {"Tu correo electrónico ya está verificado.", "Your e-mail address is already verified."},
-	"email.same":            {"Esa ya es tu dirección de correo electrónico.", "That is already your e-mail address."},
-	"email.unavailable":     {"No se puede usar esa dirección de correo electrónico. Elige otra.", "That e-mail address cannot be used. Choose another one."},
-	"email.clerkManaged":    {"Tu correo electrónico lo gestiona tu proveedor de inicio de sesión; cámbialo allí.", "Your e-mail address is managed by your sign-in provider; change it there."},
-	"password.required":     {"Introduce una contraseña.", "Enter a password."},
-	"password.tooShort":     {"La contraseña es demasiado corta: debe tener al menos %d caracteres.", "The password is too short: it must have at least %d characters."},
-	"password.tooLong":      {"La contraseña es demasiado larga: puede tener como máximo %d caracteres.", "The password is too long: it can have at most %d characters."},
-	"password.compromised":  {"Esta contraseña es demasiado común y aparece en filtraciones de contraseñas; elige otra.", "This password is too common and appears in password leaks; choose another one."},
+	"email.invalid":          {"Introduce una dirección de correo electrónico válida.", "Enter a valid e-mail address."},
+	"email.taken":            {"Ya existe una cuenta con este correo electrónico.", "An account with this e-mail address already exists."},
+	"email.alreadyVerified":  {"Tu correo electrónico ya está verificado.", "Your e-mail address is already verified."},
+	"email.same":             {"Esa ya es tu dirección de correo electrónico.", "That is already your e-mail address."},
+	"email.unavailable":      {"No se puede usar esa dirección de correo electrónico. Elige otra.", "That e-mail address cannot be used. Choose another one."},
+	"email.clerkManaged":     {"Tu correo electrónico lo gestiona tu proveedor de inicio de sesión; cámbialo allí.", "Your e-mail address is managed by your sign-in provider; change it there."},
+	"password.required":      {"Introduce una contraseña.", "Enter a password."},
+	"password.tooShort":      {"La contraseña es demasiado corta: debe tener al menos %d caracteres.", "The password is too short: it must have at least %d characters."},
+	"password.tooLong":       {"La contraseña es demasiado larga: puede tener como máximo %d caracteres.", "The password is too long: it can have at most %d characters."},
+	"password.compromised":   {"Esta contraseña es demasiado común y aparece en filtraciones de contraseñas; elige otra.", "This password is too common and appears in password leaks; choose another one."},
+	"password.blank":         {"La contraseña no puede estar formada solo por espacios.", "The password cannot be only spaces."},
+	"password.badCharacters": {"La contraseña contiene caracteres no válidos.", "The password contains characters that are not allowed."},
+	"password.personal":      {"La contraseña no puede ser tu correo electrónico ni tu nombre.", "The password cannot be your e-mail address or your name."},
+	"password.currentWrong":  {"La contraseña actual no es correcta.", "The current password is wrong."},
+	"password.same":          {"La nueva contraseña es igual que la actual; elige otra.", "The new password is the same as the current one; choose another one."},
+	"reset.invalid":          {"El enlace o el código para restablecer la contraseña no es válido o ha caducado. Pide uno nuevo.", "The password reset link or code is not valid or has expired. Ask for a new one."},
 
 	// Sign-in and sessions.
 	"signin.invalid":     {"El correo electrónico o la contraseña no son correctos.", "The e-mail address or the password is wrong."},
@@ -41,6 +47,7 @@ var catalogue = map[string][2]string{ // key → {es, en}
 	"csrf.crossSite":     {"Solicitud rechazada: procede de otro sitio web.", "Request refused: it comes from another website."},
 	"secondFactor.oneOf": {"Envía un código del autenticador o un código de recuperación.", "Send an authenticator code or a recovery code."},
 	"user.notFound":      {"No se ha encontrado la cuenta.", "The account was not found."},
+	"session.notFound":   {"No se ha encontrado esa sesión; puede que ya se haya cerrado.", "That session was not found; it may have ended already."},
 
 	// E-mailed codes.
 	"code.format":          {"El código debe tener 6 dígitos.", "The code must have 6 digits."},
@@ -61,6 +68,8 @@ var catalogue = map[string][2]string{ // key → {es, en}
 	"reverify.method":        {"El método de verificación debe ser password, totp o email.", "The verification method must be password, totp or email."},
 	"reverify.noPassword":    {"Tu cuenta no tiene contraseña; usa otro método.", "Your account has no password; use another method."},
 	"reverify.passwordWrong": {"La contraseña no es correcta.", "The password is wrong."},
+	"reverify.passkeyOther":  {"Esa llave de acceso no es de tu cuenta.", "That passkey does not belong to your account."},
+	"reverify.secondFactor":  {"Confirma tu identidad con tu segundo factor (el código del autenticador o una llave de acceso) para continuar.", "Confirm your identity with your second factor (the authenticator code or a passkey) to continue."},
 
 	// Onboarding.
 	"onboarding.unknownStep":    {"Paso de bienvenida desconocido.", "Unknown onboarding step."},
@@ -90,11 +99,33 @@ var catalogue = map[string][2]string{ // key → {es, en}
 	"mail.emailChanged.text": {"Hola:\n\nLa dirección de correo electrónico de tu cuenta de Patrimonio se ha cambiado a %s. Desde ahora, los avisos y los códigos llegarán allí y esta dirección ya no sirve para iniciar sesión.\n\nSi no has sido tú, ponte en contacto cuanto antes con quien administra tu servidor de Patrimonio.\n",
 		"Hello,\n\nThe e-mail address of your Patrimonio account was changed to %s. From now on, notices and codes go there, and this address no longer signs you in.\n\nIf this was not you, contact whoever runs your Patrimonio server as soon as possible.\n"},
 
+	// Sign-up with a taken address: the notice to its owner (sign-in and reset addresses).
+	"mail.signupExists.subject": {"Alguien ha intentado crear una cuenta de Patrimonio con tu correo", "Someone tried to create a Patrimonio account with your e-mail address"},
+	"mail.signupExists.text": {"Hola:\n\nAlguien ha intentado crear una cuenta de Patrimonio con esta dirección de correo electrónico, pero ya tienes una.\n\nSi has sido tú, inicia sesión en %s o, si no recuerdas la contraseña, restablécela en %s.\n\nSi no has sido tú, ignora este mensaje: tu cuenta no ha cambiado.\n",
+		"Hello,\n\nSomeone tried to create a Patrimonio account with this e-mail address, but you already have one.\n\nIf it was you, sign in at %s or, if you do not remember the password, reset it at %s.\n\nIf it was not you, ignore this message: your account has not changed.\n"},
+	// Password reset: the code, its lifetime in minutes and the link.
+	"mail.resetPassword.subject": {"Restablece tu contraseña de Patrimonio", "Reset your Patrimonio password"},
+	"mail.resetPassword.text": {"Hola:\n\nPara elegir una nueva contraseña, introduce este código:\n\n    %s\n\no abre este enlace (caduca en %d minutos):\n\n    %s\n\nSi no lo has pedido tú, ignora este mensaje: tu contraseña no cambiará.\n",
+		"Hello,\n\nTo choose a new password, enter this code:\n\n    %s\n\nor open this link (it expires in %d minutes):\n\n    %s\n\nIf you did not ask for it, ignore this message: your password will not change.\n"},
+	"mail.passwordChanged.subject": {"La contraseña de tu cuenta de Patrimonio ha cambiado", "The password of your Patrimonio account has changed"},
+	"mail.passwordChanged.text": {"Hola:\n\nLa contraseña de tu cuenta de Patrimonio se ha cambiado y se ha cerrado la sesión en tus otros dispositivos.\n\nSi no has sido tú, restablece la contraseña cuanto antes en %s.\n",
+		"Hello,\n\nThe password of your Patrimonio account was changed, and your other devices were signed out.\n\nIf this was not you, reset the password as soon as possible at %s.\n"},
+
 	// Deleting the account.
 	"account.lastOwner": {"No puedes eliminar tu cuenta: eres el único propietario de %s, que tiene otros miembros. Haz propietario a otro miembro o elimina ese espacio de trabajo antes.",
 		"You cannot delete your account: you are the only owner of %s, which has other members. Make another member an owner or delete that workspace first."},
 	"account.lastOwnerMany": {"No puedes eliminar tu cuenta: eres el único propietario de estos espacios de trabajo, que tienen otros miembros: %s. Haz propietario a otro miembro o elimina esos espacios de trabajo antes.",
 		"You cannot delete your account: you are the only owner of these workspaces, which have other members: %s. Make another member an owner or delete those workspaces first."},
+
+	// The profile: username and image (spec §5).
+	"username.length":     {"El nombre de usuario debe tener entre %d y %d caracteres.", "The username must have between %d and %d characters."},
+	"username.characters": {"El nombre de usuario solo puede tener letras, números, puntos, guiones y guiones bajos.", "The username can only have letters, digits, dots, hyphens and underscores."},
+	"username.taken":      {"Ese nombre de usuario ya está en uso. Elige otro.", "That username is taken. Choose another one."},
+	"avatar.empty":        {"Elige una imagen.", "Choose an image."},
+	"avatar.tooLarge":     {"La imagen debe pesar menos de %d MB.", "The image must be smaller than %d MB."},
+	"avatar.format":       {"La imagen debe ser JPG, PNG, GIF o WEBP.", "The image must be a JPG, PNG, GIF or WEBP."},
+	"avatar.dimensions":   {"La imagen es demasiado grande en píxeles.", "The image has too many pixels."},
+	"avatar.none":         {"No hay imagen de perfil.", "There is no profile image."},
 
 	// Workspaces.
 	"workspace.personalName": {"Personal", "Personal"},

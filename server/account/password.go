@@ -130,18 +130,43 @@ func (s *Service) takeSlot(ctx context.Context) error {
 
 func (s *Service) releaseSlot() { <-s.hashSlots }
 
-// checkPasswordPolicy enforces the length limits and refuses common passwords.
-func (s *Service) checkPasswordPolicy(ctx context.Context, password string) error {
+// PasswordContext is what a password must not be: the user's own address and names.
+type PasswordContext struct {
+	Email     string
+	FirstName string
+	LastName  string
+	Username  string
+}
+
+func passwordContextOf(u *User) PasswordContext {
+	return PasswordContext{Email: u.Email, FirstName: u.Identity.FirstName, LastName: u.Identity.LastName, Username: u.Username}
+}
+
+// checkPasswordPolicy enforces the length limits and refuses blank and common passwords, and the
+// user's own e-mail address (or its part before @) and names, compared like common passwords
+// (ignoring case, spaces and symbol swaps).
+func (s *Service) checkPasswordPolicy(ctx context.Context, password string, pc PasswordContext) error {
 	n := utf8.RuneCountInString(password)
 	switch {
 	case n == 0:
 		return errorf(ctx, server.EINVALID, "password.required")
+	case strings.TrimSpace(password) == "":
+		return errorf(ctx, server.EINVALID, "password.blank")
+	case !validText(password):
+		return errorf(ctx, server.EINVALID, "password.badCharacters")
 	case n < s.cfg.MinPasswordLength:
 		return errorf(ctx, server.EINVALID, "password.tooShort", s.cfg.MinPasswordLength)
 	case n > s.cfg.MaxPasswordLength:
 		return errorf(ctx, server.EINVALID, "password.tooLong", s.cfg.MaxPasswordLength)
 	case IsCommonPassword(password):
 		return errorf(ctx, server.EINVALID, "password.compromised")
+	}
+	folded := foldPassword(password)
+	local, _, _ := strings.Cut(pc.Email, "@")
+	for _, own := range []string{pc.Email, local, pc.FirstName, pc.LastName, pc.FirstName + pc.LastName, pc.LastName + pc.FirstName, pc.Username} {
+		if f := foldPassword(own); f != "" && f == folded {
+			return errorf(ctx, server.EINVALID, "password.personal")
+		}
 	}
 	return nil
 }

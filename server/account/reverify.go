@@ -59,7 +59,7 @@ func (s *Service) Reverify(ctx context.Context, u *User, sess *Session, method, 
 	default:
 		return time.Time{}, errorf(ctx, server.EINVALID, "reverify.method")
 	}
-	return s.MarkReverified(ctx, sess.ID)
+	return s.markReverified(ctx, sess.ID, method == MethodTOTP)
 }
 
 // steps is the onboarding order.

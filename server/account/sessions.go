@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"patrimonio/server"
@@ -45,21 +46,24 @@ const maxUserAgent = 512
 // insertSession stores a new session of userID and returns its token. A full session (not
 // mfaPending) counts as a fresh proof of identity: it was just earned with a password (and second
 // factor), a passkey or a new account.
-func (s *Service) insertSession(ctx context.Context, q queryer, userID string, mfaPending bool, meta SessionMeta, now time.Time) (string, error) {
+// secondFactor says whether that proof included a second factor (a TOTP code, a passkey).
+func (s *Service) insertSession(ctx context.Context, q queryer, userID string, mfaPending bool, meta SessionMeta, now time.Time, secondFactor ...bool) (string, error) {
 	token := randomToken()
 	expires := now.Add(s.cfg.SessionAbsolute)
 	var reverified any = now
+	mfa := len(secondFactor) > 0 && secondFactor[0]
 	if mfaPending {
 		expires = now.Add(s.cfg.MFAPendingTTL)
 		reverified = nil
+		mfa = false
 	}
-	ua := meta.UserAgent
+	ua := cleanText(meta.UserAgent)
 	if len(ua) > maxUserAgent {
-		ua = ua[:maxUserAgent]
+		ua = strings.ToValidUTF8(ua[:maxUserAgent], "")
 	}
 	if _, err := q.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, reverified_at,
-		mfa_pending, user_agent, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		SessionID(token), userID, now, now, expires, reverified, mfaPending, ua, meta.IP); err != nil {
+		reverified_mfa, mfa_pending, user_agent, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		SessionID(token), userID, now, now, expires, reverified, mfa, mfaPending, ua, cleanText(meta.IP)); err != nil {
 		return "", fmt.Errorf("insert session: %w", err)
 	}
 	return token, nil
@@ -67,7 +71,8 @@ func (s *Service) insertSession(ctx context.Context, q queryer, userID string, m
 
 // StartSession signs the user in on a new session and returns its token (for the cookie). It is
 // for providers that proved the user's identity themselves: passkey sign-in (a passkey is a second
-// factor in itself, so no TOTP is asked) and Clerk. The session counts as a fresh proof.
+// factor in itself, so no TOTP is asked) and Clerk. The session counts as a fresh proof that
+// includes a second factor.
 func (s *Service) StartSession(ctx context.Context, userID string, meta SessionMeta) (string, error) {
 	u, err := s.User(ctx, userID)
 	if err != nil {
@@ -77,7 +82,7 @@ func (s *Service) StartSession(ctx context.Context, userID string, meta SessionM
 		return "", err
 	}
 	s.maybeSweep(ctx)
-	return s.insertSession(ctx, s.db, u.ID, false, meta, s.now())
+	return s.insertSession(ctx, s.db, u.ID, false, meta, s.now(), true)
 }
 
 // Authenticate returns the session of token and its user. It answers EUNAUTHORIZED for a missing,
@@ -123,9 +128,9 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 func (s *Service) session(ctx context.Context, id string) (*Session, error) {
 	var sess Session
 	var reverified sql.NullTime
-	err := s.db.QueryRow(ctx, `SELECT id, user_id, created_at, last_seen_at, expires_at, reverified_at, mfa_pending,
+	err := s.db.QueryRow(ctx, `SELECT id, user_id, created_at, last_seen_at, expires_at, reverified_at, reverified_mfa, mfa_pending,
 		user_agent, ip FROM sessions WHERE id = ?`, id).Scan(&sess.ID, &sess.UserID, &sess.CreatedAt, &sess.LastSeenAt,
-		&sess.ExpiresAt, &reverified, &sess.MFAPending, &sess.UserAgent, &sess.IP)
+		&sess.ExpiresAt, &reverified, &sess.ReverifiedMFA, &sess.MFAPending, &sess.UserAgent, &sess.IP)
 	if err != nil {
 		if isNoRows(err) {
 			return nil, err
@@ -154,11 +159,21 @@ func (s *Service) SignOut(ctx context.Context, token string) error {
 	return nil
 }
 
-// MarkReverified records a fresh proof of identity on the session and returns until when
-// sensitive actions are open.
+// MarkReverified records a fresh proof of identity without a second factor (a password, an
+// e-mailed code) on the session and returns until when sensitive actions are open.
 func (s *Service) MarkReverified(ctx context.Context, sessionID string) (time.Time, error) {
+	return s.markReverified(ctx, sessionID, false)
+}
+
+// MarkReverifiedSecondFactor records a fresh proof with a second factor (an authenticator code, a
+// passkey), which changing second factors needs (RequireSecondFactorProof).
+func (s *Service) MarkReverifiedSecondFactor(ctx context.Context, sessionID string) (time.Time, error) {
+	return s.markReverified(ctx, sessionID, true)
+}
+
+func (s *Service) markReverified(ctx context.Context, sessionID string, secondFactor bool) (time.Time, error) {
 	now := s.now()
-	res, err := s.db.Exec(ctx, `UPDATE sessions SET reverified_at = ? WHERE id = ? AND mfa_pending = ?`, now, sessionID, false)
+	res, err := s.db.Exec(ctx, `UPDATE sessions SET reverified_at = ?, reverified_mfa = ? WHERE id = ? AND mfa_pending = ?`, now, secondFactor, sessionID, false)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("mark reverified: %w", err)
 	}

@@ -4,20 +4,201 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
+	"time"
 
 	"patrimonio/server"
 )
 
-// SignUp creates an account with a password: the user, the personal workspace (owner) and a
-// signed-in session, in one transaction; then it e-mails the verification code. The user's
-// onboarding starts at verify_email. A taken address answers ECONFLICT; such answers are
-// throttled per IP so that the sign-up form cannot be used to test many addresses.
+// SignUpResult is the answer to a sign-up, the same whether the address was free or taken.
+type SignUpResult struct {
+	Email string
+	// ResendAfter is the least wait before asking for the code again.
+	ResendAfter time.Duration
+}
+
+// Register is the sign-up of the HTTP API: it asks for an account with a password. The answer is the same for a free and a taken
+// address, after the same work (the password is checked and hashed either way), so that sign-up
+// cannot tell which addresses have accounts:
+//   - a free address gets the user, the personal workspace (owner) and an e-mailed verification
+//     code; nobody is signed in until VerifyRegistration confirms the code;
+//   - an address of an account that was never verified (and is not Clerk's) gets the new password
+//     and a new code: only the mailbox's owner can finish, and other sessions of that account end;
+//   - the owner of a verified address is e-mailed a notice instead (at most one per throttle
+//     window), saying how to sign in or reset the password.
+func (s *Service) Register(ctx context.Context, email, password string, meta SessionMeta) (*SignUpResult, error) {
+	email, err := checkEmail(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkPasswordPolicy(ctx, password, PasswordContext{Email: email}); err != nil {
+		return nil, err
+	}
+	hash, err := s.hash(ctx, password)
+	if err != nil {
+		return nil, err
+	}
+	out := &SignUpResult{Email: email, ResendAfter: s.cfg.EmailResendInterval}
+	now := s.now()
+	existing, err := s.UserByEmail(ctx, email)
+	if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+		return nil, err
+	}
+	if existing != nil {
+		return out, s.signUpTaken(ctx, existing, hash)
+	}
+	tx, err := s.db.BeginTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	id, err := s.createUser(ctx, tx, newUser{email: email, passwordHash: hash, step: StepVerifyEmail}, now)
+	if server.ErrorCode(err) == server.ECONFLICT {
+		// Taken by a parallel sign-up meanwhile: answer as for a taken address.
+		tx.Rollback()
+		if existing, lerr := s.UserByEmail(ctx, email); lerr == nil {
+			return out, s.signUpTaken(ctx, existing, hash)
+		}
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	code, err := s.storeEmailCode(ctx, tx, id, purposeVerifyEmail, "", now)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("sign up: commit: %w", err)
+	}
+	s.sendCode(ctx, email, purposeVerifyEmail, code)
+	return out, nil
+}
+
+// signUpTaken is the sign-up of an address that has an account (see Register).
+func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
+	if !u.EmailVerified() && u.ClerkUserID == "" {
+		tx, err := s.db.BeginTx(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`,
+			hash, s.now(), u.ID); err != nil {
+			return fmt.Errorf("sign up again: %w", err)
+		}
+		ended, err := s.endOtherSessions(ctx, tx, u.ID, "")
+		if err != nil {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("sign up again: commit: %w", err)
+		}
+		s.notifyEnded(ended)
+		if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && server.ErrorCode(err) != server.ETOOMANY {
+			return err
+		}
+		return nil
+	}
+	// One notice per throttle window, so that the form cannot flood the owner's mailbox.
+	// The reservation stays: it is the record of this notice (one per throttle window).
+	if _, err := s.reserve(ctx, throttleKey{keyHash("signup-notice", u.ID), 1}); err != nil {
+		return nil // the owner was told recently
+	}
+	s.send(ctx, Mail{
+		To:      u.Email,
+		Subject: msg(ctx, "mail.signupExists.subject"),
+		Text:    msg(ctx, "mail.signupExists.text", s.cfg.PublicURL+"/signin", s.cfg.PublicURL+"/password/forgot"),
+		Purpose: purposeSignUpExists,
+		SentAt:  s.now(),
+	})
+	return nil
+}
+
+// VerifyRegistration confirms a new account's address with the e-mailed code and signs the user in
+// (the first session, a fresh proof). Any other session of the account ends: whoever set a
+// password before the address was verified does not keep a way in. A wrong code, an unknown or an
+// already verified address all answer EINVALID "the code is wrong", throttled per user and IP.
+func (s *Service) VerifyRegistration(ctx context.Context, email, code string, meta SessionMeta) (*User, string, error) {
+	code = strings.TrimSpace(code)
+	if !isSixDigits(code) {
+		return nil, "", errorf(ctx, server.EINVALID, "code.format")
+	}
+	u, err := s.UserByEmail(ctx, normalizeEmail(email))
+	if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+		return nil, "", err
+	}
+	if u == nil || u.EmailVerified() {
+		// The same refusal as a wrong code, counted against the IP.
+		if _, err := s.reserve(ctx, s.ipKey(meta.IP)); err != nil {
+			return nil, "", err
+		}
+		return nil, "", errorf(ctx, server.EINVALID, "code.wrong")
+	}
+	if err := s.checkEmailCode(ctx, u.ID, purposeVerifyEmail, code, meta.IP); err != nil {
+		return nil, "", err
+	}
+	now := s.now()
+	tx, err := s.db.BeginTx(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(ctx, `UPDATE users SET email_verified_at = ?, updated_at = ?,
+		onboarding_step = CASE WHEN onboarding_step = ? THEN ? ELSE onboarding_step END
+		WHERE id = ? AND email_verified_at IS NULL`,
+		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID); err != nil {
+		return nil, "", fmt.Errorf("verify sign-up: %w", err)
+	}
+	ended, err := s.endOtherSessions(ctx, tx, u.ID, "")
+	if err != nil {
+		return nil, "", err
+	}
+	token, err := s.insertSession(ctx, tx, u.ID, false, meta, now)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, "", fmt.Errorf("verify sign-up: commit: %w", err)
+	}
+	s.notifyEnded(ended)
+	fresh, err := s.User(ctx, u.ID)
+	if err != nil {
+		return nil, "", err
+	}
+	return fresh, token, s.applyConfiguredAdmin(ctx, fresh)
+}
+
+// ResendRegistrationCode e-mails a new verification code to an account that was never verified. It
+// answers the same (nil) for any address: unknown, verified, or asked again too soon.
+func (s *Service) ResendRegistrationCode(ctx context.Context, email string) (*SignUpResult, error) {
+	out := &SignUpResult{Email: normalizeEmail(email), ResendAfter: s.cfg.EmailResendInterval}
+	u, err := s.UserByEmail(ctx, email)
+	if err != nil {
+		if server.ErrorCode(err) == server.ENOTFOUND {
+			return out, nil
+		}
+		return nil, err
+	}
+	if u.EmailVerified() {
+		return out, nil
+	}
+	if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && server.ErrorCode(err) != server.ETOOMANY {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SignUp creates an account with a password and signs the user in at once: the user, the personal
+// workspace (owner) and a session, in one transaction; then it e-mails the verification code and
+// onboarding starts at verify_email. A taken address is ECONFLICT. It is for tools and tests that
+// need a signed-in user; the HTTP sign-up is Register, which answers the same for taken addresses.
 func (s *Service) SignUp(ctx context.Context, email, password string, meta SessionMeta) (*User, string, error) {
 	email, err := checkEmail(ctx, email)
 	if err != nil {
 		return nil, "", err
 	}
-	if err := s.checkPasswordPolicy(ctx, password); err != nil {
+	if err := s.checkPasswordPolicy(ctx, password, PasswordContext{Email: email}); err != nil {
 		return nil, "", err
 	}
 	hash, err := s.hash(ctx, password)
@@ -30,25 +211,7 @@ func (s *Service) SignUp(ctx context.Context, email, password string, meta Sessi
 		return nil, "", err
 	}
 	defer tx.Rollback()
-
-	var taken int
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE email = ?`, email).Scan(&taken); err != nil {
-		return nil, "", fmt.Errorf("sign up: %w", err)
-	}
-	var id string
-	if taken == 0 {
-		id, err = s.createUser(ctx, tx, newUser{email: email, passwordHash: hash, step: StepVerifyEmail}, now)
-	} else {
-		err = errorf(ctx, server.ECONFLICT, "email.taken")
-	}
-	if server.ErrorCode(err) == server.ECONFLICT {
-		tx.Rollback()
-		// Count the conflict against the IP; past the limit the answer becomes 429.
-		if _, terr := s.reserve(ctx, s.signUpConflictKey(meta.IP)); terr != nil {
-			return nil, "", terr
-		}
-		return nil, "", err
-	}
+	id, err := s.createUser(ctx, tx, newUser{email: email, passwordHash: hash, step: StepVerifyEmail}, now)
 	if err != nil {
 		return nil, "", err
 	}
@@ -87,8 +250,8 @@ type SignInResult struct {
 func (s *Service) SignIn(ctx context.Context, email, password string, meta SessionMeta) (*SignInResult, error) {
 	email = normalizeEmail(email)
 	s.maybeSweep(ctx)
-	acct := s.accountKey(email)
-	att, err := s.reserve(ctx, acct, s.ipKey(meta.IP))
+	acct := s.accountKey(email, meta.IP)
+	att, err := s.reserve(ctx, acct, s.ipKey(meta.IP), s.accountWideKey(email))
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +325,7 @@ func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code
 	} else if n == 0 {
 		return nil, "", errorf(ctx, server.EUNAUTHORIZED, "session.noMFA")
 	}
-	token, err := s.insertSession(ctx, tx, pending.UserID, false, meta, now)
+	token, err := s.insertSession(ctx, tx, pending.UserID, false, meta, now, true)
 	if err != nil {
 		return nil, "", err
 	}

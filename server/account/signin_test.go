@@ -89,20 +89,6 @@ func TestSignUpRefusesBadInput(t *testing.T) {
 	})
 }
 
-func TestSignUpConflictsAreThrottledPerIP(t *testing.T) {
-	dialectsWith(t, func(c *account.Config) { c.SignUpConflictIP = 3 }, func(t *testing.T, e *env) {
-		e.signUp(t, "taken@example.com")
-		for i := range 3 {
-			_, _, err := e.svc.SignUp(e.ctx, "taken@example.com", goodPassword, meta)
-			if server.ErrorCode(err) != server.ECONFLICT {
-				t.Fatalf("attempt %d: %v, want a conflict", i+1, err)
-			}
-		}
-		_, _, err := e.svc.SignUp(e.ctx, "taken@example.com", goodPassword, meta)
-		wantCode(t, err, server.ETOOMANY)
-	})
-}
-
 func TestSignInAnswersAlikeForAWrongPasswordAnUnknownAddressAndAPasswordlessAccount(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		u, _ := e.signUp(t, "ana@example.com")
@@ -152,23 +138,23 @@ func TestEverySignInGetsANewSessionToken(t *testing.T) {
 	})
 }
 
-func TestFailedSignInsAreThrottledPerAccountAcrossInstancesAndForgottenAfterTheWindow(t *testing.T) {
+func TestFailedSignInsAreThrottledPerAccountAndClientAcrossInstancesAndForgottenAfterTheWindow(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		e.signUp(t, "ana@example.com")
 		other := e.service(t, nil) // a second server instance on the same database
+		stranger := account.SessionMeta{IP: "203.0.113.7"}
 		for i := range 5 {
 			svc := e.svc
 			if i%2 == 1 {
 				svc = other
 			}
-			// Each try from another IP: only the account limit applies.
-			_, err := svc.SignIn(e.ctx, "ana@example.com", "wrong password "+string(rune('a'+i)), account.SessionMeta{IP: "203.0.113." + string(rune('1'+i))})
+			_, err := svc.SignIn(e.ctx, "ana@example.com", "wrong password "+string(rune('a'+i)), stranger)
 			wantCode(t, err, server.EUNAUTHORIZED)
 		}
 		e.clock.Advance(time.Minute)
-		// The sixth try is refused even with the right password, by either instance.
+		// The stranger's sixth try is refused even with the right password, by either instance.
 		for _, svc := range []*account.Service{e.svc, other} {
-			_, err := svc.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "203.0.113.99"})
+			_, err := svc.SignIn(e.ctx, "ana@example.com", goodPassword, stranger)
 			wantCode(t, err, server.ETOOMANY)
 			var retry *account.RetryError
 			if !errors.As(err, &retry) {
@@ -181,16 +167,20 @@ func TestFailedSignInsAreThrottledPerAccountAcrossInstancesAndForgottenAfterTheW
 				t.Fatalf("message %q", msg)
 			}
 		}
+		// The owner, on another IP, is not locked out by the stranger.
+		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "198.51.100.20"}); err != nil {
+			t.Fatalf("a stranger's failures locked the owner out: %v", err)
+		}
 		// An unknown address is throttled the same way (no enumeration through 429s).
 		for range 5 {
 			_, err := e.svc.SignIn(e.ctx, "ghost@example.com", "wrong password", account.SessionMeta{IP: "203.0.113.50"})
 			wantCode(t, err, server.EUNAUTHORIZED)
 		}
-		_, err := e.svc.SignIn(e.ctx, "ghost@example.com", "wrong password", account.SessionMeta{IP: "203.0.113.51"})
+		_, err := e.svc.SignIn(e.ctx, "ghost@example.com", "wrong password", account.SessionMeta{IP: "203.0.113.50"})
 		wantCode(t, err, server.ETOOMANY)
 
 		e.clock.Advance(14 * time.Minute)
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
+		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, stranger); err != nil {
 			t.Fatalf("after the window the right password is refused: %v", err)
 		}
 	})
@@ -259,8 +249,8 @@ func TestParallelWrongPasswordsCannotExceedTheLimit(t *testing.T) {
 		if err := e.db.QueryRow(e.ctx, `SELECT COUNT(*) FROM auth_throttle`).Scan(&recorded); err != nil {
 			t.Fatal(err)
 		}
-		if recorded != 2*counts[server.EUNAUTHORIZED] {
-			t.Fatalf("%d throttle rows for %d failures (one per account and one per IP each)", recorded, counts[server.EUNAUTHORIZED])
+		if recorded != 3*counts[server.EUNAUTHORIZED] {
+			t.Fatalf("%d throttle rows for %d failures (per account and client, per IP, per account each)", recorded, counts[server.EUNAUTHORIZED])
 		}
 	})
 }
@@ -268,15 +258,19 @@ func TestParallelWrongPasswordsCannotExceedTheLimit(t *testing.T) {
 func TestConfiguredAdminsAreAdminsAndTheFlagIsStoredAtSignIn(t *testing.T) {
 	dialectsWith(t, func(c *account.Config) { c.AdminEmails = []string{"Boss@Example.com"} }, func(t *testing.T, e *env) {
 		boss, _ := e.signUp(t, "boss@example.com")
+		if boss.IsAdmin {
+			t.Fatal("a configured admin address is an admin before it is verified")
+		}
+		boss = e.verify(t, boss)
 		if !boss.IsAdmin {
-			t.Fatal("a configured admin address is not an admin")
+			t.Fatal("a verified configured admin address is not an admin")
 		}
 		var stored bool
 		if err := e.db.QueryRow(e.ctx, `SELECT is_admin FROM users WHERE id = ?`, boss.ID).Scan(&stored); err != nil {
 			t.Fatal(err)
 		}
 		if !stored {
-			t.Fatal("users.is_admin was not stored at sign-up")
+			t.Fatal("users.is_admin was not stored at verification")
 		}
 		ana, _ := e.signUp(t, "ana@example.com")
 		if ana.IsAdmin {

@@ -28,8 +28,23 @@ type throttleKey struct {
 	limit int
 }
 
-func (s *Service) accountKey(email string) throttleKey {
-	return throttleKey{keyHash("account", email), s.cfg.AccountFailures}
+// The sign-in throttle. A stranger's wrong passwords must keep guessing slow without locking the
+// owner out, so failures are counted:
+//   - per account and client (accountKey: the address with the IP, an IPv6 /64): 5 per window.
+//     Only that client is refused; the owner, elsewhere, is not;
+//   - per client across accounts (ipKey): 20 per window;
+//   - per account from every client together (accountWideKey): 50 per window, the bound on a guess
+//     spread over many addresses. Past it, sign-in with the password is refused (429) from
+//     anywhere until the window passes, but the owner still gets in at once with a password reset:
+//     an e-mailed link or code plus a new password, which clears this count.
+//
+// A right password never clears the failures of other clients.
+func (s *Service) accountKey(email, ip string) throttleKey {
+	return throttleKey{keyHash("account-client", email+"|"+ipBucket(ip)), s.cfg.AccountFailures}
+}
+
+func (s *Service) accountWideKey(email string) throttleKey {
+	return throttleKey{keyHash("account", email), s.cfg.AccountWideFailures}
 }
 
 func (s *Service) userKey(userID string) throttleKey {
@@ -55,8 +70,8 @@ func ipBucket(ip string) string {
 	return addr.String()
 }
 
-func (s *Service) signUpConflictKey(ip string) throttleKey {
-	return throttleKey{keyHash("signup-conflict-ip", ipBucket(ip)), s.cfg.SignUpConflictIP}
+func (s *Service) resetIPKey(ip string) throttleKey {
+	return throttleKey{keyHash("reset-ip", ipBucket(ip)), s.cfg.ResetRequestsIP}
 }
 
 func keyHash(kind, value string) string {

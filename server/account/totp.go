@@ -87,11 +87,12 @@ type TOTPSetup struct {
 }
 
 // SetupTOTP makes a new pending secret for the user. When TOTP is already on (changing the
-// authenticator), the session must hold a recent proof. The active secret keeps working until
-// EnableTOTP confirms the new one.
+// authenticator), the session must hold a recent proof that included a second factor
+// (RequireSecondFactorProof): a reload of the setup page never replaces an enabled authenticator.
+// The active secret keeps working until EnableTOTP confirms the new one.
 func (s *Service) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPSetup, error) {
 	if u.TOTPEnabled {
-		if err := s.RequireRecentProof(ctx, sess); err != nil {
+		if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
 			return nil, err
 		}
 	}
@@ -133,10 +134,10 @@ func (s *Service) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPS
 
 // EnableTOTP confirms the pending secret with a code from the app, turns TOTP on and returns 10
 // new recovery codes (shown once; the old ones stop working). Replacing an active authenticator
-// needs a recent proof.
+// needs a recent proof with a second factor. Every other session of the user ends.
 func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code string) ([]string, error) {
 	if u.TOTPEnabled {
-		if err := s.RequireRecentProof(ctx, sess); err != nil {
+		if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
 			return nil, err
 		}
 	}
@@ -200,15 +201,21 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 			return nil, fmt.Errorf("store recovery code: %w", err)
 		}
 	}
+	ended, err := s.endOtherSessions(ctx, tx, u.ID, sessionID(sess))
+	if err != nil {
+		return nil, err
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("enable totp: commit: %w", err)
 	}
+	s.notifyEnded(ended)
 	return codes, nil
 }
 
-// DisableTOTP turns TOTP off and deletes the recovery codes; it needs a recent proof.
+// DisableTOTP turns TOTP off and deletes the recovery codes; it needs a recent proof that
+// included a second factor. Every other session of the user ends.
 func (s *Service) DisableTOTP(ctx context.Context, u *User, sess *Session) error {
-	if err := s.RequireRecentProof(ctx, sess); err != nil {
+	if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
 		return err
 	}
 	if !u.TOTPEnabled {
@@ -225,9 +232,14 @@ func (s *Service) DisableTOTP(ctx context.Context, u *User, sess *Session) error
 	if _, err := tx.Exec(ctx, `DELETE FROM recovery_codes WHERE user_id = ?`, u.ID); err != nil {
 		return fmt.Errorf("disable totp: %w", err)
 	}
+	ended, err := s.endOtherSessions(ctx, tx, u.ID, sessionID(sess))
+	if err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("disable totp: commit: %w", err)
 	}
+	s.notifyEnded(ended)
 	return nil
 }
 

@@ -151,8 +151,15 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 		if _, u = e.authenticate(t, token); !u.TOTPEnabled {
 			t.Fatal("TOTP is not on")
 		}
-		// A pending setup older than 30 minutes is gone.
+		// A pending setup older than 30 minutes is gone. (Replacing the authenticator needs a proof
+		// with the second factor: the sign-up's proof is not one.)
 		e.clock.Advance(time.Minute)
+		sess, u = e.authenticate(t, token)
+		_, err = e.svc.SetupTOTP(e.ctx, u, sess)
+		wantCode(t, err, server.EREVERIFY)
+		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
+			t.Fatal(err)
+		}
 		sess, u = e.authenticate(t, token)
 		setup2, err := e.svc.SetupTOTP(e.ctx, u, sess)
 		if err != nil {
@@ -160,7 +167,7 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 		}
 		e.clock.Advance(30 * time.Minute)
 		sess, u = e.authenticate(t, token)
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
+		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, _ = e.authenticate(t, token)

@@ -24,7 +24,8 @@ type queryer interface {
 
 const userSelect = `SELECT u.id, u.email, u.email_verified_at, u.password_hash, u.clerk_user_id, u.is_admin,
 	u.first_name, u.last_name, u.birthday, u.gender, u.country, u.state, u.onboarding_step,
-	u.created_at, u.updated_at, COALESCE(t.enabled, false)
+	u.created_at, u.updated_at, COALESCE(t.enabled, false), u.username,
+	EXISTS (SELECT 1 FROM user_avatars a WHERE a.user_id = u.id)
 	FROM users u LEFT JOIN totp t ON t.user_id = u.id `
 
 type rowScanner interface{ Scan(dest ...any) error }
@@ -32,9 +33,9 @@ type rowScanner interface{ Scan(dest ...any) error }
 func (s *Service) scanUser(row rowScanner) (*User, error) {
 	var u User
 	var verified sql.NullTime
-	var hash, clerk, first, last, birthday, gender, country, state sql.NullString
+	var hash, clerk, first, last, birthday, gender, country, state, username sql.NullString
 	err := row.Scan(&u.ID, &u.Email, &verified, &hash, &clerk, &u.IsAdmin, &first, &last, &birthday,
-		&gender, &country, &state, &u.OnboardingStep, &u.CreatedAt, &u.UpdatedAt, &u.TOTPEnabled)
+		&gender, &country, &state, &u.OnboardingStep, &u.CreatedAt, &u.UpdatedAt, &u.TOTPEnabled, &username, &u.HasAvatar)
 	if err != nil {
 		return nil, err
 	}
@@ -45,8 +46,11 @@ func (s *Service) scanUser(row rowScanner) (*User, error) {
 	u.passwordHash = hash.String
 	u.HasPassword = hash.Valid && hash.String != ""
 	u.ClerkUserID = clerk.String
+	u.Username = username.String
 	u.Identity = Identity{first.String, last.String, birthday.String, gender.String, country.String, state.String}
-	u.IsAdmin = u.IsAdmin || s.isConfiguredAdmin(u.Email)
+	// A configured admin address counts only once verified: whoever signs up first with it does
+	// not own it until the e-mailed code proves it.
+	u.IsAdmin = u.IsAdmin || (u.EmailVerified() && s.isConfiguredAdmin(u.Email))
 	return &u, nil
 }
 
@@ -61,6 +65,9 @@ func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) 
 }
 
 func (s *Service) userWhere(ctx context.Context, q queryer, where string, arg any) (*User, error) {
+	if v, ok := arg.(string); ok && !validText(v) {
+		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound") // Postgres refuses NUL bytes
+	}
 	u, err := s.scanUser(q.QueryRow(ctx, userSelect+"WHERE "+where, arg))
 	if isNoRows(err) {
 		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
@@ -122,7 +129,7 @@ func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now tim
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO users (id, email, email_verified_at, password_hash, clerk_user_id, is_admin,
 		onboarding_step, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		id.String(), n.email, verified, hash, clerk, s.isConfiguredAdmin(n.email), n.step, now, now); err != nil {
+		id.String(), n.email, verified, hash, clerk, !n.verifiedAt.IsZero() && s.isConfiguredAdmin(n.email), n.step, now, now); err != nil {
 		if isUniqueViolation(err) {
 			return "", errorf(ctx, server.ECONFLICT, "email.taken")
 		}
@@ -155,7 +162,7 @@ func isUniqueViolation(err error) bool {
 // applyConfiguredAdmin stores the admin flag of a configured admin address, so that queries on
 // users.is_admin (the admin user list) agree with the configuration.
 func (s *Service) applyConfiguredAdmin(ctx context.Context, u *User) error {
-	if !s.isConfiguredAdmin(u.Email) {
+	if !u.EmailVerified() || !s.isConfiguredAdmin(u.Email) {
 		return nil
 	}
 	if _, err := s.db.Exec(ctx, `UPDATE users SET is_admin = ? WHERE id = ? AND is_admin = ?`, true, u.ID, false); err != nil {

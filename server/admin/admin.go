@@ -114,7 +114,7 @@ func (s *Service) ListUsers(ctx context.Context, q UserQuery) (UserPage, error) 
 			return UserPage{}, fmt.Errorf("list users: %w", err)
 		}
 		u.EmailVerified = verified.Valid
-		u.IsAdmin = u.IsAdmin || slices.Contains(s.adminEmails, u.Email)
+		u.IsAdmin = u.IsAdmin || (u.EmailVerified && slices.Contains(s.adminEmails, u.Email)) // a configured address counts once verified
 		u.CreatedAt = u.CreatedAt.UTC()
 		page.Users = append(page.Users, u)
 	}

@@ -70,7 +70,7 @@ func TestListUsersPagesNewestFirstAndSearchesByEmail(t *testing.T) {
 			"ana@example.com", "bob@example.com", "carla@corp.example", "dan_1@example.com",
 			"dan11@example.com", "eve%x@example.com", "boss@example.com",
 		})
-		svc := admin.NewService(db, []string{" Carla@Corp.Example "})
+		svc := admin.NewService(db, []string{" Carla@Corp.Example ", "dan_1@example.com"})
 		tests := []struct {
 			name      string
 			q         admin.UserQuery
@@ -119,8 +119,12 @@ func TestListUsersPagesNewestFirstAndSearchesByEmail(t *testing.T) {
 		if u := byID["u01"]; !u.IsAdmin || u.EmailVerified {
 			t.Errorf("u01 (admin in the database, unverified) = %+v", u)
 		}
-		if u := byID["u02"]; !u.IsAdmin {
-			t.Errorf("u02 (admin by configuration) = %+v", u)
+		// A configured address counts once verified (issue 11): u03's is, u02's is not.
+		if u := byID["u02"]; u.IsAdmin {
+			t.Errorf("u02 (configured, unverified) = %+v", u)
+		}
+		if u := byID["u03"]; !u.IsAdmin || !u.EmailVerified {
+			t.Errorf("u03 (admin by configuration, verified) = %+v", u)
 		}
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
+	"patrimonio/server/enums"
 	"patrimonio/server/httpapi"
 	"patrimonio/server/store"
 	"patrimonio/server/workspace"
@@ -87,6 +88,12 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		Accounts:   accounts,
 		Workspaces: workspace.NewService(db),
 		Admin:      admin.NewService(db, cfg.AdminEmailList()),
+		Enums:      enums.NewService(db),
+	}
+	if err := deps.Enums.Seed(ctx); err != nil { // the reference lists (server/enums/data)
+		ln.Close()
+		db.Close()
+		return nil, err
 	}
 	if err := wireAuth(cfg, db, accounts, logger, &deps); err != nil { // auth.go: passkeys or Clerk
 		ln.Close()
@@ -100,6 +107,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	}
 	deps.Sync = s.sync
 	accounts.OnSessionEnded = s.sync.EndSession
+	accounts.OnUserEnded = s.sync.EndUser
 	s.http = &http.Server{
 		Handler:           httpapi.New(cfg, deps),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -176,6 +184,7 @@ func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byt
 	acfg := account.DefaultConfig()
 	acfg.AdminEmails = cfg.AdminEmailList()
 	acfg.SecretKey = key
+	acfg.PublicURL = cfg.PublicURL
 	accounts, err := account.New(db, acfg, mailer, logger)
 	if err != nil {
 		return nil, err
@@ -201,7 +210,7 @@ func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byt
 // Clerk's short-lived tokens cannot be (the socket keeps the handshake's copy).
 func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
 	if authn == nil {
-		authn = httpapi.CookieAuthenticator{Accounts: accounts}
+		authn = httpapi.CookieAuthenticator{Accounts: accounts, Name: httpapi.SessionCookieName(cfg)}
 	}
 	auth := psync.SessionAuthenticator(func(r *http.Request) (psync.HTTPSession, error) {
 		u, sess, err := authn.Authenticate(r)

@@ -24,9 +24,27 @@ const SecretKeyFile = "secret.key"
 //   - SQLite uses the key file next to the database file (data/secret.key by default), made on
 //     first start with mode 0600. It protects copies of the database file (backups, a synced
 //     folder) as long as the key file does not travel with them.
+//
+// PATRIMONIO_SECRET_KEY_FILE names the key file instead (made there on first start with SQLite; with
+// Postgres it must exist, since every server of the database needs the same key), so that a copy
+// of the data directory does not carry the key.
 func secretKey(cfg server.Config, logger *slog.Logger) ([]byte, error) {
 	if key := cfg.SecretKeyBytes(); key != nil {
 		return key, nil
+	}
+	if cfg.SecretKeyFile != "" {
+		if cfg.Dialect() == server.Postgres {
+			b, err := os.ReadFile(cfg.SecretKeyFile)
+			if err != nil {
+				return nil, fmt.Errorf("%s: read the secret key file: %w", server.EnvSecretKeyFile, err)
+			}
+			key, err := server.ParseSecretKey(string(b))
+			if err != nil {
+				return nil, fmt.Errorf("%s: the secret key file %s %w", server.EnvSecretKeyFile, cfg.SecretKeyFile, err)
+			}
+			return key, nil
+		}
+		return loadOrCreateKeyFile(cfg.SecretKeyFile, logger)
 	}
 	if cfg.Dialect() == server.Postgres {
 		return nil, fmt.Errorf("%s is required with Postgres: it encrypts secrets at rest (authenticator secrets). "+

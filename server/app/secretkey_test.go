@@ -71,6 +71,38 @@ func TestAConfiguredKeyIsUsedAndNoKeyFileIsMade(t *testing.T) {
 	}
 }
 
+// PATRIMONIO_SECRET_KEY_FILE keeps the key apart from the data directory (issue 11).
+func TestTheKeyFileCanLiveApartFromTheData(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.SecretKeyFile = filepath.Join(t.TempDir(), "keys", "patrimonio.key")
+	_, stop := start(t, cfg, nil)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(keyFile(cfg)); !os.IsNotExist(err) {
+		t.Fatalf("a key file was made next to the database: %v", err)
+	}
+	first, err := os.ReadFile(cfg.SecretKeyFile)
+	if err != nil {
+		t.Fatalf("no key file where %s says: %v", server.EnvSecretKeyFile, err)
+	}
+	if fi, _ := os.Stat(cfg.SecretKeyFile); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %#o", fi.Mode().Perm())
+	}
+	_, stop = start(t, cfg, nil)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if second, _ := os.ReadFile(cfg.SecretKeyFile); string(second) != string(first) {
+		t.Fatal("the key file changed at the second start")
+	}
+	env := map[string]string{server.EnvSecretKeyFile: " /etc/patrimonio/key "}
+	loaded, err := server.LoadConfig(func(k string) string { return env[k] }, nil)
+	if err != nil || loaded.SecretKeyFile != "/etc/patrimonio/key" {
+		t.Fatalf("%s read as %q (%v)", server.EnvSecretKeyFile, loaded.SecretKeyFile, err)
+	}
+}
+
 func TestPostgresRefusesToStartWithoutAKey(t *testing.T) {
 	cfg := testConfig(t)
 	// Nothing listens there: the refusal comes before any connection.

@@ -171,6 +171,8 @@ var refusalTexts = map[string][2]string{
 	"personal":         {"Un espacio de trabajo personal no se puede compartir, abandonar ni eliminar.", "A personal workspace cannot be shared, left or deleted."},
 	"aboveOwnRole":     {"No puedes conceder un rol superior al tuyo.", "You cannot grant a role above your own."},
 	"badRole":          {"El rol debe ser propietario, editor o lector.", "The role must be owner, editor or viewer."},
+	"adminOnly":        {"Esta sección es solo para administradores.", "This area is for administrators only."},
+	"signedOut":        {"Inicia sesión para continuar.", "Sign in to continue."},
 }
 
 var roleNames = map[Role][2]string{
@@ -319,4 +321,54 @@ func (r Role) String() string {
 		return "none"
 	}
 	return string(r)
+}
+
+// Admin actions: what only app admins may do (the /admin area). They do not depend on any
+// workspace; AuthorizeAdmin answers them from whether the caller is signed in and is an admin.
+const (
+	EnumRead       Action = "enum.read"       // read the enumerations (every signed-in user)
+	EnumCreate     Action = "enum.create"     // add a value to an enumeration
+	EnumUpdate     Action = "enum.update"     // change a value's labels, code or parent
+	EnumDeactivate Action = "enum.deactivate" // deactivate (or activate again) a value
+	EnumReorder    Action = "enum.reorder"    // change the order of a parent's values
+	EnumAuditRead  Action = "enum.audit_read" // read the audit log of enumeration changes
+)
+
+// AdminActions lists the actions AuthorizeAdmin answers, in the order of the constants.
+var AdminActions = []Action{EnumRead, EnumCreate, EnumUpdate, EnumDeactivate, EnumReorder, EnumAuditRead}
+
+// adminOnly is the admin matrix: true = app admins only, false = every signed-in user.
+var adminOnly = map[Action]bool{
+	EnumRead:       false,
+	EnumCreate:     true,
+	EnumUpdate:     true,
+	EnumDeactivate: true,
+	EnumReorder:    true,
+	EnumAuditRead:  true,
+}
+
+// AdminRequest is one question to AuthorizeAdmin.
+type AdminRequest struct {
+	// SignedIn says that the caller has a session; IsAdmin that they are an app admin (the
+	// stored flag or a configured address).
+	SignedIn bool
+	IsAdmin  bool
+	Action   Action
+}
+
+// AuthorizeAdmin returns nil when the request is allowed, and otherwise a *Refusal: EUNAUTHORIZED
+// without a session, EFORBIDDEN for a signed-in user who is not an admin, EINTERNAL for an action
+// it does not know.
+func AuthorizeAdmin(req AdminRequest) error {
+	only, known := adminOnly[req.Action]
+	if !known {
+		return server.Errorf(server.EINTERNAL, "authz: unknown admin action %q", req.Action)
+	}
+	if !req.SignedIn {
+		return refuse(server.EUNAUTHORIZED, "signedOut", None)
+	}
+	if only && !req.IsAdmin {
+		return refuse(server.EFORBIDDEN, "adminOnly", None)
+	}
+	return nil
 }

@@ -219,3 +219,56 @@ func TestRefusalsAreWordedInSpanishAndEnglish(t *testing.T) {
 		})
 	}
 }
+
+// adminMatrix is the table of the admin actions: "yes" allowed, "403" forbidden, "401" not signed
+// in.
+const adminMatrix = `
+action            admin  user  anonymous
+enum.read         yes    yes   401
+enum.create       yes    403   401
+enum.update       yes    403   401
+enum.deactivate   yes    403   401
+enum.reorder      yes    403   401
+enum.audit_read   yes    403   401
+`
+
+func TestAdminActionMatrix(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(adminMatrix), "\n")
+	callers := []struct {
+		name              string
+		signedIn, isAdmin bool
+	}{{"admin", true, true}, {"user", true, false}, {"anonymous", false, false}}
+	var seen []authz.Action
+	for _, line := range lines[1:] {
+		cells := strings.Fields(line)
+		if len(cells) != 4 {
+			t.Fatalf("admin matrix line %q has %d cells, want 4", line, len(cells))
+		}
+		action := authz.Action(cells[0])
+		seen = append(seen, action)
+		for i, c := range callers {
+			want := cells[i+1]
+			t.Run(fmt.Sprintf("%s may %s: %s", c.name, action, want), func(t *testing.T) {
+				err := authz.AuthorizeAdmin(authz.AdminRequest{SignedIn: c.signedIn, IsAdmin: c.isAdmin, Action: action})
+				got := outcome(err)
+				if server.ErrorCode(err) == server.EUNAUTHORIZED {
+					got = "401"
+				}
+				if got != want {
+					t.Errorf("got %s, want %s", got, want)
+				}
+			})
+		}
+	}
+	if !slices.Equal(seen, authz.AdminActions) {
+		t.Errorf("the admin matrix lists %v,\nthe package has %v: every admin action needs its line, in order", seen, authz.AdminActions)
+	}
+	if err := authz.AuthorizeAdmin(authz.AdminRequest{SignedIn: true, IsAdmin: true, Action: "enum.explode"}); server.ErrorCode(err) != server.EINTERNAL {
+		t.Errorf("an unknown admin action: %v, want an internal error", err)
+	}
+	var r *authz.Refusal
+	if err := authz.AuthorizeAdmin(authz.AdminRequest{SignedIn: true, Action: authz.EnumCreate}); !errors.As(err, &r) ||
+		r.Message("es") != "Esta sección es solo para administradores." || r.Message("en") != "This area is for administrators only." {
+		t.Errorf("a non-admin's refusal: %v", err)
+	}
+}

@@ -56,24 +56,24 @@ type userEnvelope struct {
 	User *userJSON `json:"user"`
 }
 
-// POST /api/v1/auth/signup {email, password} → 201 {user} + session cookie. The verification code
-// is e-mailed; onboarding starts at verify_email.
+// POST /api/v1/auth/signup {email, password} → 202 {email, resendAfterSeconds}, the same for a
+// free and a taken address, and no session: a free address gets the verification code, which
+// POST /auth/signup/verify exchanges for a session; the owner of a taken one gets a notice.
 func (a *api) signUp(w http.ResponseWriter, r *http.Request) {
 	if !a.localOnly(w, r) {
 		return
 	}
 	var req credentialsRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodySignUp, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	u, token, err := a.accounts.SignUp(r.Context(), req.Email, req.Password, a.sessionMeta(r))
+	res, err := a.accounts.Register(r.Context(), req.Email, req.Password, a.sessionMeta(r))
 	if err != nil {
 		a.writeAccountError(w, r, err)
 		return
 	}
-	setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
-	writeJSON(w, http.StatusCreated, userEnvelope{toUserJSON(u)})
+	writeJSON(w, http.StatusAccepted, toSignUpJSON(res))
 }
 
 type signInJSON struct {
@@ -90,7 +90,7 @@ func (a *api) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req credentialsRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodySignIn, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -100,11 +100,11 @@ func (a *api) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if res.MFARequired {
-		setSessionCookie(w, res.Token, a.accounts.Config().MFAPendingTTL)
+		a.setSessionCookie(w, res.Token, a.accounts.Config().MFAPendingTTL)
 		writeJSON(w, http.StatusOK, signInJSON{MFARequired: true})
 		return
 	}
-	setSessionCookie(w, res.Token, a.accounts.Config().SessionAbsolute)
+	a.setSessionCookie(w, res.Token, a.accounts.Config().SessionAbsolute)
 	writeJSON(w, http.StatusOK, signInJSON{User: toUserJSON(res.User)})
 }
 
@@ -117,7 +117,7 @@ type secondFactorRequest struct {
 // mfaRequired: false} + a new session cookie.
 func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 	var req secondFactorRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeSecondFactor(w, r, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -127,7 +127,7 @@ func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 		a.writeAccountError(w, r, err)
 		return
 	}
-	setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
+	a.setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
 	writeJSON(w, http.StatusOK, signInJSON{User: toUserJSON(u)})
 }
 
@@ -135,13 +135,13 @@ func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 // Clear-Site-Data asks the browser to drop this site's caches, cookies and storage. Answers the
 // same with no or a stale session.
 func (a *api) signOut(w http.ResponseWriter, r *http.Request) {
-	if ck, err := r.Cookie(SessionCookie); err == nil {
+	if ck, err := r.Cookie(a.cookieName); err == nil {
 		if err := a.accounts.SignOut(r.Context(), ck.Value); err != nil {
 			a.writeError(w, r, err)
 			return
 		}
 	}
-	clearSessionCookie(w)
+	a.clearSessionCookie(w)
 	w.Header().Set("Clear-Site-Data", clearSiteData)
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -157,7 +157,7 @@ type codeRequest struct {
 // POST /api/v1/auth/email/verify {code} → 200 {user, onboarding}.
 func (a *api) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	var req codeRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyCode, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -205,7 +205,7 @@ func (a *api) totpSetup(w http.ResponseWriter, r *http.Request) {
 // POST /api/v1/auth/totp/enable {code} → 200 {recoveryCodes: [10 codes]} (shown once).
 func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 	var req codeRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyCode, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -269,10 +269,17 @@ func (a *api) reverifyEmail(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// GET /api/v1/dev/outbox[?to=address] → [{to, subject, text, code, purpose, sentAt}], oldest first.
+// GET /api/v1/dev/outbox?to=address → [{to, subject, text, code, purpose, sentAt, link?}], oldest
+// first; 400 without to.
 // Only routed when PATRIMONIO_DEV_OUTBOX is set (development and end-to-end tests).
 func (a *api) devOutbox(w http.ResponseWriter, r *http.Request) {
-	mails, err := account.ReadOutbox(a.cfg.DevOutbox, r.URL.Query().Get("to"))
+	to := r.URL.Query().Get("to")
+	if to == "" {
+		// Never every user's codes at once: the caller names the mailbox it reads.
+		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "outbox.to")))
+		return
+	}
+	mails, err := account.ReadOutbox(a.cfg.DevOutbox, to)
 	if err != nil {
 		a.writeError(w, r, err)
 		return

@@ -205,6 +205,23 @@ func failure(t *testing.T, rec *httptest.ResponseRecorder, status int, code, mes
 	}
 }
 
+// signUp signs up with the password and the e-mailed code, like the PWA: the client is then
+// signed in with a verified address, at the security_totp step.
+func (c *authClient) signUp(email string) {
+	c.s.t.Helper()
+	var res signUpJSON
+	c.do("POST", "/api/v1/auth/signup", map[string]string{"email": email, "password": password}, 202, &res)
+	c.do("POST", "/api/v1/auth/signup/verify", map[string]string{"email": res.Email, "code": c.outboxCode(res.Email, "verify_email")}, 200, nil)
+}
+
+// signUpUnverified signs up and then in with the password, without the e-mailed code: the client is
+// signed in with an unverified address, at the verify_email step.
+func (c *authClient) signUpUnverified(email string) {
+	c.s.t.Helper()
+	c.do("POST", "/api/v1/auth/signup", map[string]string{"email": email, "password": password}, 202, nil)
+	c.do("POST", "/api/v1/auth/signin", map[string]string{"email": email, "password": password}, 200, nil)
+}
+
 // outboxCode reads the newest code of the purpose to the address from GET /api/v1/dev/outbox, like
 // the end-to-end tests do.
 func (c *authClient) outboxCode(email, purpose string) string {
@@ -249,8 +266,16 @@ func TestTheWholeLocalAccountJourneyOverHTTP(t *testing.T) {
 			t.Fatalf("config %+v", cfg)
 		}
 
-		// Sign up: 201, the cookie, onboarding at verify_email, the personal workspace.
-		rec := c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "Ana@Example.com", "password": password}, 201, nil)
+		// Sign up: 202 and no cookie; the e-mailed code signs in (the cookie), the address is
+		// verified, onboarding at security_totp, the personal workspace.
+		var signedUp signUpJSON
+		rec := c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "Ana@Example.com", "password": password}, 202, &signedUp)
+		if len(rec.Result().Cookies()) != 0 || signedUp != (signUpJSON{Email: "ana@example.com", ResendAfterSeconds: 60}) {
+			t.Fatalf("sign-up answer %s with cookies %v", rec.Body, rec.Result().Cookies())
+		}
+		failure(t, c.call("POST", "/api/v1/auth/signup/verify", map[string]string{"email": "ana@example.com", "code": "12345"}), 400, "invalid", "Datos no válidos: code: El código debe tener 6 dígitos.")
+		code := c.outboxCode("ana@example.com", "verify_email")
+		rec = c.do("POST", "/api/v1/auth/signup/verify", map[string]string{"email": "ana@example.com", "code": code}, 200, nil)
 		ck := rec.Result().Cookies()
 		if len(ck) != 1 || ck[0].Name != "patrimonio_session" || !ck[0].HttpOnly || !ck[0].Secure ||
 			ck[0].SameSite != http.SameSiteLaxMode || ck[0].Path != "/" || ck[0].Domain != "" || ck[0].MaxAge != 30*24*3600 {
@@ -258,19 +283,10 @@ func TestTheWholeLocalAccountJourneyOverHTTP(t *testing.T) {
 		}
 		var me meAnswer
 		c.do("GET", "/api/v1/me", nil, 200, &me)
-		if me.User.Email != "ana@example.com" || me.User.EmailVerified || me.Onboarding != (onboardingJSON{"verify_email", false}) ||
+		if me.User.Email != "ana@example.com" || !me.User.EmailVerified || me.Onboarding != (onboardingJSON{"security_totp", false}) ||
 			len(me.Workspaces) != 1 || me.Workspaces[0].Kind != "personal" || me.Workspaces[0].Role != "owner" ||
 			me.ReverifiedUntil == nil || me.Provider != "local" || !me.User.HasPassword || me.User.FirstName != nil {
 			t.Fatalf("me after sign-up %+v", me)
-		}
-
-		// Verify the e-mail with the code from the dev outbox.
-		failure(t, c.call("POST", "/api/v1/auth/email/verify", map[string]string{"code": "12345"}), 400, "invalid", "El código debe tener 6 dígitos.")
-		code := c.outboxCode("ana@example.com", "verify_email")
-		c.do("POST", "/api/v1/auth/email/verify", map[string]string{"code": code}, 200, nil)
-		c.do("GET", "/api/v1/me", nil, 200, &me)
-		if !me.User.EmailVerified || me.Onboarding.Step != "security_totp" {
-			t.Fatalf("me after verifying %+v", me)
 		}
 
 		// TOTP: set up, compute the code from the manual secret, enable, complete the step.
@@ -333,7 +349,9 @@ func TestTheWholeLocalAccountJourneyOverHTTP(t *testing.T) {
 			t.Fatal("the session cookie was not deleted")
 		}
 		c.token = old
-		failure(t, c.call("GET", "/api/v1/me", nil), 401, "unauthorized", "Inicia sesión para continuar.")
+		failure(t, c.call("GET", "/api/v1/workspaces", nil), 401, "unauthorized", "Inicia sesión para continuar.")
+		c.token = old
+		c.do("GET", "/api/v1/me", nil, 204, nil) // "who am I?" with a dead session: nobody
 
 		// Sign in again: TOTP is on, so the session waits for the second factor.
 		s.clock.Advance(time.Minute)
@@ -342,7 +360,8 @@ func TestTheWholeLocalAccountJourneyOverHTTP(t *testing.T) {
 		if !signin.MFARequired || signin.User != nil {
 			t.Fatalf("sign-in with TOTP on %+v", signin)
 		}
-		failure(t, c.call("GET", "/api/v1/me", nil), 401, "unauthorized", "Introduce el código de tu segundo factor para terminar de iniciar sesión.")
+		failure(t, c.call("GET", "/api/v1/workspaces", nil), 401, "unauthorized", "Introduce el código de tu segundo factor para terminar de iniciar sesión.")
+		c.do("GET", "/api/v1/me", nil, 204, nil) // not signed in until the second factor
 		pending := c.token
 		failure(t, c.call("POST", "/api/v1/auth/signin/totp", map[string]string{"code": "12345"}), 400, "invalid", "")
 		c.do("POST", "/api/v1/auth/signin/totp", map[string]string{"recoveryCode": enabled.RecoveryCodes[3]}, 200, &signin)
@@ -363,7 +382,7 @@ func TestTheWholeLocalAccountJourneyOverHTTP(t *testing.T) {
 func TestSignInAnswersTheSameForAnUnknownAddressAndAWrongPassword(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
-		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		c.signUp("ana@example.com")
 		var bodies []string
 		for _, email := range []string{"ana@example.com", "nobody@example.com"} {
 			fresh := s.client()
@@ -389,7 +408,7 @@ func TestSignInAnswersTheSameForAnUnknownAddressAndAWrongPassword(t *testing.T) 
 
 func TestRepeatedFailedSignInsGet429WithRetryAfter(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
-		s.client().do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		s.client().signUp("ana@example.com")
 		c := s.client()
 		for range 5 {
 			c.do("POST", "/api/v1/auth/signin", map[string]string{"email": "ana@example.com", "password": "wrong wrong wrong"}, 401, nil)
@@ -410,23 +429,23 @@ func TestRepeatedFailedSignInsGet429WithRetryAfter(t *testing.T) {
 func TestExpiredAndForgedSessionCookiesAreRefused(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
-		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		c.signUp("ana@example.com")
 		c.do("GET", "/api/v1/me", nil, 200, nil)
 
 		forged := s.client()
 		forged.token = strings.Repeat("A", 43)
-		rec := forged.call("GET", "/api/v1/me", nil)
+		rec := forged.call("GET", "/api/v1/workspaces", nil)
 		failure(t, rec, 401, "unauthorized", "Inicia sesión para continuar.")
 		if forged.token != "" {
 			t.Fatal("the forged cookie was not deleted")
 		}
 		garbage := s.client()
 		garbage.token = "not-a-token"
-		failure(t, garbage.call("GET", "/api/v1/me", nil), 401, "unauthorized", "")
+		failure(t, garbage.call("GET", "/api/v1/workspaces", nil), 401, "unauthorized", "")
 
 		// Idle for 7 days: gone.
 		s.clock.Advance(7 * 24 * time.Hour)
-		failure(t, c.call("GET", "/api/v1/me", nil), 401, "unauthorized", "")
+		failure(t, c.call("GET", "/api/v1/workspaces", nil), 401, "unauthorized", "")
 
 		// Active every day: alive until the absolute limit of 30 days.
 		d := s.client()
@@ -436,14 +455,14 @@ func TestExpiredAndForgedSessionCookiesAreRefused(t *testing.T) {
 			d.do("GET", "/api/v1/me", nil, 200, nil)
 		}
 		s.clock.Advance(24 * time.Hour)
-		failure(t, d.call("GET", "/api/v1/me", nil), 401, "unauthorized", "")
+		failure(t, d.call("GET", "/api/v1/workspaces", nil), 401, "unauthorized", "")
 	})
 }
 
 func TestCrossSiteStateChangingRequestsAreRefused(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
-		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		c.signUpUnverified("ana@example.com")
 		body := map[string]string{"step": "security_totp", "action": "skip"}
 		for _, tt := range []struct {
 			name    string
@@ -485,7 +504,7 @@ func TestAnExtraAllowedOriginMaySendRequests(t *testing.T) {
 	s := startAuthServer(t, server.SQLite, func(c *server.Config) { c.AllowedOrigins = "http://localhost:5173" })
 	c := s.client()
 	c.origin = "http://localhost:5173"
-	c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+	c.signUp("ana@example.com")
 	c.origin = "http://localhost:5174"
 	failure(t, c.call("POST", "/api/v1/auth/signout", nil), 403, "forbidden", "")
 }
@@ -493,7 +512,7 @@ func TestAnExtraAllowedOriginMaySendRequests(t *testing.T) {
 func TestSensitiveActionsNeedARecentProofOverHTTP(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
-		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		c.signUp("ana@example.com")
 		var setup totpSetupJSON
 		c.do("POST", "/api/v1/auth/totp/setup", nil, 200, &setup)
 		c.do("POST", "/api/v1/auth/totp/enable", map[string]string{"code": totpNow(t, setup.Secret, s.clock.Now())}, 200, nil)
@@ -528,6 +547,10 @@ func TestSensitiveActionsNeedARecentProofOverHTTP(t *testing.T) {
 		if me.ReverifiedUntil == nil || !me.ReverifiedUntil.Equal(rv.ReverifiedUntil) {
 			t.Fatalf("me.reverifiedUntil %v", me.ReverifiedUntil)
 		}
+		// ...but not with the second factor, which turning TOTP off needs (issue 11).
+		failure(t, c.call("DELETE", "/api/v1/auth/totp", nil), 403, "reverification_required",
+			"Confirm your identity with your second factor (the authenticator code or a passkey) to continue.")
+		c.do("POST", "/api/v1/auth/reverify", map[string]string{"method": "totp", "code": totpNow(t, setup.Secret, s.clock.Now())}, 200, nil)
 		c.do("DELETE", "/api/v1/auth/totp", nil, 204, nil)
 		c.do("GET", "/api/v1/me", nil, 200, &me)
 		if me.User.TOTPEnabled {
@@ -539,7 +562,7 @@ func TestSensitiveActionsNeedARecentProofOverHTTP(t *testing.T) {
 func TestAParallelReplayOfATOTPCodeOverHTTPSucceedsOnce(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
-		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		c.signUp("ana@example.com")
 		var setup totpSetupJSON
 		c.do("POST", "/api/v1/auth/totp/setup", nil, 200, &setup)
 		c.do("POST", "/api/v1/auth/totp/enable", map[string]string{"code": totpNow(t, setup.Secret, s.clock.Now())}, 200, nil)
@@ -589,7 +612,7 @@ func TestAParallelReplayOfATOTPCodeOverHTTPSucceedsOnce(t *testing.T) {
 func TestEmailCodeRefusalsOverHTTP(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
-		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		c.signUpUnverified("ana@example.com")
 		code := c.outboxCode("ana@example.com", "verify_email")
 		wrong := "000000"
 		if code == wrong {
@@ -618,10 +641,11 @@ func TestBadRequestBodiesAreRefusedInTheRequestsLanguage(t *testing.T) {
 		{"malformed JSON", `{"email": "ana@example.com",}`, "application/json", "es", "El cuerpo de la solicitud no es JSON válido (en el byte 29)."},
 		{"malformed JSON", `{"email": "ana@example.com",}`, "application/json", "en", "The request body is not valid JSON (at byte 29)."},
 		{"a cut-off body", `{"email": "ana@example.com",`, "application/json", "es", "El cuerpo de la solicitud no es JSON válido: termina antes de tiempo."},
-		{"an unknown field", `{"email":"a@example.com","password":"x","remember":true}`, "application/json", "es", `El campo "remember" no está permitido.`},
-		{"an unknown field", `{"email":"a@example.com","password":"x","remember":true}`, "application/json", "en", `The field "remember" is not allowed.`},
-		{"a number for a string", `{"email":42,"password":"x"}`, "application/json", "es", `El campo "email" debe ser una cadena de texto.`},
-		{"a number for a string", `{"email":42,"password":"x"}`, "application/json", "en", `The field "email" must be a string.`},
+		// The shared schema (validate.go) names the field at fault and says what is wrong with it.
+		{"an unknown field", `{"email":"a@example.com","password":"x","remember":true}`, "application/json", "es", `Datos no válidos: remember: Campo no permitido.`},
+		{"an unknown field", `{"email":"a@example.com","password":"x","remember":true}`, "application/json", "en", `Invalid data: remember: Unknown field.`},
+		{"a number for a string", `{"email":42,"password":"x"}`, "application/json", "es", `Datos no válidos: email: Debe ser un texto.`},
+		{"a number for a string", `{"email":42,"password":"x"}`, "application/json", "en", `Invalid data: email: Expected text.`},
 		{"an empty body", ``, "application/json", "en", "The request body is empty; JSON was expected."},
 		{"two values", `{"email":"a@example.com"} {}`, "application/json", "es", "El cuerpo de la solicitud debe contener un único valor JSON."},
 		{"form data", `email=a@example.com`, "application/x-www-form-urlencoded", "es", "El cuerpo de la solicitud debe ser JSON (Content-Type: application/json)."},
@@ -644,7 +668,7 @@ func TestBadRequestBodiesAreRefusedInTheRequestsLanguage(t *testing.T) {
 func TestUnicodeNamesRoundTripByteForByte(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
-		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		c.signUp("ana@example.com")
 		sent := map[string]string{
 			"first_name": "Jose\u0301 María 😀", // decomposed é, kept as sent
 			"last_name":  "Ñúñez-Łukasiewicz 李 محمد \u200f",
@@ -673,11 +697,11 @@ func TestUnicodeNamesRoundTripByteForByte(t *testing.T) {
 	})
 }
 
-func TestMeAndOtherUserRoutesNeedASession(t *testing.T) {
+func TestUserRoutesNeedASession(t *testing.T) {
 	s := startAuthServer(t, server.SQLite)
 	c := s.client()
 	for _, r := range []struct{ method, path string }{
-		{"GET", "/api/v1/me"}, {"PATCH", "/api/v1/users/"}, {"POST", "/api/v1/onboarding/advance"},
+		{"PATCH", "/api/v1/users/"}, {"POST", "/api/v1/onboarding/advance"},
 		{"POST", "/api/v1/auth/email/verify"}, {"POST", "/api/v1/auth/email/resend"}, {"POST", "/api/v1/auth/totp/setup"},
 		{"POST", "/api/v1/auth/totp/enable"}, {"DELETE", "/api/v1/auth/totp"}, {"POST", "/api/v1/auth/reverify"},
 		{"POST", "/api/v1/auth/reverify/email"}, {"POST", "/api/v1/users/email"}, {"POST", "/api/v1/users/email/verify"},
@@ -693,6 +717,10 @@ func TestMeAndOtherUserRoutesNeedASession(t *testing.T) {
 	}
 	failure(t, c.call("POST", "/api/v1/auth/signin/totp", map[string]string{"code": "123456"}), 401, "unauthorized",
 		"There is no sign-in waiting for a second factor.")
+	// "Who am I?" without a session is an answer, not an error: 204 with no body.
+	if rec := c.do("GET", "/api/v1/me", nil, 204, nil); rec.Body.Len() != 0 {
+		t.Fatalf("/me without a session has a body: %q", rec.Body.String())
+	}
 	// Signing out without a session still answers 204 and clears the site.
 	rec := c.do("POST", "/api/v1/auth/signout", nil, 204, nil)
 	if rec.Header().Get("Clear-Site-Data") == "" {
@@ -706,9 +734,17 @@ func TestTheDevOutboxIsOnlyRoutedWhenConfigured(t *testing.T) {
 	failure(t, c.call("GET", "/api/v1/dev/outbox", nil), 404, "not_found", "")
 	with := startAuthServer(t, server.SQLite)
 	var mails []account.OutboxMail
-	with.client().do("GET", "/api/v1/dev/outbox", nil, 200, &mails)
+	wc := with.client()
+	wc.expect(wc.call("GET", "/api/v1/dev/outbox?to=ana@example.com", nil), "GET", "/api/v1/dev/outbox", 200, &mails)
 	if len(mails) != 0 {
 		t.Fatalf("mails %+v", mails)
+	}
+	// Without to it never lists every user's codes (issue 11).
+	with.client().signUp("ana@example.com")
+	rec := with.client().call("GET", "/api/v1/dev/outbox", nil)
+	failure(t, rec, 400, "invalid", "Indica el buzón que quieres leer con ?to=dirección.")
+	if strings.Contains(rec.Body.String(), "ana@example.com") {
+		t.Fatal("the refusal shows mails")
 	}
 }
 
@@ -761,7 +797,7 @@ func TestTheClientIPComesFromTrustedProxiesOnly(t *testing.T) {
 func TestOnboardingAdvanceRefusesAStaleStep(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
-		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "ana@example.com", "password": password}, 201, nil)
+		c.signUpUnverified("ana@example.com")
 		rec := c.call("POST", "/api/v1/onboarding/advance", map[string]string{"step": "personal_info", "action": "complete"})
 		c.expect(rec, "POST", "/api/v1/onboarding/advance", 409, nil)
 		failure(t, rec, 409, "conflict", "Ese paso no es el actual; el paso actual es verify_email.")

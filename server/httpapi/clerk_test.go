@@ -124,7 +124,7 @@ func TestTheClerkProviderOverHTTP(t *testing.T) {
 		{"a token for another origin is unauthorized", func(c map[string]any) { c["azp"] = "https://evil.test" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, _, body := call(http.MethodGet, "/api/v1/me", "Authorization", "Bearer "+token(tc.change))
+			status, _, body := call(http.MethodGet, "/api/v1/workspaces", "Authorization", "Bearer "+token(tc.change))
 			if status != http.StatusUnauthorized {
 				t.Fatalf("%d %s", status, body)
 			}

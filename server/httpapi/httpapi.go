@@ -16,6 +16,7 @@ import (
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
+	"patrimonio/server/enums"
 	"patrimonio/server/passkey"
 	"patrimonio/server/workspace"
 )
@@ -47,6 +48,8 @@ type Deps struct {
 	// area (admin_handlers.go).
 	Workspaces *workspace.Service
 	Admin      *admin.Service
+	// Enums serves /enums and /admin/enums (enums_handlers.go).
+	Enums *enums.Service
 
 	// Passkeys serves /auth/passkeys (passkey_handlers.go); nil when the server has none (the
 	// public URL is an IP address). ClerkFrontendAPI is the Clerk instance's Frontend API host,
@@ -80,9 +83,12 @@ type api struct {
 	clerkPublishableKey string
 	allowedOrigins      []string
 	trustedProxies      []netip.Prefix
+	// cookieName is the session cookie's name (SessionCookieName).
+	cookieName string
 
 	workspaces *workspace.Service
 	admin      *admin.Service
+	enums      *enums.Service
 
 	passkeys *passkey.Service
 
@@ -110,8 +116,9 @@ func newAPI(cfg server.Config, deps Deps) *api {
 		a.hsts = "max-age=31536000"
 	}
 	a.accounts, a.authn = deps.Accounts, deps.Authenticator
+	a.cookieName = SessionCookieName(cfg)
 	if a.authn == nil && deps.Accounts != nil {
-		a.authn = CookieAuthenticator{Accounts: deps.Accounts}
+		a.authn = CookieAuthenticator{Accounts: deps.Accounts, Name: a.cookieName}
 	}
 	a.authProvider, a.clerkPublishableKey = deps.AuthProvider, deps.ClerkPublishableKey
 	if a.authProvider == "" {
@@ -119,6 +126,7 @@ func newAPI(cfg server.Config, deps Deps) *api {
 	}
 	a.allowedOrigins, a.trustedProxies = cfg.AllowedOriginList(), cfg.TrustedProxyPrefixes()
 	a.workspaces, a.admin = deps.Workspaces, deps.Admin
+	a.enums = deps.Enums
 	a.passkeys = deps.Passkeys
 	if a.sync = deps.Sync; a.sync == nil {
 		a.sync = http.HandlerFunc(a.notFound)

@@ -74,17 +74,18 @@ func fakeBuild(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"index.html":               `<!doctype html><html><head><script type="module" src="/assets/index-B7xK2q.js"></script></head><body><div id="root"></div></body></html>`,
-		"assets/index-B7xK2q.js":   `console.log("app")`,
-		"assets/index-C9d1Ea.css":  `body{margin:0}`,
-		"manifest.webmanifest":     `{"name":"Patrimonio"}`,
-		"sw.js":                    `self.addEventListener("install",()=>{})`,
-		"registerSW.js":            `navigator.serviceWorker.register("/sw.js")`,
-		"workbox-5c3a9d1e.js":      `/* workbox */`,
-		"icons/pwa-192x192.png":    "\x89PNG\r\n\x1a\nfake",
-		"robots.txt":               "User-agent: *\n",
-		".env":                     "SECRET=leaked",
-		"assets/.hidden-B7xK2q.js": "hidden",
+		"index.html":             `<!doctype html><html><head><script type="module" src="/_app/index-B7xK2q.js"></script></head><body><div id="root"></div></body></html>`,
+		"_app/index-B7xK2q.js":   `console.log("app")`,
+		"_app/index-C9d1Ea.css":  `body{margin:0}`,
+		"manifest.webmanifest":   `{"name":"Patrimonio"}`,
+		"sw.js":                  `self.addEventListener("install",()=>{})`,
+		"registerSW.js":          `navigator.serviceWorker.register("/sw.js")`,
+		"theme-init.js":          `document.documentElement.classList.toggle("dark", false)`,
+		"workbox-5c3a9d1e.js":    `/* workbox */`,
+		"icons/pwa-192x192.png":  "\x89PNG\r\n\x1a\nfake",
+		"robots.txt":             "User-agent: *\n",
+		".env":                   "SECRET=leaked",
+		"_app/.hidden-B7xK2q.js": "hidden",
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, name)
@@ -142,8 +143,8 @@ func TestSecurityHeadersAreOnEveryAnswer(t *testing.T) {
 		{"POST", "/api/v1/health"},
 		{"GET", "/"},
 		{"GET", "/wealth/assets"},
-		{"GET", "/assets/index-B7xK2q.js"},
-		{"GET", "/assets/gone-123.js"},
+		{"GET", "/_app/index-B7xK2q.js"},
+		{"GET", "/_app/gone-123.js"},
 	} {
 		t.Run(tc.method+" "+tc.target, func(t *testing.T) {
 			rec := f.do(t, tc.method, tc.target, nil)
@@ -471,20 +472,21 @@ func TestTheBuiltPWAIsServedWithItsCachePolicy(t *testing.T) {
 	}{
 		{name: "the root is index.html, revalidated", target: "/", wantStatus: 200, wantCache: "no-cache", wantType: "text/html; charset=utf-8", wantInBody: index},
 		{name: "index.html itself is revalidated", target: "/index.html", wantStatus: 200, wantCache: "no-cache", wantType: "text/html; charset=utf-8", wantInBody: index},
-		{name: "a hashed script is immutable", target: "/assets/index-B7xK2q.js", wantStatus: 200, wantCache: "public, max-age=31536000, immutable", wantType: "text/javascript; charset=utf-8", wantInBody: `console.log("app")`},
-		{name: "a hashed stylesheet is immutable", target: "/assets/index-C9d1Ea.css", wantStatus: 200, wantCache: "public, max-age=31536000, immutable", wantType: "text/css; charset=utf-8", wantInBody: "margin:0"},
+		{name: "a hashed script is immutable", target: "/_app/index-B7xK2q.js", wantStatus: 200, wantCache: "public, max-age=31536000, immutable", wantType: "text/javascript; charset=utf-8", wantInBody: `console.log("app")`},
+		{name: "a hashed stylesheet is immutable", target: "/_app/index-C9d1Ea.css", wantStatus: 200, wantCache: "public, max-age=31536000, immutable", wantType: "text/css; charset=utf-8", wantInBody: "margin:0"},
 		{name: "the manifest is revalidated and typed as a manifest", target: "/manifest.webmanifest", wantStatus: 200, wantCache: "no-cache", wantType: "application/manifest+json", wantInBody: "Patrimonio"},
 		{name: "the service worker is revalidated", target: "/sw.js", wantStatus: 200, wantCache: "no-cache", wantType: "text/javascript; charset=utf-8", wantInBody: "install"},
 		{name: "the service worker registration is revalidated", target: "/registerSW.js", wantStatus: 200, wantCache: "no-cache", wantInBody: "register"},
 		{name: "the workbox runtime is revalidated", target: "/workbox-5c3a9d1e.js", wantStatus: 200, wantCache: "no-cache", wantInBody: "workbox"},
+		{name: "the theme script (not hashed, runs before first paint) is revalidated", target: "/theme-init.js", wantStatus: 200, wantCache: "no-cache", wantType: "text/javascript; charset=utf-8", wantInBody: "dark"},
 		{name: "an icon gets a modest cache", target: "/icons/pwa-192x192.png", wantStatus: 200, wantCache: "public, max-age=3600", wantType: "image/png"},
 		{name: "robots.txt gets a modest cache", target: "/robots.txt", wantStatus: 200, wantCache: "public, max-age=3600", wantType: "text/plain; charset=utf-8"},
 		{name: "a client route deep-links to index.html", target: "/wealth/assets/9f2c", wantStatus: 200, wantCache: "no-cache", wantType: "text/html; charset=utf-8", wantInBody: index},
 		{name: "a client route with a query deep-links to index.html", target: "/settings?lng=en", wantStatus: 200, wantCache: "no-cache", wantInBody: index},
-		{name: "a missing hashed asset is a plain 404, not the app", target: "/assets/index-OLD123.js", wantStatus: 404, wantType: "text/plain; charset=utf-8", wantNotInBody: index},
-		{name: "the assets directory itself is a plain 404", target: "/assets/", wantStatus: 404, wantNotInBody: index},
+		{name: "a missing hashed asset is a plain 404, not the app", target: "/_app/index-OLD123.js", wantStatus: 404, wantType: "text/plain; charset=utf-8", wantNotInBody: index},
+		{name: "the hashed files' directory itself is a plain 404", target: "/_app/", wantStatus: 404, wantNotInBody: index},
 		{name: "a hidden file is never served", target: "/.env", wantStatus: 200, wantInBody: index, wantNotInBody: "SECRET"},
-		{name: "a hidden asset is never served", target: "/assets/.hidden-B7xK2q.js", wantStatus: 404, wantNotInBody: "hidden"},
+		{name: "a hidden asset is never served", target: "/_app/.hidden-B7xK2q.js", wantStatus: 404, wantNotInBody: "hidden"},
 		{name: "a path climbing out of the web dir stays inside", target: "/../../etc/passwd", wantStatus: 200, wantInBody: index, wantNotInBody: "root:"},
 	}
 	for _, tt := range tests {
@@ -523,10 +525,10 @@ func TestASymlinkOutOfTheWebDirIsNotFollowed(t *testing.T) {
 	if err := os.WriteFile(outside, []byte("TOP SECRET"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(outside, filepath.Join(f.cfg.WebDir, "assets", "leak.txt")); err != nil {
+	if err := os.Symlink(outside, filepath.Join(f.cfg.WebDir, "_app", "leak.txt")); err != nil {
 		t.Fatal(err)
 	}
-	rec := f.do(t, "GET", "/assets/leak.txt", nil)
+	rec := f.do(t, "GET", "/_app/leak.txt", nil)
 	if rec.Code != http.StatusNotFound || strings.Contains(rec.Body.String(), "TOP SECRET") {
 		t.Errorf("got %d %q, want a 404 without the file", rec.Code, rec.Body.String())
 	}

@@ -23,6 +23,14 @@ var requestTexts = map[string][2]string{ // key → {es, en}
 	"request.singleValue": {"El cuerpo de la solicitud debe contener un único valor JSON.", "The request body must hold a single JSON value."},
 	"request.tooLarge":    {"El cuerpo de la solicitud supera el límite de %d KiB.", "The request body is larger than the limit of %d KiB."},
 
+	// A body the shared schema refused (validate.go): "path: message; path: message".
+	"request.invalidFields": {"Datos no válidos: %s.", "Invalid data: %s."},
+
+	// Ids and text checked before they reach the database (input.go), and the dev outbox.
+	"request.badText": {"El texto enviado contiene caracteres no válidos (por ejemplo, un byte nulo).", "The text sent contains characters that are not allowed (for example, a NUL byte)."},
+	"request.badID":   {"El identificador %s no es válido: debe ser un UUID.", "The id %s is not valid: it must be a UUID."},
+	"outbox.to":       {"Indica el buzón que quieres leer con ?to=dirección.", "Name the mailbox to read with ?to=address."},
+
 	// The JSON types a field may have to be (the last %s of request.bodyType and request.fieldType).
 	"kind.string": {"una cadena de texto", "a string"},
 	"kind.bool":   {"true o false", "true or false"},

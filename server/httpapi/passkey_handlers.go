@@ -48,16 +48,21 @@ func passkeyUser(u *account.User) passkey.User {
 	return passkey.User{ID: u.ID, Email: u.Email, DisplayName: name}
 }
 
-// requirePasskeyProof applies the re-verification rule to changing passkeys: a proof of identity in
-// the last 10 minutes (account.RequireRecentProof), except during onboarding in a session younger
-// than the re-verification window (the user has just signed up or in).
+// requirePasskeyProof applies the re-verification rule to adding a passkey: a proof of identity in
+// the last 10 minutes that included a second factor when the user has one
+// (account.RequireSecondFactorProof). A user without a second factor, during onboarding, in a
+// session younger than the re-verification window (just signed up or in) needs none.
 func (a *api) requirePasskeyProof(r *http.Request, u *account.User, sess *account.Session) error {
 	ctx := r.Context()
-	if sess != nil && !a.accounts.OnboardingOf(u).Completed &&
+	has, err := a.accounts.HasSecondFactor(ctx, u)
+	if err != nil {
+		return err
+	}
+	if !has && sess != nil && !a.accounts.OnboardingOf(u).Completed &&
 		a.accounts.Now().Sub(sess.CreatedAt) < a.accounts.Config().ReverifyWindow {
 		return nil
 	}
-	return a.accounts.RequireRecentProof(ctx, sess)
+	return a.accounts.RequireSecondFactorProof(ctx, u, sess)
 }
 
 // POST /api/v1/auth/passkeys/register/begin (signed in; recent proof) → 200
@@ -163,7 +168,7 @@ func (a *api) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 		a.writeAccountError(w, r, err)
 		return
 	}
-	if ck, err := r.Cookie(SessionCookie); err == nil {
+	if ck, err := r.Cookie(a.cookieName); err == nil {
 		if err := a.accounts.SignOut(ctx, ck.Value); err != nil {
 			a.writeError(w, r, err)
 			return
@@ -179,7 +184,7 @@ func (a *api) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
+	a.setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
 	writeJSON(w, http.StatusOK, signInJSON{User: toUserJSON(u)})
 }
 
@@ -201,17 +206,22 @@ func (a *api) passkeyList(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// DELETE /api/v1/auth/passkeys/{id} (signed in; recent proof) → 204.
+// DELETE /api/v1/auth/passkeys/{id} (signed in; recent proof with a second factor) → 204. Every
+// other session of the user ends.
 func (a *api) passkeyRemove(w http.ResponseWriter, r *http.Request) {
 	if !a.passkeysOn(w, r) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.RequireRecentProof(r.Context(), sess); err != nil {
+	if err := a.accounts.RequireSecondFactorProof(r.Context(), u, sess); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
 	if err := a.passkeys.Remove(r.Context(), u.ID, chi.URLParam(r, "id")); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if _, err := a.accounts.EndOtherSessions(r.Context(), u, sess); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -52,6 +52,7 @@ func startPasskeyServer(t *testing.T, cfg server.Config) *passkeyServer {
 	t.Helper()
 	cfg.PublicURL = publicURL
 	cfg.WebDir = t.TempDir()
+	cfg.DevOutbox = t.TempDir()
 	db, err := store.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +61,7 @@ func startPasskeyServer(t *testing.T, cfg server.Config) *passkeyServer {
 	clock := newTestClock()
 	acfg := account.DefaultConfig()
 	acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
-	mailer, err := account.NewMailer("", "", "", nil)
+	mailer, err := account.NewMailer("", "", cfg.DevOutbox, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,8 +164,18 @@ func (b *browser) do(method, path string, body any) answer {
 func (b *browser) signUp(email string) {
 	b.t.Helper()
 	a := b.do(http.MethodPost, "/api/v1/auth/signup", map[string]string{"email": email, "password": "una contraseña larga 42"})
-	if a.status != http.StatusCreated {
+	if a.status != http.StatusAccepted {
 		b.t.Fatalf("sign-up: %d %s", a.status, a.body)
+	}
+	// The e-mailed code signs the new user in.
+	mails := b.do(http.MethodGet, "/api/v1/dev/outbox?to="+email, nil)
+	var list []account.OutboxMail
+	if err := json.Unmarshal(mails.body, &list); err != nil || len(list) == 0 {
+		b.t.Fatalf("outbox: %d %s", mails.status, mails.body)
+	}
+	v := b.do(http.MethodPost, "/api/v1/auth/signup/verify", map[string]string{"email": email, "code": list[len(list)-1].Code})
+	if v.status != http.StatusOK {
+		b.t.Fatalf("sign-up verify: %d %s", v.status, v.body)
 	}
 }
 
@@ -253,7 +264,7 @@ func TestPasskeyRegistrationThenSignInOverHTTP(t *testing.T) {
 		if a := ana.do(http.MethodPost, "/api/v1/auth/signout", nil); a.status != http.StatusNoContent {
 			t.Fatalf("sign-out: %d", a.status)
 		}
-		if a := ana.do(http.MethodGet, "/api/v1/me", nil); a.status != http.StatusUnauthorized {
+		if a := ana.do(http.MethodGet, "/api/v1/me", nil); a.status != http.StatusNoContent {
 			t.Fatalf("/me after sign-out: %d", a.status)
 		}
 		s.clock.Advance(time.Minute)
@@ -285,11 +296,12 @@ func TestPasskeyRegistrationThenSignInOverHTTP(t *testing.T) {
 		}
 		var session *http.Cookie
 		for _, c := range login.cookies {
-			if c.Name == httpapi.SessionCookie {
+			// The public URL is https: the cookie has the __Host- prefix (issue 11).
+			if c.Name == httpapi.SecureSessionCookie {
 				session = c
 			}
 		}
-		if session == nil || !session.HttpOnly || !session.Secure || session.SameSite != http.SameSiteLaxMode {
+		if session == nil || !session.HttpOnly || !session.Secure || session.SameSite != http.SameSiteLaxMode || session.Path != "/" || session.Domain != "" {
 			t.Fatalf("session cookie: %+v", session)
 		}
 		me := ana.do(http.MethodGet, "/api/v1/me", nil)
@@ -338,7 +350,7 @@ func TestPasskeySignInRefusals(t *testing.T) {
 				if a.status != http.StatusUnauthorized || a.errorCode(t) != server.EUNAUTHORIZED {
 					t.Fatalf("got %d %s", a.status, a.body)
 				}
-				if _, ok := eve.cookies[httpapi.SessionCookie]; ok {
+				if _, ok := eve.cookies[httpapi.SecureSessionCookie]; ok {
 					t.Fatal("a refused sign-in set a session cookie")
 				}
 			})
@@ -430,8 +442,11 @@ func TestPasskeyRegistrationRefusals(t *testing.T) {
 				t.Fatalf("replay: %d %s", a.status, a.body)
 			}
 		})
-		t.Run("another user cannot finish a registration begun by ana", func(t *testing.T) {
-			begin := ana.do(http.MethodPost, "/api/v1/auth/passkeys/register/begin", nil)
+		t.Run("another user cannot finish a registration begun by bea", func(t *testing.T) {
+			// bea has no passkey yet (ana now has one, and adding another needs her second factor).
+			bea := newBrowser(t, s)
+			bea.signUp("bea@example.com")
+			begin := bea.do(http.MethodPost, "/api/v1/auth/passkeys/register/begin", nil)
 			cred, _, err := passkeytest.New(publicURL).Create(begin.body, passkeytest.Tamper{})
 			if err != nil {
 				t.Fatal(err)
@@ -473,6 +488,19 @@ func TestChangingPasskeysNeedsARecentProof(t *testing.T) {
 
 		if a := ana.do(http.MethodPost, "/api/v1/auth/reverify", map[string]string{"method": "password", "password": "una contraseña larga 42"}); a.status != http.StatusOK {
 			t.Fatalf("reverify: %d %s", a.status, a.body)
+		}
+		// A password is not enough to remove a passkey (issue 11): the proof needs a second factor.
+		if a := ana.do(http.MethodDelete, "/api/v1/auth/passkeys/"+list[0].ID, nil); a.status != http.StatusForbidden || a.errorCode(t) != server.EREVERIFY {
+			t.Fatalf("remove after a password proof: %d %s", a.status, a.body)
+		}
+		// The passkey itself is one.
+		begin := ana.do(http.MethodPost, "/api/v1/auth/reverify/passkey/begin", nil)
+		assertion, err := auth.Get(begin.body, passkeytest.Tamper{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ana.do(http.MethodPost, "/api/v1/auth/reverify/passkey/finish", map[string]any{"credential": json.RawMessage(assertion)}); a.status != http.StatusOK {
+			t.Fatalf("reverify with the passkey: %d %s", a.status, a.body)
 		}
 		eve := newBrowser(t, s)
 		eve.signUp("eve@example.com")

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -64,6 +65,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeError answers err as the JSON error body with the status of its code. Only internal errors
 // are logged, with their detail; their message to the client is generic.
 func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if invalid := (*invalidBodyError)(nil); errors.As(err, &invalid) {
+		writeInvalidBody(w, invalid) // a request body the shared schema refused (validate.go)
+		return
+	}
 	code := server.ErrorCode(err)
 	if code == server.EINTERNAL {
 		a.logger.ErrorContext(r.Context(), "internal error", "err", err, "method", r.Method, "path", r.URL.Path)
@@ -114,7 +119,14 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if err != nil || mt != "application/json" {
 		return server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.notJSON"))
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	if err != nil {
+		return decodeError(ctx, err)
+	}
+	if err := checkJSONText(ctx, body); err != nil { // input.go: no NUL bytes towards SQL
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return decodeError(ctx, err)

@@ -2,6 +2,9 @@ package httpapi
 
 import (
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"patrimonio/server/account"
 )
 
 // routes is the one route table of the server. Every endpoint is listed here; its handler lives in
@@ -16,16 +19,21 @@ func (a *api) routes() *chi.Mux {
 	r.Route("/api/v1", func(r chi.Router) {
 		// session.go: the messages' language (first, so that every refusal is worded in it), then
 		// the body limit and the CSRF refusal.
-		r.Use(noStore, a.language, limitBody(maxJSONBody), a.sameOrigin)
+		r.Use(noStore, a.language, limitBody(maxJSONBody), a.sameOrigin, a.validInput)
 
 		r.Get("/health", a.health)
 
 		// Accounts: auth_handlers.go, users_handlers.go (local provider; session.go has requireUser).
 		r.Get("/auth/config", a.authConfig)
 		r.Post("/auth/signup", a.signUp)
+		r.Post("/auth/signup/verify", a.signUpVerify) // security_handlers.go
+		r.Post("/auth/signup/resend", a.signUpResend)
+		r.Post("/auth/password/forgot", a.forgotPassword)
+		r.Post("/auth/password/reset", a.resetPassword)
 		r.Post("/auth/signin", a.signIn)
 		r.With(a.requirePendingMFA).Post("/auth/signin/totp", a.signInTOTP)
 		r.Post("/auth/signout", a.signOut)
+		r.Get("/me", a.me) // 204 when nobody is signed in: users_handlers.go
 		r.Group(func(r chi.Router) {
 			r.Use(a.requireUser)
 			r.Post("/auth/email/verify", a.verifyEmail)
@@ -35,7 +43,10 @@ func (a *api) routes() *chi.Mux {
 			r.Delete("/auth/totp", a.totpDisable)
 			r.Post("/auth/reverify", a.reverify)
 			r.Post("/auth/reverify/email", a.reverifyEmail)
-			r.Get("/me", a.me)
+			r.Post("/auth/password", a.changePassword)
+			r.Get("/auth/sessions", a.listSessions)
+			r.Post("/auth/sessions/signout-others", a.signOutOthers)
+			r.Put("/users/username", a.setUsername)
 			r.Patch("/users/", a.updateUser)
 			r.Delete("/users/", a.deleteAccount)
 			r.Post("/users/email", a.requestEmailChange)
@@ -47,15 +58,19 @@ func (a *api) routes() *chi.Mux {
 		r.Post("/auth/passkeys/login/begin", a.passkeyLoginBegin)
 		r.Post("/auth/passkeys/login/finish", a.passkeyLoginFinish)
 		r.Group(func(r chi.Router) {
-			r.Use(a.requireUser)
+			r.Use(a.requireUser, a.validInput) // validInput again: route parameters are known now
 			r.Post("/auth/passkeys/register/begin", a.passkeyRegisterBegin)
 			r.Post("/auth/passkeys/register/finish", a.passkeyRegisterFinish)
 			r.Get("/auth/passkeys", a.passkeyList)
+			r.Patch("/auth/passkeys/{id}", a.passkeyRename)
 			r.Delete("/auth/passkeys/{id}", a.passkeyRemove)
+			r.Post("/auth/reverify/passkey/begin", a.reverifyPasskeyBegin)
+			r.Post("/auth/reverify/passkey/finish", a.reverifyPasskeyFinish)
+			r.Delete("/auth/sessions/{id}", a.endSession)
 		})
 		// Workspaces, members and invitations: workspace_handlers.go (who may do what: authz).
 		r.Group(func(r chi.Router) {
-			r.Use(a.requireUser)
+			r.Use(a.requireUser, a.validInput)
 			r.Get("/workspaces", a.listWorkspaces)
 			r.Post("/workspaces", a.createWorkspace)
 			r.Get("/workspaces/{id}", a.getWorkspace)
@@ -69,10 +84,25 @@ func (a *api) routes() *chi.Mux {
 			r.Post("/invitations/{id}/accept", a.acceptInvitation)
 			r.Post("/invitations/{id}/decline", a.declineInvitation)
 		})
+		// Enumerations: enums_handlers.go. Every signed-in user reads them; admins change them
+		// under /admin/enums.
+		r.Group(func(r chi.Router) {
+			// The whole list is ~0.8 MB of JSON on a first fill: gzip it (Vary: Accept-Encoding).
+			r.Use(a.requireUser, middleware.Compress(5, "application/json"))
+			r.Get("/enums/", a.listEnums)
+			r.Get("/enums/types", a.enumTypes)
+			r.Get("/enums/id/{number}", a.getEnum)
+		})
 		// The admin area: admin_handlers.go. Every route under /admin is for app admins only.
 		r.Route("/admin", func(r chi.Router) {
 			r.Use(a.requireUser, a.requireAdmin)
 			r.Get("/users", a.adminListUsers)
+			r.Post("/enums", a.adminCreateEnum) // enums_handlers.go
+			r.Post("/enums/reorder", a.adminReorderEnums)
+			r.Get("/enums/audit", a.adminEnumAudit)
+			r.Put("/enums/{number}", a.adminUpdateEnum)
+			r.Post("/enums/{number}/deactivate", a.adminDeactivateEnum)
+			r.Post("/enums/{number}/activate", a.adminActivateEnum)
 		})
 		r.Get("/openapi.json", a.openAPI) // openapi.go; openapi.yaml must describe every route
 
@@ -84,6 +114,14 @@ func (a *api) routes() *chi.Mux {
 			r.Get("/dev/outbox", a.devOutbox)
 		}
 	})
+	// The profile image (security_handlers.go): beside /api/v1 for its larger body limit (10 MB).
+	r.Group(func(r chi.Router) {
+		r.Use(noStore, a.language, limitBody(account.AvatarMaxBytes), a.sameOrigin, a.requireUser)
+		r.Get("/api/v1/users/avatar", a.getAvatar)
+		r.Put("/api/v1/users/avatar", a.putAvatar)
+		r.Delete("/api/v1/users/avatar", a.deleteAvatar)
+	})
+
 	// Any other /api path is an unknown API path: JSON 404, never the web app.
 	r.With(noStore).HandleFunc("/api", a.notFound)
 	r.With(noStore).HandleFunc("/api/*", a.notFound)

@@ -19,8 +19,21 @@ import (
 	schema "patrimonio/shared-schema"
 )
 
-// SessionCookie is the cookie of the local provider's session token.
+// SessionCookie is the cookie of the local provider's session token. When the public URL is
+// https its name has the __Host- prefix (SecureSessionCookie): browsers then keep it only when it
+// is Secure, for the whole site and host-only, so that no subdomain or plain-http page can set it.
 const SessionCookie = "patrimonio_session"
+
+// SecureSessionCookie is SessionCookie's name on https.
+const SecureSessionCookie = "__Host-" + SessionCookie
+
+// SessionCookieName is the session cookie's name for the configuration.
+func SessionCookieName(cfg server.Config) string {
+	if cfg.PublicURLSecure() {
+		return SecureSessionCookie
+	}
+	return SessionCookie
+}
 
 // Authenticator finds who sent a request. It returns (nil, nil, nil) when the request carries no
 // credentials, an EUNAUTHORIZED error when it carries credentials that are not valid (unknown,
@@ -30,14 +43,20 @@ type Authenticator interface {
 	Authenticate(r *http.Request) (*account.User, *account.Session, error)
 }
 
-// CookieAuthenticator authenticates the patrimonio_session cookie.
+// CookieAuthenticator authenticates the session cookie named Name (SessionCookieName; empty is
+// SessionCookie).
 type CookieAuthenticator struct {
 	Accounts *account.Service
+	Name     string
 }
 
 // Authenticate implements Authenticator.
 func (c CookieAuthenticator) Authenticate(r *http.Request) (*account.User, *account.Session, error) {
-	ck, err := r.Cookie(SessionCookie)
+	name := c.Name
+	if name == "" {
+		name = SessionCookie
+	}
+	ck, err := r.Cookie(name)
 	if err != nil || ck.Value == "" {
 		return nil, nil, nil
 	}
@@ -50,9 +69,9 @@ func (c CookieAuthenticator) Authenticate(r *http.Request) (*account.User, *acco
 
 // setSessionCookie sends the session token: HttpOnly, Secure (browsers accept Secure cookies from
 // http://localhost too), SameSite=Lax, host-only, for the whole site.
-func setSessionCookie(w http.ResponseWriter, token string, maxAge time.Duration) {
+func (a *api) setSessionCookie(w http.ResponseWriter, token string, maxAge time.Duration) {
 	http.SetCookie(w, &http.Cookie{
-		Name:     SessionCookie,
+		Name:     a.cookieName,
 		Value:    token,
 		Path:     "/",
 		MaxAge:   int(maxAge / time.Second),
@@ -62,9 +81,9 @@ func setSessionCookie(w http.ResponseWriter, token string, maxAge time.Duration)
 	})
 }
 
-func clearSessionCookie(w http.ResponseWriter) {
+func (a *api) clearSessionCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{
-		Name:     SessionCookie,
+		Name:     a.cookieName,
 		Value:    "",
 		Path:     "/",
 		MaxAge:   -1, // Max-Age=0: delete now
@@ -126,8 +145,8 @@ func (a *api) authenticate(w http.ResponseWriter, r *http.Request) (*account.Use
 			a.writeError(w, r, err)
 			return nil, nil, false
 		}
-		if _, cerr := r.Cookie(SessionCookie); cerr == nil {
-			clearSessionCookie(w)
+		if _, cerr := r.Cookie(a.cookieName); cerr == nil {
+			a.clearSessionCookie(w)
 		}
 		return nil, nil, true
 	}

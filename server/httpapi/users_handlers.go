@@ -25,6 +25,9 @@ type userJSON struct {
 	State         *string `json:"state"`
 	TOTPEnabled   bool    `json:"totpEnabled"`
 	HasPassword   bool    `json:"hasPassword"`
+	// Username is null until chosen; HasAvatar says whether GET /users/avatar has an image.
+	Username  *string `json:"username"`
+	HasAvatar bool    `json:"hasAvatar"`
 }
 
 func toUserJSON(u *account.User) *userJSON {
@@ -50,6 +53,8 @@ func toUserJSON(u *account.User) *userJSON {
 		State:         opt(u.Identity.State),
 		TOTPEnabled:   u.TOTPEnabled,
 		HasPassword:   u.HasPassword,
+		Username:      opt(u.Username),
+		HasAvatar:     u.HasAvatar,
 	}
 }
 
@@ -79,8 +84,18 @@ type meJSON struct {
 }
 
 // GET /api/v1/me → who is signed in, their workspaces and roles, onboarding and re-verification.
+// Nobody signed in (no session, a dead one, or a sign-in still waiting for its second factor) is an
+// answer, not an error: 204 No Content. Every signed-out page load asks it, and browsers log a 401
+// as a failed request in the console.
 func (a *api) me(w http.ResponseWriter, r *http.Request) {
-	u, sess, _ := account.AuthFrom(r.Context())
+	u, sess, ok := a.authenticate(w, r)
+	if !ok {
+		return
+	}
+	if u == nil || (sess != nil && sess.MFAPending) {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	ms, err := a.accounts.Workspaces(r.Context(), u.ID)
 	if err != nil {
 		a.writeError(w, r, err)
@@ -171,7 +186,7 @@ type emailChangeJSON struct {
 // answer is the same whether another account uses the address or not.
 func (a *api) requestEmailChange(w http.ResponseWriter, r *http.Request) {
 	var req emailChangeRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyEmail, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -189,7 +204,7 @@ func (a *api) requestEmailChange(w http.ResponseWriter, r *http.Request) {
 // cannot be used (another account has it).
 func (a *api) confirmEmailChange(w http.ResponseWriter, r *http.Request) {
 	var req codeRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyCode, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -211,7 +226,7 @@ func (a *api) deleteAccount(w http.ResponseWriter, r *http.Request) {
 		a.writeAccountError(w, r, err)
 		return
 	}
-	clearSessionCookie(w)
+	a.clearSessionCookie(w)
 	w.Header().Set("Clear-Site-Data", clearSiteData)
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -109,7 +109,7 @@ type workspaceNameRequest struct {
 // POST /api/v1/workspaces {name} → 201 {workspace}
 func (a *api) createWorkspace(w http.ResponseWriter, r *http.Request) {
 	var req workspaceNameRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyWorkspaceName, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -142,7 +142,7 @@ func (a *api) getWorkspace(w http.ResponseWriter, r *http.Request) {
 // PATCH /api/v1/workspaces/{id} {name} → {workspace}
 func (a *api) renameWorkspace(w http.ResponseWriter, r *http.Request) {
 	var req workspaceNameRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyWorkspaceName, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -183,7 +183,7 @@ type inviteRequest struct {
 // POST /api/v1/workspaces/{id}/invitations {email, role} → 201 {invitation}
 func (a *api) inviteToWorkspace(w http.ResponseWriter, r *http.Request) {
 	var req inviteRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyInvitation, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -220,7 +220,7 @@ type changeRoleRequest struct {
 // PATCH /api/v1/workspaces/{id}/members/{userId} {role} → {member}
 func (a *api) changeMemberRole(w http.ResponseWriter, r *http.Request) {
 	var req changeRoleRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyMemberRole, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

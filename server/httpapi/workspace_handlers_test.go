@@ -367,7 +367,7 @@ func TestWorkspaceRequestsAreValidated(t *testing.T) {
 			f.expect(f.call(ana, "POST", inv, body), "POST", "/api/v1/workspaces/{id}/invitations", 400, nil)
 		}
 		rec := f.call(ana, "POST", "/api/v1/workspaces", map[string]string{"name": ""}, "es")
-		if msg := errorOf(t, rec).Message; msg != "El nombre del espacio de trabajo no puede estar vacío." {
+		if msg := errorOf(t, rec).Message; msg != "Datos no válidos: name: Escribe un nombre para el espacio de trabajo." {
 			t.Errorf("Spanish message %q", msg)
 		}
 		// A cross-site request is refused before anything else.

@@ -21,6 +21,7 @@ var catalogue = map[string][2]string{ // key → {es, en}
 	"name.tooLong":       {"El nombre de la llave de acceso puede tener como máximo %d caracteres.", "The passkey name must be at most %d characters long."},
 	"name.control":       {"El nombre de la llave de acceso no puede contener caracteres de control.", "The passkey name must not contain control characters."},
 	"name.default":       {"Llave de acceso %d", "Passkey %d"},
+	"name.empty":         {"Escribe un nombre para la llave de acceso.", "Type a name for the passkey."},
 	"notFound":           {"No se ha encontrado la llave de acceso.", "The passkey was not found."},
 	"unavailable":        {"Las llaves de acceso no están disponibles en este servidor.", "Passkeys are not available on this server."},
 	"credential.missing": {"Falta la credencial de la llave de acceso.", "The passkey credential is missing."},

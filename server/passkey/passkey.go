@@ -412,6 +412,37 @@ func (s *Service) Remove(ctx context.Context, userID, passkeyID string) error {
 	return nil
 }
 
+// Rename gives one of the user's passkeys a new name (trimmed, at most MaxNameLen characters, not
+// empty). A passkey of another user is "not found".
+func (s *Service) Rename(ctx context.Context, userID, passkeyID, name string) (*Passkey, error) {
+	name, err := cleanName(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		return nil, errorf(ctx, server.EINVALID, "name.empty")
+	}
+	res, err := s.db.Exec(ctx, `UPDATE passkeys SET name = ? WHERE id = ? AND user_id = ?`, name, passkeyID, userID)
+	if err != nil {
+		return nil, fmt.Errorf("rename passkey: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, fmt.Errorf("rename passkey: %w", err)
+	} else if n == 0 {
+		return nil, errorf(ctx, server.ENOTFOUND, "notFound")
+	}
+	list, err := s.List(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		if list[i].ID == passkeyID {
+			return &list[i], nil
+		}
+	}
+	return nil, errorf(ctx, server.ENOTFOUND, "notFound")
+}
+
 // saveCeremony stores the state of a begun ceremony and deletes the expired ones.
 func saveCeremony(ctx context.Context, tx *store.Tx, kind, userID, sessionID, ip string, session *webauthn.SessionData, now time.Time) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM passkey_ceremonies WHERE expires_at <= ?`, now); err != nil {

@@ -128,6 +128,7 @@ const FORMAT_DOCS: Record<string, string> = {
   hlc: "HLC stamp",
   isin: "ISIN (12 chars, check digit verified)",
   fieldName: "field name",
+  otpCode: "6-digit code",
 };
 
 function cell(s: string): string {

@@ -8,6 +8,7 @@ export const enumerationShape = {
   type: doc(code(), "Which list the value belongs to, e.g. country, state, city, structure_type."),
   code: doc(code(), "Stable code of the value within its type."),
   parentId: doc(int(1, 2_147_483_647).nullable(), "Parent value (e.g. the country of a province); null or absent = top level.").optional(),
+  level: doc(code(), "Kind of value within its type: for subdivisions ISO 3166-2's category in snake case (province, autonomous_community, state, ...); for other types the type itself."),
   labels: doc(
     z.strictObject({
       es: doc(text({ min: 1, max: 200 }), "Spanish label."),

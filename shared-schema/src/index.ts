@@ -13,6 +13,8 @@ export * from "./login";
 export * from "./personalIdentity";
 export * from "./enumeration";
 export * from "./enumFilter";
+export * from "./enumRequests";
+export * from "./requests";
 export * from "./envelope";
 export * from "./collections";
 export * from "./protocol";

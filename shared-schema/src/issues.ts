@@ -12,7 +12,7 @@
 // Paths are dotted: "otherOwners.1.percentage"; "" is the document itself.
 import * as z from "zod";
 import { ENUM_KEY, REQUIRED_KEY } from "./primitives";
-import { LIMITS } from "./protocol";
+import { LIMITS } from "./limits";
 
 export type IssueParams = Record<string, string | number>;
 export interface Issue {
@@ -62,7 +62,8 @@ export function describeIssue(raw: z.core.$ZodRawIssue): Described {
         return { key: `validation.type.${expected}`, params: {} };
       }
     case "too_small":
-      if (issue.origin === "string" && Number(issue.minimum) <= 1) {
+      // Empty, or nothing where at least one character is needed: the field's "required" message.
+      if (issue.origin === "string" && (Number(issue.minimum) <= 1 || (issue.input === "" && requiredOverride(issue)))) {
         return { key: requiredOverride(issue) ?? "validation.required", params: {} };
       }
       return bound("min", issue.origin, issue.minimum);

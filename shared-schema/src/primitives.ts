@@ -46,8 +46,9 @@ export interface TextOptions {
   requiredKey?: string;
 }
 
-/** Length check in code points; `max` also goes into the JSON Schema as maxLength. */
-function lengthCheck<T extends z.ZodType<string>>(schema: T, min: number, max: number, requiredKey?: string): T {
+/** Length check in code points; `max` also goes into the JSON Schema as maxLength. Empty (or, with
+ * min 1, too short) reports `requiredKey`; 1 to min-1 characters report validation.string.min. */
+export function lengthCheck<T extends z.ZodType<string>>(schema: T, min: number, max: number, requiredKey?: string): T {
   return schema
     .check((ctx) => {
       const n = codePointLength(ctx.value);

@@ -24,6 +24,7 @@
 import * as z from "zod";
 import { COLLECTIONS, COLLECTION_NAMES, type CollectionName } from "./collections";
 import { doc, hlc, int, maxKeys, text, uuid, uuidv7 } from "./primitives";
+import { LIMITS } from "./limits";
 import { fail, whenValid } from "./rules";
 
 /** Version of the message format. A server refuses a hello with another protocolVersion. */
@@ -31,24 +32,7 @@ export const PROTOCOL_VERSION = 2;
 /** Version of the record schemas. Bump it whenever a synced entity changes incompatibly. */
 export const SCHEMA_VERSION = 1;
 
-export const LIMITS = {
-  /** Largest message (WebSocket frame) either side accepts, in bytes. */
-  maxMessageBytes: 1_048_576,
-  /** Largest single record document, in bytes. */
-  maxRecordBytes: 65_536,
-  /** Deepest nesting of objects/arrays in any document (the root container is depth 1). */
-  maxDepth: 10,
-  /** Mutations in one push (a push must also fit in maxMessageBytes: cut batches by both). */
-  maxMutationsPerPush: 500,
-  /** Changes (or snapshot records) in one page, and the largest pull limit. */
-  maxChangesPerPage: 500,
-  /** Fields in one mutation or change. */
-  maxFieldsPerMutation: 100,
-  /** Workspaces in one hello. */
-  maxWorkspaces: 100,
-  /** Issues in one reject. */
-  maxIssues: 100,
-} as const;
+export { LIMITS } from "./limits";
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** A field name: at most 64 ASCII letters, digits and `_` (the length is in the pattern so the

@@ -4,9 +4,11 @@ import type * as z from "zod";
 import { COLLECTIONS, type CollectionName } from "./collections";
 import { enumerationSchema } from "./enumeration";
 import { enumFilterSchema } from "./enumFilter";
+import { ENUM_REQUEST_SCHEMAS } from "./enumRequests";
 import { validateWith, type Validated } from "./issues";
 import { personalIdentitySchema } from "./personalIdentity";
 import { CLIENT_MESSAGES, clientMessageSchema, SERVER_MESSAGES, serverMessageSchema } from "./protocol";
+import { REQUEST_SCHEMAS } from "./requests";
 
 type CollectionEntities = {
   [C in CollectionName as (typeof COLLECTIONS)[C]["entity"]]: (typeof COLLECTIONS)[C]["schema"];
@@ -24,6 +26,8 @@ export const ENTITY_SCHEMAS = {
   personalIdentity: personalIdentitySchema,
   enumeration: enumerationSchema,
   enumFilter: enumFilterSchema,
+  ...REQUEST_SCHEMAS,
+  ...ENUM_REQUEST_SCHEMAS,
   clientMessage: clientMessageSchema,
   serverMessage: serverMessageSchema,
 } as const;

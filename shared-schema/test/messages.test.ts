@@ -101,9 +101,9 @@ describe("translating issues", () => {
     const messagesOf = (input: unknown) =>
       personalIdentitySchema.safeParse(input, { error: map }).error?.issues.map((i) => [i.path.join("."), i.message]);
 
-    expect(messagesOf({ first_name: "", last_name: "x".repeat(101), birthday: "1980-01-01", gender: "female", country: "ES" })).toEqual([
+    expect(messagesOf({ first_name: "", last_name: "x".repeat(257), birthday: "1980-01-01", gender: "female", country: "ES" })).toEqual([
       ["first_name", "El primer nombre es requerido"],
-      ["last_name", "Debe tener como máximo 100 caracteres"],
+      ["last_name", "Debe tener como máximo 256 caracteres"],
       ["state", "La provincia es requerida"],
     ]);
     await i18n.changeLanguage("en");
@@ -132,10 +132,10 @@ describe("translating issues", () => {
       { path: "x", key: "validation.unknownField", params: {} },
     ]);
     const { state: _state, ...withoutState } = input;
-    const plain = personalIdentitySchema.safeParse({ ...withoutState, last_name: "r".repeat(101) });
+    const plain = personalIdentitySchema.safeParse({ ...withoutState, last_name: "r".repeat(257) });
     expect(issuesFromError(plain.error!)).toEqual([
       { path: "first_name", key: "validation.personalIdentity.firstNameRequired", params: {} },
-      { path: "last_name", key: "validation.string.max", params: { max: 100 } },
+      { path: "last_name", key: "validation.string.max", params: { max: 256 } },
       // A missing field's override lives on the schema, which a finished issue no longer holds.
       { path: "state", key: "validation.required", params: {} },
       { path: "x", key: "validation.unknownField", params: {} },

@@ -6,7 +6,14 @@ import { ReverifyDialog } from "./auth-pages";
 import { readOutbox, type OutboxMail } from "./outbox";
 
 /** The server's mail purposes (server/account/emailcode.go). */
-export type MailPurpose = "verify_email" | "reverify" | "change_email" | "email_changed";
+export type MailPurpose =
+  | "verify_email"
+  | "reverify"
+  | "change_email"
+  | "email_changed"
+  | "reset_password"
+  | "password_changed"
+  | "signup_exists";
 
 /**
  * Waits for the `count`-th mail of this purpose to `to` and returns it (its code, for the ones that
@@ -70,9 +77,11 @@ export class DangerZone {
 
   async deleteAccount(typedEmail: string): Promise<void> {
     await this.zone.getByRole("button", { name: "Eliminar la cuenta…" }).click();
-    await expect(this.zone.getByText("No se puede deshacer")).toBeVisible();
-    await this.zone.getByLabel("Escribe tu dirección de correo para confirmar").fill(typedEmail);
-    await this.zone.getByRole("button", { name: "Eliminar mi cuenta para siempre" }).click();
+    // The confirmation is the kit's AlertDialog (type-to-confirm).
+    const dialog = this.page.getByRole("alertdialog", { name: "No se puede deshacer" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByLabel("Escribe tu dirección de correo para confirmar").fill(typedEmail);
+    await dialog.getByRole("button", { name: "Eliminar mi cuenta para siempre" }).click();
   }
 }
 

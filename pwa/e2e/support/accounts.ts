@@ -30,12 +30,12 @@ async function call(baseURL: string, method: string, path: string, body: unknown
 
 /** Signs up and finishes onboarding (second factors skipped, identity given) through the API. */
 export async function createOnboardedAccount(baseURL: string, email: string, password: string): Promise<ApiAccount> {
-  const signUp = await call(baseURL, "POST", "/auth/signup", { email, password });
-  const token = sessionFrom(signUp);
+  await call(baseURL, "POST", "/auth/signup", { email, password });
   const outbox = (await (await call(baseURL, "GET", `/dev/outbox?to=${encodeURIComponent(email)}`, undefined)).json()) as { code: string }[];
   const code = outbox.at(-1)?.code;
   if (!code) throw new Error(`no verification code for ${email} in the dev outbox`);
-  await call(baseURL, "POST", "/auth/email/verify", { code }, token);
+  // Sign-up answers without a session; the e-mailed code signs in.
+  const token = sessionFrom(await call(baseURL, "POST", "/auth/signup/verify", { email, code }));
   await call(baseURL, "POST", "/onboarding/advance", { step: "security_totp", action: "skip" }, token);
   await call(baseURL, "POST", "/onboarding/advance", { step: "security_passkey", action: "skip" }, token);
   await call(baseURL, "PATCH", "/users/", {

@@ -54,6 +54,9 @@ export class TotpSetupPage {
   }
 }
 
+/** The shared schema's Spanish labels of the gender codes (shared-schema/messages/es.json). */
+const GENDER_LABELS: Record<string, string> = { female: "Mujer", male: "Hombre", other: "Otro" };
+
 export class PersonalInfoPage {
   readonly form: Locator;
   constructor(readonly page: Page) {
@@ -64,25 +67,43 @@ export class PersonalInfoPage {
     await this.form.getByRole("button", { name: "Continuar" }).click();
   }
 
+  /** The control a label names (the kit's Field marks required fields with an aria-hidden "*"). */
+  control(label: string): Locator {
+    return this.form.getByLabel(new RegExp(`^${label}\\*?$`));
+  }
+
   /** The error text linked (aria-describedby) to the control with this label. */
   async errorOf(label: string): Promise<string | null> {
-    const control = this.form.getByLabel(label, { exact: true });
+    const control = this.control(label);
     await expect(control).toHaveAttribute("aria-invalid", "true");
     const ids = ((await control.getAttribute("aria-describedby")) ?? "").split(" ").filter(Boolean);
     for (const id of ids) {
-      const el = this.page.locator(`[id="${id}"].field-error`);
+      const el = this.page.locator(`[id="${id}"][data-part="error"]`);
       if ((await el.count()) > 0) return el.textContent();
     }
     return null;
   }
 
+  /** Fills the form; gender is a code (female, male, other) and country an ISO 3166-1 code. */
   async fill(values: { firstName: string; lastName: string; birthday: string; gender: string; country: string; state: string }) {
-    await this.form.getByLabel("Nombre", { exact: true }).fill(values.firstName);
-    await this.form.getByLabel("Apellidos").fill(values.lastName);
-    await this.form.getByLabel("Fecha de nacimiento").fill(values.birthday);
-    await this.form.getByLabel("Sexo").selectOption(values.gender);
-    await this.form.getByLabel("País de residencia").selectOption(values.country);
-    await this.form.getByLabel("Provincia o estado").fill(values.state);
+    await this.control("Nombre").fill(values.firstName);
+    await this.control("Apellidos").fill(values.lastName);
+    // The date field reads a pasted ISO date as well as 17/05/1980.
+    await this.control("Fecha de nacimiento").fill(values.birthday);
+    await this.form.getByRole("radio", { name: GENDER_LABELS[values.gender] ?? values.gender, exact: true }).click();
+    const country = new Intl.DisplayNames(["es"], { type: "region" }).of(values.country) ?? values.country;
+    await this.pick(this.control("País de residencia"), country);
+    // Provinces are a picker once the device has the country's list (enumerations), else typed.
+    const state = this.control("Provincia o estado");
+    if ((await state.getAttribute("role")) === "combobox") await this.pick(state, values.state);
+    else await state.fill(values.state);
+  }
+
+  /** Types into a combobox and picks the option whose name starts with the text. */
+  private async pick(combobox: Locator, text: string): Promise<void> {
+    await combobox.fill(text);
+    const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await this.page.getByRole("option", { name: new RegExp(`^${escaped}`) }).first().click();
   }
 }
 

@@ -9,6 +9,8 @@ export interface OutboxMail {
   code: string;
   purpose?: string;
   sentAt: string;
+  /** The link the mail carries (a password reset). */
+  link?: string;
 }
 
 export async function readOutbox(request: APIRequestContext, baseURL: string, to: string): Promise<OutboxMail[]> {

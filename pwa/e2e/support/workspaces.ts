@@ -116,17 +116,22 @@ export class WorkspaceDetailPage {
   /** Removes a member, confirming in the dialog. */
   async remove(email: string): Promise<void> {
     await this.member(email).getByRole("button", { name: /^Quitar a .* del espacio$/ }).click();
-    const dialog = this.page.getByRole("dialog", { name: /^¿Quitar a / });
+    const dialog = this.page.getByRole("alertdialog", { name: /^¿Quitar a / });
     await dialog.getByRole("button", { name: "Quitar miembro" }).click();
     await expect(dialog).toBeHidden();
   }
 
-  /** Opens the danger zone's panel, types the workspace's name and asks for the deletion. */
-  async askToDelete(name: string): Promise<void> {
+  /** The confirmation that deletes the workspace (the kit's AlertDialog with type-to-confirm). */
+  get deleteDialog(): Locator {
+    return this.page.getByRole("alertdialog", { name: "Eliminar el espacio" });
+  }
+
+  /** Opens the danger zone's confirmation and types a name into it; returns its delete button. */
+  async askToDelete(name: string): Promise<Locator> {
     const zone = this.page.getByRole("region", { name: "Zona peligrosa" });
     await zone.getByRole("button", { name: "Eliminar el espacio…" }).click();
-    await zone.getByLabel("Escribe el nombre del espacio para confirmar").fill(name);
-    await zone.getByRole("button", { name: "Eliminar definitivamente" }).click();
+    await this.deleteDialog.getByLabel("Escribe el nombre del espacio para confirmar").fill(name);
+    return this.deleteDialog.getByRole("button", { name: "Eliminar definitivamente" });
   }
 }
 

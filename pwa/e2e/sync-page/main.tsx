@@ -5,6 +5,7 @@
 // pending / rejected / deleted flags), the conflicts with their losing values and the rejected
 // mutations, and has controls that write ONLY through ClientDb commands. sync.spec.ts drives it
 // through support/sync-page.ts. Its labels are English only: no user ever sees this page.
+import "../../src/zodConfig";
 import {
   lockName,
   useClientDb,

@@ -1,5 +1,6 @@
 // The e2e build of the PWA: the production configuration (vite.config.ts: the same plugins, the
-// same service worker) with one more page, the sync test page (index.html + main.tsx here).
+// same service worker) with two more pages, the sync test page (index.html + main.tsx here) and the
+// UI kit catalogue (../catalogue/, catalogue.spec.ts).
 // `make test-e2e` builds it into pwa/e2e/dist and sync.spec.ts serves that directory from its own
 // server; the production build (pwa/dist) never contains the test page (sync.spec.ts checks it).
 // The service worker of this build precaches the test page like the rest of the app shell, so it
@@ -20,6 +21,8 @@ export default mergeConfig(production, {
       input: {
         index: path.join(pwaRoot, "index.html"),
         "e2e-sync": path.join(import.meta.dirname, "index.html"),
+        // The UI kit catalogue (../catalogue/), checked by catalogue.spec.ts.
+        "e2e-catalogue": path.join(pwaRoot, "e2e", "catalogue", "index.html"),
       },
     },
   },

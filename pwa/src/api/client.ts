@@ -55,10 +55,14 @@ export function codeForStatus(status: number): string {
   }
 }
 
-/** A field the server refused, with its (translated) message: {"path": "first_name", "message": …}. */
+/** A field the server refused, with its (translated) message: {"path": "first_name", "message": …};
+ * bodies checked against the shared schema also give its message key and params, which the forms
+ * translate themselves (so the text follows the active language). */
 export interface FieldProblem {
   path: string;
   message: string;
+  key?: string;
+  params?: Record<string, string | number>;
 }
 
 /** Every failed API call rejects with an ApiError. status is 0 when no answer arrived. */
@@ -69,11 +73,15 @@ export class ApiError extends Error {
     /** One of ERROR_CODES in practice; a newer server may send a code this client does not know. */
     readonly code: string,
     message: string,
-    options?: { cause?: unknown; fields?: FieldProblem[] },
+    options?: { cause?: unknown; fields?: FieldProblem[]; retryAfter?: number | undefined },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.fields = options?.fields ?? [];
+    this.retryAfter = options?.retryAfter;
   }
+
+  /** Seconds to wait before trying again, from a 429's (or 503's) Retry-After header. */
+  readonly retryAfter: number | undefined;
 
   /** The fields at fault, when the server names them (validation errors). */
   readonly fields: FieldProblem[];
@@ -99,8 +107,20 @@ export function parseErrorBody(body: unknown): { code: string; message: string; 
     ? fields.filter(
         (f): f is FieldProblem => typeof f === "object" && f !== null && typeof f.path === "string" && typeof f.message === "string",
       )
+      .map((f) => ({
+        path: f.path,
+        message: f.message,
+        ...(typeof f.key === "string" ? { key: f.key } : {}),
+        ...(typeof f.params === "object" && f.params !== null ? { params: f.params } : {}),
+      }))
     : [];
   return { code, message: typeof message === "string" ? message : "", fields: problems };
+}
+
+/** Retry-After in seconds (the delta form the server sends), or undefined. */
+export function retryAfterSeconds(header: string | null): number | undefined {
+  if (header === null || !/^[0-9]{1,9}$/.test(header.trim())) return undefined;
+  return Number(header.trim());
 }
 
 /** Asks the user for a fresh proof of identity; resolves true once given, false when cancelled. */
@@ -191,8 +211,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     if (!response.ok) {
       const parsed = parseErrorBody(body);
-      if (parsed) throw new ApiError(response.status, parsed.code, parsed.message, { fields: parsed.fields });
-      throw new ApiError(response.status, codeForStatus(response.status), response.statusText || `HTTP ${response.status}`);
+      const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
+      if (parsed) throw new ApiError(response.status, parsed.code, parsed.message, { fields: parsed.fields, retryAfter });
+      throw new ApiError(response.status, codeForStatus(response.status), response.statusText || `HTTP ${response.status}`, { retryAfter });
     }
     const answer = { status: response.status, headers: response.headers };
     if (text === "") return { ...answer, data: undefined as T };

@@ -13,6 +13,7 @@ import type {
   PersonalIdentityInput,
   ReverifyMethod,
   SignInResult,
+  SignUpStarted,
   TotpSetup,
   User,
   Workspace,
@@ -24,9 +25,15 @@ import type {
 
 export const endpoints = {
   authConfig: (api: ApiClient) => api.get<AuthConfig>("/auth/config"),
-  me: (api: ApiClient) => api.get<Me>("/me"),
+  /** The signed-in user, or null when nobody is (the server answers 204). */
+  me: async (api: ApiClient): Promise<Me | null> => (await api.get<Me | undefined>("/me")) ?? null,
 
-  signUp: (api: ApiClient, body: { email: string; password: string }) => api.post<{ user: User }>("/auth/signup", body),
+  /** Answers the same for a new and a taken address (no session): the code is e-mailed to a new one. */
+  signUp: (api: ApiClient, body: { email: string; password: string }) => api.post<SignUpStarted>("/auth/signup", body),
+  /** Confirms a sign-up with its e-mailed code and signs in (session cookie). */
+  signUpVerify: (api: ApiClient, body: { email: string; code: string }) =>
+    api.post<{ user: User; onboarding: OnboardingState }>("/auth/signup/verify", body),
+  signUpResend: (api: ApiClient, body: { email: string }) => api.post<SignUpStarted>("/auth/signup/resend", body),
   verifyEmail: (api: ApiClient, code: string) => api.post<unknown>("/auth/email/verify", { code }),
   resendEmailCode: (api: ApiClient) => api.post<unknown>("/auth/email/resend"),
   signIn: (api: ApiClient, body: { email: string; password: string }) => api.post<SignInResult>("/auth/signin", body),

@@ -42,6 +42,10 @@ export interface User {
   state: string | null;
   totpEnabled: boolean;
   hasPassword: boolean;
+  /** 3 to 20 characters, null until chosen (issue 11). */
+  username?: string | null;
+  /** Whether GET /api/v1/users/avatar has a profile image (issue 11). */
+  hasAvatar?: boolean;
 }
 
 export type WorkspaceKind = "personal" | "team";
@@ -153,4 +157,11 @@ export interface AdminUserQuery {
   search: string;
   offset: number;
   limit: number;
+}
+
+/** The answer to a sign-up (and to a resend of its code): the same for a new and a taken address. */
+export interface SignUpStarted {
+  email: string;
+  /** Seconds before another code may be asked for. */
+  resendAfterSeconds: number;
 }

@@ -19,6 +19,7 @@ export function useErrorText(): (error: unknown) => string {
         return error.message || t("errors.unknown");
       }
       if (isWebAuthnCancel(error)) return t("passkeys.cancelled");
+      if (error instanceof Error && error.name === "PasskeyExistsError") return t("account.passkeys.exists"); // auth/passkeys.ts
       return t("errors.unknown");
     },
     [t],

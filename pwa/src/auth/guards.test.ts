@@ -71,6 +71,12 @@ describe("the onboarding screens", () => {
   ] as const)("%s", (_name, me, screen, decision) => {
     expect(decideOnboardingRoute(me, screen)).toEqual(decision);
   });
+
+  test("a visitor who has just signed up reaches the e-mail code screen with the address", () => {
+    expect(decideOnboardingRoute(signedOut, "verify_email", "ana@example.com")).toEqual(allow);
+    expect(decideOnboardingRoute(signedOut, "security_totp", "ana@example.com")).toEqual(to("/signin"));
+    expect(decideOnboardingRoute(atStep("security_totp"), "verify_email", "ana@example.com")).toEqual(to("/onboarding/2fa"));
+  });
 });
 
 describe("safeRedirect", () => {

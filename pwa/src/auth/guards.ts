@@ -79,9 +79,12 @@ export function decideGuestRoute(me: Me | null, redirect?: string): GuardDecisio
 
 /**
  * The onboarding screens: `screen` is "intro" (/onboarding) or the step the screen does. Only the
- * current step's screen opens; the intro opens at any step after e-mail verification.
+ * current step's screen opens; the intro opens at any step after e-mail verification. The e-mail code
+ * screen also opens for a visitor who has just signed up (`signUpEmail`, from ?email=).
  */
-export function decideOnboardingRoute(me: Me | null, screen: "intro" | OnboardingRouteStep): GuardDecision {
+export function decideOnboardingRoute(me: Me | null, screen: "intro" | OnboardingRouteStep, signUpEmail?: string): GuardDecision {
+  // Right after sign-up nobody is signed in yet: the e-mailed code signs in, for the address in ?email=.
+  if (!me && screen === "verify_email" && signUpEmail) return ALLOW;
   if (!me) return { kind: "redirect", to: screen === "verify_email" ? "/signup" : "/signin" };
   const home = onboardingPath(me.onboarding);
   if (home === "/") return { kind: "redirect", to: "/" };

@@ -39,8 +39,9 @@ export function writeCachedMe(me: Me | null, storage: KeyValueStorage | undefine
 }
 
 /**
- * The signed-in user, or null when nobody is. A 401 means signed out (and forgets the device copy);
- * when the server cannot be reached, the device copy answers, so the app opens offline.
+ * The signed-in user, or null when nobody is. The server answers 204 when nobody is signed in (a 401
+ * from an older server means the same); either forgets the device copy. When the server cannot be
+ * reached, the device copy answers, so the app opens offline.
  */
 export async function loadMe(api: ApiClient, storage: KeyValueStorage | undefined = defaultStorage()): Promise<Me | null> {
   try {

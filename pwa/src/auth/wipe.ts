@@ -4,9 +4,10 @@
 // device's language and theme, which belong to the device, not to the user.
 import { THEME_STORAGE_KEY } from "../theme/theme";
 import { DETECTION_OPTIONS } from "../i18n/i18n";
+import { OFFLINE_READY_KEY } from "../pwa/offlineReady";
 
 /** localStorage / sessionStorage keys that survive sign-out. */
-export const KEPT_STORAGE_KEYS: readonly string[] = [DETECTION_OPTIONS.lookupLocalStorage, THEME_STORAGE_KEY];
+export const KEPT_STORAGE_KEYS: readonly string[] = [DETECTION_OPTIONS.lookupLocalStorage, THEME_STORAGE_KEY, OFFLINE_READY_KEY];
 
 /** Workbox names its precache "workbox-precache-v2-<scope>": the app shell, no user data. */
 export function isAppShellCache(name: string): boolean {

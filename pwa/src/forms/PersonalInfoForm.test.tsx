@@ -10,6 +10,13 @@ import { createFakeServer } from "../test/fakeServer";
 import { PersonalInfoForm } from "./PersonalInfoForm";
 import { EMPTY_PERSONAL_IDENTITY } from "./personalIdentity";
 
+// jsdom lays nothing out and has no ResizeObserver; Radix's radio group measures its items with one.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+
 function renderForm(language: Language, onSubmit: (values: PersonalIdentityInput) => Promise<unknown> = async () => undefined) {
   const i18n = createI18n({ lng: language });
   const api = createApiClient({ fetch: createFakeServer().fetch, language: () => language });
@@ -49,10 +56,34 @@ async function submitEmpty() {
   });
 }
 
-/** The error text linked to a control through aria-describedby. */
+/** The error text linked to a control through aria-describedby (the kit's Field marks it data-part="error"). */
 function describedError(control: HTMLElement): string | null {
   const ids = (control.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
-  return ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains("field-error"))?.textContent ?? null;
+  return ids.map((id) => document.getElementById(id)).find((el) => el?.dataset.part === "error")?.textContent ?? null;
+}
+
+/** The control a label names (the required mark "*" follows the label's text). */
+function control(label: string): HTMLElement {
+  return screen.getByLabelText(new RegExp(`^${label}\\*?$`));
+}
+
+function type(label: string, value: string) {
+  fireEvent.change(control(label), { target: { value } });
+}
+
+/** Picks a country by typing its name into the combobox and pressing Enter on the first match. */
+function pickCountry(name: string) {
+  const input = screen.getByRole("combobox", { name: /^País de residencia/ });
+  fireEvent.focus(input);
+  fireEvent.change(input, { target: { value: name } });
+  fireEvent.keyDown(input, { key: "Enter" });
+}
+
+function fillDate(label: string, value: string) {
+  const input = control(label);
+  fireEvent.focus(input);
+  fireEvent.change(input, { target: { value } });
+  fireEvent.blur(input);
 }
 
 describe("the personal identity form", () => {
@@ -65,7 +96,7 @@ describe("the personal identity form", () => {
       submitted++;
     });
     await submitEmpty();
-    const controls = labels.map((label) => screen.getByLabelText(label));
+    const controls = labels.map((label) => control(label));
     expect(controls.map(describedError)).toEqual([
       messages.first,
       messages.last,
@@ -80,9 +111,9 @@ describe("the personal identity form", () => {
 
   test("blank spaces count as empty", async () => {
     renderForm("es");
-    fireEvent.change(screen.getByLabelText("Nombre"), { target: { value: "   " } });
+    type("Nombre", "   ");
     await submitEmpty();
-    expect(describedError(screen.getByLabelText("Nombre"))).toBe(SPANISH.first);
+    expect(describedError(control("Nombre"))).toBe(SPANISH.first);
   });
 
   test("the messages follow a language switch", async () => {
@@ -102,12 +133,12 @@ describe("the personal identity form", () => {
       received.push(values);
     });
     await submitEmpty();
-    fireEvent.change(screen.getByLabelText("Nombre"), { target: { value: " Ana " } });
-    fireEvent.change(screen.getByLabelText("Apellidos"), { target: { value: "García López" } });
-    fireEvent.change(screen.getByLabelText("Fecha de nacimiento"), { target: { value: "1980-05-17" } });
-    fireEvent.change(screen.getByLabelText("Sexo"), { target: { value: "female" } });
-    fireEvent.change(screen.getByLabelText("País de residencia"), { target: { value: "ES" } });
-    fireEvent.change(screen.getByLabelText("Provincia o estado"), { target: { value: "Madrid" } });
+    type("Nombre", " Ana ");
+    type("Apellidos", "García López");
+    fillDate("Fecha de nacimiento", "17/05/1980");
+    fireEvent.click(screen.getByRole("radio", { name: "Mujer" }));
+    pickCountry("España");
+    type("Provincia o estado", "Madrid");
     await submitEmpty();
     await waitFor(() => expect(received).toHaveLength(1));
     expect(received[0]).toEqual({
@@ -118,29 +149,29 @@ describe("the personal identity form", () => {
       country: "ES",
       state: "Madrid",
     });
-    expect(document.querySelectorAll(".field-error")).toHaveLength(0);
-    expect(screen.getByLabelText("Nombre").getAttribute("aria-invalid")).toBeNull();
+    expect(document.querySelectorAll('[data-part="error"]')).toHaveLength(0);
+    expect(control("Nombre").getAttribute("aria-invalid")).toBeNull();
   });
 
-  test("countries are named in the active language, and genders use the shared labels", () => {
+  test("countries are named and found in the active language, and genders use the shared labels", () => {
     renderForm("es");
-    const country = screen.getByLabelText("País de residencia") as HTMLSelectElement;
-    expect(country.querySelector('option[value="ES"]')?.textContent).toBe("España");
-    expect(country.querySelector('option[value="DE"]')?.textContent).toBe("Alemania");
-    const gender = screen.getByLabelText("Sexo") as HTMLSelectElement;
-    expect([...gender.options].map((o) => o.textContent)).toEqual(["Elige…", "Mujer", "Hombre", "Otro"]);
+    const input = screen.getByRole("combobox", { name: /^País de residencia/ });
+    fireEvent.focus(input);
+    fireEvent.change(input, { target: { value: "alema" } });
+    expect(screen.getAllByRole("option").map((o) => o.textContent)).toContain("Alemania");
+    expect(screen.getAllByRole("radio").map((r) => r.getAttribute("aria-label") ?? r.closest("div")?.textContent)).toEqual(["Mujer", "Hombre", "Otro"]);
   });
 
   test("a server refusal is shown as an alert", async () => {
     renderForm("es", async () => {
       throw new Error("boom");
     });
-    fireEvent.change(screen.getByLabelText("Nombre"), { target: { value: "Ana" } });
-    fireEvent.change(screen.getByLabelText("Apellidos"), { target: { value: "García" } });
-    fireEvent.change(screen.getByLabelText("Fecha de nacimiento"), { target: { value: "1980-05-17" } });
-    fireEvent.change(screen.getByLabelText("Sexo"), { target: { value: "other" } });
-    fireEvent.change(screen.getByLabelText("País de residencia"), { target: { value: "AR" } });
-    fireEvent.change(screen.getByLabelText("Provincia o estado"), { target: { value: "Córdoba" } });
+    type("Nombre", "Ana");
+    type("Apellidos", "García");
+    fillDate("Fecha de nacimiento", "17/05/1980");
+    fireEvent.click(screen.getByRole("radio", { name: "Otro" }));
+    pickCountry("Argentina");
+    type("Provincia o estado", "Córdoba");
     await submitEmpty();
     expect((await screen.findByRole("alert")).textContent).toBe("Algo salió mal. Inténtalo de nuevo.");
   });

@@ -1,107 +1,92 @@
 // The personal identity form (spec): first name, last name, date of birth, gender, country of
-// residence and state/province, all required. Used by onboarding and by the profile.
-import { useMemo, useState } from "react";
-import { useForm } from "react-hook-form";
+// residence and state/province, all required. Used by onboarding and by the profile. Validated by
+// the shared schema's personalIdentitySchema (the server validates PATCH /users/ with the same).
+import { personalIdentitySchema } from "@patrimonio/shared-schema";
+import { useMemo } from "react";
+import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../api/client";
+import { useEnumOptions } from "../api/enums";
 import type { PersonalIdentityInput } from "../api/types";
-import { useErrorText } from "../api/useErrorText";
 import { useLanguage } from "../i18n/useLanguage";
-import { FormAlert, SelectInput, TextField } from "./fields";
-import {
-  countryOptions,
-  fieldErrorText,
-  genderOptions,
-  PERSONAL_IDENTITY_FIELDS,
-  personalIdentityResolver,
-  type PersonalIdentityField,
-} from "./personalIdentity";
+import { Button } from "../ui/Button";
+import { Combobox } from "../ui/Combobox";
+import { DateInput } from "../ui/DateInput";
+import { Field } from "../ui/Field";
+import { RadioGroup } from "../ui/RadioGroup";
+import { TextInput } from "../ui/TextInput";
+import styles from "./form.module.css";
+import { FormError } from "./FormError";
+import { countryOptions, genderOptions, trimmed } from "./personalIdentity";
+import { useSchemaForm } from "./schemaForm";
 
 interface PersonalInfoFormProps {
   defaultValues: PersonalIdentityInput;
   submitLabel: string;
-  /** Saves the (validated, trimmed) values; a rejection is shown above the buttons. */
+  /** Saves the (validated, trimmed) values; a rejection is shown on its fields or above the button. */
   onSubmit: (values: PersonalIdentityInput) => Promise<unknown>;
 }
 
-function isField(path: string): path is PersonalIdentityField {
-  return (PERSONAL_IDENTITY_FIELDS as readonly string[]).includes(path);
-}
-
-function today(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+/**
+ * The provinces (ISO 3166-2 subdivisions a person picks) of a country, from the device's cache of
+ * enumerations (works offline after a first online visit); the value stored is the province's name
+ * (personalIdentity.state is free text). Empty, or outside a signed-in screen, when none are known:
+ * the field is then typed.
+ */
+function useProvinces(country: string): { value: string; label: string; hint?: string }[] | undefined {
+  const countries = useEnumOptions(country ? "country" : undefined);
+  const countryId = countries?.find((c) => c.value === country)?.id;
+  const provinces = useEnumOptions(countryId ? "state" : undefined, countryId, { leavesOnly: true });
+  return useMemo(() => provinces?.map((o) => ({ value: o.label, label: o.label, hint: o.code })), [provinces]);
 }
 
 export function PersonalInfoForm({ defaultValues, submitLabel, onSubmit }: PersonalInfoFormProps) {
   const { t } = useTranslation();
   const { language } = useLanguage();
-  const errorText = useErrorText();
-  const [serverError, setServerError] = useState<unknown>(null);
-  const [maxDate] = useState(today);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<PersonalIdentityInput>({ defaultValues, resolver: personalIdentityResolver });
+  const form = useSchemaForm<typeof personalIdentitySchema, PersonalIdentityInput>(personalIdentitySchema, { defaultValues, prepare: trimmed });
   const countries = useMemo(() => countryOptions(language), [language]);
   const genders = useMemo(() => genderOptions(language), [language]);
-  const err = (field: keyof PersonalIdentityInput) => fieldErrorText(errors[field], language);
+  const { control, register, errorText } = form;
+  const provinces = useProvinces(form.watch("country"));
 
   return (
-    <form
-      className="form"
-      noValidate
-      data-testid="personal-info-form"
-      onSubmit={handleSubmit(async (values) => {
-        setServerError(null);
-        try {
-          await onSubmit(values);
-        } catch (error) {
-          // Fields the server refused are shown on the fields (its messages are already translated).
-          const onFields = error instanceof ApiError ? error.fields.filter((f) => isField(f.path)) : [];
-          for (const field of onFields) setError(field.path as PersonalIdentityField, { type: "server", message: field.message });
-          setServerError(error);
-        }
-      })}
-    >
-      <div className="form-grid">
-        <TextField label={t("personalInfo.firstName")} autoComplete="given-name" error={err("first_name")} {...register("first_name")} />
-        <TextField label={t("personalInfo.lastName")} autoComplete="family-name" error={err("last_name")} {...register("last_name")} />
-        <TextField
-          label={t("personalInfo.birthday")}
-          type="date"
-          autoComplete="bday"
-          min="1900-01-01"
-          max={maxDate}
-          error={err("birthday")}
-          {...register("birthday")}
-        />
-        <SelectInput label={t("personalInfo.gender")} autoComplete="sex" error={err("gender")} {...register("gender")}>
-          <option value="">{t("personalInfo.choose")}</option>
-          {genders.map((g) => (
-            <option key={g.value} value={g.value}>
-              {g.label}
-            </option>
-          ))}
-        </SelectInput>
-        <SelectInput label={t("personalInfo.country")} autoComplete="country" error={err("country")} {...register("country")}>
-          <option value="">{t("personalInfo.choose")}</option>
-          {countries.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
-        </SelectInput>
-        <TextField label={t("personalInfo.state")} autoComplete="address-level1" error={err("state")} {...register("state")} />
+    <form className={styles.form} noValidate data-testid="personal-info-form" onSubmit={form.submit(onSubmit)}>
+      <div className={styles.grid}>
+        <Field label={t("personalInfo.firstName")} error={errorText("first_name")} required>
+          <TextInput autoComplete="given-name" {...register("first_name")} />
+        </Field>
+        <Field label={t("personalInfo.lastName")} error={errorText("last_name")} required>
+          <TextInput autoComplete="family-name" {...register("last_name")} />
+        </Field>
+        <Field label={t("personalInfo.birthday")} error={errorText("birthday")} required>
+          <Controller name="birthday" control={control} render={({ field }) => <DateInput autoComplete="bday" {...field} />} />
+        </Field>
+        <Field label={t("personalInfo.gender")} error={errorText("gender")} required group>
+          <Controller name="gender" control={control} render={({ field }) => <RadioGroup orientation="horizontal" options={genders} {...field} />} />
+        </Field>
+        <Field label={t("personalInfo.country")} error={errorText("country")} required>
+          <Controller
+            name="country"
+            control={control}
+            render={({ field }) => <Combobox options={countries} placeholder={t("personalInfo.choose")} {...field} />}
+          />
+        </Field>
+        <Field label={t("personalInfo.state")} error={errorText("state")} required>
+          {provinces && provinces.length > 0 ? (
+            <Controller
+              name="state"
+              control={control}
+              render={({ field }) => <Combobox options={provinces} placeholder={t("personalInfo.choose")} {...field} />}
+            />
+          ) : (
+            <TextInput autoComplete="address-level1" {...register("state")} />
+          )}
+        </Field>
       </div>
-      {serverError != null && <FormAlert>{errorText(serverError)}</FormAlert>}
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={isSubmitting}>
-          {isSubmitting ? t("common.saving") : submitLabel}
-        </button>
+      <FormError form={form} />
+      <div className={styles.actions}>
+        <Button type="submit" variant="primary" loading={form.formState.isSubmitting} loadingText={t("common.saving")}>
+          {submitLabel}
+        </Button>
       </div>
     </form>
   );

@@ -1,5 +1,7 @@
-// Form controls with their label, hint and error wired for assistive technology: the error text is
-// linked with aria-describedby and the control says aria-invalid while it has one.
+// DEPRECATED: the pre-kit form controls, still imported by screens not yet moved onto the kit
+// (profile, TOTP setup, the re-verification dialog). New code uses the kit (pwa/src/ui: Field,
+// TextInput, Alert) with useSchemaForm (./schemaForm.ts) and <FormError> (./FormError.tsx).
+// Delete this file once nothing imports it.
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from "react";
 
 interface FieldFrameProps {

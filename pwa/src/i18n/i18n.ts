@@ -4,6 +4,7 @@
 import i18next, { type i18n as I18n } from "i18next";
 import LanguageDetector, { type DetectorOptions } from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
+import { MESSAGES } from "@patrimonio/shared-schema";
 import en from "./locales/en.json";
 import es from "./locales/es.json";
 
@@ -27,9 +28,12 @@ export const DETECTION_OPTIONS = {
   convertDetectedLanguage: (lng: string) => lng.split("-")[0] ?? lng,
 } satisfies DetectorOptions;
 
+/** The namespace of the shared schema's validation messages and labels (forms translate its keys). */
+export const SCHEMA_NAMESPACE = "schema";
+
 export const resources = {
-  en: { translation: en },
-  es: { translation: es },
+  en: { translation: en, [SCHEMA_NAMESPACE]: MESSAGES.en },
+  es: { translation: es, [SCHEMA_NAMESPACE]: MESSAGES.es },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {
@@ -57,7 +61,7 @@ export function createI18n(options: { lng?: Language } = {}): I18n {
     nonExplicitSupportedLngs: true,
     load: "languageOnly",
     defaultNS: DEFAULT_NAMESPACE,
-    ns: [DEFAULT_NAMESPACE],
+    ns: [DEFAULT_NAMESPACE, SCHEMA_NAMESPACE],
     detection: DETECTION_OPTIONS,
     interpolation: { escapeValue: false }, // React escapes
     initAsync: false,

@@ -6,6 +6,8 @@ import { createI18n, type Language } from "../i18n/i18n";
 import { fakeServiceWorker } from "../test/fakePwaRegister";
 import { ThemeProvider } from "../theme/ThemeProvider";
 import { AppToaster } from "../toast/toast";
+import { KEPT_STORAGE_KEYS } from "../auth/wipe";
+import { OFFLINE_READY_KEY } from "./offlineReady";
 import { UpdatePrompt } from "./UpdatePrompt";
 
 function renderPrompt(language: Language) {
@@ -48,9 +50,24 @@ describe("UpdatePrompt", () => {
     expect(screen.queryByText("Hay una nueva versión disponible")).toBeNull();
   });
 
-  test("tells once that the app works offline", async () => {
+  test("tells once per install that the app works offline, and remembers it in a kept key", async () => {
     fakeServiceWorker.offlineReady = true;
-    renderPrompt("es");
+    const first = renderPrompt("es");
     expect(await screen.findByText("Lista para usar sin conexión")).toBeTruthy();
+    expect(localStorage.getItem(OFFLINE_READY_KEY)).toBe("1");
+    // Sign-out's wipe keeps the mark with the language and theme.
+    expect(KEPT_STORAGE_KEYS).toContain(OFFLINE_READY_KEY);
+    first.unmount();
+    act(() => {
+      toast.dismiss();
+    });
+
+    // A new worker reports "offline ready" again (after a sign-out's Clear-Site-Data): no toast.
+    renderPrompt("es");
+    act(() => {
+      toast("sentinel");
+    });
+    await screen.findByText("sentinel");
+    expect(screen.queryByText("Lista para usar sin conexión")).toBeNull();
   });
 });

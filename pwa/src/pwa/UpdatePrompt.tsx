@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useRegisterSW } from "virtual:pwa-register/react";
 import { dismissToast, notify } from "../toast/toast";
+import { browserStorage, markOfflineReadyShown, offlineReadyShown } from "./offlineReady";
 
 /** How often an open app asks the server whether a new version exists. */
 export const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
@@ -43,7 +44,12 @@ export function UpdatePrompt() {
 
   useEffect(() => {
     if (!offlineReady) return;
-    notify("success", t("pwa.offlineReady"));
+    // Once per install: not again after a sign-out (whose Clear-Site-Data re-installs the worker).
+    const storage = browserStorage();
+    if (!offlineReadyShown(storage)) {
+      notify("success", t("pwa.offlineReady"));
+      markOfflineReadyShown(storage);
+    }
     setOfflineReady(false);
   }, [offlineReady, setOfflineReady, t]);
 

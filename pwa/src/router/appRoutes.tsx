@@ -1,40 +1,39 @@
-// The signed-in app: the dashboard, the profile, the admin area and the workspaces. Signed-out
-// visitors go to /signin (and come back here after it); unfinished onboarding goes on at its step.
-import { createRoute, redirect } from "@tanstack/react-router";
+// The signed-in app, inside the app shell: the dashboard, the profile, the admin area and the
+// workspaces. Signed-out visitors go to /signin (and come back here after it); unfinished onboarding
+// goes on at its step. Guards, search parsing and loaders stay here; each screen's code is loaded
+// when the route is first visited or preloaded on intent.
+import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 import * as z from "zod";
 import { workspaceQuery } from "../api/queries";
 import { decideAppRoute } from "../auth/guards";
-import { AdminLayout } from "../screens/admin/AdminLayout";
-import { AdminUsersScreen } from "../screens/admin/AdminUsersScreen";
-import { DashboardScreen } from "../screens/DashboardScreen";
-import { ProfileScreen } from "../screens/profile/ProfileScreen";
-import { WorkspaceDetailScreen } from "../screens/workspaces/WorkspaceDetailScreen";
-import { WorkspacesScreen } from "../screens/workspaces/WorkspacesScreen";
-import { enforce, loadMeForGuard, rootRoute, type RouterContext } from "./root";
+import { appLayoutRoute, enforce, loadMeForGuard, type RouterContext } from "./root";
 
 async function guardApp({ context, location }: { context: RouterContext; location: { href: string } }) {
   enforce(decideAppRoute(await loadMeForGuard(context), location.href));
 }
 
 export const dashboardRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appLayoutRoute,
   path: "/",
   beforeLoad: guardApp,
-  component: DashboardScreen,
+  staticData: { titleKey: "shell.titles.dashboard" },
+  component: lazyRouteComponent(() => import("../screens/DashboardScreen"), "DashboardScreen"),
 });
 
 export const profileRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appLayoutRoute,
   path: "/profile",
   beforeLoad: guardApp,
-  component: ProfileScreen,
+  staticData: { titleKey: "shell.titles.profile" },
+  component: lazyRouteComponent(() => import("../screens/profile/ProfileScreen"), "ProfileScreen"),
 });
 
 export const adminRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appLayoutRoute,
   path: "/admin",
   beforeLoad: guardApp,
-  component: AdminLayout,
+  staticData: { titleKey: "shell.titles.admin" },
+  component: lazyRouteComponent(() => import("../screens/admin/AdminLayout"), "AdminLayout"),
 });
 
 export const adminIndexRoute = createRoute({
@@ -50,10 +49,30 @@ export const adminIndexRoute = createRoute({
 export const adminUsersRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "/users",
-  component: AdminUsersScreen,
+  staticData: { titleKey: "shell.titles.adminUsers" },
+  component: lazyRouteComponent(() => import("../screens/admin/AdminUsersScreen"), "AdminUsersScreen"),
 });
 
-export const adminRouteTree = adminRoute.addChildren([adminIndexRoute, adminUsersRoute]);
+/** /admin/enums?type=&parentId=&levels=: the view of the enumerations screen (levels: a list,
+ * default empty; also read comma-separated). */
+export const adminEnumsSearchSchema = z.object({
+  type: z.string().max(64).optional().catch(undefined),
+  parentId: z.coerce.number().int().positive().optional().catch(undefined),
+  levels: z
+    .preprocess((v) => (typeof v === "string" ? v.split(",").filter(Boolean) : v), z.array(z.string().max(64)).max(10))
+    .optional()
+    .catch(undefined),
+});
+
+export const adminEnumsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: "/enums",
+  validateSearch: (search) => adminEnumsSearchSchema.parse(search),
+  staticData: { titleKey: "shell.titles.adminEnums" },
+  component: lazyRouteComponent(() => import("../screens/admin/enums/AdminEnumsScreen"), "AdminEnumsScreen"),
+});
+
+export const adminRouteTree = adminRoute.addChildren([adminIndexRoute, adminUsersRoute, adminEnumsRoute]);
 
 /** /workspaces?create=true opens the dialog that creates a team workspace (the top bar links there). */
 export const workspacesSearchSchema = z.object({
@@ -61,40 +80,24 @@ export const workspacesSearchSchema = z.object({
 });
 
 export const workspacesRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appLayoutRoute,
   path: "/workspaces",
   validateSearch: (search) => workspacesSearchSchema.parse(search),
   beforeLoad: guardApp,
-  component: function WorkspacesRoute() {
-    const { create } = workspacesRoute.useSearch();
-    const navigate = workspacesRoute.useNavigate();
-    return (
-      <WorkspacesScreen
-        creating={create === true}
-        onCreatingChange={(open) => void navigate({ search: open ? { create: true } : {}, replace: true })}
-        onOpen={(workspace) => void navigate({ to: "/workspaces/$workspaceId", params: { workspaceId: workspace.id } })}
-      />
-    );
-  },
+  staticData: { titleKey: "shell.titles.workspaces" },
+  component: lazyRouteComponent(() => import("./screens/WorkspacesRoute"), "WorkspacesRoute"),
 });
 
 export const workspaceRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => appLayoutRoute,
   path: "/workspaces/$workspaceId",
   beforeLoad: guardApp,
   // Starts loading on intent; never waits (offline, the screen says what it can).
   loader: ({ context, params }) => {
     void context.queryClient.prefetchQuery(workspaceQuery(context.api, params.workspaceId));
   },
-  component: function WorkspaceRoute() {
-    const { workspaceId } = workspaceRoute.useParams();
-    const navigate = workspaceRoute.useNavigate();
-    return (
-      <WorkspaceDetailScreen
-        key={workspaceId}
-        workspaceId={workspaceId}
-        onGone={() => void navigate({ to: "/workspaces", replace: true })}
-      />
-    );
-  },
+  staticData: { titleKey: "shell.titles.workspace" },
+  component: lazyRouteComponent(() => import("./screens/WorkspaceRoute"), "WorkspaceRoute"),
 });
+
+export const appRouteTree = appLayoutRoute.addChildren([dashboardRoute, profileRoute, adminRouteTree, workspacesRoute, workspaceRoute]);

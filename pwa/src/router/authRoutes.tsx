@@ -1,12 +1,9 @@
-// /signin, /signup and /signup/verify. Visitors only (a signed-in user goes on to where they belong);
-// ?redirect= (a same-origin path, checked) is where sign-in returns to.
-import { createRoute } from "@tanstack/react-router";
+// /signin, /signup and /signup/verify, in the plain layout. Visitors only (a signed-in user goes on
+// to where they belong); ?redirect= (a same-origin path, checked) is where sign-in returns to.
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import * as z from "zod";
 import { decideGuestRoute, decideOnboardingRoute, safeRedirect } from "../auth/guards";
-import { SignInScreen } from "../screens/auth/SignInScreen";
-import { SignUpScreen } from "../screens/auth/SignUpScreen";
-import { VerifyEmailScreen } from "../screens/auth/VerifyEmailScreen";
-import { enforce, loadMeForGuard, rootRoute } from "./root";
+import { enforce, loadMeForGuard, publicLayoutRoute } from "./root";
 
 export const authSearchSchema = z.object({
   redirect: z
@@ -17,27 +14,46 @@ export const authSearchSchema = z.object({
 });
 
 export const signInRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => publicLayoutRoute,
   path: "/signin",
   validateSearch: (search) => authSearchSchema.parse(search),
   beforeLoad: async ({ context, search }) => enforce(decideGuestRoute(await loadMeForGuard(context), search.redirect)),
-  component: function SignInRoute() {
-    const { redirect } = signInRoute.useSearch();
-    return <SignInScreen redirect={redirect} />;
-  },
+  staticData: { titleKey: "shell.titles.signIn" },
+  component: lazyRouteComponent(() => import("./screens/SignInRoute"), "SignInRoute"),
 });
 
 export const signUpRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => publicLayoutRoute,
   path: "/signup",
   validateSearch: (search) => authSearchSchema.parse(search),
   beforeLoad: async ({ context, search }) => enforce(decideGuestRoute(await loadMeForGuard(context), search.redirect)),
-  component: SignUpScreen,
+  staticData: { titleKey: "shell.titles.signUp" },
+  component: lazyRouteComponent(() => import("../screens/auth/SignUpScreen"), "SignUpScreen"),
 });
 
 export const verifyEmailRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => publicLayoutRoute,
   path: "/signup/verify",
-  beforeLoad: async ({ context }) => enforce(decideOnboardingRoute(await loadMeForGuard(context), "verify_email")),
-  component: VerifyEmailScreen,
+  // ?email= is the address that has just signed up (no session yet: the code signs in).
+  validateSearch: (search) => z.object({ email: z.string().optional().catch(undefined) }).parse(search),
+  beforeLoad: async ({ context, search }) => enforce(decideOnboardingRoute(await loadMeForGuard(context), "verify_email", search.email)),
+  staticData: { titleKey: "shell.titles.verifyEmail" },
+  component: lazyRouteComponent(() => import("../screens/auth/VerifyEmailScreen"), "VerifyEmailScreen"),
+});
+
+// /password/forgot and /password/reset?token= (issue 11, H5): resetting a forgotten password by
+// e-mail. Open to everyone: the e-mailed link may be opened on any device, signed in or not.
+export const passwordForgotRoute = createRoute({
+  getParentRoute: () => publicLayoutRoute,
+  path: "/password/forgot",
+  staticData: { titleKey: "shell.titles.passwordForgot" },
+  component: lazyRouteComponent(() => import("../screens/password/PasswordResetScreens"), "ForgotPasswordScreen"),
+});
+
+export const passwordResetRoute = createRoute({
+  getParentRoute: () => publicLayoutRoute,
+  path: "/password/reset",
+  validateSearch: (search) => z.object({ token: z.string().optional().catch(undefined) }).parse(search),
+  staticData: { titleKey: "shell.titles.passwordReset" },
+  component: lazyRouteComponent(() => import("./screens/PasswordResetRoute"), "PasswordResetRoute"),
 });

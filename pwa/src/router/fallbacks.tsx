@@ -1,24 +1,44 @@
-// What the router shows instead of a screen: not found, a route error, and the pending view.
-import { Link, type ErrorComponentProps } from "@tanstack/react-router";
-import { Compass, LoaderCircle, TriangleAlert } from "lucide-react";
-import { useId, useState } from "react";
+// What the router shows instead of a screen: Not Found, a route error ("Something went wrong!" with
+// Show Error / Hide Error, a retry and a way home) and the pending view. Inside a layout they fill its
+// main area; at the root (an unknown path) they bring the layout that fits the visitor.
+import { Link, useRouter, type ErrorComponentProps } from "@tanstack/react-router";
+import { Compass, House, RotateCw, TriangleAlert } from "lucide-react";
+import { useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { AdaptiveLayout } from "../shell/AdaptiveLayout";
+import { useInLayout } from "../shell/layoutContext";
+import { Button, buttonClass } from "../ui/Button";
+import { cx } from "../ui/cx";
+import styles from "./fallbacks.module.css";
+import { RoutePending } from "./RoutePending";
+import { useTitleOverride } from "./title";
+
+export { RoutePending };
+
+/** Puts a fallback inside a layout when it is not in one already. */
+function FallbackFrame({ children }: { children: ReactNode }) {
+  return useInLayout() ? children : <AdaptiveLayout>{children}</AdaptiveLayout>;
+}
 
 export function NotFound() {
   const { t } = useTranslation();
+  useTitleOverride("router.notFound.title");
   return (
-    <section className="fallback" aria-labelledby="not-found-title">
-      <span className="fallback-icon" aria-hidden="true">
-        <Compass size={22} />
-      </span>
-      <h1 id="not-found-title" className="fallback-title">
-        {t("router.notFound.title")}
-      </h1>
-      <p className="fallback-text">{t("router.notFound.description")}</p>
-      <Link to="/" className="button button-primary">
-        {t("router.notFound.home")}
-      </Link>
-    </section>
+    <FallbackFrame>
+      <section className={styles.fallback} aria-labelledby="not-found-title" data-testid="not-found">
+        <span className={styles.icon} aria-hidden="true">
+          <Compass size={22} />
+        </span>
+        <h1 id="not-found-title" className={styles.title}>
+          {t("router.notFound.title")}
+        </h1>
+        <p className={styles.text}>{t("router.notFound.description")}</p>
+        <Link to="/" className={buttonClass({ variant: "primary" })}>
+          <House size={16} aria-hidden="true" />
+          {t("router.notFound.home")}
+        </Link>
+      </section>
+    </FallbackFrame>
   );
 }
 
@@ -27,40 +47,50 @@ function errorMessage(error: unknown): string {
   return String(error);
 }
 
-export function RouteError({ error }: Pick<ErrorComponentProps, "error">) {
+export function RouteError({ error, reset }: Pick<ErrorComponentProps, "error" | "reset">) {
   const { t } = useTranslation();
+  const router = useRouter();
   const [shown, setShown] = useState(false);
   const detailsId = useId();
+  const titleId = useId();
+  useTitleOverride("router.error.title");
   return (
-    <section className="fallback" role="alert">
-      <span className="fallback-icon fallback-icon-danger" aria-hidden="true">
-        <TriangleAlert size={22} />
-      </span>
-      <h1 className="fallback-title">{t("router.error.title")}</h1>
-      <button
-        type="button"
-        className="button"
-        aria-expanded={shown}
-        aria-controls={detailsId}
-        onClick={() => setShown((s) => !s)}
-      >
-        {shown ? t("router.error.hide") : t("router.error.show")}
-      </button>
-      {shown && (
-        <pre id={detailsId} className="fallback-details">
-          {errorMessage(error)}
-        </pre>
-      )}
-    </section>
-  );
-}
-
-export function RoutePending() {
-  const { t } = useTranslation();
-  return (
-    <div className="pending" role="status">
-      <LoaderCircle className="spin" size={20} aria-hidden="true" />
-      <span>{t("router.pending")}</span>
-    </div>
+    <FallbackFrame>
+      <section className={styles.fallback} role="alert" aria-labelledby={titleId} data-testid="route-error">
+        <span className={cx(styles.icon, styles.danger)} aria-hidden="true">
+          <TriangleAlert size={22} />
+        </span>
+        <h1 id={titleId} className={styles.title}>
+          {t("router.error.title")}
+        </h1>
+        <p className={styles.text}>{t("router.error.description")}</p>
+        <div className={styles.actions}>
+          <Button
+            variant="primary"
+            icon={<RotateCw size={16} />}
+            onClick={() => {
+              // A render error is cleared by resetting the boundary; a failed beforeLoad or loader is
+              // run again by invalidating the matches.
+              reset();
+              void router.invalidate();
+            }}
+          >
+            {t("router.error.retry")}
+          </Button>
+          <Link to="/" className={buttonClass({ variant: "secondary" })} onClick={() => reset()}>
+            <House size={16} aria-hidden="true" />
+            {t("router.error.home")}
+          </Link>
+        </div>
+        <Button variant="ghost" size="sm" aria-expanded={shown} aria-controls={detailsId} onClick={() => setShown((s) => !s)}>
+          {shown ? t("router.error.hide") : t("router.error.show")}
+        </Button>
+        {shown && (
+          <pre id={detailsId} className={styles.details}>
+            {errorMessage(error)}
+          </pre>
+        )}
+      </section>
+    </FallbackFrame>
   );
 }

@@ -10,7 +10,10 @@ describe("route guards, through the router", () => {
     expect(router.state.location.pathname).toBe("/signin");
     expect(router.state.location.search).toEqual({ redirect: "/profile" });
     expect(await screen.findByRole("heading", { name: "Iniciar sesión" })).toBeTruthy();
-    expect(screen.getByLabelText("Correo electrónico")).toBeTruthy();
+    expect(screen.getByRole("textbox", { name: "Correo electrónico" })).toBeTruthy();
+    // The plain layout of the pages before the app: no sidebar whose links would bounce back here.
+    expect(screen.getByTestId("public-layout")).toBeTruthy();
+    expect(screen.queryByTestId("sidebar-title")).toBeNull();
     // Signed out: no user menu and no workspace switcher in the top bar.
     expect(screen.queryByTestId("user-menu-button")).toBeNull();
     expect(screen.queryByTestId("workspace-switcher")).toBeNull();

@@ -1,11 +1,16 @@
-// The root of the route tree (the app shell) and the helpers every route file uses.
+// The root of the route tree, the two layouts under it, and the helpers every route file uses.
+// - "app": the signed-in app shell (sidebar, top bar, device sync), loaded only when needed;
+// - "public": the plain layout of sign-in, sign-up, verification, password reset and onboarding.
+// The legal pages and Not Found at an unknown path pick one of the two by the session (AdaptiveLayout).
 import type { QueryClient } from "@tanstack/react-query";
-import { createRootRouteWithContext, redirect } from "@tanstack/react-router";
+import { createRootRouteWithContext, createRoute, lazyRouteComponent, Outlet, redirect } from "@tanstack/react-router";
 import type { ApiClient } from "../api/client";
 import { meQuery } from "../api/queries";
 import type { Me } from "../api/types";
 import type { GuardDecision } from "../auth/guards";
-import { AppShell } from "../shell/AppShell";
+import { PublicLayout } from "../shell/PublicLayout";
+import { loadSyncModules } from "../shell/syncModules";
+import { DocumentTitle } from "./title";
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -13,7 +18,30 @@ export interface RouterContext {
 }
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: AppShell,
+  component: function Root() {
+    return (
+      <DocumentTitle>
+        <Outlet />
+      </DocumentTitle>
+    );
+  },
+});
+
+/** The signed-in app shell; its code and the device database's (two chunks) load with the first app screen. */
+export const appLayoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "app",
+  component: lazyRouteComponent(
+    () => Promise.all([import("../shell/AppShell"), loadSyncModules()]).then(([module]) => module),
+    "AppShell",
+  ),
+});
+
+/** The plain layout of the pages before the app. */
+export const publicLayoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "public",
+  component: PublicLayout,
 });
 
 /** /me for a guard: the cached answer while fresh, else asked again. */

@@ -1,7 +1,8 @@
 import { act, screen } from "@testing-library/react";
 import { describe, expect, test, vi } from "vitest";
 import { renderApp } from "../test/renderApp";
-import { MAIN_SCROLL_ID, ROUTER_DEFAULTS } from "./config";
+import { createFakeServer } from "../test/fakeServer";
+import { MAIN_SCROLL_ID, PUBLIC_SCROLL_ID, ROUTER_DEFAULTS } from "./config";
 import { NotFound, RouteError, RoutePending } from "./fallbacks";
 
 describe("the router", () => {
@@ -25,22 +26,32 @@ describe("the router", () => {
     expect(router.options.defaultPendingComponent).toBe(RoutePending);
   });
 
-  test("resets exactly the app's main scroll area on navigation", async () => {
-    await renderApp("/", "es");
-    expect(ROUTER_DEFAULTS.scrollToTopSelectors).toEqual([`#${MAIN_SCROLL_ID}`]);
-    const targets = ROUTER_DEFAULTS.scrollToTopSelectors.map((selector) => document.querySelectorAll(selector));
-    expect(targets.map((list) => list.length)).toEqual([1]);
-    expect(targets[0]?.[0]).toBe(screen.getByTestId("main-scroll"));
-    expect(targets[0]?.[0]?.tagName).toBe("MAIN");
+  test("resets exactly the scroll area of the layout on navigation: the app's <main>, or the plain page", async () => {
+    expect(ROUTER_DEFAULTS.scrollToTopSelectors).toEqual([`#${MAIN_SCROLL_ID}`, `#${PUBLIC_SCROLL_ID}`]);
+    const count = () => ROUTER_DEFAULTS.scrollToTopSelectors.map((selector) => document.querySelectorAll(selector).length);
+
+    const app = await renderApp("/", "es");
+    await screen.findByTestId("dashboard-empty");
+    expect(count()).toEqual([1, 0]);
+    expect(document.querySelector(`#${MAIN_SCROLL_ID}`)).toBe(screen.getByTestId("main-scroll"));
+    expect(screen.getByTestId("main-scroll").tagName).toBe("MAIN");
+    app.unmount();
+
+    await renderApp("/signin", "es", createFakeServer({ me: null }));
+    await screen.findByRole("heading", { name: "Iniciar sesión" });
+    // The plain layout scrolls as a whole; its <main> is inside it.
+    expect(count()).toEqual([1, 1]);
+    expect(document.querySelector(`#${PUBLIC_SCROLL_ID}`)?.contains(screen.getByTestId("main-scroll"))).toBe(true);
   });
 
   test("a navigation scrolls the main area back to the top", async () => {
     const { router } = await renderApp("/", "es");
-    const main = screen.getByTestId("main-scroll");
+    const main = await screen.findByTestId("main-scroll");
     const scrollTo = vi.spyOn(main, "scrollTo");
-    // An untyped path on purpose (typed navigation only knows existing routes).
-    act(() => router.history.push("/somewhere-else"));
-    expect(await screen.findByRole("heading", { name: "No encontrado" })).toBeTruthy();
+    await act(() => router.navigate({ to: "/profile" }));
+    expect(await screen.findByRole("heading", { name: "Perfil", level: 1 })).toBeTruthy();
+    // The same shell stays; its main area went back to the top.
+    expect(screen.getByTestId("main-scroll")).toBe(main);
     expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 0, left: 0 }));
   });
 
@@ -49,5 +60,20 @@ describe("the router", () => {
     const empty = screen.getByTestId("dashboard-empty");
     expect(empty.textContent).toContain("Aún no tienes activos");
     expect(screen.getByRole("link", { name: "Panel" }).getAttribute("aria-current")).toBe("page");
+  });
+});
+
+describe("the spec's search params", () => {
+  test("/admin/enums: type (text), parentId (number), levels (list of text); what does not parse is dropped", async () => {
+    const { adminEnumsSearchSchema } = await import("./appRoutes");
+    expect(adminEnumsSearchSchema.parse({ type: "state", parentId: "3724", levels: ["province"] })).toEqual({
+      type: "state",
+      parentId: 3724,
+      levels: ["province"],
+    });
+    expect(adminEnumsSearchSchema.parse({ parentId: 12 })).toEqual({ parentId: 12 });
+    // A list given as "a,b" in the URL is split; a parentId that is not a positive whole number is dropped.
+    expect(adminEnumsSearchSchema.parse({ parentId: "x", levels: "province,city" })).toEqual({ levels: ["province", "city"] });
+    expect(adminEnumsSearchSchema.parse({ parentId: -1 })).toEqual({});
   });
 });

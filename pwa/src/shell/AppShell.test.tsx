@@ -1,11 +1,15 @@
-import { act, fireEvent, screen } from "@testing-library/react";
-import { describe, expect, test } from "vitest";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, test } from "vitest";
+import { createFakeServer, fakeMe } from "../test/fakeServer";
 import { renderApp } from "../test/renderApp";
+import { PHONE_QUERY } from "./useMediaQuery";
 
 describe("the app shell", () => {
   test("has the header, navigation and main landmarks, headed in Spanish", async () => {
     await renderApp("/", "es");
-    expect(screen.getByRole("banner")).toBeTruthy();
+    const topbar = await screen.findByTestId("topbar");
+    expect(topbar.tagName).toBe("HEADER");
+    expect(topbar.closest("main")).toBeNull();
     expect(screen.getByRole("navigation", { name: "Navegación principal" })).toBeTruthy();
     expect(screen.getByRole("main")).toBe(screen.getByTestId("main-scroll"));
     expect(screen.getByTestId("sidebar-title").textContent).toBe("Tu patrimonio");
@@ -13,7 +17,7 @@ describe("the app shell", () => {
 
   test("lists only the screens that exist", async () => {
     await renderApp("/", "en");
-    const nav = screen.getByRole("navigation", { name: "Main navigation" });
+    const nav = await screen.findByRole("navigation", { name: "Main navigation" });
     expect([...nav.querySelectorAll("a")].map((a) => [a.textContent, a.getAttribute("href")])).toEqual([["Dashboard", "/"]]);
   });
 
@@ -56,5 +60,99 @@ describe("the app shell", () => {
     await renderApp("/", "en");
     fireEvent.click(screen.getByRole("link", { name: "Skip to content" }));
     expect(document.activeElement).toBe(screen.getByTestId("main-scroll"));
+  });
+});
+
+/** Makes window.matchMedia answer `matches` for the phone query (jsdom has no matchMedia). */
+function emulatePhone(phone: boolean) {
+  window.matchMedia = ((query: string) => ({
+    matches: query === PHONE_QUERY ? phone : false,
+    media: query,
+    onchange: null,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
+}
+
+describe("the shell on a phone and on a desktop", () => {
+  const original = window.matchMedia;
+  afterEach(() => {
+    window.matchMedia = original;
+  });
+
+  test("on a phone the top bar keeps the workspace by name; language and theme move into the drawer", async () => {
+    emulatePhone(true);
+    await renderApp("/", "es");
+    const banner = await screen.findByTestId("topbar");
+    const switcher = within(banner).getByRole("combobox", { name: "Espacio de trabajo" }) as HTMLSelectElement;
+    expect(switcher.selectedOptions[0]?.textContent).toBe("Ana (principal)");
+    expect(within(banner).queryByTestId("language-switch")).toBeNull();
+    expect(within(banner).queryByTestId("theme-switch")).toBeNull();
+    const sidebar = document.getElementById(screen.getByRole("button", { name: "Abrir menú" }).getAttribute("aria-controls") ?? "");
+    expect(sidebar?.querySelector('[data-testid="language-switch"]')).toBeTruthy();
+    expect(sidebar?.querySelector('[data-testid="theme-switch"]')).toBeTruthy();
+    // One of each in the whole page.
+    expect(screen.getAllByTestId("language-switch")).toHaveLength(1);
+  });
+
+  test("on a desktop the language and theme switches are in the top bar", async () => {
+    emulatePhone(false);
+    await renderApp("/", "en");
+    const banner = await screen.findByTestId("topbar");
+    expect(within(banner).getByTestId("language-switch")).toBeTruthy();
+    expect(within(banner).getByTestId("theme-switch")).toBeTruthy();
+    expect(screen.getAllByTestId("theme-switch")).toHaveLength(1);
+  });
+});
+
+describe("the shell's footer and the document title", () => {
+  test("links the legal pages", async () => {
+    await renderApp("/", "es");
+    const legal = await screen.findByRole("navigation", { name: "Información legal" });
+    expect([...legal.querySelectorAll("a")].map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
+      ["Condiciones de uso", "/tos"],
+      ["Privacidad", "/privacy"],
+    ]);
+  });
+
+  test("names the screen in the title, translated, and follows a language change", async () => {
+    const { i18n, router } = await renderApp("/", "es");
+    await waitFor(() => expect(document.title).toBe("Panel · Patrimonio"));
+    await act(async () => {
+      await i18n.changeLanguage("en");
+    });
+    expect(document.title).toBe("Dashboard · Patrimonio");
+    await act(() => router.navigate({ to: "/profile" }));
+    await waitFor(() => expect(document.title).toBe("Profile · Patrimonio"));
+    await act(() => router.navigate({ to: "/workspaces" }));
+    await waitFor(() => expect(document.title).toBe("Workspaces · Patrimonio"));
+  });
+
+  test("the sign-in page has its own title and no app shell", async () => {
+    await renderApp("/signin", "es", createFakeServer({ me: null }));
+    await waitFor(() => expect(document.title).toBe("Iniciar sesión · Patrimonio"));
+    expect(screen.queryByTestId("app-shell")).toBeNull();
+    expect(screen.getByTestId("public-layout")).toBeTruthy();
+  });
+});
+
+describe("the plain layout", () => {
+  test("a user in onboarding can sign out from it, and only that: the app's screens are not open yet", async () => {
+    await renderApp("/onboarding/personal-info", "es", createFakeServer({ me: fakeMe({ step: "personal_info", completed: false }) }));
+    expect(await screen.findByTestId("public-layout")).toBeTruthy();
+    expect(screen.queryByTestId("sidebar-title")).toBeNull();
+    const button = await screen.findByTestId("user-menu-button");
+    fireEvent.keyDown(button, { key: "Enter" });
+    const menu = await screen.findByRole("menu");
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Cerrar sesión"]);
+  });
+
+  test("a visitor has no user menu", async () => {
+    await renderApp("/signin", "es", createFakeServer({ me: null }));
+    expect(await screen.findByTestId("public-layout")).toBeTruthy();
+    expect(screen.queryByTestId("user-menu-button")).toBeNull();
   });
 });

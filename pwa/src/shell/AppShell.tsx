@@ -1,23 +1,31 @@
+// The signed-in app: sidebar ("Your Wealth"), top bar and the scrollable main area where routes
+// render, around the user's device database and its sync. On phones the sidebar is a drawer behind
+// the menu button, and the language and theme switches move into it so the top bar keeps only the
+// workspace (by name), the sync status and the user menu.
 import { Outlet } from "@tanstack/react-router";
-import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { use, useEffect, useRef, useState, type ReactNode } from "react";
 import { useMe } from "../api/queries";
 import { MAIN_SCROLL_ID } from "../router/config";
-import { DeviceSync } from "../sync/DeviceSync";
-import { SyncStatus } from "../sync/SyncStatus";
+import styles from "./AppShell.module.css";
+import { DevicePreferences } from "./DevicePreferences";
+import { InLayoutContext } from "./layoutContext";
 import { Sidebar } from "./Sidebar";
+import { SkipLink } from "./SkipLink";
+import { loadedSyncModules, loadSyncModules } from "./syncModules";
 import { TopBar } from "./TopBar";
-import { UserMenu } from "./UserMenu";
+import { PHONE_QUERY, useMediaQuery } from "./useMediaQuery";
+import { UserMenuSlot } from "./UserMenuSlot";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
 const SIDEBAR_ID = "app-sidebar";
 
-/** Sidebar + top bar + the scrollable main area where routes render. */
-export function AppShell() {
-  const { t } = useTranslation();
+export function AppShell({ children }: { children?: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const mainRef = useRef<HTMLElement>(null);
   const { data: me } = useMe();
+  const phone = useMediaQuery(PHONE_QUERY);
+  // Loaded with the shell's code by the routes; suspends only if something renders the shell first.
+  const { DeviceSync, SyncStatus } = loadedSyncModules() ?? use(loadSyncModules());
 
   // The drawer (narrow screens) closes with Escape, giving focus back to the menu button.
   useEffect(() => {
@@ -29,47 +37,41 @@ export function AppShell() {
     };
     document.addEventListener("keydown", onKeyDown);
     // Move focus into the drawer so keyboard users land on its links.
-    document.querySelector<HTMLElement>(`#${SIDEBAR_ID} .sidebar-link`)?.focus();
+    document.querySelector<HTMLElement>(`#${SIDEBAR_ID} nav a`)?.focus();
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [menuOpen]);
 
   return (
     // The signed-in user's device database and its sync, for the top bar and every screen.
     <DeviceSync user={me?.user} workspaceIds={me?.workspaces.map((w) => w.id) ?? []}>
-    <div className="shell" data-menu-open={menuOpen}>
-      <a
-        className="skip-link"
-        href={`#${MAIN_SCROLL_ID}`}
-        onClick={(event) => {
-          event.preventDefault();
-          mainRef.current?.focus();
-        }}
-      >
-        {t("app.skipToContent")}
-      </a>
-      <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={() => setMenuOpen(false)} />
-      <div className="shell-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />
-      <div className="shell-body">
-        <TopBar
-          sidebarId={SIDEBAR_ID}
-          menuOpen={menuOpen}
-          onToggleMenu={() => setMenuOpen((open) => !open)}
-          userMenu={me ? <UserMenu user={me.user} /> : undefined}
-          workspaceSwitcher={me?.onboarding.completed ? <WorkspaceSwitcher fallback={me.workspaces} /> : undefined}
-          syncStatus={me ? <SyncStatus /> : undefined}
-        />
-        <main
-          ref={mainRef}
-          id={MAIN_SCROLL_ID}
-          className="main"
-          data-testid="main-scroll"
-          data-scroll-restoration-id={MAIN_SCROLL_ID}
-          tabIndex={-1}
-        >
-          <Outlet />
-        </main>
-      </div>
-    </div>
+      <InLayoutContext.Provider value={true}>
+        <div className={styles.shell} data-menu-open={menuOpen} data-testid="app-shell">
+          <SkipLink target={mainRef} />
+          <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={() => setMenuOpen(false)} preferences={phone ? <DevicePreferences /> : undefined} />
+          <div className={styles.backdrop} aria-hidden="true" onClick={() => setMenuOpen(false)} />
+          <div className={styles.body}>
+            <TopBar
+              sidebarId={SIDEBAR_ID}
+              menuOpen={menuOpen}
+              onToggleMenu={() => setMenuOpen((open) => !open)}
+              preferences={phone ? undefined : <DevicePreferences />}
+              userMenu={me ? <UserMenuSlot user={me.user} /> : undefined}
+              workspaceSwitcher={me?.onboarding.completed ? <WorkspaceSwitcher fallback={me.workspaces} /> : undefined}
+              syncStatus={me ? <SyncStatus /> : undefined}
+            />
+            <main
+              ref={mainRef}
+              id={MAIN_SCROLL_ID}
+              className={styles.main}
+              data-testid="main-scroll"
+              data-scroll-restoration-id={MAIN_SCROLL_ID}
+              tabIndex={-1}
+            >
+              {children ?? <Outlet />}
+            </main>
+          </div>
+        </div>
+      </InLayoutContext.Provider>
     </DeviceSync>
   );
 }

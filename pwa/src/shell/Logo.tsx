@@ -1,10 +1,11 @@
 import { useId } from "react";
+import styles from "./Logo.module.css";
 
 /** The brand mark (three rising bars on the brand gradient), as drawn by scripts/make-icons.ts. */
 export function Logo({ size = 28 }: { size?: number }) {
   const gradientId = useId();
   return (
-    <svg width={size} height={size} viewBox="0 0 100 100" aria-hidden="true" focusable="false" className="logo">
+    <svg width={size} height={size} viewBox="0 0 100 100" aria-hidden="true" focusable="false" className={styles.logo}>
       <defs>
         <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="1">
           <stop offset="0" stopColor="#0d9488" />

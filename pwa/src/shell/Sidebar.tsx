@@ -1,38 +1,43 @@
 import { Link } from "@tanstack/react-router";
 import { X } from "lucide-react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { IconButton } from "../ui/Button";
+import { LegalLinks } from "./LegalLinks";
 import { Logo } from "./Logo";
 import { NAV_ITEMS } from "./navigation";
+import styles from "./Sidebar.module.css";
 
 interface SidebarProps {
   id: string;
   /** On narrow screens: whether the drawer is open. Wide screens always show the sidebar. */
   open: boolean;
   onClose: () => void;
+  /** The language and theme switches, when they live here (phones). */
+  preferences?: ReactNode;
 }
 
-export function Sidebar({ id, open, onClose }: SidebarProps) {
+export function Sidebar({ id, open, onClose, preferences }: SidebarProps) {
   const { t } = useTranslation();
   return (
-    <div id={id} className="sidebar" data-open={open}>
-      <div className="sidebar-brand">
+    <div id={id} className={styles.sidebar} data-open={open}>
+      <div className={styles.brand}>
         <Logo />
-        <span className="sidebar-brand-name">{t("app.name")}</span>
-        <button type="button" className="icon-button sidebar-close" onClick={onClose} aria-label={t("nav.closeMenu")}>
-          <X size={18} aria-hidden="true" />
-        </button>
+        <span className={styles.brandName}>{t("app.name")}</span>
+        <IconButton className={styles.close} label={t("nav.closeMenu")} icon={<X size={18} />} onClick={onClose} />
       </div>
-      <nav className="sidebar-nav" aria-label={t("nav.label")}>
-        <h2 id="sidebar-title" className="sidebar-title" data-testid="sidebar-title">
+      <nav className={styles.nav} aria-label={t("nav.label")}>
+        <h2 id="sidebar-title" className={styles.title} data-testid="sidebar-title">
           {t("nav.title")}
         </h2>
-        <ul className="sidebar-list">
+        <ul className={styles.list}>
           {NAV_ITEMS.map((item) => (
-            <li key={item.to}>
+            <li key={item.id}>
               <Link
                 to={item.to}
-                className="sidebar-link"
-                activeOptions={{ exact: item.exact, includeSearch: false }}
+                className={styles.link}
+                data-nav={item.id}
+                activeOptions={{ exact: item.exact ?? false, includeSearch: false }}
                 activeProps={{ "aria-current": "page" }}
                 onClick={onClose}
               >
@@ -43,6 +48,17 @@ export function Sidebar({ id, open, onClose }: SidebarProps) {
           ))}
         </ul>
       </nav>
+      <footer className={styles.footer}>
+        {preferences != null && (
+          <section className={styles.preferences} aria-labelledby="sidebar-preferences">
+            <h2 id="sidebar-preferences" className={styles.title}>
+              {t("shell.preferences")}
+            </h2>
+            {preferences}
+          </section>
+        )}
+        <LegalLinks className={styles.legal} />
+      </footer>
     </div>
   );
 }

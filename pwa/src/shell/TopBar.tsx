@@ -1,50 +1,57 @@
 import { Menu } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { LanguageSwitch } from "./LanguageSwitch";
+import { IconButton } from "../ui/Button";
 import { Logo } from "./Logo";
-import { ThemeSwitch } from "./ThemeSwitch";
+import styles from "./TopBar.module.css";
 
 interface TopBarProps {
   sidebarId: string;
   menuOpen: boolean;
   onToggleMenu: () => void;
-  /** Sync status indicator (added by the sync issue); nothing is rendered while absent. */
+  /** The language and theme switches; absent on phones (they are in the sidebar drawer there). */
+  preferences?: ReactNode;
+  /** Sync status indicator; nothing is rendered while absent. */
   syncStatus?: ReactNode;
-  /** User menu: profile, billing, log out; nothing is rendered while absent (signed out). */
+  /** User menu: profile, admin, sign-out; nothing is rendered while absent. */
   userMenu?: ReactNode;
-  /** Workspace switcher; nothing is rendered while absent (signed out). */
+  /** Workspace switcher; nothing is rendered while absent (onboarding not finished). */
   workspaceSwitcher?: ReactNode;
 }
 
-export function TopBar({ sidebarId, menuOpen, onToggleMenu, syncStatus, userMenu, workspaceSwitcher }: TopBarProps) {
+export function TopBar({ sidebarId, menuOpen, onToggleMenu, preferences, syncStatus, userMenu, workspaceSwitcher }: TopBarProps) {
   const { t } = useTranslation();
   return (
-    <header className="topbar">
-      <button
-        type="button"
-        className="icon-button topbar-menu"
+    <header className={styles.topbar} data-testid="topbar">
+      <IconButton
+        className={styles.menu}
         aria-controls={sidebarId}
         aria-expanded={menuOpen}
-        aria-label={menuOpen ? t("nav.closeMenu") : t("nav.openMenu")}
+        label={menuOpen ? t("nav.closeMenu") : t("nav.openMenu")}
+        icon={<Menu size={20} />}
         onClick={onToggleMenu}
-      >
-        <Menu size={20} aria-hidden="true" />
-      </button>
-      <span className="topbar-brand">
+      />
+      <span className={styles.brand} data-with-workspace={workspaceSwitcher != null}>
         <Logo size={24} />
         <span>{t("app.name")}</span>
       </span>
       {workspaceSwitcher != null && (
-        <div className="topbar-slot topbar-workspace" data-slot="workspace-switcher">
+        <div className={styles.workspace} data-slot="workspace-switcher">
           {workspaceSwitcher}
         </div>
       )}
-      <div className="topbar-actions">
-        {syncStatus != null && <div className="topbar-slot" data-slot="sync-status">{syncStatus}</div>}
-        <LanguageSwitch />
-        <ThemeSwitch />
-        {userMenu != null && <div className="topbar-slot" data-slot="user-menu">{userMenu}</div>}
+      <div className={styles.actions}>
+        {syncStatus != null && (
+          <div className={styles.slot} data-slot="sync-status">
+            {syncStatus}
+          </div>
+        )}
+        {preferences}
+        {userMenu != null && (
+          <div className={styles.slot} data-slot="user-menu">
+            {userMenu}
+          </div>
+        )}
       </div>
     </header>
   );

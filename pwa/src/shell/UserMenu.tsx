@@ -1,138 +1,81 @@
-// The top bar's user menu: who is signed in, the profile, the admin area (admins only) and sign-out.
-// A menu button (aria-haspopup) with arrow-key navigation; Escape or a click outside closes it.
+// The user menu: who is signed in, the profile, the admin area (admins only) and sign-out, on the
+// kit's DropdownMenu (arrow keys, typeahead, Escape gives focus back). `minimal` (the plain layout of
+// onboarding) offers sign-out only: the other screens open once onboarding is done.
 import { Link } from "@tanstack/react-router";
 import { LogOut, ShieldHalf, UserRound } from "lucide-react";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
 import { useErrorText } from "../api/useErrorText";
 import { useSignOut } from "../auth/signOut";
 import { notify } from "../toast/toast";
+import { DropdownMenu, MenuItem, MenuLabel, MenuSeparator } from "../ui/DropdownMenu";
+import { AvatarButton, displayName } from "./Avatar";
+import styles from "./UserMenu.module.css";
 
-export function displayName(user: Pick<User, "firstName" | "lastName" | "email">): string {
-  const name = [user.firstName, user.lastName].filter(Boolean).join(" ").trim();
-  return name || user.email;
+export { displayName, initials } from "./Avatar";
+
+export interface UserMenuProps {
+  user: User;
+  /** Sign-out only (the plain layout of onboarding). */
+  minimal?: boolean;
+  /** Opens at once: the user asked for it before this code had loaded (see UserMenuSlot). */
+  initiallyOpen?: "pointer" | "keyboard";
 }
 
-export function initials(user: Pick<User, "firstName" | "lastName" | "email">): string {
-  const parts = [user.firstName, user.lastName].filter((p): p is string => !!p && p.trim() !== "");
-  const letters = parts.length > 0 ? parts.map((p) => p.trim()[0]) : [user.email[0]];
-  return letters.join("").slice(0, 2).toUpperCase();
-}
-
-export function UserMenu({ user }: { user: User }) {
+export function UserMenu({ user, minimal = false, initiallyOpen }: UserMenuProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const menuId = useId();
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
   const signOut = useSignOut();
   const errorText = useErrorText();
-
+  const [open, setOpen] = useState(initiallyOpen !== undefined);
+  const focusFirst = useRef(initiallyOpen === "keyboard");
   useEffect(() => {
-    if (!open) return;
-    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
+    if (!open || !focusFirst.current) return;
+    focusFirst.current = false;
+    // Opened from the keyboard before the menu existed: land on the first item, as Radix does.
+    const frame = requestAnimationFrame(() => document.querySelector<HTMLElement>(`.${styles.menu} [role="menuitem"]`)?.focus());
+    return () => cancelAnimationFrame(frame);
   }, [open]);
-
-  function close(focusButton: boolean) {
-    setOpen(false);
-    if (focusButton) buttonRef.current?.focus();
-  }
-
-  function onMenuKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    let next: HTMLElement | undefined;
-    switch (event.key) {
-      case "Escape":
-        event.preventDefault();
-        close(true);
-        return;
-      case "Tab":
-        close(false);
-        return;
-      case "ArrowDown":
-        next = items[(index + 1) % items.length];
-        break;
-      case "ArrowUp":
-        next = items[(index - 1 + items.length) % items.length];
-        break;
-      case "Home":
-        next = items[0];
-        break;
-      case "End":
-        next = items[items.length - 1];
-        break;
-      default:
-        return;
-    }
-    event.preventDefault();
-    next?.focus();
-  }
-
   return (
-    <div className="user-menu">
-      <button
-        ref={buttonRef}
-        type="button"
-        className="user-menu-button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        aria-label={t("userMenu.label", { name: displayName(user) })}
-        data-testid="user-menu-button"
-        onClick={() => setOpen((o) => !o)}
-        onKeyDown={(event) => {
-          if (event.key === "ArrowDown" && !open) {
-            event.preventDefault();
-            setOpen(true);
-          }
-        }}
-      >
-        <span className="avatar" aria-hidden="true">
-          {initials(user)}
-        </span>
-      </button>
-      {open && (
-        <div ref={menuRef} id={menuId} role="menu" aria-label={t("userMenu.title")} className="menu" onKeyDown={onMenuKeyDown}>
-          <div className="menu-header" role="presentation">
-            <span className="menu-header-name">{displayName(user)}</span>
-            <span className="menu-header-email">{user.email}</span>
-          </div>
-          <Link to="/profile" role="menuitem" className="menu-item" tabIndex={-1} onClick={() => close(false)}>
+    <DropdownMenu
+      label={t("userMenu.title")}
+      open={open}
+      onOpenChange={setOpen}
+      className={styles.menu}
+      trigger={<AvatarButton user={user} />}
+    >
+      <MenuLabel>
+        <span className={styles.name}>{displayName(user)}</span>
+        <span className={styles.email}>{user.email}</span>
+      </MenuLabel>
+      {!minimal && (
+        <MenuItem asChild>
+          <Link to="/profile">
             <UserRound size={16} aria-hidden="true" />
             {t("userMenu.profile")}
           </Link>
-          {user.isAdmin && (
-            <Link to="/admin" role="menuitem" className="menu-item" tabIndex={-1} onClick={() => close(false)}>
-              <ShieldHalf size={16} aria-hidden="true" />
-              {t("userMenu.admin")}
-            </Link>
-          )}
-          <div className="menu-separator" role="separator" />
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            tabIndex={-1}
-            disabled={signOut.isPending}
-            onClick={() =>
-              signOut.mutate(undefined, {
-                onError: (error) => notify("error", errorText(error)),
-              })
-            }
-          >
-            <LogOut size={16} aria-hidden="true" />
-            {signOut.isPending ? t("userMenu.signingOut") : t("userMenu.signOut")}
-          </button>
-        </div>
+        </MenuItem>
       )}
-    </div>
+      {!minimal && user.isAdmin && (
+        <MenuItem asChild>
+          <Link to="/admin">
+            <ShieldHalf size={16} aria-hidden="true" />
+            {t("userMenu.admin")}
+          </Link>
+        </MenuItem>
+      )}
+      <MenuSeparator />
+      <MenuItem
+        icon={<LogOut size={16} />}
+        disabled={signOut.isPending}
+        onSelect={() =>
+          signOut.mutate(undefined, {
+            onError: (error) => notify("error", errorText(error)),
+          })
+        }
+      >
+        {signOut.isPending ? t("userMenu.signingOut") : t("userMenu.signOut")}
+      </MenuItem>
+    </DropdownMenu>
   );
 }

@@ -29,7 +29,7 @@ export function WorkspaceSwitcher({ fallback }: { fallback: Workspace[] }) {
       label={t("workspace.label")}
       icon={Building2}
       data-testid="workspace-switcher"
-      className="workspace-switcher"
+      width="wide"
       value={active.id}
       onChange={(event) => setActive(event.target.value)}
     >

@@ -1,5 +1,5 @@
 // The top bar of a signed-in user: the workspace switcher and the user menu (through the real app).
-import { act, fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
 import type { Workspace } from "../api/types";
 import { createFakeServer, fakeMe, PERSONAL_WORKSPACE } from "../test/fakeServer";
@@ -37,24 +37,42 @@ describe("the user menu", () => {
     await renderApp("/", "es");
     const button = await screen.findByRole("button", { name: "Menú de la cuenta de Ana García" });
     expect(button.getAttribute("aria-haspopup")).toBe("menu");
-    fireEvent.click(button);
-    const menu = screen.getByRole("menu", { name: "Cuenta" });
+    act(() => {
+      button.focus();
+    });
+    fireEvent.keyDown(button, { key: "Enter" });
+    const menu = await screen.findByRole("menu", { name: "Menú de la cuenta de Ana García" });
+    expect(menu.textContent).toContain("ana@example.com");
     const items = within(menu).getAllByRole("menuitem");
     expect(items.map((i) => i.textContent)).toEqual(["Perfil", "Cerrar sesión"]);
     expect(items[0]?.getAttribute("href")).toBe("/profile");
-    expect(document.activeElement).toBe(items[0]);
-    fireEvent.keyDown(menu, { key: "ArrowDown" });
-    expect(document.activeElement).toBe(items[1]);
-    fireEvent.keyDown(menu, { key: "ArrowDown" });
-    expect(document.activeElement).toBe(items[0]);
-    fireEvent.keyDown(menu, { key: "Escape" });
+    await waitFor(() => expect(document.activeElement).toBe(items[0]));
+    fireEvent.keyDown(document.activeElement ?? menu, { key: "ArrowDown" });
+    await waitFor(() => expect(document.activeElement).toBe(items[1]));
+    fireEvent.keyDown(document.activeElement ?? menu, { key: "ArrowUp" });
+    await waitFor(() => expect(document.activeElement).toBe(items[0]));
+    fireEvent.keyDown(document.activeElement ?? menu, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
+    // The menu's code loaded on demand; its trigger (the same avatar) has the focus back.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("user-menu-button")));
+  });
+
+  test("a tap on the avatar opens the menu, whose code loads only then", async () => {
+    await renderApp("/", "en");
+    const button = await screen.findByRole("button", { name: "Account menu of Ana García" });
+    expect(button.getAttribute("aria-expanded")).toBe("false");
     expect(screen.queryByRole("menu")).toBeNull();
-    expect(document.activeElement).toBe(button);
+    fireEvent.click(button);
+    const menu = await screen.findByRole("menu");
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Profile", "Log out"]);
+    expect(screen.getByTestId("user-menu-button").getAttribute("aria-expanded")).toBe("true");
   });
 
   test("an admin also finds the administration", async () => {
     await renderApp("/", "en", createFakeServer({ me: fakeMe({ user: { isAdmin: true } }) }));
-    fireEvent.click(await screen.findByRole("button", { name: "Account menu of Ana García" }));
-    expect(within(screen.getByRole("menu")).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Profile", "Administration", "Log out"]);
+    const button = await screen.findByRole("button", { name: "Account menu of Ana García" });
+    fireEvent.keyDown(button, { key: "Enter" });
+    const menu = await screen.findByRole("menu");
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Profile", "Administration", "Log out"]);
   });
 });

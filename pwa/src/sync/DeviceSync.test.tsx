@@ -2,7 +2,7 @@
 // signed out, nothing. jsdom has neither IndexedDB nor Web Locks: the test provides both.
 import "fake-indexeddb/auto";
 import { MemoryLockManager } from "@patrimonio/clientdb";
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createFakeServer } from "../test/fakeServer";
 import { renderApp } from "../test/renderApp";
@@ -19,11 +19,14 @@ afterEach(() => {
 describe("device sync in the shell", () => {
   test("signed in, the top bar shows the device's sync status", async () => {
     await renderApp("/", "en");
-    const status = await screen.findByTestId("sync-status");
+    // The shell paints before the device database (loaded after the first paint) is ready.
+    await screen.findByTestId("sync-status");
+    // No server in this test: once open, the device is offline and has never synced.
+    await waitFor(() => expect(screen.getByTestId("sync-status").textContent).toBe("OfflineNot synced yet"));
+    const status = screen.getByTestId("sync-status");
     expect(status.getAttribute("role")).toBe("status");
+    expect(status.dataset.state).toBe("offline");
     expect(status.closest("[data-slot='sync-status']")).not.toBeNull();
-    // No server in this test: the device is offline and has never synced.
-    expect(status.textContent).toBe("OfflineNot synced yet");
     expect((await indexedDB.databases()).map((d) => d.name)).toContain(deviceDbName("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"));
   });
 

@@ -1,12 +1,13 @@
 // Live queries need a global IndexedDB (Dexie reads it when it loads): before anything imports Dexie.
 import "fake-indexeddb/auto";
 import { ClientDb, ClientDbProvider, type SyncStatus as Status } from "@patrimonio/clientdb";
-import { act, render, screen } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, test } from "vitest";
 import { createI18n, type Language } from "../i18n/i18n";
 import { syncUrl } from "./DeviceSync";
+import { loadSyncEngine } from "./engineContext";
 import { SyncStatus, SyncStatusView } from "./SyncStatus";
 
 const NOW = Date.UTC(2025, 2, 1, 10, 30);
@@ -50,6 +51,8 @@ describe("the sync indicator", () => {
   });
 
   test("follows the device database live", async () => {
+    // DeviceSync provides a database only once the engine (live indicator included) has loaded.
+    await loadSyncEngine();
     const db = await ClientDb.open({ name: "sync-status-test", indexedDB: new IDBFactory(), IDBKeyRange });
     render(
       <I18nextProvider i18n={createI18n({ lng: "en" })}>
@@ -58,7 +61,8 @@ describe("the sync indicator", () => {
         </ClientDbProvider>
       </I18nextProvider>,
     );
-    expect((await screen.findByRole("status")).textContent).toBe("OfflineNot synced yet");
+    // Neutral ("Starting…") until the live query has read the database, then its status.
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("OfflineNot synced yet"));
     await act(async () => {
       await db.create("tasks", "0a1b2c3d-0000-4000-8000-000000000001", { title: "Renovar el seguro", status: "todo" });
     });

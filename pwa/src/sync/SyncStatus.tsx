@@ -1,11 +1,16 @@
 // The sync indicator of the top bar: an icon and a short text (synced, syncing, offline), the
 // counts that need attention (pending, refused, conflicts) and when the device last synced. Every
 // tab shows it (the status lives in the device database); screen readers hear its changes politely.
-import { useSyncStatus, type SyncStatus as Status } from "@patrimonio/clientdb";
-import { CloudCheck, CloudOff, CloudSync, GitMerge, TriangleAlert } from "lucide-react";
+// The device database loads after the first paint (engineContext.ts): until then it shows a neutral
+// "starting" state. This module does not load Dexie; the live indicator is in engine.tsx.
+import type { SyncStatus as Status } from "@patrimonio/clientdb";
+import { useClientDb } from "@patrimonio/clientdb/context";
+import { Cloud, CloudCheck, CloudOff, CloudSync, GitMerge, TriangleAlert } from "lucide-react";
+import { Suspense, use, useContext } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../i18n/useFormatters";
-import "./syncStatus.css";
+import { DeviceSyncActive, loadedSyncEngine, loadSyncEngine } from "./engineContext";
+import styles from "./SyncStatus.module.css";
 
 const ICONS = { synced: CloudCheck, syncing: CloudSync, offline: CloudOff } as const;
 
@@ -42,23 +47,23 @@ export function SyncStatusView({ status }: { status: Status }) {
   }
 
   return (
-    <div className="sync-status" role="status" aria-live="polite" data-state={status.state} data-testid="sync-status" title={last}>
-      <Icon size={18} aria-hidden="true" className="sync-status-icon" />
-      <span className="sync-status-label">{label}</span>
-      {status.state === "offline" && status.error === null && <span className="sync-status-detail">{last}</span>}
+    <div className={styles.status} role="status" aria-live="polite" data-state={status.state} data-testid="sync-status" title={last}>
+      <Icon size={18} aria-hidden="true" className={styles.icon} />
+      <span className={styles.label}>{label}</span>
+      {status.state === "offline" && status.error === null && <span className={styles.detail}>{last}</span>}
       {status.pending > 0 && (
-        <span className="sync-status-badge" data-kind="pending">
+        <span className={styles.badge} data-kind="pending">
           {t("sync.pending", { count: status.pending })}
         </span>
       )}
       {status.rejected > 0 && (
-        <span className="sync-status-badge" data-kind="rejected">
+        <span className={styles.badge} data-kind="rejected">
           <TriangleAlert size={14} aria-hidden="true" />
           {t("sync.rejected", { count: status.rejected })}
         </span>
       )}
       {status.conflicts > 0 && (
-        <span className="sync-status-badge" data-kind="conflicts">
+        <span className={styles.badge} data-kind="conflicts">
           <GitMerge size={14} aria-hidden="true" />
           {t("sync.conflicts", { count: status.conflicts })}
         </span>
@@ -67,10 +72,33 @@ export function SyncStatusView({ status }: { status: Status }) {
   );
 }
 
-/** The top bar's sync indicator; renders nothing while there is no device database (signed out,
- * or a browser without IndexedDB / Web Locks). */
+/** The neutral indicator while the device database is starting (loading or opening). */
+export function SyncStatusPending() {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.status} role="status" aria-live="polite" data-state="starting" data-testid="sync-status">
+      <Cloud size={18} aria-hidden="true" className={styles.icon} />
+      <span className={styles.label}>{t("sync.state.starting")}</span>
+    </div>
+  );
+}
+
+/** The top bar's sync indicator: neutral while the device database is starting, then live; renders
+ * nothing when no database is coming (signed out, or a browser without IndexedDB / Web Locks). */
 export function SyncStatus() {
-  const status = useSyncStatus();
-  if (status === undefined) return null;
-  return <SyncStatusView status={status} />;
+  const db = useClientDb();
+  const active = useContext(DeviceSyncActive);
+  if (db === null) return active ? <SyncStatusPending /> : null;
+  return (
+    <Suspense fallback={<SyncStatusPending />}>
+      <LiveSyncStatus />
+    </Suspense>
+  );
+}
+
+/** The live indicator of the engine (loaded by then under DeviceSync; loads it if a database was
+ * provided some other way). */
+function LiveSyncStatus() {
+  const { LiveSyncStatus: Live } = loadedSyncEngine() ?? use(loadSyncEngine());
+  return <Live />;
 }

@@ -2,6 +2,7 @@
 // answering from an in-memory state that tests set up and read. Only what the screens under test
 // call is here; anything else answers 404 the way the real server does. The real server is tested
 // by its Go tests and, with these screens, by the Playwright e2e tests.
+import { EMAIL_PATTERN } from "@patrimonio/shared-schema";
 import type { AdminUser, AuthConfig, Me, Passkey, User, Workspace } from "../api/types";
 
 export interface FakeServerState {
@@ -158,7 +159,8 @@ export function createFakeServer(
       case "GET /auth/config":
         return json(200, state.config);
       case "GET /me":
-        return signedIn ? json(200, signedIn) : error(401, "unauthorized", "Sign in first.");
+        // Like the server: nobody signed in is an answer (204), not an error.
+        return signedIn ? json(200, signedIn) : new Response(null, { status: 204 });
       case "GET /workspaces":
         return signedIn ? json(200, signedIn.workspaces) : error(401, "unauthorized", "Sign in first.");
       case "GET /invitations":
@@ -189,7 +191,8 @@ export function createFakeServer(
         return new Response(null, { status: 204 });
       case "POST /users/email": {
         const email = String((body as { email?: unknown } | undefined)?.email ?? "").trim().toLowerCase();
-        if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return error(400, "invalid", say(headers, "emailInvalid"));
+        // The server's rule: the shared schema's e-mail address (one rule everywhere).
+        if (!EMAIL_PATTERN.test(email)) return error(400, "invalid", say(headers, "emailInvalid"));
         if (email === signedIn!.user.email) return error(400, "invalid", say(headers, "emailSame"));
         state.emailChange = { email, code: FAKE_EMAIL_CODE };
         return json(202, { pendingEmail: email, expiresAt: "2030-01-01T10:15:00Z" });

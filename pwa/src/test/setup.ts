@@ -7,6 +7,13 @@ import { afterEach } from "vitest";
 // The router calls both on navigation; tests that care spy on them.
 Element.prototype.scrollTo = function scrollTo() {};
 window.scrollTo = function scrollTo() {};
+// jsdom lays nothing out and has no ResizeObserver; Radix's primitives (radio group, menus, popovers)
+// measure with one, and whole-app tests render screens built from them.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
 
 afterEach(() => {
   cleanup();

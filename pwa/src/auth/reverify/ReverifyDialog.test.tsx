@@ -9,7 +9,7 @@ import { availableMethods } from "./ReverifyDialog";
 const GOOD_CODE = "123456";
 
 /** A server where DELETE /auth/totp needs a proof, and /auth/reverify accepts GOOD_CODE or "secret". */
-function serverNeedingProof(user = { totpEnabled: true, hasPassword: true }) {
+function serverNeedingProof(user = { totpEnabled: true, hasPassword: true }, sendEmail = () => new Response(null, { status: 204 })) {
   let proven = false;
   const server = createFakeServer({
     me: fakeMe({ user }),
@@ -26,7 +26,7 @@ function serverNeedingProof(user = { totpEnabled: true, hasPassword: true }) {
         if (!proven) return error(400, "invalid", "El código no es correcto.");
         return Response.json({ reverifiedUntil: "2030-01-01T10:10:00Z" });
       },
-      "POST /auth/reverify/email": () => new Response(null, { status: 204 }),
+      "POST /auth/reverify/email": sendEmail,
     },
   });
   return server;
@@ -79,7 +79,7 @@ describe("the re-verification dialog", () => {
     expect(server.state.calls).not.toContain("POST /auth/reverify");
   });
 
-  test("another method: the e-mailed code is sent, can be resent, and passes", async () => {
+  test("another method: the e-mailed code is sent, its resend counts down, and the code passes", async () => {
     const server = serverNeedingProof();
     await renderApp("/profile", "es", server);
     fireEvent.click(await screen.findByRole("button", { name: "Desactivar" }));
@@ -87,21 +87,43 @@ describe("the re-verification dialog", () => {
 
     fireEvent.click(within(dialog).getByRole("button", { name: "Usar otro método" }));
     const choices = within(dialog).getByRole("group", { name: "Otras formas de confirmar" });
-    expect([...choices.querySelectorAll(".method-option")].map((b) => b.textContent)).toEqual([
+    expect(within(choices).getAllByRole("button").map((b) => b.textContent)).toEqual([
       "Introducir mi contraseña",
       "Enviarme un código por correo",
+      "Volver",
     ]);
     fireEvent.click(within(choices).getByRole("button", { name: "Enviarme un código por correo" }));
     expect(await within(dialog).findByText("Hemos enviado un código de 6 dígitos a ana@example.com.")).toBeTruthy();
     expect(server.state.calls.filter((c) => c === "POST /auth/reverify/email")).toHaveLength(1);
 
-    fireEvent.click(within(dialog).getByRole("button", { name: "Reenviar el código" }));
-    await waitFor(() => expect(server.state.calls.filter((c) => c === "POST /auth/reverify/email")).toHaveLength(2));
+    // Resend waits out the server's cooldown, counting down, instead of asking too soon.
+    const resend = within(dialog).getByRole("button", { name: /^Reenviar en \d+ s$/ });
+    expect((resend as HTMLButtonElement).disabled).toBe(true);
 
     fireEvent.change(within(dialog).getByLabelText("Código del correo"), { target: { value: GOOD_CODE } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Confirmar" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(server.state.bodies[server.state.calls.lastIndexOf("POST /auth/reverify")]).toEqual({ method: "email", code: GOOD_CODE });
+  });
+
+  test("a code asked for too soon (429) keeps the code field and Confirm, and counts down the wait", async () => {
+    const server = serverNeedingProof({ totpEnabled: true, hasPassword: false }, () =>
+      Response.json({ error: { code: "too_many_requests", message: "Espera 42 segundos antes de pedir otro código." } }, { status: 429, headers: { "Retry-After": "42" } }),
+    );
+    await renderApp("/profile", "es", server);
+    fireEvent.click(await screen.findByRole("button", { name: "Desactivar" }));
+    const dialog = await screen.findByRole("dialog", { name: "Confirma que eres tú" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Usar otro método" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Enviarme un código por correo" }));
+    const resend = await within(dialog).findByRole("button", { name: /^Reenviar en (42|41) s$/ });
+    expect((resend as HTMLButtonElement).disabled).toBe(true);
+    // The code already in the inbox can still be typed and confirmed.
+    const code = within(dialog).getByLabelText("Código del correo");
+    fireEvent.change(code, { target: { value: GOOD_CODE } });
+    const confirm = within(dialog).getByRole("button", { name: "Confirmar" });
+    expect((confirm as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(confirm);
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
 
   test("cancelling (Escape) closes the dialog and leaves the setting as it was", async () => {

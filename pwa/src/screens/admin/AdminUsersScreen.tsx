@@ -4,13 +4,19 @@
 import { ChevronLeft, ChevronRight, Search } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useAdminUsersPage } from "../../api/queries";
+import { useAdminUsersPage } from "../../api/admin";
 import type { AdminUser } from "../../api/types";
-import { useErrorText } from "../../api/useErrorText";
-import { FormAlert, SelectInput, TextField } from "../../forms/fields";
+import { FormError } from "../../forms/FormError";
 import { useFormatters } from "../../i18n/useFormatters";
 import { RoutePending } from "../../router/fallbacks";
-import "./admin.css";
+import { Badge } from "../../ui/Badge";
+import { Button } from "../../ui/Button";
+import { EmptyState } from "../../ui/EmptyState";
+import { Field } from "../../ui/Field";
+import { PageHeader } from "../../ui/PageHeader";
+import { SearchInput } from "../../ui/SearchInput";
+import formStyles from "../../forms/form.module.css";
+import styles from "./Admin.module.css";
 
 /** Page sizes on offer; the server takes 1 to 200. */
 export const PAGE_SIZES = [10, 25, 50] as const;
@@ -20,7 +26,6 @@ export const SEARCH_DELAY_MS = 300;
 
 export function AdminUsersScreen() {
   const { t } = useTranslation();
-  const errorText = useErrorText();
   const format = useFormatters();
   const [draft, setDraft] = useState("");
   const [search, setSearch] = useState("");
@@ -51,46 +56,42 @@ export function AdminUsersScreen() {
   const to = page ? page.offset + page.items.length : 0;
 
   return (
-    <section aria-labelledby="admin-users-title" className="admin-users">
-      <h1 id="admin-users-title" className="page-title page-title-spaced">
-        {t("admin.users.title")}
-      </h1>
+    <section aria-labelledby="admin-users-title">
+      <PageHeader title={<span id="admin-users-title">{t("admin.users.title")}</span>} />
 
-      <div className="admin-toolbar">
-        <form role="search" className="admin-search" onSubmit={submitSearch}>
-          <TextField
-            label={t("admin.users.searchLabel")}
-            type="search"
-            name="search"
-            autoComplete="off"
-            spellCheck={false}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-          />
-          <button type="submit" className="button admin-search-button">
-            <Search size={16} aria-hidden="true" />
+      <div className={styles.toolbar}>
+        <form role="search" className={styles.search} onSubmit={submitSearch}>
+          <Field label={t("admin.users.searchLabel")}>
+            <SearchInput name="search" value={draft} onChange={setDraft} />
+          </Field>
+          <Button type="submit" icon={<Search size={16} />}>
             {t("admin.users.search")}
-          </button>
+          </Button>
         </form>
-        <SelectInput
-          label={t("admin.users.pageSize")}
-          name="page-size"
-          value={String(limit)}
-          onChange={(e) => {
-            setLimit(Number(e.target.value));
-            setOffset(0);
-          }}
-        >
-          {PAGE_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </SelectInput>
+        <Field label={t("admin.users.pageSize")}>
+          {(control) => (
+            <select
+              {...control}
+              className={formStyles.select}
+              name="page-size"
+              value={String(limit)}
+              onChange={(e) => {
+                setLimit(Number(e.target.value));
+                setOffset(0);
+              }}
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
 
       {/* Where the list stands, read out after each search or page. */}
-      <p className="admin-range" role="status" data-testid="admin-users-range">
+      <p className={styles.range} role="status" data-testid="admin-users-range">
         {page && page.items.length > 0
           ? page.total !== null
             ? t("admin.users.range", { from: format.number(from), to: format.number(to), total: format.number(page.total) })
@@ -99,14 +100,13 @@ export function AdminUsersScreen() {
       </p>
 
       {users.isPending && <RoutePending />}
-      {users.isError && <FormAlert>{errorText(users.error)}</FormAlert>}
+      {users.isError && <FormError error={users.error} />}
       {page && page.items.length === 0 && page.offset === 0 && (
-        <p className="admin-empty" data-testid="admin-users-empty">
-          {search === "" ? t("admin.users.empty") : t("admin.users.noMatch", { search })}
-        </p>
+        <EmptyState title={search === "" ? t("admin.users.empty") : t("admin.users.noMatch", { search })} data-testid="admin-users-empty" />
       )}
       {page && page.items.length > 0 && (
-        <div className="table-wrap" aria-busy={users.isPlaceholderData || undefined}>
+        // Scrolls sideways on a phone: focusable and named, so the keyboard can scroll it too.
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.users.title")} aria-busy={users.isPlaceholderData || undefined}>
           <table className="table" data-testid="admin-users">
             <caption className="visually-hidden">{t("admin.users.caption", { count: page.total ?? page.items.length })}</caption>
             <thead>
@@ -128,25 +128,13 @@ export function AdminUsersScreen() {
       )}
 
       {page && (page.previous || page.next) && (
-        <nav className="admin-pager" aria-label={t("admin.users.pagination")}>
-          <button
-            type="button"
-            className="button"
-            disabled={!page.previous || users.isPlaceholderData}
-            onClick={() => page.previous && setOffset(page.previous.offset)}
-          >
-            <ChevronLeft size={16} aria-hidden="true" />
+        <nav className={styles.pager} aria-label={t("admin.users.pagination")}>
+          <Button icon={<ChevronLeft size={16} />} disabled={!page.previous || users.isPlaceholderData} onClick={() => page.previous && setOffset(page.previous.offset)}>
             {t("admin.users.previous")}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={!page.next || users.isPlaceholderData}
-            onClick={() => page.next && setOffset(page.next.offset)}
-          >
+          </Button>
+          <Button iconEnd={<ChevronRight size={16} />} disabled={!page.next || users.isPlaceholderData} onClick={() => page.next && setOffset(page.next.offset)}>
             {t("admin.users.next")}
-            <ChevronRight size={16} aria-hidden="true" />
-          </button>
+          </Button>
         </nav>
       )}
     </section>
@@ -159,7 +147,7 @@ function UserRow({ user, created }: { user: AdminUser; created: string }) {
     <tr>
       <td>{[user.firstName, user.lastName].filter(Boolean).join(" ") || "—"}</td>
       <td>{user.email}</td>
-      <td>{user.isAdmin ? <span className="badge badge-success">{t("admin.users.admin")}</span> : t("admin.users.member")}</td>
+      <td>{user.isAdmin ? <Badge tone="success">{t("admin.users.admin")}</Badge> : t("admin.users.member")}</td>
       <td>{user.emailVerified ? t("profile.account.verified") : t("profile.account.unverified")}</td>
       <td>{created}</td>
     </tr>

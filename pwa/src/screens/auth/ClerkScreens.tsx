@@ -5,15 +5,19 @@ import { ClerkProvider, SignIn, SignUp, useClerk } from "@clerk/clerk-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { queryKeys } from "../../api/queries";
+import { clerkLocalization } from "../../auth/clerkLocalization";
 import { AFTER_SIGN_IN_PATH } from "../../auth/guards";
 import { SIGNED_OUT_MARKER } from "../../auth/signOut";
+import { AuthPage } from "./AuthCard";
 
 const AFTER_SIGN_UP_URL = "/onboarding#/security";
 
 function ClerkFrame({ publishableKey, children }: { publishableKey: string; children: ReactNode }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { i18n } = useTranslation();
   // Clerk navigates through the app's router; /me is read afresh first, so the guards see the new
   // session instead of the "signed out" they remembered.
   const go = async (to: string, replace: boolean) => {
@@ -23,6 +27,7 @@ function ClerkFrame({ publishableKey, children }: { publishableKey: string; chil
   return (
     <ClerkProvider
       publishableKey={publishableKey}
+      localization={clerkLocalization(i18n.resolvedLanguage ?? i18n.language)}
       routerPush={(to) => go(to, false)}
       routerReplace={(to) => go(to, true)}
       signInUrl="/signin"
@@ -32,7 +37,7 @@ function ClerkFrame({ publishableKey, children }: { publishableKey: string; chil
       afterSignOutUrl="/signin"
     >
       <EndClerkSessionAfterSignOut />
-      <div className="auth-page auth-page-hosted">{children}</div>
+      <AuthPage>{children}</AuthPage>
     </ClerkProvider>
   );
 }

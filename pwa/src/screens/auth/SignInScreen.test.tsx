@@ -33,8 +33,8 @@ function serverWithAccount({ totp }: { totp: boolean }) {
 }
 
 async function fillCredentials(email: string, password: string) {
-  fireEvent.change(await screen.findByLabelText("Correo electrónico"), { target: { value: email } });
-  fireEvent.change(screen.getByLabelText("Contraseña"), { target: { value: password } });
+  fireEvent.change(await screen.findByLabelText(/^Correo electrónico/), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText(/^Contraseña/), { target: { value: password } });
   fireEvent.click(screen.getByRole("button", { name: "Entrar" }));
 }
 
@@ -45,7 +45,7 @@ describe("sign-in", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Entrar" }));
     expect(await screen.findByText("Introduce tu correo electrónico")).toBeTruthy();
     expect(screen.getByText("Introduce tu contraseña")).toBeTruthy();
-    expect(screen.getByLabelText("Correo electrónico").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByLabelText(/^Correo electrónico/).getAttribute("aria-invalid")).toBe("true");
     expect(server.state.calls).not.toContain("POST /auth/signin");
   });
 
@@ -69,11 +69,11 @@ describe("sign-in", () => {
     await fillCredentials("ana@example.com", "correct horse");
     expect(await screen.findByRole("heading", { name: "Verificación en dos pasos" })).toBeTruthy();
 
-    fireEvent.change(screen.getByLabelText("Código de autenticación"), { target: { value: "135790" } });
+    fireEvent.change(screen.getByLabelText(/^Código de autenticación/), { target: { value: "135790" } });
     fireEvent.click(screen.getByRole("button", { name: "Verificar" }));
     expect((await screen.findByRole("alert")).textContent).toBe("El código no es correcto.");
 
-    fireEvent.change(screen.getByLabelText("Código de autenticación"), { target: { value: "246810" } });
+    fireEvent.change(screen.getByLabelText(/^Código de autenticación/), { target: { value: "246810" } });
     fireEvent.click(screen.getByRole("button", { name: "Verificar" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(await screen.findByTestId("dashboard-empty")).toBeTruthy();
@@ -82,11 +82,11 @@ describe("sign-in", () => {
   test("a recovery code can stand in for the authenticator code", async () => {
     const server = serverWithAccount({ totp: true });
     await renderApp("/signin", "en", server);
-    fireEvent.change(await screen.findByLabelText("E-mail"), { target: { value: "ana@example.com" } });
-    fireEvent.change(screen.getByLabelText("Password"), { target: { value: "correct horse" } });
+    fireEvent.change(await screen.findByLabelText(/^E-mail/), { target: { value: "ana@example.com" } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: "correct horse" } });
     fireEvent.click(screen.getByRole("button", { name: "Sign in" }));
     fireEvent.click(await screen.findByRole("button", { name: "Use a recovery code instead" }));
-    fireEvent.change(screen.getByLabelText("Recovery code"), { target: { value: "abcd-efgh" } });
+    fireEvent.change(screen.getByLabelText(/^Recovery code/), { target: { value: "abcd-efgh" } });
     fireEvent.click(screen.getByRole("button", { name: "Verify" }));
     await waitFor(() => expect(server.state.calls).toContain("POST /auth/signin/totp"));
     expect(server.state.bodies[server.state.calls.indexOf("POST /auth/signin/totp")]).toEqual({ recoveryCode: "abcd-efgh" });

@@ -1,21 +1,25 @@
 // /signin: e-mail and password (then the authenticator code when the account has one), or a passkey.
 // With the hosted provider configured (Clerk), its own sign-in component instead.
-import { useMutation } from "@tanstack/react-query";
+import { codeRequestSchema, recoveryCodeRequestSchema, signInRequestSchema } from "@patrimonio/shared-schema";
 import { Link } from "@tanstack/react-router";
 import { Fingerprint } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
-import { useForm } from "react-hook-form";
+import { lazy, Suspense, useState, type ReactNode } from "react";
+import type { UseFormRegisterReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useApi } from "../../api/ApiProvider";
-import { endpoints } from "../../api/endpoints";
+import type * as z from "zod";
+import { usePasskeySignInMutation, useSecondFactorMutation, useSignInMutation, type SecondFactorBody } from "../../api/auth";
 import { useAuthConfig } from "../../api/queries";
-import { useErrorText } from "../../api/useErrorText";
-import { TOTP_CODE_PATTERN } from "../../auth/totpCode";
+import { isWebAuthnCancel, webauthnSupported } from "../../auth/webauthn";
 import { useFinishSignIn } from "../../auth/useSession";
-import { getPasskeyAssertion, isWebAuthnCancel, webauthnSupported } from "../../auth/webauthn";
-import { FormAlert, TextField } from "../../forms/fields";
+import styles from "../../forms/form.module.css";
+import { FormError } from "../../forms/FormError";
+import { trimFields, useSchemaForm } from "../../forms/schemaForm";
 import { RoutePending } from "../../router/fallbacks";
-import { AuthCard } from "./AuthCard";
+import { Button } from "../../ui/Button";
+import { CodeInput } from "../../ui/CodeInput";
+import { Field } from "../../ui/Field";
+import { TextInput } from "../../ui/TextInput";
+import { AuthCard, AuthDivider } from "./AuthCard";
 
 const ClerkSignIn = lazy(() => import("./ClerkScreens").then((m) => ({ default: m.ClerkSignIn })));
 
@@ -32,39 +36,18 @@ export function SignInScreen({ redirect }: { redirect?: string | undefined }) {
   return <LocalSignIn redirect={redirect} passkeys={config.data?.passkeys ?? true} />;
 }
 
-interface Credentials {
-  email: string;
-  password: string;
-}
-
 function LocalSignIn({ redirect, passkeys }: { redirect: string | undefined; passkeys: boolean }) {
   const { t } = useTranslation();
-  const api = useApi();
-  const errorText = useErrorText();
   const finish = useFinishSignIn(redirect);
   const [secondFactor, setSecondFactor] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<Credentials>({ defaultValues: { email: "", password: "" } });
-
-  const signIn = useMutation({
-    mutationFn: (values: Credentials) => endpoints.signIn(api, { email: values.email.trim(), password: values.password }),
+  const form = useSchemaForm(signInRequestSchema, { defaultValues: { email: "", password: "" }, prepare: trimFields("email") });
+  const signIn = useSignInMutation({
     onSuccess: async (result) => {
       if (result.mfaRequired) setSecondFactor(true);
       else await finish();
     },
   });
-
-  const passkey = useMutation({
-    mutationFn: async () => {
-      const options = await endpoints.passkeyLoginBegin(api);
-      const credential = await getPasskeyAssertion(options);
-      return endpoints.passkeyLoginFinish(api, credential);
-    },
-    onSuccess: finish,
-  });
+  const passkey = usePasskeySignInMutation({ onSuccess: finish });
 
   if (secondFactor) return <SecondFactor onDone={finish} onBack={() => setSecondFactor(false)} />;
 
@@ -81,36 +64,26 @@ function LocalSignIn({ redirect, passkeys }: { redirect: string | undefined; pas
         </>
       }
     >
-      <form className="form" noValidate onSubmit={handleSubmit((values) => signIn.mutate(values))}>
-        <TextField
-          label={t("auth.email")}
-          type="email"
-          autoComplete="username webauthn"
-          error={errors.email?.message}
-          {...register("email", { validate: (v) => (v.trim() === "" ? t("auth.emailRequired") : true) })}
-        />
-        <TextField
-          label={t("auth.password")}
-          type="password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          {...register("password", { validate: (v) => (v === "" ? t("auth.passwordRequired") : true) })}
-        />
-        {signIn.isError && <FormAlert>{errorText(signIn.error)}</FormAlert>}
-        <button type="submit" className="button button-primary button-block" disabled={signIn.isPending}>
-          {signIn.isPending ? t("auth.signIn.pending") : t("auth.signIn.submit")}
-        </button>
+      <form className={styles.form} noValidate onSubmit={form.submit((values) => signIn.mutateAsync(values))}>
+        <Field label={t("auth.email")} error={form.errorText("email")} required>
+          <TextInput type="email" autoComplete="username webauthn" spellCheck={false} {...form.register("email")} />
+        </Field>
+        <Field label={t("auth.password")} error={form.errorText("password")} required>
+          <TextInput type="password" autoComplete="current-password" {...form.register("password")} />
+        </Field>
+        <Link to="/password/forgot" className={styles.small}>{t("account.password.forgotLink")}</Link>
+        <FormError form={form} />
+        <Button type="submit" variant="primary" block loading={signIn.isPending} loadingText={t("auth.signIn.pending")}>
+          {t("auth.signIn.submit")}
+        </Button>
       </form>
       {passkeys && webauthnSupported() && (
         <>
-          <div className="divider" role="separator">
-            <span>{t("common.or")}</span>
-          </div>
-          <button type="button" className="button button-block" onClick={() => passkey.mutate()} disabled={passkey.isPending}>
-            <Fingerprint size={16} aria-hidden="true" />
+          <AuthDivider>{t("common.or")}</AuthDivider>
+          <Button block icon={<Fingerprint size={16} />} onClick={() => passkey.mutate()} loading={passkey.isPending}>
             {t("auth.signIn.passkey")}
-          </button>
-          {passkey.isError && !isWebAuthnCancel(passkey.error) && <FormAlert>{errorText(passkey.error)}</FormAlert>}
+          </Button>
+          {passkey.isError && !isWebAuthnCancel(passkey.error) && <FormError error={passkey.error} />}
         </>
       )}
     </AuthCard>
@@ -120,65 +93,72 @@ function LocalSignIn({ redirect, passkeys }: { redirect: string | undefined; pas
 /** The second step of a password sign-in on an account with an authenticator app. */
 function SecondFactor({ onDone, onBack }: { onDone: () => Promise<void>; onBack: () => void }) {
   const { t } = useTranslation();
-  const api = useApi();
-  const errorText = useErrorText();
   const [useRecovery, setUseRecovery] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    formState: { errors },
-  } = useForm<{ code: string }>({ defaultValues: { code: "" } });
-
-  const verify = useMutation({
-    mutationFn: (code: string) => endpoints.signInSecondFactor(api, useRecovery ? { recoveryCode: code } : { code }),
-    onSuccess: onDone,
-  });
+  const verify = useSecondFactorMutation({ onSuccess: onDone });
 
   return (
     <AuthCard title={t("auth.secondFactor.title")} subtitle={useRecovery ? t("auth.secondFactor.recoverySubtitle") : t("auth.secondFactor.subtitle")}>
-      <form className="form" noValidate onSubmit={handleSubmit((values) => verify.mutate(values.code.trim()))}>
-        {useRecovery ? (
-          <TextField
-            key="recovery"
-            label={t("auth.secondFactor.recoveryLabel")}
-            autoComplete="off"
-            spellCheck={false}
-            error={errors.code?.message}
-            {...register("code", { validate: (v) => (v.trim() === "" ? t("auth.secondFactor.recoveryRequired") : true) })}
-          />
-        ) : (
-          <TextField
-            key="code"
-            label={t("auth.secondFactor.codeLabel")}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            error={errors.code?.message}
-            {...register("code", { validate: (v) => (TOTP_CODE_PATTERN.test(v.trim()) ? true : t("auth.codeInvalid")) })}
-          />
-        )}
-        {verify.isError && <FormAlert>{errorText(verify.error)}</FormAlert>}
-        <button type="submit" className="button button-primary button-block" disabled={verify.isPending}>
-          {verify.isPending ? t("common.checking") : t("auth.secondFactor.submit")}
+      <SecondFactorForm key={String(useRecovery)} recovery={useRecovery} onSubmit={(body) => verify.mutateAsync(body)} pending={verify.isPending} />
+      <div className={styles.links}>
+        <button
+          type="button"
+          className={styles.linkButton}
+          onClick={() => {
+            setUseRecovery((r) => !r);
+            verify.reset();
+          }}
+        >
+          {useRecovery ? t("auth.secondFactor.useCode") : t("auth.secondFactor.useRecovery")}
         </button>
-        <div className="form-links">
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              setUseRecovery((r) => !r);
-              reset({ code: "" });
-              verify.reset();
-            }}
-          >
-            {useRecovery ? t("auth.secondFactor.useCode") : t("auth.secondFactor.useRecovery")}
-          </button>
-          <button type="button" className="link-button" onClick={onBack}>
-            {t("common.back")}
-          </button>
-        </div>
-      </form>
+        <button type="button" className={styles.linkButton} onClick={onBack}>
+          {t("common.back")}
+        </button>
+      </div>
     </AuthCard>
+  );
+}
+
+/** The code of the second step: six digits from the authenticator app, or one of the recovery codes. */
+function SecondFactorForm({ recovery, onSubmit, pending }: { recovery: boolean; onSubmit: (body: SecondFactorBody) => Promise<unknown>; pending: boolean }) {
+  const { t } = useTranslation();
+  return recovery ? (
+    <CodeForm
+      schema={recoveryCodeRequestSchema}
+      name="recoveryCode"
+      label={t("auth.secondFactor.recoveryLabel")}
+      input={(props) => <TextInput autoComplete="off" spellCheck={false} {...props} />}
+      onSubmit={onSubmit}
+      pending={pending}
+    />
+  ) : (
+    <CodeForm schema={codeRequestSchema} name="code" label={t("auth.secondFactor.codeLabel")} input={(props) => <CodeInput {...props} />} onSubmit={onSubmit} pending={pending} />
+  );
+}
+
+interface CodeFormProps<K extends string> {
+  schema: z.ZodType<Record<K, string>, Record<K, string>>;
+  name: K;
+  label: string;
+  input: (props: UseFormRegisterReturn) => ReactNode;
+  onSubmit: (body: Record<K, string>) => Promise<unknown>;
+  pending: boolean;
+}
+
+function CodeForm<K extends "code" | "recoveryCode">({ schema, name, label, input, onSubmit, pending }: CodeFormProps<K>) {
+  const { t } = useTranslation();
+  const form = useSchemaForm<typeof schema, Record<string, string>>(schema, {
+    defaultValues: { [name]: "" },
+    prepare: trimFields(name),
+  });
+  return (
+    <form className={styles.form} noValidate onSubmit={form.submit((values) => onSubmit(values as Record<K, string>))}>
+      <Field label={label} error={form.errorText(name)} required>
+        {input(form.register(name))}
+      </Field>
+      <FormError form={form} />
+      <Button type="submit" variant="primary" block loading={pending} loadingText={t("common.checking")}>
+        {t("auth.secondFactor.submit")}
+      </Button>
+    </form>
   );
 }

@@ -1,18 +1,19 @@
 // /signup: e-mail and password; the server checks the password (length, list of common passwords)
 // and sends an e-mail verification code, asked for on /signup/verify. With the hosted provider
 // configured (Clerk), its own sign-up component instead, with the same destination afterwards.
-import { useMutation } from "@tanstack/react-query";
+import { signUpRequestSchema } from "@patrimonio/shared-schema";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
-import { useForm } from "react-hook-form";
-import { useTranslation } from "react-i18next";
-import { useApi } from "../../api/ApiProvider";
-import { endpoints } from "../../api/endpoints";
+import { Trans, useTranslation } from "react-i18next";
+import { useSignUpMutation } from "../../api/auth";
 import { useAuthConfig } from "../../api/queries";
-import { useErrorText } from "../../api/useErrorText";
-import { useRefreshMe } from "../../auth/useSession";
-import { FormAlert, TextField } from "../../forms/fields";
+import styles from "../../forms/form.module.css";
+import { FormError } from "../../forms/FormError";
+import { trimFields, useSchemaForm } from "../../forms/schemaForm";
 import { RoutePending } from "../../router/fallbacks";
+import { Button } from "../../ui/Button";
+import { Field } from "../../ui/Field";
+import { TextInput } from "../../ui/TextInput";
 import { AuthCard } from "./AuthCard";
 
 const ClerkSignUp = lazy(() => import("./ClerkScreens").then((m) => ({ default: m.ClerkSignUp })));
@@ -30,31 +31,16 @@ export function SignUpScreen() {
   return <LocalSignUp />;
 }
 
-interface SignUpValues {
-  email: string;
-  password: string;
-}
-
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 function LocalSignUp() {
   const { t } = useTranslation();
-  const api = useApi();
   const navigate = useNavigate();
-  const refreshMe = useRefreshMe();
-  const errorText = useErrorText();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<SignUpValues>({ defaultValues: { email: "", password: "" } });
-
-  const signUp = useMutation({
-    mutationFn: (values: SignUpValues) => endpoints.signUp(api, { email: values.email.trim(), password: values.password }),
-    onSuccess: async () => {
-      await refreshMe();
-      await navigate({ to: "/signup/verify", replace: true });
-    },
+  const form = useSchemaForm(signUpRequestSchema, {
+    defaultValues: { email: "", password: "" },
+    prepare: trimFields("email"),
+  });
+  // The same answer for a new and a taken address: the code (or, for a taken one, a notice) is in the mail.
+  const signUp = useSignUpMutation({
+    onSuccess: ({ email }) => navigate({ href: `/signup/verify?${new URLSearchParams({ email }).toString()}`, replace: true }),
   });
 
   return (
@@ -67,29 +53,21 @@ function LocalSignUp() {
         </>
       }
     >
-      <form className="form" noValidate onSubmit={handleSubmit((values) => signUp.mutate(values))}>
-        <TextField
-          label={t("auth.email")}
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register("email", {
-            validate: (v) => (v.trim() === "" ? t("auth.emailRequired") : EMAIL_SHAPE.test(v.trim()) ? true : t("auth.emailInvalid")),
-          })}
-        />
-        <TextField
-          label={t("auth.password")}
-          type="password"
-          autoComplete="new-password"
-          hint={t("auth.signUp.passwordHint")}
-          error={errors.password?.message}
-          {...register("password", { validate: (v) => (v === "" ? t("auth.passwordRequired") : true) })}
-        />
-        {signUp.isError && <FormAlert>{errorText(signUp.error)}</FormAlert>}
-        <button type="submit" className="button button-primary button-block" disabled={signUp.isPending}>
-          {signUp.isPending ? t("auth.signUp.pending") : t("auth.signUp.submit")}
-        </button>
-        <p className="form-text form-text-small">{t("auth.signUp.terms")}</p>
+      <form className={styles.form} noValidate onSubmit={form.submit((values) => signUp.mutateAsync(values))}>
+        <Field label={t("auth.email")} error={form.errorText("email")} required>
+          <TextInput type="email" autoComplete="email" spellCheck={false} {...form.register("email")} />
+        </Field>
+        <Field label={t("auth.password")} hint={t("auth.signUp.passwordHint")} error={form.errorText("password")} required>
+          <TextInput type="password" autoComplete="new-password" {...form.register("password")} />
+        </Field>
+        <FormError form={form} />
+        <Button type="submit" variant="primary" block loading={signUp.isPending} loadingText={t("auth.signUp.pending")}>
+          {t("auth.signUp.submit")}
+        </Button>
+        <p className={styles.small}>{t("auth.signUp.terms")}</p>
+        <p className={styles.small}>
+          <Trans i18nKey="auth.signUp.legal" components={{ terms: <Link to="/tos" />, privacy: <Link to="/privacy" /> }} />
+        </p>
       </form>
     </AuthCard>
   );

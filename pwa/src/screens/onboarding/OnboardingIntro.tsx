@@ -7,6 +7,11 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useMe } from "../../api/queries";
 import { onboardingPath } from "../../auth/guards";
+import formStyles from "../../forms/form.module.css";
+import { buttonClass } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { PageHeader } from "../../ui/PageHeader";
+import styles from "./Onboarding.module.css";
 
 /** The intro's sections; "#/<id>" in the URL points at one. */
 export const INTRO_SECTIONS = [
@@ -38,16 +43,16 @@ export function OnboardingIntro() {
   }, [target]);
 
   return (
-    <section className="onboarding-intro" aria-labelledby="onboarding-title">
-      <div className="page-header">
-        <h1 id="onboarding-title" className="page-title">
-          {t("onboarding.intro.title")}
-        </h1>
-        <p className="page-subtitle">
-          <Clock3 size={15} aria-hidden="true" className="inline-icon" /> {t("onboarding.intro.duration")}
-        </p>
-      </div>
-      <ol className="intro-steps">
+    <section aria-labelledby="onboarding-title">
+      <PageHeader
+        title={<span id="onboarding-title">{t("onboarding.intro.title")}</span>}
+        subtitle={
+          <>
+            <Clock3 size={15} aria-hidden="true" className={styles.inlineIcon} /> {t("onboarding.intro.duration")}
+          </>
+        }
+      />
+      <ol className={styles.steps}>
         {INTRO_SECTIONS.map((section, index) => {
           const state = index < currentIndex ? "done" : index === currentIndex ? "current" : "upcoming";
           const Icon = section.icon;
@@ -56,27 +61,28 @@ export function OnboardingIntro() {
               key={section.id}
               id={`onboarding-${section.id}`}
               ref={section.id === target ? targetRef : undefined}
-              className="intro-step"
+              className={styles.step}
               data-state={state}
               data-targeted={section.id === target ? true : undefined}
               aria-current={state === "current" ? "step" : undefined}
             >
-              <span className="intro-step-icon" aria-hidden="true">
-                <Icon size={20} />
-              </span>
-              <div className="intro-step-body">
-                <h2 className="intro-step-title">
-                  <span className="intro-step-number">{t("onboarding.intro.stepNumber", { number: index + 1 })}</span>
-                  {t(section.titleKey)}
-                </h2>
-                <p className="intro-step-text">{t(section.textKey)}</p>
-              </div>
+              <Card
+                icon={<Icon size={20} />}
+                title={
+                  <span className={styles.stepTitle}>
+                    <span className={styles.stepNumber}>{t("onboarding.intro.stepNumber", { number: index + 1 })}</span>
+                    {t(section.titleKey)}
+                  </span>
+                }
+                description={t(section.textKey)}
+                padding="compact"
+              />
             </li>
           );
         })}
       </ol>
-      <div className="form-actions">
-        <Link to={next} className="button button-primary" data-testid="onboarding-start">
+      <div className={formStyles.actions}>
+        <Link to={next} className={buttonClass({ variant: "primary" })} data-testid="onboarding-start">
           {step === "security_totp" ? t("onboarding.intro.start") : t("onboarding.intro.continue")}
           <ArrowRight size={16} aria-hidden="true" />
         </Link>

@@ -1,8 +1,12 @@
 // The frame of the onboarding screens: where the user is among the steps, then the step itself.
 import { Outlet } from "@tanstack/react-router";
-import { Check } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { useMe } from "../../api/queries";
+import { useMe, usePasskeys } from "../../api/queries";
+import { skippedSteps } from "../../auth/onboardingProgress";
+import { Stepper } from "../../ui/Stepper";
+import { cx } from "../../ui/cx";
+import page from "../page.module.css";
+import styles from "./Onboarding.module.css";
 
 /** The steps shown in the progress bar, in the server's order. */
 export const PROGRESS_STEPS = [
@@ -18,22 +22,12 @@ export function OnboardingLayout() {
   // A step after these (billing, from a later issue) means all of them are done.
   const found = PROGRESS_STEPS.findIndex((s) => s.step === step);
   const current = found >= 0 ? found : step === undefined || step === "verify_email" ? -1 : PROGRESS_STEPS.length;
+  // A security step passed without its factor was skipped: no check mark (skipped is not done).
+  const passkeys = usePasskeys();
+  const skipped = skippedSteps(me, passkeys.data?.length).map((s) => PROGRESS_STEPS.findIndex((p) => p.step === s));
   return (
-    <div className="page page-narrow onboarding">
-      <ol className="stepper" aria-label={t("onboarding.progress.label")}>
-        {PROGRESS_STEPS.map((s, index) => {
-          const state = index < current ? "done" : index === current ? "current" : "upcoming";
-          return (
-            <li key={s.step} className="stepper-item" data-state={state} aria-current={state === "current" ? "step" : undefined}>
-              <span className="stepper-dot" aria-hidden="true">
-                {state === "done" ? <Check size={14} /> : index + 1}
-              </span>
-              <span className="stepper-label">{t(s.labelKey)}</span>
-              {state === "done" && <span className="visually-hidden">{t("onboarding.progress.done")}</span>}
-            </li>
-          );
-        })}
-      </ol>
+    <div className={cx(page.page, page.narrow)}>
+      <Stepper className={styles.stepper} steps={PROGRESS_STEPS.map((s) => t(s.labelKey))} current={current} skipped={skipped} label={t("onboarding.progress.label")} />
       <Outlet />
     </div>
   );

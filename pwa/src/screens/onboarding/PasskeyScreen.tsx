@@ -7,7 +7,12 @@ import { queryKeys } from "../../api/queries";
 import { useErrorText } from "../../api/useErrorText";
 import { registerPasskey } from "../../auth/passkeys";
 import { isWebAuthnCancel, webauthnSupported } from "../../auth/webauthn";
-import { FormAlert } from "../../forms/fields";
+import formStyles from "../../forms/form.module.css";
+import { FormError } from "../../forms/FormError";
+import { Alert } from "../../ui/Alert";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import styles from "./Onboarding.module.css";
 import { useCompleteStep } from "./useCompleteStep";
 
 export function PasskeyScreen() {
@@ -18,6 +23,7 @@ export function PasskeyScreen() {
   const completeStep = useCompleteStep("security_passkey");
   const supported = webauthnSupported();
 
+  // The browser's ceremony and the step's progress, not one API call: kept here, not in api/.
   const create = useMutation({
     mutationFn: async () => {
       await registerPasskey(api, t("passkeys.defaultName"));
@@ -29,37 +35,26 @@ export function PasskeyScreen() {
   const busy = create.isPending || skip.isPending;
 
   return (
-    <section className="card onboarding-card" aria-labelledby="passkey-title">
-      <div className="card-head">
-        <span className="card-icon" aria-hidden="true">
-          <Fingerprint size={22} />
-        </span>
-        <h1 id="passkey-title" className="card-title">
-          {t("onboarding.passkey.title")}
-        </h1>
-        <p className="card-subtitle">{t("onboarding.passkey.subtitle")}</p>
-      </div>
-      <ul className="benefits">
+    <Card title={t("onboarding.passkey.title")} description={t("onboarding.passkey.subtitle")} icon={<Fingerprint size={20} />} headingLevel={1}>
+      <ul className={styles.benefits}>
         <li>{t("onboarding.passkey.benefit1")}</li>
         <li>{t("onboarding.passkey.benefit2")}</li>
         <li>{t("onboarding.passkey.benefit3")}</li>
       </ul>
-      {!supported && <FormAlert kind="info">{t("passkeys.unsupported")}</FormAlert>}
-      {create.isError && (
-        <FormAlert kind={isWebAuthnCancel(create.error) ? "info" : "error"}>{errorText(create.error)}</FormAlert>
-      )}
-      {skip.isError && <FormAlert>{errorText(skip.error)}</FormAlert>}
-      <div className="form-actions">
-        <button type="button" className="button button-ghost" onClick={() => skip.mutate()} disabled={busy}>
+      {!supported && <Alert tone="info">{t("passkeys.unsupported")}</Alert>}
+      {create.isError &&
+        (isWebAuthnCancel(create.error) ? <Alert tone="info">{errorText(create.error)}</Alert> : <FormError error={create.error} />)}
+      {skip.isError && <FormError error={skip.error} />}
+      <div className={formStyles.actions}>
+        <Button variant="ghost" onClick={() => skip.mutate()} disabled={busy}>
           {t("onboarding.skip")}
-        </button>
+        </Button>
         {supported && (
-          <button type="button" className="button button-primary" onClick={() => create.mutate()} disabled={busy}>
-            <Fingerprint size={16} aria-hidden="true" />
-            {create.isPending ? t("passkeys.creating") : t("onboarding.passkey.create")}
-          </button>
+          <Button variant="primary" icon={<Fingerprint size={16} />} onClick={() => create.mutate()} disabled={busy} loading={create.isPending} loadingText={t("passkeys.creating")}>
+            {t("onboarding.passkey.create")}
+          </Button>
         )}
       </div>
-    </section>
+    </Card>
   );
 }

@@ -1,14 +1,24 @@
-// /onboarding/2fa: set up an authenticator app (skippable).
+// /onboarding/2fa: set up an authenticator app (skippable). When the authenticator is already on
+// (the page was reloaded after confirming its code), the step does not set up a new one: an enabled
+// second factor is only replaced from the profile, after a proof with it.
 import { useMutation } from "@tanstack/react-query";
+import { ShieldCheck } from "lucide-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useMe } from "../../api/queries";
 import { useErrorText } from "../../api/useErrorText";
 import { TotpSetup } from "../../auth/TotpSetup";
-import { FormAlert } from "../../forms/fields";
+import { Alert } from "../../ui/Alert";
+import { Button } from "../../ui/Button";
 import { useCompleteStep } from "./useCompleteStep";
 
 export function TwoFactorScreen() {
   const { t } = useTranslation();
   const errorText = useErrorText();
+  const { data: me } = useMe();
+  // Decided once: after confirming a code here the recovery codes stay on screen even when the
+  // user data is read again meanwhile.
+  const [alreadyOn] = useState(() => me?.user.totpEnabled === true);
   const completeStep = useCompleteStep("security_totp");
   const advance = useMutation({ mutationFn: completeStep });
   return (
@@ -19,15 +29,28 @@ export function TwoFactorScreen() {
         </h1>
         <p className="card-subtitle">{t("onboarding.totp.subtitle")}</p>
       </div>
-      {advance.isError && <FormAlert>{errorText(advance.error)}</FormAlert>}
-      <TotpSetup
-        onFinished={() => advance.mutateAsync("complete").then(() => undefined, () => undefined)}
-        secondaryAction={
-          <button type="button" className="button button-ghost" onClick={() => advance.mutate("skip")} disabled={advance.isPending}>
-            {t("onboarding.skip")}
-          </button>
-        }
-      />
+      {advance.isError && <Alert>{errorText(advance.error)}</Alert>}
+      {alreadyOn ? (
+        <div className="stack" data-testid="totp-already-on">
+          <Alert tone="success" title={t("account.totp.alreadyOn")} noIcon={false}>
+            {t("account.totp.alreadyOnText")}
+          </Alert>
+          <div className="form-actions">
+            <Button variant="primary" icon={<ShieldCheck size={16} />} loading={advance.isPending} onClick={() => advance.mutate("complete")}>
+              {t("account.totp.continue")}
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <TotpSetup
+          onFinished={() => advance.mutateAsync("complete").then(() => undefined, () => undefined)}
+          secondaryAction={
+            <Button variant="ghost" onClick={() => advance.mutate("skip")} disabled={advance.isPending}>
+              {t("onboarding.skip")}
+            </Button>
+          }
+        />
+      )}
     </section>
   );
 }

@@ -1,7 +1,6 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useCallback } from "react";
-import { useApi } from "../../api/ApiProvider";
-import { endpoints } from "../../api/endpoints";
+import { useAdvanceOnboardingMutation } from "../../api/auth";
 import { onboardingPath, type OnboardingRouteStep } from "../../auth/guards";
 import { useRefreshMe } from "../../auth/useSession";
 
@@ -10,18 +9,18 @@ import { useRefreshMe } from "../../auth/useSession";
  * the progress; when the step's own action already moved it on, nothing is advanced twice.
  */
 export function useCompleteStep(step: OnboardingRouteStep): (action: "complete" | "skip") => Promise<void> {
-  const api = useApi();
   const refreshMe = useRefreshMe();
   const navigate = useNavigate();
+  const { mutateAsync: advance } = useAdvanceOnboardingMutation();
   return useCallback(
     async (action) => {
       let me = await refreshMe();
       if (me && !me.onboarding.completed && me.onboarding.step === step) {
-        await endpoints.advanceOnboarding(api, step, action);
+        await advance({ step, action });
         me = await refreshMe();
       }
       await navigate({ to: me ? onboardingPath(me.onboarding) : "/signin", replace: true });
     },
-    [api, navigate, refreshMe, step],
+    [advance, navigate, refreshMe, step],
   );
 }

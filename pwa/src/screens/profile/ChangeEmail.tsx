@@ -13,12 +13,19 @@ import { endpoints } from "../../api/endpoints";
 import { queryKeys } from "../../api/queries";
 import type { EmailChange, Me, User } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
-import { TOTP_CODE_LENGTH, TOTP_CODE_PATTERN } from "../../auth/totpCode";
-import { FormAlert, TextField } from "../../forms/fields";
+import { TOTP_CODE_PATTERN } from "../../auth/totpCode";
+import { useResendCooldown } from "../../auth/useResendCooldown";
+import formStyles from "../../forms/form.module.css";
+import { Alert } from "../../ui/Alert";
+import { Badge } from "../../ui/Badge";
+import { Button } from "../../ui/Button";
+import { CodeInput } from "../../ui/CodeInput";
+import { Field } from "../../ui/Field";
+import { TextInput } from "../../ui/TextInput";
 import { useFormatters } from "../../i18n/useFormatters";
 import { notify } from "../../toast/toast";
 import { newEmailProblem } from "./accountForms";
-import "./profile.css";
+import styles from "./profile.module.css";
 
 /** A refusal the user already saw (the re-verification dialog, cancelled) is not shown again. */
 function shownError(error: unknown): boolean {
@@ -45,15 +52,15 @@ export function EmailSetting({ user, canChange }: { user: User; canChange: boole
   }, [open]);
 
   return (
-    <div className="account-email" data-testid="email-setting">
-      <dl className="details">
+    <div className={styles.accountEmail} data-testid="email-setting">
+      <dl className={styles.details}>
         <div>
           <dt>{t("auth.email")}</dt>
           <dd data-testid="account-email">
             {user.email}{" "}
-            <span className={user.emailVerified ? "badge badge-success" : "badge"}>
+            <Badge tone={user.emailVerified ? "success" : "neutral"}>
               {user.emailVerified ? t("profile.account.verified") : t("profile.account.unverified")}
-            </span>
+            </Badge>
           </dd>
         </div>
       </dl>
@@ -67,10 +74,9 @@ export function EmailSetting({ user, canChange }: { user: User; canChange: boole
         />
       ) : (
         canChange && (
-          <button ref={changeButton} type="button" className="button account-email-change" onClick={() => setOpen(true)}>
-            <Mail size={16} aria-hidden="true" />
+          <Button ref={changeButton} icon={<Mail size={16} />} onClick={() => setOpen(true)}>
             {t("profile.email.change")}
-          </button>
+          </Button>
         )
       )}
     </div>
@@ -88,6 +94,7 @@ function ChangeEmailForm({ currentEmail, onClose }: { currentEmail: string; onCl
   const [pending, setPending] = useState<EmailChange | null>(null);
   const [code, setCode] = useState("");
   const [codeProblem, setCodeProblem] = useState<string | undefined>();
+  const cooldown = useResendCooldown();
 
   const request = useMutation({
     mutationFn: (email: string) => endpoints.requestEmailChange(api, email),
@@ -95,11 +102,16 @@ function ChangeEmailForm({ currentEmail, onClose }: { currentEmail: string; onCl
       setPending(change);
       setCode("");
       setCodeProblem(undefined);
+      cooldown.start(60);
     },
   });
   const resend = useMutation({
     mutationFn: (email: string) => endpoints.requestEmailChange(api, email),
-    onSuccess: (change) => setPending(change),
+    onSuccess: (change) => {
+      setPending(change);
+      cooldown.start(60);
+    },
+    onError: (error) => cooldown.fromError(error),
   });
   const confirm = useMutation({
     mutationFn: (value: string) => endpoints.confirmEmailChange(api, value),
@@ -146,30 +158,23 @@ function ChangeEmailForm({ currentEmail, onClose }: { currentEmail: string; onCl
     const serverFieldError = request.isError && isFieldError(request.error) ? errorText(request.error) : undefined;
     return (
       // Each step is its own form (key), so that focus moves to the field of the step shown.
-      <form key="address" className="form setting-panel account-panel" onSubmit={submitAddress} noValidate aria-labelledby="change-email-title">
-        <h3 id="change-email-title" className="setting-title">
+      <form key="address" className={`${formStyles.form} ${styles.panel}`} onSubmit={submitAddress} noValidate aria-labelledby="change-email-title">
+        <h3 id="change-email-title" className={styles.settingTitle}>
           {t("profile.email.title")}
         </h3>
-        <p className="setting-text">{t("profile.email.intro")}</p>
-        <TextField
-          label={t("profile.email.newLabel")}
-          type="email"
-          name="new-email"
-          autoComplete="email"
-          value={address}
-          onChange={(e) => setAddress(e.target.value)}
-          error={addressProblem ?? serverFieldError}
-          // Opening the form is asking to type: focus goes to its only field.
-          autoFocus
-        />
-        {request.isError && shownError(request.error) && !isFieldError(request.error) && <FormAlert>{errorText(request.error)}</FormAlert>}
-        <div className="form-actions">
-          <button type="button" className="button button-ghost" onClick={onClose}>
+        <p className={styles.settingText}>{t("profile.email.intro")}</p>
+        <Field label={t("profile.email.newLabel")} error={addressProblem ?? serverFieldError}>
+          {/* Opening the form is asking to type: focus goes to its only field. */}
+          <TextInput type="email" name="new-email" autoComplete="email" value={address} onChange={(e) => setAddress(e.target.value)} autoFocus />
+        </Field>
+        {request.isError && shownError(request.error) && !isFieldError(request.error) && <Alert>{errorText(request.error)}</Alert>}
+        <div className={formStyles.actions}>
+          <Button variant="ghost" onClick={onClose}>
             {t("common.cancel")}
-          </button>
-          <button type="submit" className="button button-primary" disabled={request.isPending}>
-            {request.isPending ? t("profile.email.sending") : t("profile.email.send")}
-          </button>
+          </Button>
+          <Button type="submit" variant="primary" loading={request.isPending} loadingText={t("profile.email.sending")}>
+            {t("profile.email.send")}
+          </Button>
         </div>
       </form>
     );
@@ -177,11 +182,11 @@ function ChangeEmailForm({ currentEmail, onClose }: { currentEmail: string; onCl
 
   const codeFieldError = confirm.isError && isFieldError(confirm.error) ? errorText(confirm.error) : undefined;
   return (
-    <form key="code" className="form setting-panel account-panel" onSubmit={submitCode} noValidate aria-labelledby="change-email-title">
-      <h3 id="change-email-title" className="setting-title">
+    <form key="code" className={`${formStyles.form} ${styles.panel}`} onSubmit={submitCode} noValidate aria-labelledby="change-email-title">
+      <h3 id="change-email-title" className={styles.settingTitle}>
         {t("profile.email.title")}
       </h3>
-      <p className="setting-text" role="status">
+      <p className={styles.settingText} role="status">
         {resend.isSuccess
           ? t("profile.email.resent", { email: pending.pendingEmail })
           : t("profile.email.codeSent", {
@@ -189,36 +194,32 @@ function ChangeEmailForm({ currentEmail, onClose }: { currentEmail: string; onCl
               time: format.date(pending.expiresAt, { hour: "2-digit", minute: "2-digit" }),
             })}
       </p>
-      <TextField
-        label={t("profile.email.codeLabel")}
-        name="email-change-code"
-        className="input-code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={TOTP_CODE_LENGTH}
-        value={code}
-        onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
-        error={codeProblem ?? codeFieldError}
-        // The code step replaces the address step: focus follows to the field to fill in.
-        autoFocus
-      />
-      {confirm.isError && !isFieldError(confirm.error) && <FormAlert>{errorText(confirm.error)}</FormAlert>}
-      {resend.isError && shownError(resend.error) && <FormAlert>{errorText(resend.error)}</FormAlert>}
-      <div className="form-links">
-        <button type="button" className="link-button" onClick={() => resend.mutate(pending.pendingEmail)} disabled={resend.isPending}>
-          {t("profile.email.resend")}
+      <Field label={t("profile.email.codeLabel")} error={codeProblem ?? codeFieldError}>
+        {/* The code step replaces the address step: focus follows to the field to fill in. */}
+        <CodeInput name="email-change-code" value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+      </Field>
+      {confirm.isError && !isFieldError(confirm.error) && <Alert>{errorText(confirm.error)}</Alert>}
+      {resend.isError && shownError(resend.error) && <Alert>{errorText(resend.error)}</Alert>}
+      <div className={styles.links}>
+        <button
+          type="button"
+          className={formStyles.linkButton}
+          onClick={() => resend.mutate(pending.pendingEmail)}
+          disabled={resend.isPending || cooldown.secondsLeft > 0}
+        >
+          {cooldown.secondsLeft > 0 ? t("account.resendIn", { count: cooldown.secondsLeft }) : t("profile.email.resend")}
         </button>
-        <button type="button" className="link-button" onClick={otherAddress}>
+        <button type="button" className={formStyles.linkButton} onClick={otherAddress}>
           {t("profile.email.otherAddress")}
         </button>
       </div>
-      <div className="form-actions">
-        <button type="button" className="button button-ghost" onClick={onClose}>
+      <div className={formStyles.actions}>
+        <Button variant="ghost" onClick={onClose}>
           {t("common.cancel")}
-        </button>
-        <button type="submit" className="button button-primary" disabled={confirm.isPending}>
-          {confirm.isPending ? t("profile.email.confirming") : t("profile.email.confirm")}
-        </button>
+        </Button>
+        <Button type="submit" variant="primary" loading={confirm.isPending} loadingText={t("profile.email.confirming")}>
+          {t("profile.email.confirm")}
+        </Button>
       </div>
     </form>
   );

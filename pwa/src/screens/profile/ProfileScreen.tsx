@@ -12,6 +12,8 @@ import { RoutePending } from "../../router/fallbacks";
 import { notify } from "../../toast/toast";
 import { EmailSetting } from "./ChangeEmail";
 import { DangerZone } from "./DangerZone";
+import { Card } from "../../ui/Card";
+import { ProfileIdentity } from "./ProfileIdentity";
 import { SecuritySection } from "./SecuritySection";
 
 export function ProfileScreen() {
@@ -27,6 +29,10 @@ export function ProfileScreen() {
         <h1 className="page-title">{t("profile.title")}</h1>
         <p className="page-subtitle">{t("profile.subtitle")}</p>
       </div>
+
+      <Card title={t("account.profile.title")}>
+        <ProfileIdentity user={user} />
+      </Card>
 
       <section className="card" aria-labelledby="profile-account">
         <h2 id="profile-account" className="section-title">

@@ -1,8 +1,10 @@
-// The profile's security section. Turning the authenticator app off, adding or removing a passkey
-// need a recent proof of identity: the server answers "reverification_required" and the
-// re-verification dialog opens by itself (the API client retries the call after it).
+// The profile's security section: the identity confirmation that sensitive changes need, the
+// password, the authenticator app, passkeys (add, rename, remove) and the signed-in devices.
+// Turning the authenticator off or changing passkeys needs a recent proof with a second factor when
+// the user has one: the server answers "reverification_required" and the re-verification dialog
+// opens by itself (the API client retries the call after it).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Fingerprint, KeyRound, ShieldCheck, Trash2, UserCheck } from "lucide-react";
+import { Fingerprint, KeyRound, Pencil, ShieldCheck, Trash2, UserCheck } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../../api/ApiProvider";
@@ -11,28 +13,37 @@ import { endpoints } from "../../api/endpoints";
 import { queryKeys, usePasskeys } from "../../api/queries";
 import type { Me, Passkey } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
+import { useRenamePasskey } from "../../auth/accountApi";
 import { registerPasskey } from "../../auth/passkeys";
 import { useReverify } from "../../auth/reverify/ReverifyProvider";
 import { TotpSetup } from "../../auth/TotpSetup";
 import { isWebAuthnCancel, webauthnSupported } from "../../auth/webauthn";
-import { FormAlert } from "../../forms/fields";
+import formStyles from "../../forms/form.module.css";
 import { useFormatters } from "../../i18n/useFormatters";
 import { notify } from "../../toast/toast";
+import { Alert } from "../../ui/Alert";
+import { Badge } from "../../ui/Badge";
+import { Button, IconButton } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { Dialog, DialogClose } from "../../ui/Dialog";
+import { Field } from "../../ui/Field";
+import { TextInput } from "../../ui/TextInput";
+import { PasswordSetting } from "./PasswordSetting";
+import styles from "./profile.module.css";
+import { SessionsSetting } from "./SessionsSetting";
 
 export function SecuritySection({ me }: { me: Me }) {
   const { t } = useTranslation();
   return (
-    <section className="card" aria-labelledby="profile-security">
-      <h2 id="profile-security" className="section-title">
-        {t("profile.security.title")}
-      </h2>
-      <p className="section-text">{t("profile.security.text")}</p>
-      <div className="settings-list">
+    <Card title={t("profile.security.title")} description={t("profile.security.text")}>
+      <div className={styles.settings}>
         <IdentityConfirmation reverifiedUntil={me.reverifiedUntil} />
+        {me.provider === "local" && <PasswordSetting />}
         <AuthenticatorApp enabled={me.user.totpEnabled} />
         <Passkeys />
+        {me.provider === "local" && <SessionsSetting />}
       </div>
-    </section>
+    </Card>
   );
 }
 
@@ -48,21 +59,21 @@ function IdentityConfirmation({ reverifiedUntil }: { reverifiedUntil: string | n
   const format = useFormatters();
   const valid = useStillValid(reverifiedUntil);
   return (
-    <div className="setting" data-testid="identity-confirmation">
-      <span className="setting-icon" aria-hidden="true">
-        <UserCheck size={18} />
-      </span>
-      <div className="setting-body">
-        <h3 className="setting-title">{t("profile.security.confirm.title")}</h3>
-        <p className="setting-text">
-          {valid && reverifiedUntil
-            ? t("profile.security.confirm.until", { time: format.date(reverifiedUntil, { hour: "2-digit", minute: "2-digit" }) })
-            : t("profile.security.confirm.text")}
-        </p>
+    <div className={styles.setting} data-testid="identity-confirmation">
+      <div className={styles.settingRow}>
+        <span className={styles.settingIcon} aria-hidden="true">
+          <UserCheck size={18} />
+        </span>
+        <div className={styles.settingBody}>
+          <h3 className={styles.settingTitle}>{t("profile.security.confirm.title")}</h3>
+          <p className={styles.settingText}>
+            {valid && reverifiedUntil
+              ? t("profile.security.confirm.until", { time: format.date(reverifiedUntil, { hour: "2-digit", minute: "2-digit" }) })
+              : t("profile.security.confirm.text")}
+          </p>
+        </div>
+        <Button onClick={() => void requestProof()}>{t("profile.security.confirm.action")}</Button>
       </div>
-      <button type="button" className="button" onClick={() => void requestProof()}>
-        {t("profile.security.confirm.action")}
-      </button>
     </div>
   );
 }
@@ -83,44 +94,39 @@ function AuthenticatorApp({ enabled }: { enabled: boolean }) {
   const refused = disable.isError && !isApiError(disable.error, ERROR_CODES.reverificationRequired);
 
   return (
-    <div className="setting" data-testid="totp-setting">
-      <span className="setting-icon" aria-hidden="true">
-        <ShieldCheck size={18} />
-      </span>
-      <div className="setting-body">
-        <h3 className="setting-title">
-          {t("profile.security.totp.title")}{" "}
-          <span className={enabled ? "badge badge-success" : "badge"}>{enabled ? t("common.on") : t("common.off")}</span>
-        </h3>
-        <p className="setting-text">{t("profile.security.totp.text")}</p>
-        {refused && <FormAlert>{errorText(disable.error)}</FormAlert>}
-        {settingUp && !enabled && (
-          <div className="setting-panel">
-            <TotpSetup
-              onFinished={async () => {
-                await queryClient.invalidateQueries({ queryKey: queryKeys.me });
-                setSettingUp(false);
-                notify("success", t("profile.security.totp.enabled"));
-              }}
-              secondaryAction={
-                <button type="button" className="button button-ghost" onClick={() => setSettingUp(false)}>
-                  {t("common.cancel")}
-                </button>
-              }
-            />
-          </div>
+    <div className={styles.setting} data-testid="totp-setting">
+      <div className={styles.settingRow}>
+        <span className={styles.settingIcon} aria-hidden="true">
+          <ShieldCheck size={18} />
+        </span>
+        <div className={styles.settingBody}>
+          <h3 className={styles.settingTitle}>
+            {t("profile.security.totp.title")} <Badge tone={enabled ? "success" : "neutral"}>{enabled ? t("common.on") : t("common.off")}</Badge>
+          </h3>
+          <p className={styles.settingText}>{t("profile.security.totp.text")}</p>
+        </div>
+        {enabled ? (
+          <Button variant="danger-outline" onClick={() => disable.mutate()} loading={disable.isPending}>
+            {t("profile.security.totp.disable")}
+          </Button>
+        ) : (
+          !settingUp && <Button onClick={() => setSettingUp(true)}>{t("profile.security.totp.enable")}</Button>
         )}
       </div>
-      {enabled ? (
-        <button type="button" className="button button-danger" onClick={() => disable.mutate()} disabled={disable.isPending}>
-          {t("profile.security.totp.disable")}
-        </button>
-      ) : (
-        !settingUp && (
-          <button type="button" className="button" onClick={() => setSettingUp(true)}>
-            {t("profile.security.totp.enable")}
-          </button>
-        )
+      {refused && <Alert>{errorText(disable.error)}</Alert>}
+      {settingUp && !enabled && (
+        <TotpSetup
+          onFinished={async () => {
+            await queryClient.invalidateQueries({ queryKey: queryKeys.me });
+            setSettingUp(false);
+            notify("success", t("profile.security.totp.enabled"));
+          }}
+          secondaryAction={
+            <Button variant="ghost" onClick={() => setSettingUp(false)}>
+              {t("common.cancel")}
+            </Button>
+          }
+        />
       )}
     </div>
   );
@@ -133,6 +139,7 @@ function Passkeys() {
   const errorText = useErrorText();
   const format = useFormatters();
   const passkeys = usePasskeys();
+  const [renaming, setRenaming] = useState<Passkey | null>(null);
   const add = useMutation({
     mutationFn: () => registerPasskey(api, t("passkeys.defaultName")),
     onSuccess: async () => {
@@ -149,53 +156,104 @@ function Passkeys() {
   });
   const shownError = [add, remove].find((m) => m.isError && !isApiError(m.error, ERROR_CODES.reverificationRequired));
   const dateOf = (iso: string) => format.date(iso, { dateStyle: "medium" });
+  const nameOf = (p: Passkey) => p.name || t("passkeys.defaultName");
 
   return (
-    <div className="setting setting-column" data-testid="passkeys-setting">
-      <div className="setting-row">
-        <span className="setting-icon" aria-hidden="true">
+    <div className={styles.setting} data-testid="passkeys-setting">
+      <div className={styles.settingRow}>
+        <span className={styles.settingIcon} aria-hidden="true">
           <Fingerprint size={18} />
         </span>
-        <div className="setting-body">
-          <h3 className="setting-title">{t("passkeys.title")}</h3>
-          <p className="setting-text">{t("passkeys.text")}</p>
+        <div className={styles.settingBody}>
+          <h3 className={styles.settingTitle}>{t("passkeys.title")}</h3>
+          <p className={styles.settingText}>{t("passkeys.text")}</p>
         </div>
         {webauthnSupported() && (
-          <button type="button" className="button" onClick={() => add.mutate()} disabled={add.isPending}>
-            <KeyRound size={16} aria-hidden="true" />
-            {add.isPending ? t("passkeys.creating") : t("passkeys.add")}
-          </button>
+          <Button icon={<KeyRound size={16} />} onClick={() => add.mutate()} loading={add.isPending} loadingText={t("passkeys.creating")}>
+            {t("passkeys.add")}
+          </Button>
         )}
       </div>
-      {shownError?.error != null && !isWebAuthnCancel(shownError.error) && <FormAlert>{errorText(shownError.error)}</FormAlert>}
-      {passkeys.isError && <FormAlert>{errorText(passkeys.error)}</FormAlert>}
-      {passkeys.data && passkeys.data.length === 0 && <p className="setting-empty">{t("passkeys.none")}</p>}
+      {shownError?.error != null && !isWebAuthnCancel(shownError.error) && (
+        <Alert tone={shownError.error instanceof Error && shownError.error.name === "PasskeyExistsError" ? "info" : "error"}>
+          {errorText(shownError.error)}
+        </Alert>
+      )}
+      {passkeys.isError && <Alert>{errorText(passkeys.error)}</Alert>}
+      {passkeys.data && passkeys.data.length === 0 && <p className={styles.empty}>{t("passkeys.none")}</p>}
       {passkeys.data && passkeys.data.length > 0 && (
-        <ul className="passkey-list" aria-label={t("passkeys.title")}>
+        <ul className={styles.list} aria-label={t("passkeys.title")}>
           {passkeys.data.map((passkey) => (
-            <li key={passkey.id} className="passkey-item">
+            <li key={passkey.id} className={styles.item}>
               <div>
-                <span className="passkey-name">{passkey.name || t("passkeys.defaultName")}</span>
-                <span className="passkey-meta">
+                <span className={styles.itemName}>{nameOf(passkey)}</span>
+                <span className={styles.itemMeta}>
                   {t("passkeys.created", { date: dateOf(passkey.createdAt) })}
                   {" · "}
                   {passkey.lastUsedAt ? t("passkeys.lastUsed", { date: dateOf(passkey.lastUsedAt) }) : t("passkeys.neverUsed")}
                 </span>
               </div>
-              <button
-                type="button"
-                className="icon-button icon-button-danger"
-                aria-label={t("passkeys.remove", { name: passkey.name || t("passkeys.defaultName") })}
-                title={t("passkeys.remove", { name: passkey.name || t("passkeys.defaultName") })}
-                onClick={() => remove.mutate(passkey)}
-                disabled={remove.isPending}
-              >
-                <Trash2 size={16} aria-hidden="true" />
-              </button>
+              <span className={styles.itemActions}>
+                <IconButton label={t("account.passkeys.rename", { name: nameOf(passkey) })} icon={<Pencil size={16} />} onClick={() => setRenaming(passkey)} />
+                <IconButton
+                  label={t("passkeys.remove", { name: nameOf(passkey) })}
+                  icon={<Trash2 size={16} />}
+                  onClick={() => remove.mutate(passkey)}
+                  loading={remove.isPending && remove.variables?.id === passkey.id}
+                />
+              </span>
             </li>
           ))}
         </ul>
       )}
+      {renaming && <RenamePasskey passkey={renaming} onClose={() => setRenaming(null)} />}
     </div>
+  );
+}
+
+function RenamePasskey({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const rename = useRenamePasskey();
+  const [name, setName] = useState(passkey.name);
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t("account.passkeys.renameTitle")}
+      data-testid="rename-passkey"
+      footer={
+        <>
+          <DialogClose>
+            <Button variant="ghost">{t("common.cancel")}</Button>
+          </DialogClose>
+          <Button type="submit" form="rename-passkey-form" variant="primary" loading={rename.isPending}>
+            {t("account.passkeys.save")}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="rename-passkey-form"
+        className={formStyles.form}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          rename.mutate(
+            { id: passkey.id, name },
+            {
+              onSuccess: () => {
+                notify("success", t("account.passkeys.renamed"));
+                onClose();
+              },
+            },
+          );
+        }}
+      >
+        <Field label={t("account.passkeys.nameLabel")} error={rename.isError ? errorText(rename.error) : undefined} required>
+          <TextInput value={name} maxLength={64} onChange={(e) => setName(e.target.value)} data-autofocus />
+        </Field>
+      </form>
+    </Dialog>
   );
 }

@@ -1,8 +1,6 @@
 // The checks the profile's account forms make before asking the server (which checks again and has
 // the last word): the new e-mail address, and the address typed to confirm a deletion.
-
-/** The shape of an e-mail address, as the sign-up form checks it. */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { emailRequestSchema } from "@patrimonio/shared-schema";
 
 export type NewEmailProblem = "required" | "invalid" | "same";
 
@@ -10,7 +8,8 @@ export type NewEmailProblem = "required" | "invalid" | "same";
 export function newEmailProblem(value: string, current: string): NewEmailProblem | null {
   const email = value.trim();
   if (email === "") return "required";
-  if (!EMAIL_SHAPE.test(email)) return "invalid";
+  // The shared schema's one e-mail rule (no local pattern).
+  if (!emailRequestSchema.safeParse({ email }).success) return "invalid";
   // Addresses are kept in lower case: "Ana@Example.com" is the address the user already has.
   if (email.toLowerCase() === current.trim().toLowerCase()) return "same";
   return null;

@@ -1,18 +1,17 @@
 // The invitations addressed to the signed-in user, each with Accept and Decline. Accepting makes the
 // user a member: the workspace appears in the switcher (the lists and /me are asked again), and the
 // toast offers to work in it at once.
-import { useMutation } from "@tanstack/react-query";
 import { Check, MailOpen, X } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { useApi } from "../../api/ApiProvider";
-import { endpoints } from "../../api/endpoints";
-import { useMyInvitations } from "../../api/queries";
 import type { WorkspaceInvitation } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
+import { useAcceptInvitationMutation, useDeclineInvitationMutation, useMyInvitations } from "../../api/workspaces";
 import { useFormatters } from "../../i18n/useFormatters";
 import { notify } from "../../toast/toast";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
 import { useActiveWorkspace } from "../../workspace/activeWorkspace";
-import { useRefreshWorkspaces } from "./useRefreshWorkspaces";
+import styles from "./Workspaces.module.css";
 
 export function InvitationsInbox() {
   const { t } = useTranslation();
@@ -20,94 +19,70 @@ export function InvitationsInbox() {
   const list = invitations.data ?? [];
   if (list.length === 0) return null;
   return (
-    <section className="card ws-inbox" aria-labelledby="ws-inbox-title" data-testid="my-invitations">
-      <div className="ws-section-head">
-        <h2 id="ws-inbox-title" className="section-title">
-          <MailOpen size={16} aria-hidden="true" className="inline-icon" /> {t("workspaces.invitations.title")}
-        </h2>
-      </div>
-      <ul className="ws-list">
+    <Card title={t("workspaces.invitations.title")} icon={<MailOpen size={20} />} className={styles.inbox} data-testid="my-invitations">
+      <ul className={styles.list}>
         {list.map((invitation) => (
           <InvitationRow key={invitation.id} invitation={invitation} />
         ))}
       </ul>
-    </section>
+    </Card>
   );
 }
 
 function InvitationRow({ invitation }: { invitation: WorkspaceInvitation }) {
   const { t } = useTranslation();
-  const api = useApi();
   const errorText = useErrorText();
   const format = useFormatters();
-  const refresh = useRefreshWorkspaces();
   const { setActive } = useActiveWorkspace(undefined);
   const workspace = invitation.workspaceName;
   const role = t(`workspaces.roleName.${invitation.role}`);
+  const failed = (error: Error) => notify("error", errorText(error));
 
-  const accept = useMutation({
-    mutationFn: () => endpoints.acceptInvitation(api, invitation.id),
-    // Offline, it fails at once with its message instead of waiting for a network.
-    networkMode: "always",
-    onSuccess: async ({ workspace: joined }) => {
-      await refresh();
+  const accept = useAcceptInvitationMutation(invitation.id, {
+    onSuccess: ({ workspace: joined }) =>
       notify("success", t("workspaces.invitations.accepted", { workspace: joined.name }), {
         action: { label: t("workspaces.invitations.switchTo"), onClick: () => setActive(joined.id) },
-      });
-    },
-    onError: async (error) => {
-      notify("error", errorText(error));
-      // Withdrawn, expired or answered elsewhere: the list says so once asked again.
-      await refresh();
-    },
+      }),
+    onError: failed,
   });
-  const decline = useMutation({
-    mutationFn: () => endpoints.declineInvitation(api, invitation.id),
-    // Offline, it fails at once with its message instead of waiting for a network.
-    networkMode: "always",
-    onSuccess: async () => {
-      await refresh();
-      notify("success", t("workspaces.invitations.declined", { workspace }));
-    },
-    onError: async (error) => {
-      notify("error", errorText(error));
-      await refresh();
-    },
+  const decline = useDeclineInvitationMutation(invitation.id, {
+    onSuccess: () => notify("success", t("workspaces.invitations.declined", { workspace })),
+    onError: failed,
   });
   const busy = accept.isPending || decline.isPending;
 
   return (
-    <li className="ws-row" data-testid="invitation-for-me">
-      <div className="ws-row-main">
-        <span className="ws-row-title">{workspace}</span>
-        <span className="ws-row-meta">
+    <li className={styles.row} data-testid="invitation-for-me">
+      <div className={styles.rowMain}>
+        <span className={styles.rowTitle}>{workspace}</span>
+        <span className={styles.rowMeta}>
           {invitation.invitedByEmail
             ? t("workspaces.invitations.from", { inviter: invitation.invitedByEmail, role })
             : t("workspaces.invitations.fromUnknown", { role })}{" "}
           {t("workspaces.invitations.validUntil", { date: format.date(invitation.expiresAt, { dateStyle: "medium" }) })}
         </span>
       </div>
-      <div className="ws-row-actions">
-        <button
-          type="button"
-          className="button button-ghost"
+      <div className={styles.rowActions}>
+        <Button
+          variant="ghost"
+          icon={<X size={16} />}
           aria-label={t("workspaces.invitations.declineLabel", { workspace })}
           onClick={() => decline.mutate()}
-          disabled={busy}
+          disabled={busy && !decline.isPending}
+          loading={decline.isPending}
         >
-          <X size={16} aria-hidden="true" />
           {t("workspaces.invitations.decline")}
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
+        </Button>
+        <Button
+          variant="primary"
+          icon={<Check size={16} />}
           aria-label={t("workspaces.invitations.acceptLabel", { workspace })}
           onClick={() => accept.mutate()}
-          disabled={busy}
+          disabled={busy && !accept.isPending}
+          loading={accept.isPending}
         >
-          <Check size={16} aria-hidden="true" />
           {t("workspaces.invitations.accept")}
-        </button>
+        </Button>
       </div>
     </li>
   );

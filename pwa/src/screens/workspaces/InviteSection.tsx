@@ -1,20 +1,29 @@
 // A team workspace's invitations, for its owners and editors: invite an e-mail address with a role
 // (editors offer editor and viewer; owners also owner), and the pending invitations, each withdrawn
-// by those who could have sent it.
-import { useMutation } from "@tanstack/react-query";
+// by those who could have sent it. The form is the shared schema's invitationRequest.
+import { invitationRequestSchema, type InvitationRequest } from "@patrimonio/shared-schema";
 import { Send, Undo2 } from "lucide-react";
-import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useApi } from "../../api/ApiProvider";
-import { endpoints } from "../../api/endpoints";
 import type { Workspace, WorkspaceInvitation, WorkspaceRole } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
-import { FormAlert, SelectInput, TextField } from "../../forms/fields";
+import { useInviteMutation, useRevokeInvitationMutation } from "../../api/workspaces";
+import formStyles from "../../forms/form.module.css";
+import { FormError } from "../../forms/FormError";
+import { useSchemaForm } from "../../forms/schemaForm";
 import { useFormatters } from "../../i18n/useFormatters";
 import { notify } from "../../toast/toast";
-import { inviteEmailProblem, normalizeEmail } from "./forms";
+import { Badge } from "../../ui/Badge";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { Field } from "../../ui/Field";
+import { TextInput } from "../../ui/TextInput";
 import { canWithdraw, workspaceOffer } from "./permissions";
-import { useRefreshWorkspaces } from "./useRefreshWorkspaces";
+import styles from "./Workspaces.module.css";
+
+/** The address as the server keeps it: trimmed and in lower case. */
+function asTheServerKeepsIt(values: InvitationRequest): InvitationRequest {
+  return { ...values, email: values.email.trim().toLowerCase() };
+}
 
 interface InviteSectionProps {
   workspace: Workspace;
@@ -23,104 +32,63 @@ interface InviteSectionProps {
 
 export function InviteSection({ workspace, invitations }: InviteSectionProps) {
   const { t } = useTranslation();
-  const api = useApi();
   const errorText = useErrorText();
   const format = useFormatters();
-  const refresh = useRefreshWorkspaces();
   const standing = { kind: workspace.kind, role: workspace.role };
   // The owner count does not matter for inviting.
   const roles = workspaceOffer(standing, 1).inviteRoles;
-  const [email, setEmail] = useState("");
   // The least powerful role first: nobody gets more than they were meant to by a hurried click.
-  const [role, setRole] = useState<WorkspaceRole>("viewer");
-  const [problem, setProblem] = useState<string | undefined>();
+  const form = useSchemaForm(invitationRequestSchema, { defaultValues: { email: "", role: "viewer" }, prepare: asTheServerKeepsIt });
+  const role = form.watch("role") as WorkspaceRole;
 
-  const invite = useMutation({
-    mutationFn: (body: { email: string; role: WorkspaceRole }) => endpoints.inviteToWorkspace(api, workspace.id, body),
-    networkMode: "always",
-    onSuccess: async ({ invitation }) => {
-      setEmail("");
-      setRole("viewer");
-      await refresh();
+  const invite = useInviteMutation(workspace.id, {
+    onSuccess: ({ invitation }) => {
+      form.reset({ email: "", role: "viewer" });
       notify("success", t("workspaces.invite.sent", { email: invitation.email }));
     },
   });
-
-  const withdraw = useMutation({
-    mutationFn: (invitation: WorkspaceInvitation) => endpoints.revokeInvitation(api, workspace.id, invitation.id),
-    networkMode: "always",
-    onSuccess: async (_nothing, invitation) => {
-      await refresh();
-      notify("success", t("workspaces.invite.withdrawn", { email: invitation.email }));
-    },
-    onError: async (error) => {
-      notify("error", errorText(error));
-      await refresh();
-    },
+  const withdraw = useRevokeInvitationMutation(workspace.id, {
+    onSuccess: (_nothing, invitation) => notify("success", t("workspaces.invite.withdrawn", { email: invitation.email })),
+    onError: (error) => notify("error", errorText(error)),
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = inviteEmailProblem(email);
-    if (found) {
-      setProblem(found === "empty" ? t("workspaces.invite.emailRequired") : t("auth.emailInvalid"));
-      return;
-    }
-    setProblem(undefined);
-    invite.mutate({ email: normalizeEmail(email), role });
-  }
-
   return (
-    <section className="card" aria-labelledby="ws-invite-title" data-testid="invitations">
-      <h2 id="ws-invite-title" className="section-title">
-        {t("workspaces.invite.title")}
-      </h2>
-      <p className="section-text">{t("workspaces.invite.text")}</p>
+    <Card title={t("workspaces.invite.title")} description={t("workspaces.invite.text")} data-testid="invitations">
       {roles.length > 0 && (
-        <form className="ws-inline-form" onSubmit={submit} noValidate aria-labelledby="ws-invite-title">
-          <TextField
-            label={t("workspaces.invite.emailLabel")}
-            name="invite-email"
-            type="email"
-            autoComplete="off"
-            spellCheck={false}
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            error={problem}
-          />
-          <SelectInput
-            label={t("workspaces.invite.roleLabel")}
-            name="invite-role"
-            hint={t(`workspaces.roleHelp.${role}`)}
-            value={role}
-            onChange={(event) => setRole(event.target.value as WorkspaceRole)}
-          >
-            {[...roles].reverse().map((r) => (
-              <option key={r} value={r}>
-                {t(`workspaces.role.${r}`)}
-              </option>
-            ))}
-          </SelectInput>
-          <button type="submit" className="button button-primary" disabled={invite.isPending}>
-            <Send size={16} aria-hidden="true" />
-            {invite.isPending ? t("workspaces.invite.sending") : t("workspaces.invite.submit")}
-          </button>
+        <form className={formStyles.inline} onSubmit={form.submit((values) => invite.mutateAsync(values))} noValidate aria-label={t("workspaces.invite.title")}>
+          <Field label={t("workspaces.invite.emailLabel")} error={form.errorText("email")} required>
+            <TextInput type="email" autoComplete="off" spellCheck={false} {...form.register("email")} />
+          </Field>
+          <Field label={t("workspaces.invite.roleLabel")} hint={t(`workspaces.roleHelp.${role}`)} error={form.errorText("role")}>
+            {(control) => (
+              <select className={formStyles.select} {...control} {...form.register("role")}>
+                {[...roles].reverse().map((r) => (
+                  <option key={r} value={r}>
+                    {t(`workspaces.role.${r}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Button type="submit" variant="primary" icon={<Send size={16} />} loading={invite.isPending} loadingText={t("workspaces.invite.sending")}>
+            {t("workspaces.invite.submit")}
+          </Button>
         </form>
       )}
-      {invite.isError && <FormAlert>{errorText(invite.error)}</FormAlert>}
+      <FormError form={form} />
 
-      <h3 className="ws-subtitle" id="ws-pending-title">
+      <h3 className={styles.subtitle} id={`pending-${workspace.id}`}>
         {t("workspaces.invite.pending")}
       </h3>
       {invitations.length === 0 ? (
-        <p className="ws-note">{t("workspaces.invite.none")}</p>
+        <p className={styles.note}>{t("workspaces.invite.none")}</p>
       ) : (
-        <ul className="ws-list" aria-labelledby="ws-pending-title">
+        <ul className={styles.list} aria-labelledby={`pending-${workspace.id}`}>
           {invitations.map((invitation) => (
-            <li key={invitation.id} className="ws-row" data-testid="pending-invitation" data-email={invitation.email}>
-              <div className="ws-row-main">
-                <span className="ws-row-title">{invitation.email}</span>
-                <span className="ws-row-meta">
+            <li key={invitation.id} className={styles.row} data-testid="pending-invitation" data-email={invitation.email}>
+              <div className={styles.rowMain}>
+                <span className={styles.rowTitle}>{invitation.email}</span>
+                <span className={styles.rowMeta}>
                   {[
                     t(`workspaces.role.${invitation.role}`),
                     invitation.invitedByEmail ? t("workspaces.invite.invitedBy", { email: invitation.invitedByEmail }) : null,
@@ -130,25 +98,24 @@ export function InviteSection({ workspace, invitations }: InviteSectionProps) {
                     .join(" · ")}
                 </span>
               </div>
-              <div className="ws-row-actions">
-                {invitation.expired && <span className="badge badge-warning">{t("workspaces.invite.expired")}</span>}
+              <div className={styles.rowActions}>
+                {invitation.expired && <Badge tone="warning">{t("workspaces.invite.expired")}</Badge>}
                 {canWithdraw(standing, invitation.role) && (
-                  <button
-                    type="button"
-                    className="button button-ghost"
+                  <Button
+                    variant="ghost"
+                    icon={<Undo2 size={16} />}
                     aria-label={t("workspaces.invite.withdrawLabel", { email: invitation.email })}
                     onClick={() => withdraw.mutate(invitation)}
                     disabled={withdraw.isPending}
                   >
-                    <Undo2 size={16} aria-hidden="true" />
                     {t("workspaces.invite.withdraw")}
-                  </button>
+                  </Button>
                 )}
               </div>
             </li>
           ))}
         </ul>
       )}
-    </section>
+    </Card>
   );
 }

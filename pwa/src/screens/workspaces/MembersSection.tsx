@@ -1,21 +1,22 @@
-// The members of a workspace with their roles. Owners change roles and remove members; anyone
-// leaves a team workspace except its last owner. Removing and leaving ask for confirmation first.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+// A workspace's members with their roles: owners change roles and remove members, anyone but the
+// last owner of a team leaves it. Removing and leaving are confirmed in the kit's AlertDialog.
 import { LogOut, UserMinus } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useApi } from "../../api/ApiProvider";
-import { endpoints } from "../../api/endpoints";
-import { queryKeys } from "../../api/queries";
-import type { Me, Workspace, WorkspaceDetail, WorkspaceMember, WorkspaceRole } from "../../api/types";
+import type { Me, Workspace, WorkspaceMember, WorkspaceRole } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
-import { FormAlert } from "../../forms/fields";
-import { Modal } from "../../shell/Modal";
-import { initials } from "../../shell/UserMenu";
+import { useChangeMemberRoleMutation, useRemoveMemberMutation } from "../../api/workspaces";
+import { FormError } from "../../forms/FormError";
+import { initials } from "../../shell/Avatar";
 import { notify } from "../../toast/toast";
-import { memberName } from "./forms";
+import { Badge } from "../../ui/Badge";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { AlertDialog } from "../../ui/Dialog";
+import { memberName } from "./memberName";
 import { memberOffer, ownerCount, workspaceOffer } from "./permissions";
-import { useRefreshWorkspaces } from "./useRefreshWorkspaces";
+import formStyles from "../../forms/form.module.css";
+import styles from "./Workspaces.module.css";
 
 interface MembersSectionProps {
   workspace: Workspace;
@@ -29,80 +30,59 @@ type Confirmation = { kind: "remove"; member: WorkspaceMember } | { kind: "leave
 
 export function MembersSection({ workspace, members, me, onLeft }: MembersSectionProps) {
   const { t } = useTranslation();
-  const api = useApi();
   const errorText = useErrorText();
-  const queryClient = useQueryClient();
-  const refresh = useRefreshWorkspaces();
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
   const owners = ownerCount(members);
   const standing = { kind: workspace.kind, role: workspace.role, userId: me.user.id };
   const self = members.find((m) => m.userId === me.user.id);
   const lastOwnerOfTeam = workspace.kind === "team" && self?.role === "owner" && !workspaceOffer(standing, owners).leave;
 
-  const changeRole = useMutation({
-    mutationFn: ({ member, role }: { member: WorkspaceMember; role: WorkspaceRole }) =>
-      endpoints.changeMemberRole(api, workspace.id, member.userId, role),
-    networkMode: "always",
-    onSuccess: async ({ member }) => {
-      queryClient.setQueryData<WorkspaceDetail>(queryKeys.workspace(workspace.id), (old) =>
-        old ? { ...old, members: old.members.map((m) => (m.userId === member.userId ? member : m)) } : old,
-      );
-      await refresh();
-      notify("success", t("workspaces.members.roleChanged", { name: memberName(member), role: t(`workspaces.roleName.${member.role}`) }));
-    },
-    onError: async (error) => {
-      notify("error", errorText(error));
-      // The select shows the role the server keeps.
-      await refresh();
-    },
+  const changeRole = useChangeMemberRoleMutation(workspace.id, {
+    onSuccess: ({ member }) =>
+      notify("success", t("workspaces.members.roleChanged", { name: memberName(member), role: t(`workspaces.roleName.${member.role}`) })),
+    onError: (error) => notify("error", errorText(error)),
   });
-
-  const remove = useMutation({
-    mutationFn: (member: WorkspaceMember) => endpoints.removeMember(api, workspace.id, member.userId),
-    networkMode: "always",
-    onSuccess: async (_nothing, member) => {
+  const remove = useRemoveMemberMutation(workspace.id, me.user.id, {
+    onSuccess: (_nothing, member) => {
       setConfirming(null);
       if (member.userId === me.user.id) {
-        queryClient.removeQueries({ queryKey: queryKeys.workspace(workspace.id), exact: true });
         notify("success", t("workspaces.members.left", { workspace: workspace.name }));
         onLeft();
-        await refresh();
         return;
       }
-      await refresh();
       notify("success", t("workspaces.members.removed", { name: memberName(member), workspace: workspace.name }));
     },
   });
 
+  function close() {
+    if (remove.isPending) return;
+    remove.reset();
+    setConfirming(null);
+  }
+
   return (
-    <section className="card" aria-labelledby="ws-members-title" data-testid="members">
-      <div className="ws-section-head">
-        <h2 id="ws-members-title" className="section-title">
-          {t("workspaces.members.title")}
-        </h2>
-        <span className="ws-count-text">{t("workspaces.members.count", { count: members.length })}</span>
-      </div>
-      <ul className="ws-list" aria-labelledby="ws-members-title">
+    <Card title={t("workspaces.members.title")} actions={<span className={styles.countText}>{t("workspaces.members.count", { count: members.length })}</span>} data-testid="members">
+      <ul className={styles.list}>
         {members.map((member) => {
           const offer = memberOffer(standing, member, owners);
           const name = memberName(member);
           const isMe = member.userId === me.user.id;
           return (
-            <li key={member.userId} className="ws-row" data-testid="member-row" data-email={member.email}>
-              <span className="ws-avatar" aria-hidden="true">
+            <li key={member.userId} className={styles.row} data-testid="member-row" data-email={member.email}>
+              <span className={styles.avatar} aria-hidden="true">
                 {initials({ firstName: member.firstName, lastName: member.lastName, email: member.email })}
               </span>
-              <div className="ws-row-main">
-                <span className="ws-row-title">
+              <div className={styles.rowMain}>
+                <span className={styles.rowTitle}>
                   {name}
-                  {isMe && <span className="ws-count-text"> ({t("workspaces.members.you")})</span>}
+                  {isMe && <span className={styles.countText}> ({t("workspaces.members.you")})</span>}
                 </span>
-                {name !== member.email && <span className="ws-row-meta">{member.email}</span>}
+                {name !== member.email && <span className={styles.rowMeta}>{member.email}</span>}
               </div>
-              <div className="ws-row-actions">
+              <div className={styles.rowActions}>
                 {offer.otherRoles.length > 0 ? (
                   <select
-                    className="input input-select ws-role-select"
+                    className={formStyles.select}
                     aria-label={t("workspaces.members.roleOf", { name })}
                     value={member.role}
                     disabled={changeRole.isPending}
@@ -115,36 +95,36 @@ export function MembersSection({ workspace, members, me, onLeft }: MembersSectio
                     ))}
                   </select>
                 ) : (
-                  <span className="badge" data-testid="member-role" data-role={member.role}>
+                  <Badge data-testid="member-role" data-role={member.role}>
                     {t(`workspaces.role.${member.role}`)}
-                  </span>
+                  </Badge>
                 )}
                 {offer.remove && (
-                  <button
-                    type="button"
-                    className="button button-danger"
+                  <Button
+                    variant="danger-outline"
+                    icon={<UserMinus size={16} />}
                     aria-label={t("workspaces.members.removeLabel", { name })}
                     onClick={() => setConfirming({ kind: "remove", member })}
                   >
-                    <UserMinus size={16} aria-hidden="true" />
                     {t("workspaces.members.remove")}
-                  </button>
+                  </Button>
                 )}
                 {offer.leave && (
-                  <button type="button" className="button" onClick={() => setConfirming({ kind: "leave", member })}>
-                    <LogOut size={16} aria-hidden="true" />
+                  <Button icon={<LogOut size={16} />} onClick={() => setConfirming({ kind: "leave", member })}>
                     {t("workspaces.members.leave")}
-                  </button>
+                  </Button>
                 )}
               </div>
             </li>
           );
         })}
       </ul>
-      {lastOwnerOfTeam && members.length > 1 && <p className="ws-note setting-panel">{t("workspaces.members.lastOwner")}</p>}
+      {lastOwnerOfTeam && members.length > 1 && <p className={styles.note}>{t("workspaces.members.lastOwner")}</p>}
 
       {confirming && (
-        <Modal
+        <AlertDialog
+          open
+          onOpenChange={(open) => !open && close()}
           title={
             confirming.kind === "leave"
               ? t("workspaces.members.leaveTitle", { workspace: workspace.name })
@@ -155,39 +135,13 @@ export function MembersSection({ workspace, members, me, onLeft }: MembersSectio
               ? t("workspaces.members.leaveText")
               : t("workspaces.members.removeText", { name: memberName(confirming.member), workspace: workspace.name })
           }
-          onCancel={() => {
-            if (!remove.isPending) {
-              remove.reset();
-              setConfirming(null);
-            }
-          }}
-          testId="confirm-member-change"
-        >
-          {remove.isError && <FormAlert>{errorText(remove.error)}</FormAlert>}
-          <div className="form-actions">
-            <button
-              type="button"
-              className="button button-ghost"
-              onClick={() => {
-                remove.reset();
-                setConfirming(null);
-              }}
-              disabled={remove.isPending}
-              data-autofocus
-            >
-              {t("common.cancel")}
-            </button>
-            <button
-              type="button"
-              className="button button-danger-strong"
-              onClick={() => remove.mutate(confirming.member)}
-              disabled={remove.isPending}
-            >
-              {confirming.kind === "leave" ? t("workspaces.members.leaveConfirm") : t("workspaces.members.removeConfirm")}
-            </button>
-          </div>
-        </Modal>
+          confirmLabel={confirming.kind === "leave" ? t("workspaces.members.leaveConfirm") : t("workspaces.members.removeConfirm")}
+          onConfirm={() => remove.mutate(confirming.member)}
+          loading={remove.isPending}
+          error={remove.isError && <FormError error={remove.error} />}
+          data-testid="confirm-member-change"
+        />
       )}
-    </section>
+    </Card>
   );
 }

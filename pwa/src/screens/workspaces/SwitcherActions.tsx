@@ -4,23 +4,26 @@
 import { Link } from "@tanstack/react-router";
 import { Plus, Settings2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { useMyInvitations } from "../../api/queries";
 import type { Workspace } from "../../api/types";
+import { useMyInvitations } from "../../api/workspaces";
+import { buttonClass } from "../../ui/Button";
+import { cx } from "../../ui/cx";
 import { RoleBadge } from "./RoleBadge";
-import "./workspaces.css";
+import styles from "./Workspaces.module.css";
 
 export function WorkspaceSwitcherActions({ active }: { active: Workspace | undefined }) {
   const { t } = useTranslation();
   const invitations = useMyInvitations();
   const pending = invitations.data?.length ?? 0;
   const manage = pending > 0 ? t("workspaces.manageWithInvitations", { count: pending }) : t("workspaces.manage");
+  const iconLink = (extra: string) => buttonClass({ variant: "ghost" }, cx(styles.iconLink, extra));
   return (
-    <div className="ws-switcher-actions">
-      {active?.kind === "team" && <RoleBadge role={active.role} className="ws-role-badge" testId="workspace-role" />}
-      <Link to="/workspaces" className="icon-button ws-manage-link" aria-label={manage} title={manage} data-testid="manage-workspaces">
+    <div className={styles.switcherActions}>
+      {active?.kind === "team" && <RoleBadge role={active.role} tone="neutral" className={styles.roleBadge} testId="workspace-role" />}
+      <Link to="/workspaces" className={iconLink(styles.manageLink ?? "")} aria-label={manage} title={manage} data-testid="manage-workspaces">
         <Settings2 size={18} aria-hidden="true" />
         {pending > 0 && (
-          <span className="ws-count" aria-hidden="true" data-testid="pending-invitations">
+          <span className={styles.count} aria-hidden="true" data-testid="pending-invitations">
             {pending}
           </span>
         )}
@@ -28,7 +31,7 @@ export function WorkspaceSwitcherActions({ active }: { active: Workspace | undef
       <Link
         to="/workspaces"
         search={{ create: true }}
-        className="icon-button ws-create-link"
+        className={iconLink(styles.createLink ?? "")}
         aria-label={t("workspaces.createTeam")}
         title={t("workspaces.createTeam")}
         data-testid="create-workspace"
@@ -38,4 +41,3 @@ export function WorkspaceSwitcherActions({ active }: { active: Workspace | undef
     </div>
   );
 }
-

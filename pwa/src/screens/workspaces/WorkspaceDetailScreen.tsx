@@ -1,29 +1,36 @@
 // /workspaces/$workspaceId: one workspace — its name (owners rename it), its members and their roles,
 // its invitations (owners and editors), leaving it and, for its owners, deleting it. What is offered
 // follows ./permissions.ts; the server decides every call and its refusals are shown as it words them.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { WORKSPACE_NAME_MAX, workspaceNameRequestSchema } from "@patrimonio/shared-schema";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Check, CircleAlert, Lock } from "lucide-react";
-import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useApi } from "../../api/ApiProvider";
 import { ERROR_CODES, isApiError } from "../../api/client";
-import { endpoints } from "../../api/endpoints";
-import { queryKeys, useMe, useWorkspace, useWorkspaces } from "../../api/queries";
+import { useMe } from "../../api/queries";
 import type { Me, Workspace, WorkspaceDetail } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
-import { FormAlert, TextField } from "../../forms/fields";
+import { useRenameWorkspaceMutation, useWorkspace, useWorkspaces } from "../../api/workspaces";
+import formStyles from "../../forms/form.module.css";
+import { FormError } from "../../forms/FormError";
+import { trimFields, useSchemaForm } from "../../forms/schemaForm";
 import { RoutePending } from "../../router/fallbacks";
 import { notify } from "../../toast/toast";
+import { Badge } from "../../ui/Badge";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { EmptyState } from "../../ui/EmptyState";
+import { Field } from "../../ui/Field";
+import { PageHeader } from "../../ui/PageHeader";
+import { TextInput } from "../../ui/TextInput";
 import { useActiveWorkspace } from "../../workspace/activeWorkspace";
 import { DeleteWorkspace } from "./DeleteWorkspace";
-import { WORKSPACE_NAME_MAX, workspaceNameProblem } from "./forms";
 import { InviteSection } from "./InviteSection";
 import { MembersSection } from "./MembersSection";
 import { ownerCount, workspaceOffer } from "./permissions";
 import { RoleBadge } from "./RoleBadge";
-import { useRefreshWorkspaces } from "./useRefreshWorkspaces";
-import "./workspaces.css";
+import { cx } from "../../ui/cx";
+import page from "../page.module.css";
+import styles from "./Workspaces.module.css";
 
 interface WorkspaceDetailScreenProps {
   workspaceId: string;
@@ -39,20 +46,18 @@ export function WorkspaceDetailScreen({ workspaceId, onGone }: WorkspaceDetailSc
 
   if (detail.isError) {
     return (
-      <div className="page page-medium">
+      <div className={cx(page.page, page.medium, page.stack)}>
         <BackLink />
-        <div className="empty-state" data-testid="workspace-unavailable">
-          <span className="empty-state-icon" aria-hidden="true">
-            <CircleAlert size={24} />
-          </span>
-          <h1 className="empty-state-title">{t("workspaces.detail.unavailable")}</h1>
-          <p className="empty-state-text">{errorText(detail.error)}</p>
-          {!isApiError(detail.error, ERROR_CODES.notFound) && (
-            <button type="button" className="button" onClick={() => void detail.refetch()}>
-              {t("common.retry")}
-            </button>
-          )}
-        </div>
+        <EmptyState
+          icon={<CircleAlert size={24} />}
+          headingLevel={1}
+          title={t("workspaces.detail.unavailable")}
+          text={errorText(detail.error)}
+          action={
+            !isApiError(detail.error, ERROR_CODES.notFound) && <Button onClick={() => void detail.refetch()}>{t("common.retry")}</Button>
+          }
+          data-testid="workspace-unavailable"
+        />
       </div>
     );
   }
@@ -63,7 +68,7 @@ export function WorkspaceDetailScreen({ workspaceId, onGone }: WorkspaceDetailSc
 function BackLink() {
   const { t } = useTranslation();
   return (
-    <Link to="/workspaces" className="ws-back">
+    <Link to="/workspaces" className={styles.back}>
       <ArrowLeft size={14} aria-hidden="true" />
       {t("workspaces.detail.back")}
     </Link>
@@ -79,25 +84,24 @@ function WorkspaceDetailView({ detail, me, onGone }: { detail: WorkspaceDetail; 
   const title = workspace.kind === "personal" ? t("workspace.personalName", { name: workspace.name }) : workspace.name;
 
   return (
-    <div className="page page-medium" data-testid="workspace-detail">
-      <BackLink />
-      <div className="page-header ws-page-header">
-        <div>
-          <div className="ws-title-row">
-            <h1 className="page-title">{title}</h1>
-            <span className="ws-badges">
-              <span className="badge badge-muted">{t(`workspaces.kind.${workspace.kind}`)}</span>
-              <RoleBadge role={workspace.role} className="badge-success" testId="detail-role" />
-            </span>
-          </div>
-          {workspace.kind === "personal" && (
-            <p className="page-subtitle">
-              <Lock size={13} aria-hidden="true" className="inline-icon" /> {t("workspaces.detail.personalNote")}
-            </p>
-          )}
-        </div>
-        <WorkIn workspace={workspace} />
-      </div>
+    <div className={cx(page.page, page.medium, page.stack)} data-testid="workspace-detail">
+      <PageHeader
+        back={<BackLink />}
+        title={title}
+        subtitle={
+          workspace.kind === "personal" && (
+            <>
+              <Lock size={13} aria-hidden="true" className={styles.inlineIcon} /> {t("workspaces.detail.personalNote")}
+            </>
+          )
+        }
+        actions={<WorkIn workspace={workspace} />}
+      >
+        <span className={styles.badges}>
+          <Badge tone="outline">{t(`workspaces.kind.${workspace.kind}`)}</Badge>
+          <RoleBadge role={workspace.role} testId="detail-role" />
+        </span>
+      </PageHeader>
 
       {offer.rename && <RenameSection workspace={workspace} />}
 
@@ -117,71 +121,36 @@ function WorkIn({ workspace }: { workspace: Workspace }) {
   const { active, setActive } = useActiveWorkspace(workspaces);
   if (active?.id === workspace.id) {
     return (
-      <span className="ws-note" data-testid="working-in">
-        <Check size={14} aria-hidden="true" className="inline-icon" /> {t("workspaces.detail.workingIn")}
+      <span className={styles.note} data-testid="working-in">
+        <Check size={14} aria-hidden="true" className={styles.inlineIcon} /> {t("workspaces.detail.workingIn")}
       </span>
     );
   }
-  return (
-    <button type="button" className="button" onClick={() => setActive(workspace.id)}>
-      {t("workspaces.detail.workIn")}
-    </button>
-  );
+  return <Button onClick={() => setActive(workspace.id)}>{t("workspaces.detail.workIn")}</Button>;
 }
 
 function RenameSection({ workspace }: { workspace: Workspace }) {
   const { t } = useTranslation();
-  const api = useApi();
-  const errorText = useErrorText();
-  const refresh = useRefreshWorkspaces();
-  const queryClient = useQueryClient();
-  const [name, setName] = useState(workspace.name);
-  const [problem, setProblem] = useState<string | undefined>();
-
-  const rename = useMutation({
-    mutationFn: (value: string) => endpoints.renameWorkspace(api, workspace.id, value),
-    networkMode: "always",
-    onSuccess: async ({ workspace: renamed }) => {
-      queryClient.setQueryData<WorkspaceDetail>(queryKeys.workspace(workspace.id), (old) =>
-        old ? { ...old, workspace: { ...old.workspace, name: renamed.name } } : old,
-      );
-      setName(renamed.name);
-      await refresh();
+  const form = useSchemaForm(workspaceNameRequestSchema, { defaultValues: { name: workspace.name }, prepare: trimFields("name") });
+  const rename = useRenameWorkspaceMutation(workspace.id, {
+    onSuccess: ({ workspace: renamed }) => {
+      form.reset({ name: renamed.name });
       notify("success", t("workspaces.rename.renamed", { workspace: renamed.name }));
     },
   });
+  const unchanged = form.watch("name").trim() === workspace.name;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = workspaceNameProblem(name);
-    if (found) {
-      setProblem(t(`workspaces.name.${found}`, { max: WORKSPACE_NAME_MAX }));
-      return;
-    }
-    setProblem(undefined);
-    rename.mutate(name.trim());
-  }
-
-  const unchanged = name.trim() === workspace.name;
   return (
-    <section className="card" aria-labelledby="ws-settings-title">
-      <h2 id="ws-settings-title" className="section-title ws-section-head">
-        {t("workspaces.rename.title")}
-      </h2>
-      <form className="ws-inline-form" onSubmit={submit} noValidate>
-        <TextField
-          label={t("workspaces.rename.label")}
-          name="workspace-name"
-          autoComplete="off"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={problem}
-        />
-        <button type="submit" className="button" disabled={rename.isPending || unchanged}>
-          {rename.isPending ? t("common.saving") : t("workspaces.rename.submit")}
-        </button>
+    <Card title={t("workspaces.rename.title")}>
+      <form className={formStyles.inline} onSubmit={form.submit((values) => rename.mutateAsync(values))} noValidate>
+        <Field label={t("workspaces.rename.label")} hint={t("workspaces.create.nameHint", { max: WORKSPACE_NAME_MAX })} error={form.errorText("name")} required>
+          <TextInput autoComplete="off" {...form.register("name")} />
+        </Field>
+        <Button type="submit" loading={rename.isPending} loadingText={t("common.saving")} disabled={unchanged}>
+          {t("workspaces.rename.submit")}
+        </Button>
       </form>
-      {rename.isError && <FormAlert>{errorText(rename.error)}</FormAlert>}
-    </section>
+      <FormError form={form} />
+    </Card>
   );
 }

@@ -97,11 +97,11 @@ describe("creating a team workspace", () => {
     const { server, router } = await renderApp("/", "es", serverFor(world));
     fireEvent.click(await screen.findByRole("link", { name: "Crear espacio de equipo" }));
     const dialog = await screen.findByRole("dialog", { name: "Crear un espacio de equipo" });
-    const name = within(dialog).getByLabelText("Nombre del espacio");
+    const name = within(dialog).getByLabelText(/^Nombre del espacio/);
     expect(document.activeElement).toBe(name);
 
     fireEvent.click(within(dialog).getByRole("button", { name: "Crear espacio" }));
-    expect(await within(dialog).findByText("Escribe un nombre para el espacio")).toBeTruthy();
+    expect(await within(dialog).findByText("Escribe un nombre para el espacio de trabajo")).toBeTruthy();
     expect(name.getAttribute("aria-invalid")).toBe("true");
     expect(server.state.calls).not.toContain("POST /workspaces");
 
@@ -136,7 +136,7 @@ describe("creating a team workspace", () => {
       }),
     );
     const dialog = await screen.findByRole("dialog", { name: "Create a team workspace" });
-    fireEvent.change(within(dialog).getByLabelText("Name of the workspace"), { target: { value: "Viajes" } });
+    fireEvent.change(within(dialog).getByLabelText(/^Name of the workspace/), { target: { value: "Viajes" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Create workspace" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe("The workspace name contains characters that are not allowed.");
   });

@@ -3,16 +3,21 @@
 import { Link } from "@tanstack/react-router";
 import { Plus, UsersRound, UserRound } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { useWorkspaces } from "../../api/queries";
 import type { Workspace } from "../../api/types";
-import { useErrorText } from "../../api/useErrorText";
-import { FormAlert } from "../../forms/fields";
+import { useWorkspaces } from "../../api/workspaces";
+import { FormError } from "../../forms/FormError";
 import { RoutePending } from "../../router/fallbacks";
+import { Badge } from "../../ui/Badge";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { PageHeader } from "../../ui/PageHeader";
 import { useActiveWorkspace } from "../../workspace/activeWorkspace";
 import { CreateWorkspaceDialog } from "./CreateWorkspaceDialog";
 import { InvitationsInbox } from "./InvitationsInbox";
 import { RoleBadge } from "./RoleBadge";
-import "./workspaces.css";
+import { cx } from "../../ui/cx";
+import page from "../page.module.css";
+import styles from "./Workspaces.module.css";
 
 interface WorkspacesScreenProps {
   /** Whether the creation dialog is open (the route's ?create=true). */
@@ -24,46 +29,41 @@ interface WorkspacesScreenProps {
 
 export function WorkspacesScreen({ creating, onCreatingChange, onOpen }: WorkspacesScreenProps) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
   const workspaces = useWorkspaces();
   const { active } = useActiveWorkspace(workspaces.data);
 
   return (
-    <div className="page page-medium">
-      <div className="page-header ws-page-header">
-        <div>
-          <h1 className="page-title">{t("workspaces.title")}</h1>
-          <p className="page-subtitle">{t("workspaces.subtitle")}</p>
-        </div>
-        <button type="button" className="button button-primary" onClick={() => onCreatingChange(true)}>
-          <Plus size={16} aria-hidden="true" />
-          {t("workspaces.createTeam")}
-        </button>
-      </div>
+    <div className={cx(page.page, page.medium, page.stack)}>
+      <PageHeader
+        title={t("workspaces.title")}
+        subtitle={t("workspaces.subtitle")}
+        actions={
+          <Button variant="primary" icon={<Plus size={16} />} onClick={() => onCreatingChange(true)}>
+            {t("workspaces.createTeam")}
+          </Button>
+        }
+      />
 
       <InvitationsInbox />
 
-      <section className="card" aria-labelledby="ws-list-title">
-        <h2 id="ws-list-title" className="section-title ws-section-head">
-          {t("workspaces.list.title")}
-        </h2>
+      <Card title={t("workspaces.list.title")}>
         {workspaces.isPending && <RoutePending />}
-        {workspaces.isError && <FormAlert>{`${t("workspaces.list.loadFailed")} ${errorText(workspaces.error)}`}</FormAlert>}
+        {workspaces.isError && (
+          <>
+            <p className={styles.note}>{t("workspaces.list.loadFailed")}</p>
+            <FormError error={workspaces.error} />
+          </>
+        )}
         {workspaces.data && (
-          <ul className="ws-list" data-testid="workspace-list">
+          <ul className={styles.list} data-testid="workspace-list">
             {workspaces.data.map((workspace) => (
               <WorkspaceRow key={workspace.id} workspace={workspace} current={workspace.id === active?.id} />
             ))}
           </ul>
         )}
-      </section>
+      </Card>
 
-      {creating && (
-        <CreateWorkspaceDialog
-          onCancel={() => onCreatingChange(false)}
-          onCreated={(workspace) => onOpen(workspace)}
-        />
-      )}
+      {creating && <CreateWorkspaceDialog onCancel={() => onCreatingChange(false)} onCreated={(workspace) => onOpen(workspace)} />}
     </div>
   );
 }
@@ -73,21 +73,21 @@ function WorkspaceRow({ workspace, current }: { workspace: Workspace; current: b
   const Icon = workspace.kind === "personal" ? UserRound : UsersRound;
   const name = workspace.kind === "personal" ? t("workspace.personalName", { name: workspace.name }) : workspace.name;
   return (
-    <li className="ws-row" data-testid="workspace-row" data-workspace-id={workspace.id}>
-      <span className="ws-avatar" aria-hidden="true">
+    <li className={styles.row} data-testid="workspace-row" data-workspace-id={workspace.id}>
+      <span className={styles.avatar} aria-hidden="true">
         <Icon size={16} />
       </span>
-      <div className="ws-row-main">
-        <span className="ws-row-title">
+      <div className={styles.rowMain}>
+        <span className={styles.rowTitle}>
           <Link to="/workspaces/$workspaceId" params={{ workspaceId: workspace.id }}>
             {name}
           </Link>
         </span>
-        <span className="ws-row-meta">{t(`workspaces.kind.${workspace.kind}`)}</span>
+        <span className={styles.rowMeta}>{t(`workspaces.kind.${workspace.kind}`)}</span>
       </div>
-      <div className="ws-badges">
-        {current && <span className="badge badge-muted">{t("workspaces.current")}</span>}
-        <RoleBadge role={workspace.role} className="badge-success" testId="workspace-row-role" />
+      <div className={styles.rowActions}>
+        {current && <Badge tone="outline">{t("workspaces.current")}</Badge>}
+        <RoleBadge role={workspace.role} testId="workspace-row-role" />
       </div>
     </li>
   );

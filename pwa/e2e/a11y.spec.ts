@@ -1,0 +1,184 @@
+// Accessibility: every existing screen, in light and dark, on a desktop (1280×800) and a phone
+// (390×844), has no serious or critical axe-core violation (WCAG 2.1 A and AA). A screenshot of each
+// screen and variant is written under test-results/ for people to look at (not compared).
+import type { Page, TestInfo } from "@playwright/test";
+import { adminAccount, storageStateFor } from "./support/accounts";
+import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant, type A11yVariant } from "./support/axe";
+import { expect, test, visitorTest } from "./support/fixtures";
+import { accountAt, contextWith } from "./support/onboarding";
+
+/** Waits until a screen has drawn its heading (its lazy code loaded, its data asked). */
+async function screenReady(page: Page): Promise<void> {
+  await expect(page.locator("main h1").first()).toBeVisible();
+  await expect(page.getByTestId("route-pending")).toHaveCount(0);
+}
+
+/** Onboarding screens: also the (lazily loaded) user menu of the plain layout. */
+async function onboardingReady(page: Page): Promise<void> {
+  await screenReady(page);
+  await expect(page.getByTestId("user-menu-button")).toBeVisible();
+}
+
+async function checkScreen(page: Page, testInfo: TestInfo, name: string, path: string, ready: (page: Page) => Promise<void> = screenReady) {
+  await forEachA11yVariant(page, async (variant: A11yVariant) => {
+    await page.goto(path);
+    await ready(page);
+    await expectVariantApplied(page, variant);
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${variant.theme}-${variant.viewport}.png`), fullPage: false });
+    await expectNoSeriousA11yViolations(page, `${name} (${path}) · ${variant.label}`);
+  });
+}
+
+// ---------- Signed out ----------
+
+visitorTest.describe("accessibility, signed out", () => {
+  // Four variants, each a page load and an axe run: three times the usual time.
+  visitorTest.slow();
+
+  visitorTest("sign-in", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "signin", "/signin");
+  });
+
+  visitorTest("sign-up", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "signup", "/signup");
+  });
+
+  visitorTest("terms of service", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "tos-visitor", "/tos/");
+  });
+
+  visitorTest("privacy policy", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "privacy-visitor", "/privacy/");
+  });
+
+  visitorTest("not found", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "not-found-visitor", "/no-existe");
+  });
+});
+
+// ---------- E-mail verification and onboarding ----------
+
+test.describe("accessibility, e-mail verification and onboarding", () => {
+  test.slow();
+
+  test("verify e-mail", async ({ browser, baseURL }, testInfo) => {
+    const { token, path } = await accountAt(baseURL!, "verify_email");
+    const context = await contextWith(browser, baseURL!, token);
+    await checkScreen(await context.newPage(), testInfo, "verify-email", path);
+    await context.close();
+  });
+
+  test("onboarding intro", async ({ browser, baseURL }, testInfo) => {
+    const { token } = await accountAt(baseURL!, "security_totp");
+    const context = await contextWith(browser, baseURL!, token);
+    await checkScreen(await context.newPage(), testInfo, "onboarding-intro", "/onboarding", onboardingReady);
+    await context.close();
+  });
+
+  test("onboarding authenticator step", async ({ browser, baseURL }, testInfo) => {
+    const { token, path } = await accountAt(baseURL!, "security_totp");
+    const context = await contextWith(browser, baseURL!, token);
+    const page = await context.newPage();
+    await checkScreen(page, testInfo, "onboarding-2fa", path, async (p) => {
+      await onboardingReady(p);
+      await expect(p.getByRole("img").first()).toBeVisible(); // the QR code
+    });
+    await context.close();
+  });
+
+  test("onboarding passkey step", async ({ browser, baseURL }, testInfo) => {
+    const { token, path } = await accountAt(baseURL!, "security_passkey");
+    const context = await contextWith(browser, baseURL!, token);
+    await checkScreen(await context.newPage(), testInfo, "onboarding-passkey", path, onboardingReady);
+    await context.close();
+  });
+
+  test("onboarding personal information step", async ({ browser, baseURL }, testInfo) => {
+    const { token, path } = await accountAt(baseURL!, "personal_info");
+    const context = await contextWith(browser, baseURL!, token);
+    await checkScreen(await context.newPage(), testInfo, "onboarding-personal-info", path, onboardingReady);
+    await context.close();
+  });
+});
+
+// ---------- Signed in ----------
+
+test.describe("accessibility, signed in", () => {
+  test.slow();
+
+  test("dashboard", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "dashboard", "/", async (p) => {
+      await screenReady(p);
+      await expect(p.getByTestId("dashboard-empty")).toBeVisible();
+    });
+  });
+
+  test("dashboard with the user menu open and, on a phone, the sidebar drawer open", async ({ page }, testInfo) => {
+    await forEachA11yVariant(page, async (variant) => {
+      await page.goto("/");
+      await screenReady(page);
+      await expectVariantApplied(page, variant);
+      await page.getByTestId("user-menu-button").click();
+      await expect(page.getByRole("menu")).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `user menu · ${variant.label}`);
+      await page.keyboard.press("Escape");
+      if (variant.viewport === "phone") {
+        await page.getByRole("button", { name: "Abrir menú" }).click();
+        await expect(page.getByTestId("sidebar-title")).toBeVisible();
+        await page.screenshot({ path: testInfo.outputPath(`drawer-${variant.theme}.png`) });
+        await expectNoSeriousA11yViolations(page, `sidebar drawer · ${variant.label}`);
+      }
+    });
+  });
+
+  test("profile", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "profile", "/profile/");
+  });
+
+  test("workspaces", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "workspaces", "/workspaces");
+  });
+
+  test("a workspace", async ({ page }, testInfo) => {
+    const me = (await (await page.request.get("/api/v1/me")).json()) as { workspaces: { id: string }[] };
+    const id = me.workspaces[0]?.id;
+    expect(id).toBeTruthy();
+    await checkScreen(page, testInfo, "workspace", `/workspaces/${id}`);
+  });
+
+  test("access denied", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "access-denied", "/admin", async (p) => {
+      await expect(p.getByTestId("access-denied")).toBeVisible();
+    });
+  });
+
+  test("terms of service inside the app", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "tos", "/tos/");
+  });
+
+  test("privacy policy inside the app", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "privacy", "/privacy/");
+  });
+
+  test("not found inside the app", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "not-found", "/no-existe");
+  });
+
+  test("admin enumerations", async ({ browser, baseURL }, testInfo) => {
+    const admin = await adminAccount(baseURL!);
+    const context = await browser.newContext({ baseURL, locale: "es-ES", storageState: storageStateFor(baseURL!, admin) });
+    await checkScreen(await context.newPage(), testInfo, "admin-enums", "/admin/enums?type=country");
+    await context.close();
+  });
+
+  test("admin users", async ({ browser, baseURL }, testInfo) => {
+    const admin = await adminAccount(baseURL!);
+    const context = await browser.newContext({ baseURL, locale: "es-ES", storageState: storageStateFor(baseURL!, admin) });
+    const page = await context.newPage();
+    await checkScreen(page, testInfo, "admin-users", "/admin/users", async (p) => {
+      await screenReady(p);
+      await expect(p.getByTestId("admin-users")).toBeVisible();
+    });
+    await context.close();
+  });
+});

@@ -1,0 +1,132 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/** The WCAG rule sets the accessibility check runs (issue 8: WCAG 2.1 A and AA). */
+export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] as const;
+
+/** Impacts that fail a check; "minor" and "moderate" findings are not reported. */
+const FAILING_IMPACTS = new Set(["serious", "critical"]);
+
+/**
+ * Runs axe-core on the page as it is now and fails, with a readable list, when any serious or critical
+ * violation is found: one line per rule (id, impact, help, link) and the selectors of every offending
+ * node. `label` names the screen and variant in the message ("sign-in · dark · phone").
+ */
+export async function expectNoSeriousA11yViolations(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags([...AXE_TAGS]).analyze();
+  const serious = results.violations.filter((v) => v.impact != null && FAILING_IMPACTS.has(v.impact));
+  const report = serious.map((v) => {
+    const nodes = v.nodes.map((n) => {
+      const target = n.target.map((t) => (Array.isArray(t) ? t.join(" >>> ") : String(t))).join(" | ");
+      const why = n.failureSummary ? `\n        ${n.failureSummary.replace(/\n/g, "\n        ")}` : "";
+      return `    - ${target}${why}`;
+    });
+    return `  [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${nodes.join("\n")}`;
+  });
+  expect(
+    serious.map((v) => v.id),
+    `${label}: ${serious.length} serious or critical axe violation(s) at ${page.url()}\n${report.join("\n")}`,
+  ).toEqual([]);
+}
+
+export type A11yTheme = "light" | "dark";
+export type A11yViewport = "desktop" | "phone";
+
+export interface A11yVariant {
+  theme: A11yTheme;
+  viewport: A11yViewport;
+  size: { width: number; height: number };
+  /** "light · desktop", "dark · phone", … for messages and screenshot names. */
+  label: string;
+}
+
+export const VIEWPORT_SIZES: Record<A11yViewport, { width: number; height: number }> = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+};
+
+/** The four variants every screen is checked in: light and dark, desktop 1280×800 and phone 390×844. */
+export const A11Y_VARIANTS: readonly A11yVariant[] = (["light", "dark"] as const).flatMap((theme) =>
+  (["desktop", "phone"] as const).map((viewport) => ({
+    theme,
+    viewport,
+    size: VIEWPORT_SIZES[viewport],
+    label: `${theme} · ${viewport}`,
+  })),
+);
+
+const THEME_KEY = "patrimonio.theme";
+const pagesWithThemeScript = new WeakSet<Page>();
+
+/**
+ * Puts the page in a variant: viewport size, prefers-color-scheme and reduced motion (no half-faded
+ * colours under axe). The theme itself is the stored preference public/theme-init.js applies before
+ * first paint: an init script writes "light" or "dark" into localStorage["patrimonio.theme"] from the
+ * emulated colour scheme on every navigation, so the NEXT navigation (goto or reload) shows the variant.
+ * When the page already shows an app page, its stored theme is set too.
+ */
+export async function applyA11yVariant(page: Page, variant: A11yVariant): Promise<void> {
+  if (!pagesWithThemeScript.has(page)) {
+    pagesWithThemeScript.add(page);
+    await page.addInitScript((key: string) => {
+      try {
+        const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
+        window.localStorage.setItem(key, dark ? "dark" : "light");
+      } catch {
+        // about:blank and other opaque origins have no storage.
+      }
+    }, THEME_KEY);
+  }
+  await page.emulateMedia({ colorScheme: variant.theme, reducedMotion: "reduce" });
+  await page.setViewportSize(variant.size);
+  if (/^https?:/.test(page.url())) {
+    await page.evaluate(({ key, theme }) => window.localStorage.setItem(key, theme), {
+      key: THEME_KEY,
+      theme: variant.theme,
+    });
+  }
+}
+
+/** Waits until <html data-theme> shows the variant's theme (theme-init.js and ThemeProvider ran). */
+export async function expectVariantApplied(page: Page, variant: A11yVariant): Promise<void> {
+  await expect(page.locator("html")).toHaveAttribute("data-theme", variant.theme);
+}
+
+/**
+ * Runs `check` once per variant (light/dark × desktop/phone), after putting the page in it. The callback
+ * navigates (page.goto or page.reload) so theme-init.js applies the theme, then checks the page, e.g.
+ *
+ *   await forEachA11yVariant(page, async (v) => {
+ *     await page.goto("/sign-in/");
+ *     await expectVariantApplied(page, v);
+ *     await expectNoSeriousA11yViolations(page, `sign-in · ${v.label}`);
+ *   });
+ */
+export async function forEachA11yVariant(
+  page: Page,
+  check: (variant: A11yVariant) => Promise<void>,
+): Promise<void> {
+  for (const variant of A11Y_VARIANTS) {
+    await applyA11yVariant(page, variant);
+    await check(variant);
+  }
+}
+
+/**
+ * The common case: for each variant, open `path`, wait for `ready` (a locator that shows the screen
+ * is drawn), check the theme applied and run axe. Returns nothing; fails on the first variant with a
+ * serious or critical violation.
+ */
+export async function expectPageAccessibleInAllVariants(
+  page: Page,
+  path: string,
+  label: string,
+  ready: (page: Page) => Promise<void>,
+): Promise<void> {
+  await forEachA11yVariant(page, async (variant) => {
+    await page.goto(path);
+    await ready(page);
+    await expectVariantApplied(page, variant);
+    await expectNoSeriousA11yViolations(page, `${label} · ${variant.label}`);
+  });
+}

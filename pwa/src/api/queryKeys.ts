@@ -1,0 +1,13 @@
+// Every TanStack Query key of the server's data, in one place (invalidations name them).
+export const queryKeys = {
+  me: ["me"] as const,
+  authConfig: ["auth", "config"] as const,
+  workspaces: ["workspaces"] as const,
+  /** One workspace with its members; under workspaces, so invalidating those refreshes it too. */
+  workspace: (id: string) => ["workspaces", id] as const,
+  /** The pending invitations addressed to me. */
+  invitations: ["invitations"] as const,
+  passkeys: ["passkeys"] as const,
+  adminUsers: ["admin", "users"] as const,
+  totpSetup: ["auth", "totp", "setup"] as const,
+};
