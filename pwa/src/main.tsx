@@ -3,14 +3,14 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { createApiClient } from "./api/client";
-import { activeLanguage, bindDocumentLanguage, createI18n } from "./i18n/i18n";
+import { activeLanguage, bindDocumentLanguage, createLazyI18n } from "./i18n/i18n";
 import { UpdatePrompt } from "./pwa/UpdatePrompt";
 import { createQueryClient } from "./query/queryClient";
 import { createAppRouter } from "./router/router";
 import "./styles/app.css";
 
-const i18n = createI18n();
-bindDocumentLanguage(i18n, document.documentElement);
+// Only the active language's texts, fetched in parallel with the rest of the start; rendered once in.
+const { i18n, ready: i18nReady } = createLazyI18n();
 const api = createApiClient({ language: () => activeLanguage(i18n) });
 const queryClient = createQueryClient();
 const router = createAppRouter({ queryClient, api });
@@ -18,10 +18,19 @@ const router = createAppRouter({ queryClient, api });
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 
-createRoot(container).render(
-  <StrictMode>
-    <App i18n={i18n} queryClient={queryClient} api={api} router={router}>
-      <UpdatePrompt />
-    </App>
-  </StrictMode>,
-);
+const root = createRoot(container);
+function render() {
+  bindDocumentLanguage(i18n, document.documentElement);
+  root.render(
+    <StrictMode>
+      <App i18n={i18n} queryClient={queryClient} api={api} router={router}>
+        <UpdatePrompt />
+      </App>
+    </StrictMode>,
+  );
+}
+i18nReady.then(render, (err: unknown) => {
+  // The texts could not load (offline before they were cached): show the app, untranslated keys and all.
+  console.error("The texts could not be loaded.", err);
+  render();
+});

@@ -11,6 +11,7 @@ import { StrictMode, useMemo, useState, type ReactNode } from "react";
 import { createRoot } from "react-dom/client";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { INTL_LOCALES } from "../../src/i18n/format";
+import "../../src/i18n/bundled"; // both languages for createI18n
 import { bindDocumentLanguage, createI18n } from "../../src/i18n/i18n";
 import { ThemeProvider, useTheme } from "../../src/theme/ThemeProvider";
 import { Alert } from "../../src/ui/Alert";

@@ -27,6 +27,7 @@ import { I18nextProvider } from "react-i18next";
 import { createApiClient } from "../../src/api/client";
 import type { Me } from "../../src/api/types";
 import { loadMe } from "../../src/auth/session";
+import "../../src/i18n/bundled"; // both languages for createI18n
 import { activeLanguage, bindDocumentLanguage, createI18n } from "../../src/i18n/i18n";
 import { createQueryClient } from "../../src/query/queryClient";
 import { DeviceSync } from "../../src/sync/DeviceSync";

@@ -11,7 +11,7 @@ import production from "../../vite.config.ts";
 
 const pwaRoot = path.resolve(import.meta.dirname, "../..");
 
-export default mergeConfig(production, {
+const config = mergeConfig(production, {
   root: pwaRoot,
   build: {
     // support/sync-fixtures.ts (E2E_WEB_DIR) serves this directory.
@@ -27,3 +27,10 @@ export default mergeConfig(production, {
     },
   },
 });
+
+// The production build puts every module the entry needs in one "app" chunk ($initial). With three
+// entries here that chunk would hold all three pages' start code, and each page would run the
+// others' too (two React roots on one #root). Here, the default chunking: one entry chunk per page.
+config.build.rolldownOptions.output = { ...config.build.rolldownOptions.output, codeSplitting: true };
+
+export default config;

@@ -1,18 +1,23 @@
 // Setting up the authenticator app: the QR code and the manual code from the server, a 6-digit code
 // to prove it works, then the recovery codes, shown this once, to copy or download.
+import { codeRequestSchema } from "@patrimonio/shared-schema";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Copy, Download } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../api/ApiProvider";
 import { endpoints } from "../api/endpoints";
 import { queryKeys } from "../api/queries";
-import { useErrorText } from "../api/useErrorText";
-import { FormAlert, TextField } from "../forms/fields";
+import { FormError } from "../forms/FormError";
+import formStyles from "../forms/form.module.css";
+import { useSchemaForm } from "../forms/schemaForm";
 import { RoutePending } from "../router/fallbacks";
 import { notify } from "../toast/toast";
-import { groupSecret, TOTP_CODE_PATTERN } from "./totpCode";
+import { Button, buttonClass, IconButton } from "../ui/Button";
+import { CodeInput } from "../ui/CodeInput";
+import { Field } from "../ui/Field";
+import { groupSecret } from "./totpCode";
+import styles from "./TotpSetup.module.css";
 
 /** Copies to the clipboard and says so in a toast. */
 async function copyWithToast(text: string, messages: { done: string; failed: string }): Promise<void> {
@@ -34,7 +39,6 @@ interface TotpSetupProps {
 export function TotpSetup({ onFinished, secondaryAction }: TotpSetupProps) {
   const { t } = useTranslation();
   const api = useApi();
-  const errorText = useErrorText();
   // A query, not an effect: one setup request however often the screen mounts (StrictMode), and a
   // fresh secret every time the screen opens anew (gcTime 0).
   const setup = useQuery({
@@ -47,11 +51,7 @@ export function TotpSetup({ onFinished, secondaryAction }: TotpSetupProps) {
     refetchOnReconnect: false,
   });
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<{ code: string }>({ defaultValues: { code: "" } });
+  const form = useSchemaForm(codeRequestSchema, { defaultValues: { code: "" } });
   const enable = useMutation({
     mutationFn: (code: string) => endpoints.totpEnable(api, code),
     onSuccess: (result) => setRecoveryCodes(result.recoveryCodes),
@@ -61,13 +61,11 @@ export function TotpSetup({ onFinished, secondaryAction }: TotpSetupProps) {
   if (setup.isPending) return <RoutePending />;
   if (setup.isError) {
     return (
-      <div className="stack">
-        <FormAlert>{errorText(setup.error)}</FormAlert>
-        <div className="form-actions">
+      <div className={styles.stack}>
+        <FormError error={setup.error} />
+        <div className={formStyles.actions}>
           {secondaryAction}
-          <button type="button" className="button" onClick={() => void setup.refetch()}>
-            {t("common.retry")}
-          </button>
+          <Button onClick={() => void setup.refetch()}>{t("common.retry")}</Button>
         </div>
       </div>
     );
@@ -75,48 +73,38 @@ export function TotpSetup({ onFinished, secondaryAction }: TotpSetupProps) {
 
   const { secret, qrPng } = setup.data;
   return (
-    <div className="totp-setup">
-      <ol className="totp-steps">
+    <div>
+      <ol className={styles.steps}>
         <li>
           <p>{t("totp.scan")}</p>
-          <div className="totp-qr">
+          <div className={styles.qr}>
             <img src={qrPng} alt={t("totp.qrAlt")} width={200} height={200} data-testid="totp-qr" />
           </div>
         </li>
         <li>
           <p>{t("totp.manual")}</p>
-          <div className="secret-row">
-            <code className="secret" data-testid="totp-secret" aria-label={t("totp.secretLabel")}>
+          <div className={styles.secretRow}>
+            <code className={styles.secret} data-testid="totp-secret" aria-label={t("totp.secretLabel")}>
               {groupSecret(secret)}
             </code>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t("totp.copySecret")}
-              title={t("totp.copySecret")}
+            <IconButton
+              label={t("totp.copySecret")}
+              icon={<Copy size={16} />}
               onClick={() => void copyWithToast(secret, { done: t("common.copied"), failed: t("common.copyFailed") })}
-            >
-              <Copy size={16} aria-hidden="true" />
-            </button>
+            />
           </div>
         </li>
         <li>
-          <form className="form" noValidate onSubmit={handleSubmit((values) => enable.mutate(values.code.trim()))}>
-            <TextField
-              label={t("totp.codeLabel")}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              className="input-code"
-              error={errors.code?.message}
-              {...register("code", { validate: (v) => (TOTP_CODE_PATTERN.test(v.trim()) ? true : t("auth.codeInvalid")) })}
-            />
-            {enable.isError && <FormAlert>{errorText(enable.error)}</FormAlert>}
-            <div className="form-actions">
+          <form className={formStyles.form} noValidate onSubmit={form.submit((values) => enable.mutateAsync(values.code))}>
+            <Field label={t("totp.codeLabel")} error={form.errorText("code")}>
+              <CodeInput {...form.register("code")} />
+            </Field>
+            <FormError form={form} />
+            <div className={formStyles.actions}>
               {secondaryAction}
-              <button type="submit" className="button button-primary" disabled={enable.isPending}>
-                {enable.isPending ? t("common.checking") : t("totp.verify")}
-              </button>
+              <Button type="submit" variant="primary" loading={enable.isPending} loadingText={t("common.checking")}>
+                {t("totp.verify")}
+              </Button>
             </div>
           </form>
         </li>
@@ -131,29 +119,24 @@ export function RecoveryCodes({ codes, onFinished }: { codes: string[]; onFinish
   const [busy, setBusy] = useState(false);
   const text = codes.join("\n") + "\n";
   return (
-    <section className="recovery" aria-labelledby="recovery-title" data-testid="recovery-codes">
-      <h2 id="recovery-title" className="section-title">
+    <section aria-labelledby="recovery-title" data-testid="recovery-codes">
+      <h2 id="recovery-title" className={styles.title}>
         {t("totp.recovery.title")}
       </h2>
-      <p className="section-text">{t("totp.recovery.text")}</p>
-      <ol className="recovery-codes">
+      <p className={styles.text}>{t("totp.recovery.text")}</p>
+      <ol className={styles.codes}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
           </li>
         ))}
       </ol>
-      <div className="form-actions form-actions-start">
-        <button
-          type="button"
-          className="button"
-          onClick={() => void copyWithToast(text, { done: t("common.copied"), failed: t("common.copyFailed") })}
-        >
-          <Copy size={16} aria-hidden="true" />
+      <div className={`${formStyles.actions} ${styles.actionsStart}`}>
+        <Button icon={<Copy size={16} />} onClick={() => void copyWithToast(text, { done: t("common.copied"), failed: t("common.copyFailed") })}>
           {t("totp.recovery.copy")}
-        </button>
+        </Button>
         <a
-          className="button"
+          className={buttonClass({})}
           href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
           download={t("totp.recovery.fileName")}
         >
@@ -161,11 +144,10 @@ export function RecoveryCodes({ codes, onFinished }: { codes: string[]; onFinish
           {t("totp.recovery.download")}
         </a>
       </div>
-      <div className="form-actions">
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={busy}
+      <div className={formStyles.actions}>
+        <Button
+          variant="primary"
+          loading={busy}
           onClick={async () => {
             setBusy(true);
             try {
@@ -176,7 +158,7 @@ export function RecoveryCodes({ codes, onFinished }: { codes: string[]; onFinish
           }}
         >
           {t("totp.recovery.saved")}
-        </button>
+        </Button>
       </div>
     </section>
   );

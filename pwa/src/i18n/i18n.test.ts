@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { FALLBACK_LANGUAGE, activeLanguage, bindDocumentLanguage, createI18n } from "./i18n";
+import { FALLBACK_LANGUAGE, SCHEMA_NAMESPACE, activeLanguage, bindDocumentLanguage, createI18n, createLazyI18n, ensureLanguage } from "./i18n";
 
 function browserLanguages(languages: string[]) {
   vi.spyOn(navigator, "languages", "get").mockReturnValue(languages);
@@ -92,5 +92,33 @@ describe("bindDocumentLanguage", () => {
     unbind();
     await i18n.changeLanguage("en");
     expect(document.documentElement.lang).toBe("es");
+  });
+});
+
+describe("the app's instance (createLazyI18n)", () => {
+  test("loads only the detected language's texts, and the other one when asked", async () => {
+    browserLanguages(["en-GB", "en"]);
+    const { i18n, ready } = createLazyI18n();
+    await ready;
+    expect(activeLanguage(i18n)).toBe("en");
+    expect(i18n.hasResourceBundle("en", "translation")).toBe(true);
+    expect(i18n.hasResourceBundle("en", SCHEMA_NAMESPACE)).toBe(true);
+    expect(i18n.hasResourceBundle("es", "translation")).toBe(false);
+    expect(i18n.t("sync.state.offline")).toBe("Offline");
+
+    await ensureLanguage(i18n, "es");
+    await i18n.changeLanguage("es");
+    expect(activeLanguage(i18n)).toBe("es");
+    expect(i18n.t("sync.state.offline")).toBe("Sin conexión");
+    expect(i18n.hasResourceBundle("es", SCHEMA_NAMESPACE)).toBe(true);
+  });
+
+  test("a Spanish reader gets Spanish texts", async () => {
+    browserLanguages(["es-ES"]);
+    const { i18n, ready } = createLazyI18n();
+    await ready;
+    expect(activeLanguage(i18n)).toBe("es");
+    expect(i18n.t("sync.state.offline")).toBe("Sin conexión");
+    expect(i18n.hasResourceBundle("en", "translation")).toBe(false);
   });
 });

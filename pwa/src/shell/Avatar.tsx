@@ -1,8 +1,10 @@
-// The signed-in user's initials on a round button: the user menu's trigger. Light on purpose: the
-// top bar shows it at once, and the menu's code loads only when the user reaches for it.
+// The signed-in user's picture (auth/UserAvatar: the initials without one) on a round button: the user
+// menu's trigger. Light on purpose: the top bar shows it at once, and the menu's code loads only when
+// the user reaches for it.
 import type { ButtonHTMLAttributes, Ref } from "react";
 import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
+import { initialsOf, UserAvatar } from "../auth/UserAvatar";
 import styles from "./UserMenu.module.css";
 
 export function displayName(user: Pick<User, "firstName" | "lastName" | "email">): string {
@@ -10,10 +12,9 @@ export function displayName(user: Pick<User, "firstName" | "lastName" | "email">
   return name || user.email;
 }
 
+/** Up to two capitals: of the first and last name, else of the e-mail address. */
 export function initials(user: Pick<User, "firstName" | "lastName" | "email">): string {
-  const parts = [user.firstName, user.lastName].filter((p): p is string => !!p && p.trim() !== "");
-  const letters = parts.length > 0 ? parts.map((p) => p.trim()[0]) : [user.email[0]];
-  return letters.join("").slice(0, 2).toUpperCase();
+  return initialsOf(user);
 }
 
 export interface AvatarButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -21,7 +22,7 @@ export interface AvatarButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
   ref?: Ref<HTMLButtonElement>;
 }
 
-/** The round button with the user's initials, named "Account menu of …"; it opens a menu. */
+/** The round button with the user's picture or initials, named "Account menu of …"; it opens a menu. */
 export function AvatarButton({ user, ...rest }: AvatarButtonProps) {
   const { t } = useTranslation();
   return (
@@ -34,9 +35,7 @@ export function AvatarButton({ user, ...rest }: AvatarButtonProps) {
       data-testid="user-menu-button"
       {...rest}
     >
-      <span className={styles.avatar} aria-hidden="true">
-        {initials(user)}
-      </span>
+      <UserAvatar user={user} size={34} />
     </button>
   );
 }

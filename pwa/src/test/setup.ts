@@ -2,6 +2,7 @@
 // testing-library cannot do it alone) and give each test a clean document and clean storage.
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
+import "../i18n/bundled"; // both languages for createI18n
 
 // jsdom has no scrolling: Element#scrollTo is missing and window.scrollTo only logs "not implemented".
 // The router calls both on navigation; tests that care spy on them.

@@ -106,8 +106,8 @@ export function AdminUsersScreen() {
       )}
       {page && page.items.length > 0 && (
         // Scrolls sideways on a phone: focusable and named, so the keyboard can scroll it too.
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("admin.users.title")} aria-busy={users.isPlaceholderData || undefined}>
-          <table className="table" data-testid="admin-users">
+        <div className={styles.tableWrap} tabIndex={0} role="region" aria-label={t("admin.users.title")} aria-busy={users.isPlaceholderData || undefined}>
+          <table className={styles.table} data-testid="admin-users">
             <caption className="visually-hidden">{t("admin.users.caption", { count: page.total ?? page.items.length })}</caption>
             <thead>
               <tr>

@@ -9,7 +9,10 @@ import { useMe } from "../../api/queries";
 import { useErrorText } from "../../api/useErrorText";
 import { TotpSetup } from "../../auth/TotpSetup";
 import { Alert } from "../../ui/Alert";
+import formStyles from "../../forms/form.module.css";
 import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import styles from "./Onboarding.module.css";
 import { useCompleteStep } from "./useCompleteStep";
 
 export function TwoFactorScreen() {
@@ -22,20 +25,14 @@ export function TwoFactorScreen() {
   const completeStep = useCompleteStep("security_totp");
   const advance = useMutation({ mutationFn: completeStep });
   return (
-    <section className="card onboarding-card" aria-labelledby="totp-title">
-      <div className="card-head">
-        <h1 id="totp-title" className="card-title">
-          {t("onboarding.totp.title")}
-        </h1>
-        <p className="card-subtitle">{t("onboarding.totp.subtitle")}</p>
-      </div>
+    <Card title={t("onboarding.totp.title")} description={t("onboarding.totp.subtitle")} headingLevel={1}>
       {advance.isError && <Alert>{errorText(advance.error)}</Alert>}
       {alreadyOn ? (
-        <div className="stack" data-testid="totp-already-on">
+        <div className={styles.stack} data-testid="totp-already-on">
           <Alert tone="success" title={t("account.totp.alreadyOn")} noIcon={false}>
             {t("account.totp.alreadyOnText")}
           </Alert>
-          <div className="form-actions">
+          <div className={formStyles.actions}>
             <Button variant="primary" icon={<ShieldCheck size={16} />} loading={advance.isPending} onClick={() => advance.mutate("complete")}>
               {t("account.totp.continue")}
             </Button>
@@ -51,6 +48,6 @@ export function TwoFactorScreen() {
           }
         />
       )}
-    </section>
+    </Card>
   );
 }

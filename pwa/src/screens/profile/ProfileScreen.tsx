@@ -13,6 +13,9 @@ import { notify } from "../../toast/toast";
 import { EmailSetting } from "./ChangeEmail";
 import { DangerZone } from "./DangerZone";
 import { Card } from "../../ui/Card";
+import { cx } from "../../ui/cx";
+import { PageHeader } from "../../ui/PageHeader";
+import page from "../page.module.css";
 import { ProfileIdentity } from "./ProfileIdentity";
 import { SecuritySection } from "./SecuritySection";
 
@@ -24,28 +27,19 @@ export function ProfileScreen() {
   if (!me) return <RoutePending />;
   const { user } = me;
   return (
-    <div className="page page-medium">
-      <div className="page-header">
-        <h1 className="page-title">{t("profile.title")}</h1>
-        <p className="page-subtitle">{t("profile.subtitle")}</p>
-      </div>
+    <div className={cx(page.page, page.medium, page.stack)}>
+      <PageHeader title={t("profile.title")} subtitle={t("profile.subtitle")} />
 
       <Card title={t("account.profile.title")}>
         <ProfileIdentity user={user} />
       </Card>
 
-      <section className="card" aria-labelledby="profile-account">
-        <h2 id="profile-account" className="section-title">
-          {t("profile.account.title")}
-        </h2>
+      <Card title={t("profile.account.title")}>
         {/* With the hosted provider, the address is changed at the provider. */}
         <EmailSetting user={user} canChange={me.provider === "local"} />
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="profile-identity">
-        <h2 id="profile-identity" className="section-title">
-          {t("profile.identity.title")}
-        </h2>
+      <Card title={t("profile.identity.title")}>
         <PersonalInfoForm
           key={user.id}
           defaultValues={personalIdentityFromUser(user)}
@@ -56,7 +50,7 @@ export function ProfileScreen() {
             notify("success", t("profile.identity.saved"));
           }}
         />
-      </section>
+      </Card>
 
       <SecuritySection me={me} />
 
