@@ -84,20 +84,25 @@ func writeHTTPError(w http.ResponseWriter, status int, code, message string) {
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": message}})
 }
 
-// EndSession closes, with code 4401, every socket of this instance opened with the session (call
-// it at sign-out; other instances notice at their next session check).
+// EndSession closes, with code 4401, every socket opened with the session: at once on this
+// instance, and on the other instances sharing a Postgres database through a notification (call it
+// at sign-out and on every security event that ends a session).
 func (e *Engine) EndSession(sessionID string) {
-	for _, c := range e.hub.all() {
-		if c.p.SessionID == sessionID {
-			c.close(reasonUnauthorized)
-		}
-	}
+	e.endLocal(endSession, sessionID)
+	e.announceEnd(endSession, sessionID)
 }
 
-// EndUser closes, with code 4401, every socket of this instance of the user.
+// EndUser closes, with code 4401, every socket of the user, on this instance and (Postgres) on the
+// others.
 func (e *Engine) EndUser(userID string) {
+	e.endLocal(endUser, userID)
+	e.announceEnd(endUser, userID)
+}
+
+// endLocal closes this instance's sockets of a session or a user.
+func (e *Engine) endLocal(kind, id string) {
 	for _, c := range e.hub.all() {
-		if c.p.UserID == userID {
+		if (kind == endSession && c.p.SessionID == id) || (kind == endUser && c.p.UserID == id) {
 			c.close(reasonUnauthorized)
 		}
 	}

@@ -137,3 +137,36 @@ func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 	}
 	sameStates(t, r.records, serverState(t, a.engine, user, w))
 }
+
+// Ending a session or a user on one instance closes its sockets on the other instances at once
+// (a notification), not at their next periodic session check: the sessions here stay valid in the
+// database, so no session check would ever close these sockets.
+func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
+	url := postgresURL(t)
+	dbA := openStore(t, server.Config{DatabaseURL: url})
+	dbB := openStore(t, server.Config{DatabaseURL: url})
+	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
+	user, w := addUser(t, dbA), addWorkspace(t, dbA)
+	addMember(t, dbA, w, user, "owner")
+
+	token := b.signIn(user)
+	session, _, err := a.accounts.Authenticate(context.Background(), token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, _, err := b.dial(token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := b.connect(user) // another session of the same user, on the same instance
+	for _, c := range []*wsClient{ended, other} {
+		c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+		c.expect("snapshot")
+	}
+
+	a.engine.EndSession(session.ID) // instance A ends a session whose socket is on B
+	ended.expectClose(psync.CloseUnauthorized, "")
+
+	a.engine.EndUser(user)
+	other.expectClose(psync.CloseUnauthorized, "")
+}

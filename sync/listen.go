@@ -35,6 +35,38 @@ func parsePayload(p string) (node, workspace string, seq int64, ok bool) {
 	return parts[0], parts[1], seq, true
 }
 
+// The same channel tells the other instances that a session or a user has ended, so that they close
+// those sockets at once instead of at their next session check: '<node> end-session <id>' and
+// '<node> end-user <id>'.
+const (
+	endSession = "end-session"
+	endUser    = "end-user"
+)
+
+func endPayload(node, kind, id string) string { return node + " " + kind + " " + id }
+
+func parseEndPayload(p string) (node, kind, id string, ok bool) {
+	parts := strings.Fields(p)
+	if len(parts) != 3 || (parts[1] != endSession && parts[1] != endUser) {
+		return "", "", "", false
+	}
+	return parts[0], parts[1], parts[2], true
+}
+
+// announceEnd tells the other instances (Postgres only) to close the sockets of a session or user.
+// The sockets of this instance are already closed; a failed notification is logged, and those
+// instances still close the sockets at their next session check.
+func (e *Engine) announceEnd(kind, id string) {
+	if e.db.Pool() == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := e.db.Pool().Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, endPayload(e.clock.Node(), kind, id)); err != nil {
+		e.log.Warn("sync: could not tell the other instances to close sockets", "kind", kind, "err", err)
+	}
+}
+
 // startListening takes a connection out of the pool for good and LISTENs on it.
 func (e *Engine) startListening(ctx context.Context) (*pgx.Conn, error) {
 	pc, err := e.db.Pool().Acquire(ctx)
@@ -83,6 +115,12 @@ func (e *Engine) receive(conn *pgx.Conn) error {
 		n, err := conn.WaitForNotification(e.ctx)
 		if err != nil {
 			return err
+		}
+		if node, kind, id, ok := parseEndPayload(n.Payload); ok {
+			if node != e.clock.Node() {
+				e.endLocal(kind, id)
+			}
+			continue
 		}
 		node, workspace, seq, ok := parsePayload(n.Payload)
 		if !ok || node == e.clock.Node() {
