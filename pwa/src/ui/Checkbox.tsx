@@ -22,33 +22,22 @@ interface ToggleProps {
   "data-testid"?: string;
 }
 
-export interface CheckboxProps extends ToggleProps {
-  checked?: boolean | "indeterminate";
-  ref?: Ref<HTMLButtonElement>;
+/** The ids and attributes a toggle's control needs: its id, and what describes it. */
+interface ToggleControl {
+  id: string;
+  describedBy: string | undefined;
 }
 
-export function Checkbox({ label, description, checked, onCheckedChange, onBlur, disabled, name, id, invalid, className, ref, ...rest }: CheckboxProps) {
+/** The row both toggles share: the control, then its label and optional description. */
+function ToggleRow({ props, control }: { props: ToggleProps; control: (ids: ToggleControl) => ReactNode }) {
+  const { label, description, id, className } = props;
   const generated = useId();
   const controlId = id ?? generated;
   const descriptionId = `${controlId}-description`;
-  const describedBy = [rest["aria-describedby"], description ? descriptionId : null].filter(Boolean).join(" ") || undefined;
+  const describedBy = [props["aria-describedby"], description ? descriptionId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={[styles.row, className].filter(Boolean).join(" ")}>
-      <RadixCheckbox.Root
-        ref={ref}
-        id={controlId}
-        className={styles.checkbox}
-        checked={checked ?? false}
-        onCheckedChange={(state) => onCheckedChange?.(state === true)}
-        onBlur={onBlur}
-        disabled={disabled}
-        name={name}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
-        data-testid={rest["data-testid"]}
-      >
-        <RadixCheckbox.Indicator>{checked === "indeterminate" ? <Minus size={13} strokeWidth={3} aria-hidden="true" /> : <Check size={13} strokeWidth={3} aria-hidden="true" />}</RadixCheckbox.Indicator>
-      </RadixCheckbox.Root>
+      {control({ id: controlId, describedBy })}
       <span className={styles.text}>
         <label htmlFor={controlId} className={styles.label}>
           {label}
@@ -63,43 +52,64 @@ export function Checkbox({ label, description, checked, onCheckedChange, onBlur,
   );
 }
 
+export interface CheckboxProps extends ToggleProps {
+  checked?: boolean | "indeterminate";
+  ref?: Ref<HTMLButtonElement>;
+}
+
+export function Checkbox({ checked, onCheckedChange, onBlur, disabled, name, invalid, ref, ...props }: CheckboxProps) {
+  return (
+    <ToggleRow
+      props={props}
+      control={({ id, describedBy }) => (
+        <RadixCheckbox.Root
+          ref={ref}
+          id={id}
+          className={styles.checkbox}
+          checked={checked ?? false}
+          onCheckedChange={(state) => onCheckedChange?.(state === true)}
+          onBlur={onBlur}
+          disabled={disabled}
+          name={name}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          data-testid={props["data-testid"]}
+        >
+          <RadixCheckbox.Indicator>
+            {checked === "indeterminate" ? <Minus size={13} strokeWidth={3} aria-hidden="true" /> : <Check size={13} strokeWidth={3} aria-hidden="true" />}
+          </RadixCheckbox.Indicator>
+        </RadixCheckbox.Root>
+      )}
+    />
+  );
+}
+
 export interface SwitchProps extends ToggleProps {
   checked?: boolean;
   ref?: Ref<HTMLButtonElement>;
 }
 
-export function Switch({ label, description, checked, onCheckedChange, onBlur, disabled, name, id, invalid, className, ref, ...rest }: SwitchProps) {
-  const generated = useId();
-  const controlId = id ?? generated;
-  const descriptionId = `${controlId}-description`;
-  const describedBy = [rest["aria-describedby"], description ? descriptionId : null].filter(Boolean).join(" ") || undefined;
+export function Switch({ checked, onCheckedChange, onBlur, disabled, name, invalid, ref, ...props }: SwitchProps) {
   return (
-    <div className={[styles.row, className].filter(Boolean).join(" ")}>
-      <RadixSwitch.Root
-        ref={ref}
-        id={controlId}
-        className={styles.switch}
-        checked={checked ?? false}
-        onCheckedChange={(next) => onCheckedChange?.(next)}
-        onBlur={onBlur}
-        disabled={disabled}
-        name={name}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
-        data-testid={rest["data-testid"]}
-      >
-        <RadixSwitch.Thumb className={styles.thumb} />
-      </RadixSwitch.Root>
-      <span className={styles.text}>
-        <label htmlFor={controlId} className={styles.label}>
-          {label}
-        </label>
-        {description && (
-          <span id={descriptionId} className={styles.description}>
-            {description}
-          </span>
-        )}
-      </span>
-    </div>
+    <ToggleRow
+      props={props}
+      control={({ id, describedBy }) => (
+        <RadixSwitch.Root
+          ref={ref}
+          id={id}
+          className={styles.switch}
+          checked={checked ?? false}
+          onCheckedChange={(next) => onCheckedChange?.(next)}
+          onBlur={onBlur}
+          disabled={disabled}
+          name={name}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          data-testid={props["data-testid"]}
+        >
+          <RadixSwitch.Thumb className={styles.thumb} />
+        </RadixSwitch.Root>
+      )}
+    />
   );
 }
