@@ -60,6 +60,8 @@ type Config struct {
 	AccountsConfig
 	// AuthConfig: the auth provider, local or clerk, and Clerk's keys (config_auth.go).
 	AuthConfig
+	// FXConfig: where exchange rates come from (config_fx.go).
+	FXConfig
 }
 
 // Dialect says which database the configuration selects.
@@ -111,6 +113,7 @@ type rawConfig struct {
 	addr, databaseURL, publicURL, logLevel, logFormat, webDir string
 	accounts                                                  rawAccountsConfig
 	auth                                                      rawAuthConfig
+	fx                                                        rawFXConfig
 }
 
 func newFlagSet(raw *rawConfig) *flag.FlagSet {
@@ -125,6 +128,7 @@ func newFlagSet(raw *rawConfig) *flag.FlagSet {
 	fs.StringVar(&raw.webDir, "web-dir", raw.webDir, "directory of the built PWA ("+EnvWebDir+")")
 	addAccountsFlags(fs, &raw.accounts)
 	addAuthFlags(fs, &raw.auth)
+	addFXFlags(fs, &raw.fx)
 	return fs
 }
 
@@ -149,6 +153,7 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 		webDir:      orDefault(getenv(EnvWebDir), DefaultWebDir),
 		accounts:    readAccountsEnv(getenv),
 		auth:        readAuthEnv(getenv),
+		fx:          readFXEnv(getenv),
 	}
 	fs := newFlagSet(&raw)
 	if err := fs.Parse(args); err != nil {
@@ -191,6 +196,9 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 		return Config{}, err
 	}
 	if err := applyAuth(&cfg, raw.auth); err != nil {
+		return Config{}, err
+	}
+	if err := applyFX(&cfg, raw.fx); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil

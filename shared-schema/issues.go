@@ -20,6 +20,11 @@ type rawIssue struct {
 
 // validate runs JSON Schema then, if that passed, the cross-field rules (the order src/ uses).
 func (s *schemaSet) validate(entity string, value any, lang string) []Issue {
+	return s.check(entity, value, lang, true)
+}
+
+// check is validate, with the cross-field rules only when rules is true.
+func (s *schemaSet) check(entity string, value any, lang string, rules bool) []Issue {
 	file := s.manifest.Entities[entity]
 	rulesName := entity
 	if s.isMessage(entity) {
@@ -50,6 +55,9 @@ func (s *schemaSet) validate(entity string, value any, lang string) []Issue {
 			out = append(out, rawIssue{key: "validation.invalid"})
 		}
 		return s.finish(out, lang)
+	}
+	if !rules {
+		return nil
 	}
 	return s.finish(s.runRules(rulesName, value), lang)
 }

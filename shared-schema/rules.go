@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"math/big"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -31,6 +32,8 @@ func (s *schemaSet) runRules(name string, value any) []rawIssue {
 		endNotBeforeStart(doc, "startDate", "endDate", nil, add)
 	case "beneficiary":
 		beneficiaryRules(doc, add)
+	case "fxRate":
+		fxRateRules(doc, add)
 	case "personalIdentity":
 		birthdayNotInFuture(doc, add)
 	case "message.push":
@@ -39,10 +42,31 @@ func (s *schemaSet) runRules(name string, value any) []rawIssue {
 	return out
 }
 
+// builtinAssetCategory says whether code is a built-in category of any class (src/enums.ts
+// isBuiltinAssetCategory).
+func (s *schemaSet) builtinAssetCategory(code string) bool {
+	for _, codes := range s.manifest.AssetCategoriesByClass {
+		if slices.Contains(codes, code) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsBuiltinAssetCategory says whether code is one of the built-in asset categories (of any class,
+// "custom" included). Any other category code of a valid asset is an admin-added asset_category
+// enumeration, which the server checks when a record takes it.
+func IsBuiltinAssetCategory(code string) bool {
+	set, err := load()
+	return err == nil && set.builtinAssetCategory(code)
+}
+
 func (s *schemaSet) assetRules(asset map[string]any, add report) {
 	class, _ := asset["assetClass"].(string)
 	category, _ := asset["category"].(string)
-	if !slices.Contains(s.manifest.AssetCategoriesByClass[class], category) {
+	// A built-in category must be one of its class; another code is an admin-added category, whose
+	// existence the server checks when a record takes it (server/enums.AssetCategoryCheck).
+	if s.builtinAssetCategory(category) && !slices.Contains(s.manifest.AssetCategoriesByClass[class], category) {
 		add([]string{"category"}, "validation.asset.categoryNotInClass", nil)
 	}
 	_, hasCustom := asset["customCategory"]
@@ -291,4 +315,17 @@ func ValidISIN(s string) bool {
 		sum += n
 	}
 	return sum%10 == 0
+}
+
+// fxRateRules mirrors src/fxRate.ts: a manual exchange rate prices a currency other than EUR at
+// more than 0 units per EUR.
+var zeroDecimal = regexp.MustCompile(`^0(?:\.0+)?$`)
+
+func fxRateRules(rate map[string]any, add report) {
+	if c, _ := rate["currency"].(string); c == "EUR" {
+		add([]string{"currency"}, "validation.fxRate.euro", nil)
+	}
+	if v, _ := rate["perEur"].(string); zeroDecimal.MatchString(v) {
+		add([]string{"perEur"}, "validation.fxRate.zero", nil)
+	}
 }

@@ -27,7 +27,7 @@ import (
 // against the generated jsonschema/index.json.
 const (
 	ProtocolVersion = 2
-	SchemaVersion   = 1
+	SchemaVersion   = 2
 
 	MaxMessageBytes      = 1_048_576
 	MaxRecordBytes       = 65_536
@@ -95,6 +95,23 @@ func ValidateValue(entity string, value any, lang string) ([]Issue, error) {
 		return set.finish([]rawIssue{tooDeep()}, lang), nil
 	}
 	return set.validate(entity, value, lang), nil
+}
+
+// ValidateShape is ValidateValue without the cross-field rules: each field against its own schema.
+// The sync engine checks with it the values a mutation wrote that lost the merge: every value a
+// mutation writes must be valid on its own, whatever the rules make of the record it lost in.
+func ValidateShape(entity string, value any, lang string) ([]Issue, error) {
+	set, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if !set.known(entity) {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownEntity, entity)
+	}
+	if depthOf(value, MaxDepth) > MaxDepth {
+		return set.finish([]rawIssue{tooDeep()}, lang), nil
+	}
+	return set.check(entity, value, lang, false), nil
 }
 
 func tooDeep() rawIssue {

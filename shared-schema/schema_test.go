@@ -178,6 +178,7 @@ func TestCollectionsAndFields(t *testing.T) {
 	want := map[string]string{
 		"assets": "asset", "legalStructures": "legalStructure", "liabilities": "liability", "beneficiaries": "beneficiary",
 		"legacyInstructions": "legacyInstruction", "valuations": "valuation", "tasks": "task", "cashFlows": "cashFlow", "logins": "login",
+		"fxRates": "fxRate",
 	}
 	if !reflect.DeepEqual(collections, want) {
 		t.Fatalf("got %v", collections)
@@ -191,7 +192,7 @@ func TestCollectionsAndFields(t *testing.T) {
 		t.Fatalf("got %v", fields)
 	}
 	entities, err := schema.Entities()
-	if err != nil || len(entities) != 27 {
+	if err != nil || len(entities) != 29 {
 		t.Fatalf("got %v %v", entities, err)
 	}
 }

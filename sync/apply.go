@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -159,126 +161,185 @@ type mutationBody struct {
 
 // commit applies a group of pushes in one transaction. It returns one result per job (a job
 // whose client is not bound to its user fails alone) and the new head of every workspace that
-// changed.
+// changed. The phases, in order, are the methods of groupTxn below.
 func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, map[string]int64, error) {
-	now := e.now()
 	tx, err := e.beginTxn(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer tx.rollback(ctx)
+	g := &groupTxn{
+		e: e, ctx: ctx, tx: tx, now: e.now(), group: group, results: make([]jobResult, len(group)),
+		workspaces: map[string]*workspaceEntry{}, roles: map[userWorkspace]authz.Role{},
+		last: map[clientWorkspace]int64{}, collected: map[clientWorkspace]int64{}, decided: map[clientWorkspace]int64{},
+		records: map[recordKey]*recordEntry{}, verdicts: map[clientMutation]Outcome{},
+	}
+	for _, phase := range []func() error{g.bindClients, g.lockWorkspaces, g.readRoles, g.readLastIDs, g.loadRecords, g.decide, g.write} {
+		if err := phase(); err != nil {
+			return nil, nil, err
+		}
+	}
+	heads, err := g.notify()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := tx.commit(ctx); err != nil {
+		return nil, nil, fmt.Errorf("commit push: %w", err)
+	}
+	return g.results, heads, nil
+}
 
-	results := make([]jobResult, len(group))
-	// Clients: each must be bound to the job's user.
+type userWorkspace struct{ user, workspace string }
+
+type clientMutation struct {
+	client string
+	id     int64
+}
+
+// groupTxn is one group commit in progress: what each phase read, and what the decisions will
+// write. A job whose client is not bound to its user has its error set in results at the first
+// phase, and every later phase skips it.
+type groupTxn struct {
+	e       *Engine
+	ctx     context.Context
+	tx      txn
+	now     time.Time
+	group   []*job
+	results []jobResult
+
+	workspaces map[string]*workspaceEntry   // locked, with their heads
+	roles      map[userWorkspace]authz.Role // read under the lock
+	last       map[clientWorkspace]int64    // last decided mutation id per client and workspace
+	collected  map[clientWorkspace]int64    // highest id whose change or rejection GC removed
+	records    map[recordKey]*recordEntry   // the records the mutations touch
+	verdicts   map[clientMutation]Outcome   // given in this group, for resends within it
+
+	// What the decisions write.
+	changes     []changeRow
+	conflictOps []conflictOp
+	rejections  []rejectionRow
+	decided     map[clientWorkspace]int64 // new last ids
+}
+
+// live is the group's jobs whose client is bound to their user.
+func (g *groupTxn) live(f func(j *job) error) error {
+	for i, j := range g.group {
+		if g.results[i].err == nil {
+			if err := f(j); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// bindClients checks that each job's client id is bound to the job's user.
+func (g *groupTxn) bindClients() error {
 	owners := map[string]string{}
-	for i, j := range group {
+	for i, j := range g.group {
 		owner, ok := owners[j.client.ClientID]
 		if !ok {
-			err := tx.queryRow(ctx, `SELECT user_id FROM sync_clients WHERE client_id = ?`, j.client.ClientID).Scan(&owner)
+			err := g.tx.queryRow(g.ctx, `SELECT user_id FROM sync_clients WHERE client_id = ?`, j.client.ClientID).Scan(&owner)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return nil, nil, fmt.Errorf("read sync client: %w", err)
+				return fmt.Errorf("read sync client: %w", err)
 			}
 			owners[j.client.ClientID] = owner
 		}
 		if owner != j.client.UserID {
-			results[i].err = server.Errorf(server.EFORBIDDEN, "The client id is not bound to this user: say hello first.")
+			g.results[i].err = server.Errorf(server.EFORBIDDEN, "The client id is not bound to this user: say hello first.")
 		}
 	}
+	return nil
+}
 
-	// Workspaces, locked in id order: the sequence is allocated under this lock, so seqs commit
-	// in order and no reader sees seq N+1 before N.
-	workspaces := map[string]*workspaceEntry{}
-	for i, j := range group {
-		if results[i].err != nil {
-			continue
-		}
+// lockWorkspaces locks the workspaces written, in id order: the sequence is allocated under this
+// lock, so seqs commit in order and no reader sees seq N+1 before N.
+func (g *groupTxn) lockWorkspaces() error {
+	_ = g.live(func(j *job) error {
 		for _, m := range j.muts {
-			workspaces[m.WorkspaceID] = nil
+			g.workspaces[m.WorkspaceID] = nil
 		}
-	}
-	ids := sortedKeys(workspaces)
-	for _, w := range ids {
+		return nil
+	})
+	for _, w := range sortedKeys(g.workspaces) {
 		we := &workspaceEntry{}
-		err := tx.queryRow(ctx, `INSERT INTO sync_workspaces (workspace_id, seq, gc_seq, updated_at)
+		err := g.tx.queryRow(g.ctx, `INSERT INTO sync_workspaces (workspace_id, seq, gc_seq, updated_at)
 			SELECT id, 0, 0, ? FROM workspaces WHERE id = ?
 			ON CONFLICT (workspace_id) DO UPDATE SET updated_at = excluded.updated_at
-			RETURNING seq`, now, w).Scan(&we.head)
+			RETURNING seq`, g.now, w).Scan(&we.head)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
-			return nil, nil, fmt.Errorf("lock workspace %s: %w", w, err)
+			return fmt.Errorf("lock workspace %s: %w", w, err)
 		default:
 			we.exists = true
 		}
 		we.startAt = we.head
-		workspaces[w] = we
+		g.workspaces[w] = we
 	}
+	return nil
+}
 
-	// Roles, read under the lock.
-	type userWorkspace struct{ user, workspace string }
-	roles := map[userWorkspace]authz.Role{}
-	for i, j := range group {
-		if results[i].err != nil {
-			continue
-		}
+// readRoles reads each user's role in each workspace written, under the lock.
+func (g *groupTxn) readRoles() error {
+	return g.live(func(j *job) error {
 		for _, m := range j.muts {
 			uw := userWorkspace{j.client.UserID, m.WorkspaceID}
-			if _, ok := roles[uw]; ok {
+			if _, ok := g.roles[uw]; ok {
 				continue
 			}
 			role := authz.None
-			if workspaces[m.WorkspaceID].exists {
+			if g.workspaces[m.WorkspaceID].exists {
 				var r string
-				err := tx.queryRow(ctx, `SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?`, uw.workspace, uw.user).Scan(&r)
+				err := g.tx.queryRow(g.ctx, `SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?`, uw.workspace, uw.user).Scan(&r)
 				if err != nil && !errors.Is(err, sql.ErrNoRows) {
-					return nil, nil, fmt.Errorf("read role: %w", err)
+					return fmt.Errorf("read role: %w", err)
 				}
 				role = authz.Role(r)
 			}
-			roles[uw] = role
+			g.roles[uw] = role
 		}
-	}
+		return nil
+	})
+}
 
-	// The last decided mutation id of each client in each workspace.
-	last := map[clientWorkspace]int64{}
-	lastLoaded := map[string]bool{}
-	for i, j := range group {
-		if results[i].err != nil || lastLoaded[j.client.ClientID] {
-			continue
+// readLastIDs reads, per client and workspace, the last decided mutation id and the highest one
+// whose change or rejection garbage collection removed (below it a missing verdict is ambiguous).
+func (g *groupTxn) readLastIDs() error {
+	loaded := map[string]bool{}
+	return g.live(func(j *job) error {
+		if loaded[j.client.ClientID] {
+			return nil
 		}
-		lastLoaded[j.client.ClientID] = true
-		rows, err := tx.query(ctx, `SELECT workspace_id, last_mutation_id FROM sync_client_workspaces WHERE client_id = ?`, j.client.ClientID)
+		loaded[j.client.ClientID] = true
+		rows, err := g.tx.query(g.ctx, `SELECT workspace_id, last_mutation_id, collected_mutation_id FROM sync_client_workspaces WHERE client_id = ?`,
+			j.client.ClientID)
 		if err != nil {
-			return nil, nil, fmt.Errorf("read last mutation ids: %w", err)
+			return fmt.Errorf("read last mutation ids: %w", err)
 		}
+		defer rows.Close()
 		for rows.Next() {
 			var w string
-			var id int64
-			if err := rows.Scan(&w, &id); err != nil {
-				rows.Close()
-				return nil, nil, err
+			var id, gone int64
+			if err := rows.Scan(&w, &id, &gone); err != nil {
+				return err
 			}
-			last[clientWorkspace{j.client.ClientID, w}] = id
+			g.last[clientWorkspace{j.client.ClientID, w}] = id
+			g.collected[clientWorkspace{j.client.ClientID, w}] = gone
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, nil, err
-		}
-	}
+		return rows.Err()
+	})
+}
 
-	// The records the new, authorised mutations touch, loaded in one query per workspace.
-	records := map[recordKey]*recordEntry{}
+// loadRecords loads the records the authorised mutations touch, in one query per workspace and
+// collection. Ids at or below the last decided one are loaded too: most are resends, but one may
+// be new (see decide).
+func (g *groupTxn) loadRecords() error {
 	type workspaceCollection struct{ workspace, collection string }
 	wanted := map[workspaceCollection]map[string]bool{}
-	for i, j := range group {
-		if results[i].err != nil {
-			continue
-		}
+	_ = g.live(func(j *job) error {
 		for _, m := range j.muts {
-			if m.MutationID <= last[clientWorkspace{j.client.ClientID, m.WorkspaceID}] {
-				continue
-			}
-			if authz.Authorize(authz.Request{Role: roles[userWorkspace{j.client.UserID, m.WorkspaceID}], Action: authz.RecordWrite}) != nil {
+			if authz.Authorize(authz.Request{Role: g.roles[userWorkspace{j.client.UserID, m.WorkspaceID}], Action: authz.RecordWrite}) != nil {
 				continue
 			}
 			wc := workspaceCollection{m.WorkspaceID, m.Collection}
@@ -287,101 +348,102 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, map[str
 			}
 			wanted[wc][m.RecordID] = true
 		}
-	}
+		return nil
+	})
 	for wc, ids := range wanted {
-		if err := e.loadRecords(ctx, tx, wc.workspace, wc.collection, sortedKeys(ids), records); err != nil {
-			return nil, nil, err
+		if err := g.e.loadRecords(g.ctx, g.tx, wc.workspace, wc.collection, sortedKeys(ids), g.records); err != nil {
+			return err
 		}
 	}
+	return nil
+}
 
-	// Apply, in queue order and mutation order.
-	var changes []changeRow
-	var conflictOps []conflictOp
-	var rejections []rejectionRow
-	decided := map[clientWorkspace]int64{} // new last ids to store
-	type clientMutation struct {
-		client string
-		id     int64
-	}
-	thisGroup := map[clientMutation]Outcome{} // verdicts given in this group, for resends within it
-	type resend struct {
-		job, index int
-		workspace  string
-	}
-	var resends []resend
-	for ji, j := range group {
-		if results[ji].err != nil {
+// decide gives every mutation its verdict, in queue order and mutation order.
+func (g *groupTxn) decide() error {
+	for ji, j := range g.group {
+		if g.results[ji].err != nil {
 			continue
 		}
 		outcomes := make([]Outcome, len(j.muts))
 		for mi, m := range j.muts {
-			cw := clientWorkspace{j.client.ClientID, m.WorkspaceID}
-			if m.MutationID <= last[cw] {
-				if o, ok := thisGroup[clientMutation{j.client.ClientID, m.MutationID}]; ok {
-					if o.Status == StatusApplied {
-						o.Status = StatusDuplicate
-					}
-					outcomes[mi] = o
-				} else {
-					resends = append(resends, resend{ji, mi, m.WorkspaceID})
-				}
-				continue
-			}
-			last[cw] = m.MutationID
-			decided[cw] = m.MutationID
-			o := e.applyOne(j.client, m, roles[userWorkspace{j.client.UserID, m.WorkspaceID}], workspaces[m.WorkspaceID], records, now,
-				&changes, &conflictOps)
-			if o.Status == StatusRejected {
-				issues, _ := json.Marshal(o.Issues)
-				rejections = append(rejections, rejectionRow{j.client.ClientID, m.WorkspaceID, m.MutationID, o.Code, issues})
+			o, err := g.decideOne(j.client, m)
+			if err != nil {
+				return err
 			}
 			outcomes[mi] = o
-			thisGroup[clientMutation{j.client.ClientID, m.MutationID}] = o
 		}
-		results[ji].outcomes = outcomes
+		g.results[ji].outcomes = outcomes
 	}
+	return nil
+}
 
-	// Resends of mutations decided in an earlier transaction: the same answer as then.
-	for _, r := range resends {
-		j := group[r.job]
-		m := j.muts[r.index]
-		o, err := e.previousVerdict(ctx, tx, j.client.ClientID, r.workspace, m.MutationID)
-		if err != nil {
-			return nil, nil, err
+func (g *groupTxn) decideOne(client Client, m ClientMutation) (Outcome, error) {
+	cw := clientWorkspace{client.ClientID, m.WorkspaceID}
+	if m.MutationID <= g.last[cw] {
+		// At or below the last decided id: a resend gets the answer it got then. An id that was
+		// never decided (its push committed after one with a higher id: two pushes in flight, a
+		// resend racing the original, two sockets on two instances) is decided now; acknowledging
+		// it as a duplicate would drop it from the device's outbox unapplied.
+		if o, ok := g.verdicts[clientMutation{client.ClientID, m.MutationID}]; ok {
+			if o.Status == StatusApplied {
+				o.Status = StatusDuplicate
+			}
+			return o, nil
 		}
-		results[r.job].outcomes[r.index] = o
+		o, found, err := g.e.previousVerdict(g.ctx, g.tx, client.ClientID, m.WorkspaceID, m.MutationID, g.collected[cw])
+		if err != nil || found {
+			return o, err
+		}
+	} else {
+		g.last[cw] = m.MutationID
+		g.decided[cw] = m.MutationID
 	}
+	o, err := g.applyOne(client, m)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if o.Status == StatusRejected {
+		issues, _ := json.Marshal(o.Issues)
+		g.rejections = append(g.rejections, rejectionRow{client.ClientID, m.WorkspaceID, m.MutationID, o.Code, issues})
+	}
+	g.verdicts[clientMutation{client.ClientID, m.MutationID}] = o
+	return o, nil
+}
 
-	if err := e.writeCommit(ctx, tx, now, workspaces, records, changes, conflictOps, rejections, decided); err != nil {
-		return nil, nil, err
-	}
+// notify returns the new head of every workspace that changed and, on Postgres, tells the other
+// instances (NOTIFY is delivered at commit).
+func (g *groupTxn) notify() (map[string]int64, error) {
 	heads := map[string]int64{}
-	for w, we := range workspaces {
+	for w, we := range g.workspaces {
 		if we.exists && we.head != we.startAt {
 			heads[w] = we.head
-			if e.db.Dialect() == server.Postgres {
-				if err := tx.exec(ctx, `SELECT pg_notify(?, ?)`, notifyChannel, notifyPayload(e.clock.Node(), w, we.head)); err != nil {
-					return nil, nil, fmt.Errorf("notify commit: %w", err)
+			if g.e.db.Dialect() == server.Postgres {
+				if err := g.tx.exec(g.ctx, `SELECT pg_notify(?, ?)`, notifyChannel, notifyPayload(g.e.clock.Node(), w, we.head)); err != nil {
+					return nil, fmt.Errorf("notify commit: %w", err)
 				}
 			}
 		}
 	}
-	if err := tx.commit(ctx); err != nil {
-		return nil, nil, fmt.Errorf("commit push: %w", err)
-	}
-	return results, heads, nil
+	return heads, nil
 }
 
-// applyOne decides one new mutation: authorisation, the merge, the merged record's validation.
-// An applied mutation takes the workspace's next seq and adds its change row and conflict ops.
-func (e *Engine) applyOne(client Client, cm ClientMutation, role authz.Role, we *workspaceEntry,
-	records map[recordKey]*recordEntry, now time.Time, changes *[]changeRow, conflictOps *[]conflictOp) Outcome {
-	reject := func(code, key string, params map[string]any) Outcome {
+// applyOne decides one new mutation: authorisation, the merge, the merged record's validation
+// (and of every value the mutation wrote), the enumeration codes only the server can judge. An
+// applied mutation takes the workspace's next seq and adds its change row and conflict ops.
+//
+// It returns an error only when the database fails (reading enumerations): the push fails and the
+// client retries; a mutation is never rejected for the server's own trouble.
+func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
+	e := g.e
+	role := g.roles[userWorkspace{client.UserID, cm.WorkspaceID}]
+	we := g.workspaces[cm.WorkspaceID]
+	records := g.records
+	reject := func(code, key string, params map[string]any) (Outcome, error) {
 		if params == nil {
 			params = map[string]any{}
 		}
 		return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: code,
-			Issues: []schema.Issue{{Path: "", Key: key, Params: params}}}
+			Issues: []schema.Issue{{Path: "", Key: key, Params: params}}}, nil
 	}
 	if err := authz.Authorize(authz.Request{Role: role, Action: authz.RecordWrite}); err != nil {
 		if server.ErrorCode(err) == server.EFORBIDDEN {
@@ -392,7 +454,7 @@ func (e *Engine) applyOne(client Client, cm ClientMutation, role authz.Role, we 
 	entity, ok := e.collections[cm.Collection]
 	if !ok {
 		return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid,
-			Issues: []schema.Issue{{Path: "collection", Key: "validation.enum", Params: map[string]any{}}}}
+			Issues: []schema.Issue{{Path: "collection", Key: "validation.enum", Params: map[string]any{}}}}, nil
 	}
 	key := recordKey{cm.WorkspaceID, cm.Collection, cm.RecordID}
 	entry := records[key]
@@ -427,11 +489,31 @@ func (e *Engine) applyOne(client Client, cm ClientMutation, role authz.Role, we 
 		if err != nil {
 			return reject(RejectInvalid, "validation.invalid", nil)
 		}
+		if len(issues) == 0 {
+			// The values this mutation wrote that lost the merge are not in the record just
+			// checked, yet they are kept (as open conflicts, restorable): each must be valid too.
+			if lost := lostValues(m.Fields, eff.Changed); lost != nil {
+				withLost := maps.Clone(record)
+				maps.Copy(withLost, lost)
+				issues, err = schema.ValidateShape(entity, withLost, schema.DefaultLanguage)
+				if err != nil {
+					return reject(RejectInvalid, "validation.invalid", nil)
+				}
+			}
+		}
 		if len(issues) > 0 {
 			for i := range issues {
 				issues[i].Message = ""
 			}
-			return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid, Issues: issues}
+			return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid, Issues: issues}, nil
+		}
+		// Enumeration codes only the server's data can judge (an admin-added category or structure type).
+		refIssues, err := e.checkEnumRefs(g.ctx, g.tx, entity, entry.state.Fields, record)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if len(refIssues) > 0 {
+			return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid, Issues: refIssues}, nil
 		}
 	}
 	if len(state) > e.opts.Limits.MaxStateBytes {
@@ -442,14 +524,33 @@ func (e *Engine) applyOne(client Client, cm ClientMutation, role authz.Role, we 
 	we.head++
 	seq := we.head
 	entry.state, entry.encoded, entry.seq, entry.dirty = next, state, seq, true
-	*changes = append(*changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
+	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
 	for _, c := range eff.Opened {
-		*conflictOps = append(*conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})
+		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})
 	}
 	for _, c := range eff.Closed {
-		*conflictOps = append(*conflictOps, conflictOp{key: key, c: c})
+		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c})
 	}
-	return Outcome{MutationID: cm.MutationID, Status: StatusApplied, Seq: seq, Stamp: effective, Restamped: restamped}
+	return Outcome{MutationID: cm.MutationID, Status: StatusApplied, Seq: seq, Stamp: effective, Restamped: restamped}, nil
+}
+
+// lostValues returns the non-null values of written that are not among changed (the fields whose
+// winning write changed, sorted), or nil when every written value won.
+func lostValues(written map[string]any, changed []string) map[string]any {
+	var lost map[string]any
+	for f, v := range written {
+		if v == nil {
+			continue
+		}
+		if _, won := slices.BinarySearch(changed, f); won {
+			continue
+		}
+		if lost == nil {
+			lost = map[string]any{}
+		}
+		lost[f] = v
+	}
+	return lost
 }
 
 // canonicalMutation keeps of Base what the merge reads: the written fields' clocks for put and
@@ -566,9 +667,13 @@ func newestStamp(s *RecordState) (Stamp, bool) {
 	return newest, found
 }
 
-// previousVerdict answers a resend: the stored rejection, or the original change (seq and
-// stamp), or, once that change is collected, a duplicate without them.
-func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace string, id int64) (Outcome, error) {
+// previousVerdict answers a mutation id at or below the last one decided for its client in its
+// workspace: the stored rejection, or the original change (seq and stamp); found is false when
+// neither exists and the id is above `collected` (the highest id whose change or rejection garbage
+// collection removed), so it was never decided. At or below `collected` a missing verdict is taken
+// as collected: a duplicate without seq or stamp (a push would have to stay in flight for the whole
+// retention period for that to be wrong).
+func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace string, id, collected int64) (Outcome, bool, error) {
 	var code string
 	var issues []byte
 	err := tx.queryRow(ctx, `SELECT code, issues FROM sync_rejections WHERE client_id = ? AND mutation_id = ?`, client, id).Scan(&code, &issues)
@@ -576,11 +681,11 @@ func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace 
 	case err == nil:
 		var list []schema.Issue
 		if err := json.Unmarshal(issues, &list); err != nil {
-			return Outcome{}, fmt.Errorf("read rejection: %w", err)
+			return Outcome{}, false, fmt.Errorf("read rejection: %w", err)
 		}
-		return Outcome{MutationID: id, Status: StatusRejected, Code: code, Issues: list}, nil
+		return Outcome{MutationID: id, Status: StatusRejected, Code: code, Issues: list}, true, nil
 	case !errors.Is(err, sql.ErrNoRows):
-		return Outcome{}, fmt.Errorf("read rejection: %w", err)
+		return Outcome{}, false, fmt.Errorf("read rejection: %w", err)
 	}
 	var seq int64
 	var body []byte
@@ -588,24 +693,27 @@ func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace 
 		client, id, workspace).Scan(&seq, &body)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return Outcome{MutationID: id, Status: StatusDuplicate}, nil
+		if id > collected {
+			return Outcome{}, false, nil
+		}
+		return Outcome{MutationID: id, Status: StatusDuplicate}, true, nil
 	case err != nil:
-		return Outcome{}, fmt.Errorf("read change of a resend: %w", err)
+		return Outcome{}, false, fmt.Errorf("read change of a resend: %w", err)
 	}
 	var mb struct {
 		Stamp Stamp `json:"stamp"`
 	}
 	if err := json.Unmarshal(body, &mb); err != nil {
-		return Outcome{}, fmt.Errorf("read change of a resend: %w", err)
+		return Outcome{}, false, fmt.Errorf("read change of a resend: %w", err)
 	}
-	return Outcome{MutationID: id, Status: StatusDuplicate, Seq: seq, Stamp: mb.Stamp}, nil
+	return Outcome{MutationID: id, Status: StatusDuplicate, Seq: seq, Stamp: mb.Stamp}, true, nil
 }
 
-// writeCommit writes what a group decided: records, change log, conflicts, rejections, the
-// clients' last mutation ids and the workspaces' heads.
-func (e *Engine) writeCommit(ctx context.Context, tx txn, now time.Time, workspaces map[string]*workspaceEntry,
-	records map[recordKey]*recordEntry, changes []changeRow, conflictOps []conflictOp, rejections []rejectionRow,
-	decided map[clientWorkspace]int64) error {
+// write writes what the group decided: records, change log, conflicts, rejections, the clients'
+// last mutation ids and the workspaces' heads.
+func (g *groupTxn) write() error {
+	ctx, tx, now := g.ctx, g.tx, g.now
+	workspaces, records, changes, conflictOps, rejections, decided := g.workspaces, g.records, g.changes, g.conflictOps, g.rejections, g.decided
 	// Records: new ones are inserted (COPY on Postgres), existing ones updated. The workspace lock
 	// makes "exists" reliable: only transactions holding it write its records.
 	var newRows, updateRows [][]any

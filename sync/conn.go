@@ -453,6 +453,15 @@ func (c *conn) writeLoop() {
 func (c *conn) finish() {
 	r := c.reason
 	if !r.silent {
+		// What was queued before the reason to close (a welcome, acks) goes first: the error
+		// and the close frame come last, in the order the server decided them.
+		_ = c.ws.SetWriteDeadline(time.Now().Add(time.Second))
+		for {
+			msg, ok := c.out.pop()
+			if !ok || c.ws.WriteMessage(websocket.TextMessage, msg) != nil {
+				break
+			}
+		}
 		deadline := time.Now().Add(time.Second)
 		if r.errCode != "" {
 			msg := errorMessage{Type: msgError, Code: r.errCode, Message: schema.Message(c.lang, r.key, r.params)}
@@ -464,6 +473,15 @@ func (c *conn) finish() {
 			_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
 			select {
 			case <-c.readerDone:
+				// The reader has stopped (often right after the message that made us close):
+				// read on, discarding, until the peer's close frame, so the connection is not
+				// closed with unread data, which resets it and can cost the peer the close frame.
+				_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
+				for {
+					if _, _, err := c.ws.NextReader(); err != nil {
+						break
+					}
+				}
 			case <-time.After(2 * time.Second):
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 )
 
 // GCStats says what one garbage collection removed.
@@ -55,11 +56,11 @@ func (e *Engine) CollectGarbage(ctx context.Context) (GCStats, error) {
 			return stats, err
 		}
 	}
-	res, err := e.db.Exec(ctx, `DELETE FROM sync_rejections WHERE created_at < ?`, cutoff)
+	n, err := e.collectRejections(ctx, cutoff)
 	if err != nil {
-		return stats, fmt.Errorf("collect rejections: %w", err)
+		return stats, err
 	}
-	stats.Rejections, _ = res.RowsAffected()
+	stats.Rejections = n
 	if stats != (GCStats{}) {
 		e.log.Info("sync: garbage collected", "changes", stats.Changes, "tombstones", stats.Records, "rejections", stats.Rejections)
 	}
@@ -78,6 +79,13 @@ func (e *Engine) collectWorkspace(ctx context.Context, workspace string, upTo in
 		upTo, upTo, workspace); err != nil {
 		return fmt.Errorf("collect workspace %s: %w", workspace, err)
 	}
+	// Remember, per client, the highest mutation id whose change goes: below it a resend without a
+	// change is a collected one, above it one never decided (see previousVerdict).
+	if _, err := tx.Exec(ctx, `UPDATE sync_client_workspaces AS w SET collected_mutation_id = c.m
+		FROM (SELECT client_id, MAX(mutation_id) AS m FROM sync_changes WHERE workspace_id = ? AND seq <= ? GROUP BY client_id) AS c
+		WHERE w.client_id = c.client_id AND w.workspace_id = ? AND c.m > w.collected_mutation_id`, workspace, upTo, workspace); err != nil {
+		return fmt.Errorf("note collected mutation ids of %s: %w", workspace, err)
+	}
 	res, err := tx.Exec(ctx, `DELETE FROM sync_changes WHERE workspace_id = ? AND seq <= ?`, workspace, upTo)
 	if err != nil {
 		return fmt.Errorf("collect changes of %s: %w", workspace, err)
@@ -95,4 +103,29 @@ func (e *Engine) collectWorkspace(ctx context.Context, workspace string, upTo in
 		return fmt.Errorf("collect workspace %s: %w", workspace, err)
 	}
 	return nil
+}
+
+// collectRejections removes stored rejections older than cutoff, noting per client and workspace
+// the highest mutation id removed (as collectWorkspace does for changes).
+func (e *Engine) collectRejections(ctx context.Context, cutoff time.Time) (int64, error) {
+	tx, err := e.db.BeginTx(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(ctx, `UPDATE sync_client_workspaces AS w SET collected_mutation_id = r.m
+		FROM (SELECT client_id, workspace_id, MAX(mutation_id) AS m FROM sync_rejections WHERE created_at < ?
+			GROUP BY client_id, workspace_id) AS r
+		WHERE w.client_id = r.client_id AND w.workspace_id = r.workspace_id AND r.m > w.collected_mutation_id`, cutoff); err != nil {
+		return 0, fmt.Errorf("note collected rejections: %w", err)
+	}
+	res, err := tx.Exec(ctx, `DELETE FROM sync_rejections WHERE created_at < ?`, cutoff)
+	if err != nil {
+		return 0, fmt.Errorf("collect rejections: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("collect rejections: %w", err)
+	}
+	return n, nil
 }

@@ -213,7 +213,7 @@ func (c *wsClient) expectClose(code int, errCode string) message {
 
 func (c *wsClient) hello(clientID string, cursors map[string]int64, extra map[string]any) message {
 	c.t.Helper()
-	h := map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": 1, "clientId": clientID, "cursors": cursors}
+	h := map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": clientID, "cursors": cursors}
 	for k, v := range extra {
 		h[k] = v
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"patrimonio/server/store"
+	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
 )
 
@@ -134,7 +135,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 		t.Run("a second hello closes with 4400", func(t *testing.T) {
 			c := env.connect(user)
 			helloFor(c)
-			c.send(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": 1, "clientId": uuid.NewString(), "cursors": map[string]any{}})
+			c.send(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(), "cursors": map[string]any{}})
 			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("a binary frame closes with 4400", func(t *testing.T) {
@@ -151,7 +152,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 		})
 		t.Run("a wrong protocol version closes with 4426 and says which versions", func(t *testing.T) {
 			c := env.connect(user)
-			c.send(map[string]any{"type": "hello", "protocolVersion": 1, "schemaVersion": 1, "clientId": uuid.NewString(), "cursors": map[string]any{}})
+			c.send(map[string]any{"type": "hello", "protocolVersion": 1, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(), "cursors": map[string]any{}})
 			m := c.expectClose(psync.CloseVersion, "protocol_version")
 			if text := m["message"].(string); !strings.Contains(text, "protocolo de sincronización 1") || !strings.Contains(text, "el 2") {
 				t.Fatalf("message %q", text)
@@ -195,7 +196,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 			first := env.connect(user)
 			first.hello(id, map[string]int64{}, nil)
 			other := env.connect(addUser(t, db))
-			other.send(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": 1, "clientId": id, "cursors": map[string]any{}})
+			other.send(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": id, "cursors": map[string]any{}})
 			other.expectClose(psync.CloseForbidden, "forbidden")
 		})
 		t.Run("ping is answered with pong", func(t *testing.T) {

@@ -114,8 +114,9 @@ async function offline(edits: number): Promise<void> {
     console.error(`offline: A wrote ${edits} edits in ${(writeMs / 1000).toFixed(2)} s`);
     const target = (await b.call<number>({ cmd: "cursor" })) + edits;
     const [cpuA0, cpuB0, cpuS0] = [await a.call<number>({ cmd: "cpu" }), await b.call<number>({ cmd: "cpu" }), serverCpu()];
-    // B polls its cursor from now on; nothing can reach it before A is online.
-    const seen = b.call<number>({ cmd: "waitCursor", target, pollMs: 2 });
+    // B watches its cursor from now on (after each page applied; every 100 ms besides); nothing
+    // can reach it before A is online.
+    const seen = b.call<number>({ cmd: "waitCursor", target, pollMs: 100 });
     const t0 = performance.now();
     await a.call({ cmd: "network", online: true });
     await seen;

@@ -42,14 +42,13 @@ let db: ClientDb | undefined;
 let client: SyncClient | undefined;
 let network: Network | undefined;
 let workspace = "";
+const pageWaiters = new Set<() => void>();
 
 /** CPU time (user + system) of this process, in ms. */
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function need<T>(v: T | undefined, what: string): T {
   if (v === undefined) throw new Error(`${what}: open the device first`);
@@ -69,6 +68,10 @@ async function handle(req: Request): Promise<unknown> {
         locks: new MemoryLockManager(),
         network,
         pingIntervalMs: 0,
+        // Each applied page wakes waitCursor (the stored cursor is read then, not polled).
+        onEvent: (e) => {
+          if (e.type === "page") for (const w of pageWaiters) w();
+        },
       });
       return null;
     }
@@ -97,11 +100,22 @@ async function handle(req: Request): Promise<unknown> {
     case "cursor":
       return await need(db, "cursor").cursor(workspace);
     case "waitCursor": {
+      // The stored cursor is read after every page the client applies (its "page" event), and
+      // every pollMs besides (a safety net): polling alone every few ms cost this device a
+      // read transaction each time, measured as its CPU.
       const d = need(db, "waitCursor");
       const giveUp = performance.now() + 120_000;
       while ((await d.cursor(workspace)) < req.target) {
         if (performance.now() > giveUp) throw new Error(`the cursor stayed at ${await d.cursor(workspace)} for 2 minutes, below ${req.target}`);
-        await sleep(req.pollMs);
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            pageWaiters.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, req.pollMs);
+          pageWaiters.add(wake);
+        });
       }
       return await d.cursor(workspace);
     }

@@ -2,11 +2,11 @@
 // merged with the same rules as the server), acknowledgements, rejections and resyncs. Each
 // function is one Dexie transaction.
 import { COLLECTION_NAMES, type CollectionName, type WireIssue } from "@patrimonio/shared-schema";
-import { cursorKey, type ClockMeta, type CursorMeta, type LocalDb, type LocalMutation, type RecordRow } from "./db";
+import { cursorKey, type ClockMeta, type CursorMeta, type LocalDb, type LocalMutation, type OutboxRow, type RecordRow } from "./db";
 import type { Internals } from "./internal";
 import { Clock, stampNode } from "./hlc";
 import { applyMutation, emptyRecordState, type Mutation, type RecordState } from "./merge";
-import { buildRow, confirmedState, hasConfirmedState, writeRows } from "./records";
+import { buildRow, confirmedState, getByKeys, hasConfirmedState, writeRows } from "./records";
 
 /** One change of a server page, decoded: either a mutation to merge in server order, or a whole
  * record state (snapshot pages) that replaces the confirmed state. */
@@ -58,6 +58,9 @@ export interface PageResult {
   /** A snapshot finished with this page. */
   snapshotDone: boolean;
 }
+
+const rowId = (r: RecordRow) => r.id;
+const outboxId = (o: OutboxRow) => o.mutationId;
 
 function newCursor(workspaceId: string): CursorMeta {
   return { key: cursorKey(workspaceId), workspaceId, seq: 0, epoch: 0, caughtUp: false };
@@ -140,7 +143,7 @@ export function applyPage(dev: Internals, page: ServerPage): Promise<PageResult>
     for (const [collection, changes] of byCollection) {
       const table = db.records(collection);
       const ids = [...new Set(changes.map((c) => c.recordId))];
-      const found = await table.bulkGet(ids);
+      const found = await getByKeys(table, ids, rowId);
       const before = new Map<string, RecordRow | undefined>();
       const work = new Map<string, { workspaceId: string; server: RecordState | undefined; local: LocalMutation[]; own: Set<number> }>();
       ids.forEach((id, i) => {
@@ -156,7 +159,7 @@ export function applyPage(dev: Internals, page: ServerPage): Promise<PageResult>
       // Which of the touched records' local mutations still wait for their ack.
       const localIds = [...work.values()].flatMap((w) => w.local.map((l) => l.mutationId));
       const unacked = new Set(
-        localIds.length === 0 ? [] : (await db.outbox.bulkGet(localIds)).filter((o) => o !== undefined).map((o) => o.mutationId),
+        localIds.length === 0 ? [] : (await getByKeys(db.outbox, localIds, outboxId)).filter((o) => o !== undefined).map((o) => o.mutationId),
       );
       for (const change of changes) {
         const w = work.get(change.recordId)!;
@@ -215,13 +218,32 @@ async function dropUnconfirmed(db: LocalDb, workspaceId: string, epoch: number):
   }
 }
 
+/** Removes answered outbox entries. `range` is every outbox row between the smallest and the
+ * greatest answered id when it was read whole: when it holds nothing else (the usual case, a
+ * whole push answered), one range delete does instead of a delete per entry. */
+async function deleteOutbox(db: LocalDb, entries: OutboxRow[], range: OutboxRow[] | undefined): Promise<void> {
+  const ids = [...new Set(entries.map((e) => e.mutationId))];
+  if (range !== undefined && ids.length > 1 && range.length === ids.length) {
+    // The entries ⊆ range (both read in this transaction), as many distinct ones: the same rows.
+    let lo = ids[0]!;
+    let hi = lo;
+    for (const id of ids) {
+      if (id < lo) lo = id;
+      if (id > hi) hi = id;
+    }
+    await db.outbox.where(":id").between(lo, hi, true, true).delete();
+    return;
+  }
+  await db.outbox.bulkDelete(ids);
+}
+
 /** Rows of the given outbox entries, grouped per collection, for the ack/reject transactions. */
 async function rowsOf(db: LocalDb, entries: { collection: CollectionName; recordId: string }[]) {
   const out = new Map<CollectionName, Map<string, RecordRow>>();
   for (const e of entries) if (!out.has(e.collection)) out.set(e.collection, new Map());
   for (const [collection, rows] of out) {
     const ids = [...new Set(entries.filter((e) => e.collection === collection).map((e) => e.recordId))];
-    const found = await db.records(collection).bulkGet(ids);
+    const found = await getByKeys(db.records(collection), ids, rowId);
     found.forEach((r) => r && rows.set(r.id, r));
   }
   return out;
@@ -251,7 +273,8 @@ async function rewrite(db: LocalDb, original: Map<CollectionName, Map<string, Re
 export function applyAcks(dev: Internals, acks: Ack[]): Promise<number> {
   const { db } = dev;
   return db.transaction("rw", db.syncTables(), async () => {
-    const entries = (await db.outbox.bulkGet(acks.map((a) => a.mutationId))).filter((e) => e !== undefined);
+    let range: OutboxRow[] | undefined;
+    const entries = (await getByKeys(db.outbox, acks.map((a) => a.mutationId), outboxId, (r) => (range = r))).filter((e) => e !== undefined);
     if (entries.length === 0) return 0;
     const ackOf = new Map(acks.map((a) => [a.mutationId, a]));
     const rows = await rowsOf(db, entries);
@@ -280,7 +303,7 @@ export function applyAcks(dev: Internals, acks: Ack[]): Promise<number> {
       if (!perCollection) changed.set(e.collection, (perCollection = new Map()));
       perCollection.set(e.recordId, next);
     }
-    await db.outbox.bulkDelete(entries.map((e) => e.mutationId));
+    await deleteOutbox(db, entries, range);
     let newest: string | undefined;
     for (const a of acks) if (a.stamp !== undefined && (newest === undefined || a.stamp > newest)) newest = a.stamp;
     await observe(dev, newest);

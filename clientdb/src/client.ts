@@ -10,7 +10,7 @@ import type { CursorMeta, LinkMeta, LocalDb, OutboxRow } from "./db";
 import { backoffDelay, type BackoffOptions } from "./backoff";
 import { internals, type Internals } from "./internal";
 import { LeaderElection, type LockManagerLike } from "./leader";
-import { PING, decodeIncoming, encodeHello, encodePull, encodePush, ProtocolError, type Incoming, type Welcome } from "./wire";
+import { PING, decodeIncoming, encodeHello, encodeMutation, encodePull, encodePushOf, ProtocolError, type Incoming, type Welcome } from "./wire";
 
 // ---------------------------------------------------------------- injectable environment
 
@@ -41,7 +41,8 @@ export interface TimersLike {
 }
 
 export interface SyncEvent {
-  type: "connecting" | "open" | "welcome" | "close" | "retry" | "error" | "leader" | "follower";
+  /** `page`: a page was applied and stored (detail: its workspaceId, cursor, snapshot, hasMore). */
+  type: "connecting" | "open" | "welcome" | "close" | "retry" | "error" | "leader" | "follower" | "page";
   detail?: unknown;
 }
 
@@ -478,13 +479,21 @@ export class SyncClient {
     await this.#writeLink({ state: "online", busy: true });
   }
 
-  /** Applies a page (one transaction) and asks for the next one while the server has more. */
+  /**
+   * Applies a page (one transaction). While the server has more, the next page is asked for
+   * before this one is applied (flow control, sync/PROTOCOL.md: one pull per page received), so
+   * the server reads and sends it meanwhile; at most one page waits. Pages are still applied one
+   * by one, in order, each with its cursor; a page that fails to apply drops the socket, and the
+   * page asked for in advance with it (the reconnect starts from the stored cursor or token).
+   */
   async #onPage(socket: SocketLike, page: ServerPage): Promise<void> {
+    if (page.hasMore) {
+      if (page.snapshot) this.#pull(socket, page.workspaceId, 0, page.resume);
+      else this.#pull(socket, page.workspaceId, page.cursor);
+    }
     await applyPage(this.#dev, page);
-    this.#pulls.delete(page.workspaceId);
-    if (!page.hasMore) return;
-    if (page.snapshot) this.#pull(socket, page.workspaceId, 0, page.resume);
-    else this.#pull(socket, page.workspaceId, page.cursor);
+    if (!page.hasMore) this.#pulls.delete(page.workspaceId);
+    this.#emit({ type: "page", detail: { workspaceId: page.workspaceId, cursor: page.cursor, snapshot: page.snapshot, hasMore: page.hasMore } });
   }
 
   #send(socket: SocketLike, data: string): void {
@@ -561,8 +570,8 @@ export class SyncClient {
           this.#pumpTimer = this.#timers.setTimeout(() => void this.#pump(), wait);
           return;
         }
-        const batch = this.#fit(rows)[0]!;
-        socket.send(encodePush(batch));
+        const { batch, text } = this.#fit(rows);
+        socket.send(text);
         this.#tokens -= 1;
         this.#pushes.push(new Set(batch.map((r) => r.mutationId)));
         this.#lastSent = batch[batch.length - 1]!.mutationId;
@@ -589,24 +598,21 @@ export class SyncClient {
     this.#pushes = this.#pushes.filter((p) => p.size > 0);
   }
 
-  /** Splits rows into pushes under the frame size limit. */
-  #fit(rows: OutboxRow[]): OutboxRow[][] {
+  /** The first push of rows (at least one) under the frame size limit, and its text. */
+  #fit(rows: OutboxRow[]): { batch: OutboxRow[]; text: string } {
     const max = (this.#welcome?.limits.maxMessageBytes ?? LIMITS.maxMessageBytes) - 1024;
-    const out: OutboxRow[][] = [];
-    let batch: OutboxRow[] = [];
+    const batch: OutboxRow[] = [];
+    const parts: string[] = [];
     let bytes = 0;
     for (const r of rows) {
-      const size = encodePush([r]).length * 3; // worst case: every UTF-16 unit as 3 UTF-8 bytes
-      if (batch.length > 0 && bytes + size > max) {
-        out.push(batch);
-        batch = [];
-        bytes = 0;
-      }
+      const part = encodeMutation(r);
+      const size = (part.length + 1) * 3; // worst case: every UTF-16 unit as 3 UTF-8 bytes
+      if (batch.length > 0 && bytes + size > max) break;
       batch.push(r);
+      parts.push(part);
       bytes += size;
     }
-    if (batch.length > 0) out.push(batch);
-    return out;
+    return { batch, text: encodePushOf(parts) };
   }
 
   // ------------------------------------------------------------ status

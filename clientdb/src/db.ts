@@ -1,6 +1,7 @@
 // The device database: one Dexie class, versioned, holding every synced collection of the shared
-// schema plus the local sync tables. Only this package writes it (commands.ts, apply.ts); screens
-// read through the hooks. Nothing here is exported from the package index.
+// schema plus the local sync tables. Only this package writes it (clientdb.ts: the commands;
+// apply.ts: what the server sends; features/: commands over several records); screens read through
+// the hooks. Nothing here is exported from the package index.
 import Dexie, { type Table, type Transaction } from "dexie";
 import { COLLECTION_NAMES, type CollectionName, type WireIssue } from "@patrimonio/shared-schema";
 import type { JsonValue, Mutation, RecordState } from "./merge";
@@ -140,7 +141,25 @@ export interface EnumsMeta {
   checkedAt: number;
 }
 
-export type MetaRow = DeviceMeta | ClockMeta | CursorMeta | LinkMeta | EnumsMeta;
+/** The exchange-rate cache's freshness (fx.ts): the newest date held and when the server was
+ * last asked. */
+export interface RatesMeta {
+  key: "rates";
+  latest: string;
+  count: number;
+  checkedAt: number;
+}
+
+export type MetaRow = DeviceMeta | ClockMeta | CursorMeta | LinkMeta | EnumsMeta | RatesMeta;
+
+/** A cached exchange rate of the server (local-only table, fx.ts): perEur units of currency are
+ * worth 1 EUR on date, an exact decimal string. */
+export interface RateRow {
+  currency: string;
+  date: string;
+  source: string;
+  perEur: string;
+}
 
 /** A cached enumeration value (local-only table, enums.ts); parentId 0 at the top level. */
 export interface EnumRow {
@@ -221,6 +240,31 @@ export const DB_VERSIONS: readonly DbVersion[] = [
       enums: "id, type, [type+code], [type+parentId]",
     },
   },
+  {
+    // Manual exchange rates (the synced collection fxRates) and the cache of the server's rates
+    // (local-only, fx.ts: filled from GET /api/v1/fx-rates).
+    version: 3,
+    collections: [
+      "assets",
+      "legalStructures",
+      "liabilities",
+      "beneficiaries",
+      "legacyInstructions",
+      "valuations",
+      "tasks",
+      "cashFlows",
+      "logins",
+      "fxRates",
+    ],
+    local: {
+      outbox: "mutationId, workspaceId",
+      meta: "key",
+      conflicts: "id, workspaceId, [collection+recordId]",
+      rejected: "mutationId, workspaceId, [collection+recordId]",
+      enums: "id, type, [type+code], [type+parentId]",
+      rates: "[currency+date+source], date",
+    },
+  },
 ];
 
 export interface DbOptions {
@@ -236,6 +280,7 @@ export class LocalDb extends Dexie {
   conflicts!: Table<ConflictRow, string>;
   rejected!: Table<RejectedRow, number>;
   enums!: Table<EnumRow, number>;
+  rates!: Table<RateRow, [string, string, string]>;
 
   constructor(name: string, options: DbOptions = {}, versions: readonly DbVersion[] = DB_VERSIONS) {
     super(name, {
@@ -255,6 +300,7 @@ export class LocalDb extends Dexie {
     this.conflicts = this.table("conflicts");
     this.rejected = this.table("rejected");
     this.enums = this.table("enums");
+    this.rates = this.table("rates");
   }
 
   /** The table of a synced collection. */

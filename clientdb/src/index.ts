@@ -39,3 +39,5 @@ export {
   type RefreshEnumsOptions,
   type RefreshEnumsResult,
 } from "./enums";
+export { refreshRates, useRatesStatus, useServerRates, type RateRow, type RefreshRatesOptions, type RefreshRatesResult } from "./fx";
+export * from "./features";

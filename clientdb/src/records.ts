@@ -2,6 +2,7 @@
 // mutations re-applied on top, and the shown conflicts projected for the screens. Pure functions
 // plus the one transaction helper that writes a row and its conflict projection together.
 import type { CollectionName } from "@patrimonio/shared-schema";
+import type { IndexableType, Table } from "dexie";
 import type { ConflictRow, LocalDb, LocalMutation, RecordRow } from "./db";
 import {
   applyMutation,
@@ -101,6 +102,47 @@ export async function writeRows(
       .delete();
   }
   if (added.length > 0) await db.conflicts.bulkPut(added);
+}
+
+/**
+ * Reads rows by primary key, as `table.bulkGet(keys)` does (same order, undefined for absent
+ * ones), inside the caller's transaction. IndexedDB answers a `get` per key; pages and pushes
+ * touch keys that are usually neighbours (snapshot pages come in id order, uuidv7 ids and
+ * mutation ids grow with time), so one `getAll` over the keys' range is tried first: when that
+ * range holds at most a few rows more than asked for, its result is exact; otherwise (keys spread
+ * over a large table) the per-key reads follow. `inRange` receives every row of the range when
+ * the range was read whole (undefined otherwise), for callers that need to know the range's rows.
+ */
+export async function getByKeys<T, K extends string | number>(
+  table: Table<T, K>,
+  keys: readonly K[],
+  keyOf: (row: T) => K,
+  inRange?: (rows: T[] | undefined) => void,
+): Promise<(T | undefined)[]> {
+  if (keys.length === 0) {
+    inRange?.([]);
+    return [];
+  }
+  let lo = keys[0] as K;
+  let hi = lo;
+  for (const k of keys) {
+    if (k < lo) lo = k;
+    if (k > hi) hi = k;
+  }
+  const limit = keys.length + 32;
+  const rows = (await table
+    .where(":id")
+    .between(lo as IndexableType, hi as IndexableType, true, true)
+    .limit(limit)
+    .toArray()) as T[];
+  if (rows.length >= limit) {
+    inRange?.(undefined);
+    return table.bulkGet(keys as K[]);
+  }
+  inRange?.(rows);
+  const byKey = new Map<K, T>();
+  for (const r of rows) byKey.set(keyOf(r), r);
+  return keys.map((k) => byKey.get(k));
 }
 
 /** The fields of a state as a record shows them: cleared (null) fields are absent. */

@@ -63,6 +63,16 @@ export function encodePush(rows: readonly OutboxRow[]): string {
   return JSON.stringify({ type: "push", mutations: rows.map(wireMutation) });
 }
 
+/** One pushed mutation's JSON text, for encodePushOf (each is encoded once, measured, then joined). */
+export function encodeMutation(row: OutboxRow): string {
+  return JSON.stringify(wireMutation(row));
+}
+
+/** The push of already encoded mutations: the same text as encodePush of their rows. */
+export function encodePushOf(mutations: readonly string[]): string {
+  return `{"type":"push","mutations":[${mutations.join(",")}]}`;
+}
+
 /** pull: the next page after `after`, or (after 0 with a pageToken) the next snapshot page. */
 export function encodePull(workspaceId: string, after: number, pageToken?: string): string {
   return JSON.stringify(pageToken === undefined ? { type: "pull", workspaceId, after } : { type: "pull", workspaceId, after, pageToken });

@@ -1,10 +1,11 @@
 // The sync client against a scripted server: the test plays the server on fake sockets and fires
 // timers by hand, so reconnects, elections and the message flow are checked step by step.
-import { PROTOCOL_VERSION } from "@patrimonio/shared-schema";
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
 import { describe, expect, test } from "vitest";
 import { backoffDelay, seededRandom } from "../src/backoff";
 import { SyncClient, type SyncClientOptions } from "../src/client";
 import { dbOf, type ClientDb } from "../src/clientdb";
+import { cursorKey, type CursorMeta } from "../src/db";
 import { LeaderElection, MemoryLockManager, lockName } from "../src/leader";
 import { computeStatus } from "../src/status";
 import { statusOf } from "../src/hooks";
@@ -16,7 +17,7 @@ function welcome(maxMutationsPerPush = 500) {
   return {
     type: "welcome",
     protocolVersion: PROTOCOL_VERSION,
-    schemaVersion: 1,
+    schemaVersion: SCHEMA_VERSION,
     serverTime: SERVER_TIME,
     limits: { maxMessageBytes: 1_048_576, maxMutationsPerPush, maxChangesPerPage: 500, maxMessagesPerSecond: 100 },
   };
@@ -173,12 +174,13 @@ describe("protocol flow", () => {
     let s = h.last();
     s.open();
     await until(() => s.of("hello").length === 1);
-    expect(s.of("hello")[0]).toEqual({ type: "hello", protocolVersion: PROTOCOL_VERSION, schemaVersion: 1, clientId: d.db.clientId, cursors: { [WORKSPACE]: 0 } });
+    expect(s.of("hello")[0]).toEqual({ type: "hello", protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, clientId: d.db.clientId, cursors: { [WORKSPACE]: 0 } });
     s.receive(welcome());
-    // First page of a snapshot: the client applies it and asks for the next one.
+    // First page of a snapshot: the client asks for the next one and applies it (its token stored).
     s.receive({ type: "snapshot", workspaceId: WORKSPACE, records: [], cursor: 12, hasMore: true, pageToken: "page-2" });
     await until(() => s.of("pull").length === 1);
     expect(s.of("pull")[0]).toEqual({ type: "pull", workspaceId: WORKSPACE, after: 0, pageToken: "page-2" });
+    await until(async () => ((await dbOf(d.db).meta.get(cursorKey(WORKSPACE))) as CursorMeta | undefined)?.snapshot?.resume === "page-2");
 
     // The connection drops mid-snapshot: the next hello resumes it.
     s.drop();

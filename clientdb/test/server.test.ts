@@ -209,7 +209,7 @@ describe("two devices against the real server", () => {
     }
     await syncA.idle();
 
-    // Device C: record what it sends, and cut its connection when it asks for the second page.
+    // Device C: record what it sends, and cut its connection when it asks for the third page.
     const sent: Record<string, unknown>[] = [];
     let cut = false;
     const socket = nodeSocket({ origin: server.url, cookie: sessionC.cookie });
@@ -224,7 +224,8 @@ describe("two devices against the real server", () => {
         s.send = (data: string) => {
           const msg = JSON.parse(data) as Record<string, unknown>;
           sent.push(msg);
-          if (msg.type === "pull" && !cut) {
+          // The second pull: sent as the second page starts to apply, the first one applied.
+          if (msg.type === "pull" && !cut && sent.filter((m) => m.type === "pull").length === 2) {
             cut = true;
             queueMicrotask(() => netC.set(false));
             return;

@@ -59,14 +59,20 @@ type User struct {
 	Identity       Identity
 	OnboardingStep string
 	TOTPEnabled    bool
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// DisabledAt is when an admin disabled the account (zero: enabled). A disabled user cannot
+	// sign in and has no session (server/admin ends them).
+	DisabledAt time.Time
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 
 	passwordHash string
 }
 
 // EmailVerified says whether the address was verified.
 func (u *User) EmailVerified() bool { return !u.EmailVerifiedAt.IsZero() }
+
+// Disabled says whether an admin disabled the account.
+func (u *User) Disabled() bool { return !u.DisabledAt.IsZero() }
 
 // Identity is the personal identity of a user (all fields empty until given).
 type Identity struct {

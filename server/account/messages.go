@@ -47,6 +47,7 @@ var catalogue = map[string][2]string{ // key → {es, en}
 	"csrf.crossSite":     {"Solicitud rechazada: procede de otro sitio web.", "Request refused: it comes from another website."},
 	"secondFactor.oneOf": {"Envía un código del autenticador o un código de recuperación.", "Send an authenticator code or a recovery code."},
 	"user.notFound":      {"No se ha encontrado la cuenta.", "The account was not found."},
+	"account.disabled":   {"Esta cuenta está desactivada. Ponte en contacto con el administrador.", "This account is disabled. Contact the administrator."},
 	"session.notFound":   {"No se ha encontrado esa sesión; puede que ya se haya cerrado.", "That session was not found; it may have ended already."},
 
 	// E-mailed codes.

@@ -47,7 +47,24 @@ const maxUserAgent = 512
 // mfaPending) counts as a fresh proof of identity: it was just earned with a password (and second
 // factor), a passkey or a new account.
 // secondFactor says whether that proof included a second factor (a TOTP code, a passkey).
+// Every sign-in passes here: a disabled user is refused (EFORBIDDEN, account.disabled), and a full
+// session records the user's last sign-in.
 func (s *Service) insertSession(ctx context.Context, q queryer, userID string, mfaPending bool, meta SessionMeta, now time.Time, secondFactor ...bool) (string, error) {
+	var disabled sql.NullTime
+	if err := q.QueryRow(ctx, `SELECT disabled_at FROM users WHERE id = ?`, userID).Scan(&disabled); err != nil {
+		if isNoRows(err) {
+			return "", errorf(ctx, server.EUNAUTHORIZED, "session.required")
+		}
+		return "", fmt.Errorf("insert session: user: %w", err)
+	}
+	if disabled.Valid {
+		return "", errorf(ctx, server.EFORBIDDEN, "account.disabled")
+	}
+	if !mfaPending {
+		if _, err := q.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, now, userID); err != nil {
+			return "", fmt.Errorf("insert session: last sign-in: %w", err)
+		}
+	}
 	token := randomToken()
 	expires := now.Add(s.cfg.SessionAbsolute)
 	var reverified any = now
@@ -115,6 +132,13 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 			return nil, nil, unauthorized
 		}
 		return nil, nil, err
+	}
+	if u.Disabled() {
+		// Disabling deletes the user's sessions; one started in the same instant dies here.
+		if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
+			return nil, nil, fmt.Errorf("delete session of a disabled user: %w", err)
+		}
+		return nil, nil, errorf(ctx, server.EUNAUTHORIZED, "account.disabled")
 	}
 	if now.Sub(sess.LastSeenAt) >= s.cfg.SessionTouch {
 		if _, err := s.db.Exec(ctx, `UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?`, now, id, now); err != nil {

@@ -25,22 +25,25 @@ type queryer interface {
 const userSelect = `SELECT u.id, u.email, u.email_verified_at, u.password_hash, u.clerk_user_id, u.is_admin,
 	u.first_name, u.last_name, u.birthday, u.gender, u.country, u.state, u.onboarding_step,
 	u.created_at, u.updated_at, COALESCE(t.enabled, false), u.username,
-	EXISTS (SELECT 1 FROM user_avatars a WHERE a.user_id = u.id)
+	EXISTS (SELECT 1 FROM user_avatars a WHERE a.user_id = u.id), u.disabled_at
 	FROM users u LEFT JOIN totp t ON t.user_id = u.id `
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func (s *Service) scanUser(row rowScanner) (*User, error) {
 	var u User
-	var verified sql.NullTime
+	var verified, disabled sql.NullTime
 	var hash, clerk, first, last, birthday, gender, country, state, username sql.NullString
 	err := row.Scan(&u.ID, &u.Email, &verified, &hash, &clerk, &u.IsAdmin, &first, &last, &birthday,
-		&gender, &country, &state, &u.OnboardingStep, &u.CreatedAt, &u.UpdatedAt, &u.TOTPEnabled, &username, &u.HasAvatar)
+		&gender, &country, &state, &u.OnboardingStep, &u.CreatedAt, &u.UpdatedAt, &u.TOTPEnabled, &username, &u.HasAvatar, &disabled)
 	if err != nil {
 		return nil, err
 	}
 	if verified.Valid {
 		u.EmailVerifiedAt = verified.Time.UTC()
+	}
+	if disabled.Valid {
+		u.DisabledAt = disabled.Time.UTC()
 	}
 	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
 	u.passwordHash = hash.String

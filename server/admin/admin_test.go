@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,10 @@ import (
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 var ctx = context.Background()
+
+// root acts in these tests: an app admin (the service asks authz; who is signed in is the HTTP
+// layer's business). u01 is the admin the seed stores.
+var root = admin.Actor{UserID: "u01", Email: "bob@example.com", IsAdmin: true}
 
 func eachDialect(t *testing.T, f func(t *testing.T, db *store.DB)) {
 	t.Helper()
@@ -91,7 +96,7 @@ func TestListUsersPagesNewestFirstAndSearchesByEmail(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				p, err := svc.ListUsers(ctx, tt.q)
+				p, err := svc.ListUsers(ctx, root, tt.q)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,7 +106,7 @@ func TestListUsersPagesNewestFirstAndSearchesByEmail(t *testing.T) {
 			})
 		}
 
-		p, err := svc.ListUsers(ctx, admin.UserQuery{})
+		p, err := svc.ListUsers(ctx, root, admin.UserQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,8 +128,11 @@ func TestListUsersPagesNewestFirstAndSearchesByEmail(t *testing.T) {
 		if u := byID["u02"]; u.IsAdmin {
 			t.Errorf("u02 (configured, unverified) = %+v", u)
 		}
-		if u := byID["u03"]; !u.IsAdmin || !u.EmailVerified {
+		if u := byID["u03"]; !u.IsAdmin || !u.EmailVerified || !u.AdminByConfig {
 			t.Errorf("u03 (admin by configuration, verified) = %+v", u)
+		}
+		if u := byID["u01"]; u.AdminByConfig || !u.DisabledAt.IsZero() || !u.LastSignInAt.IsZero() || u.SubscriptionStatus != "" {
+			t.Errorf("u01 (stored admin, enabled, never signed in, no subscription) = %+v", u)
 		}
 	})
 }
@@ -135,12 +143,148 @@ func TestListUsersRefusesBadPaging(t *testing.T) {
 		for _, q := range []admin.UserQuery{
 			{Limit: -1}, {Limit: admin.MaxLimit + 1}, {Offset: -1}, {Search: strings.Repeat("a", admin.MaxSearchLength+1)},
 		} {
-			if _, err := svc.ListUsers(ctx, q); server.ErrorCode(err) != server.EINVALID {
+			if _, err := svc.ListUsers(ctx, root, q); server.ErrorCode(err) != server.EINVALID {
 				t.Errorf("%+v: %v, want invalid", q, err)
 			}
 		}
-		if p, err := svc.ListUsers(ctx, admin.UserQuery{Limit: admin.MaxLimit}); err != nil || p.Total != 0 || len(p.Users) != 0 {
+		if p, err := svc.ListUsers(ctx, root, admin.UserQuery{Limit: admin.MaxLimit}); err != nil || p.Total != 0 || len(p.Users) != 0 {
 			t.Errorf("an empty database: %+v, %v", p, err)
+		}
+	})
+}
+
+func TestOnlyAdminsListUsers(t *testing.T) {
+	eachDialect(t, func(t *testing.T, db *store.DB) {
+		svc := admin.NewService(db, nil)
+		if _, err := svc.ListUsers(ctx, admin.Actor{UserID: "u00", Email: "ana@example.com"}, admin.UserQuery{}); server.ErrorCode(err) != server.EFORBIDDEN {
+			t.Errorf("a user: %v, want forbidden", err)
+		}
+		if _, err := svc.ListUsers(ctx, admin.Actor{}, admin.UserQuery{}); server.ErrorCode(err) != server.EUNAUTHORIZED {
+			t.Errorf("nobody: %v, want unauthorized", err)
+		}
+		if _, _, err := svc.Audit(ctx, admin.Actor{UserID: "u00"}, admin.AuditQuery{}); server.ErrorCode(err) != server.EFORBIDDEN {
+			t.Errorf("a user reads the audit: %v, want forbidden", err)
+		}
+	})
+}
+
+func TestAdminsDisableEnableGrantAndRevokeWithAnAuditRow(t *testing.T) {
+	eachDialect(t, func(t *testing.T, db *store.DB) {
+		seed(t, db, []string{"ana@example.com", "bob@example.com", "carla@corp.example", "dan@example.com"})
+		// dan (u03, verified) is an admin by configuration.
+		svc := admin.NewService(db, []string{"dan@example.com"})
+		now := time.Date(2031, 2, 3, 4, 5, 6, 0, time.UTC)
+		svc.Now = func() time.Time { now = now.Add(time.Second); return now }
+		var ended []string
+		svc.OnUserEnded = func(id string) { ended = append(ended, id) }
+		start := time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i, id := range []string{"s1", "s2"} {
+			if _, err := db.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, mfa_pending) VALUES (?, ?, ?, ?, ?, ?)`,
+				id, []string{"u00", "u02"}[i], start, start, start.Add(24*time.Hour), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sessions := func(user string) int {
+			var n int
+			if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = ?`, user).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+
+		u, err := svc.Act(ctx, root, "u00", admin.ActionDisable)
+		if err != nil || u.DisabledAt.IsZero() || u.Email != "ana@example.com" {
+			t.Fatalf("disable: %+v, %v", u, err)
+		}
+		if sessions("u00") != 0 || sessions("u02") != 1 || !slices.Equal(ended, []string{"u00"}) {
+			t.Errorf("disabling ends only that user's sessions: u00 %d, u02 %d, ended %v", sessions("u00"), sessions("u02"), ended)
+		}
+		// Again: nothing changes, no audit row, nobody is told.
+		if again, err := svc.Act(ctx, root, "u00", admin.ActionDisable); err != nil || !again.DisabledAt.Equal(u.DisabledAt) || len(ended) != 1 {
+			t.Errorf("disable twice: %+v, %v, ended %v", again, err, ended)
+		}
+		if u, err := svc.Act(ctx, root, "u00", admin.ActionEnable); err != nil || !u.DisabledAt.IsZero() {
+			t.Errorf("enable: %+v, %v", u, err)
+		}
+		if u, err := svc.Act(ctx, root, "u02", admin.ActionGrantAdmin); err != nil || !u.IsAdmin {
+			t.Errorf("grant: %+v, %v", u, err)
+		}
+		if u, err := svc.Act(ctx, root, "u02", admin.ActionRevokeAdmin); err != nil || u.IsAdmin {
+			t.Errorf("revoke: %+v, %v", u, err)
+		}
+		var stored bool
+		if err := db.QueryRow(ctx, `SELECT is_admin FROM users WHERE id = ?`, "u02").Scan(&stored); err != nil || stored {
+			t.Errorf("u02's stored flag after revoke: %v %v", stored, err)
+		}
+
+		refusals := []struct {
+			name, user, action, code string
+		}{
+			{"disable oneself", "u01", admin.ActionDisable, server.EFORBIDDEN},
+			{"revoke oneself", "u01", admin.ActionRevokeAdmin, server.EFORBIDDEN},
+			{"an admin by configuration", "u03", admin.ActionRevokeAdmin, server.ECONFLICT},
+			{"an unknown user", "nobody", admin.ActionDisable, server.ENOTFOUND},
+			{"an unknown action", "u00", "delete", server.EINVALID},
+		}
+		for _, r := range refusals {
+			if _, err := svc.Act(ctx, root, r.user, r.action); server.ErrorCode(err) != r.code {
+				t.Errorf("%s: %v, want %s", r.name, err, r.code)
+			}
+		}
+		if _, err := svc.Act(ctx, admin.Actor{UserID: "u00", Email: "ana@example.com"}, "u02", admin.ActionGrantAdmin); server.ErrorCode(err) != server.EFORBIDDEN {
+			t.Errorf("a non-admin grants: %v", err)
+		}
+
+		entries, total, err := svc.Audit(ctx, root, admin.AuditQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range entries {
+			got = append(got, fmt.Sprintf("%s %s by %s %v/%v→%v/%v", e.Action, e.UserEmail, e.ActorEmail, e.BeforeDisabled, e.BeforeAdmin, e.AfterDisabled, e.AfterAdmin))
+			if e.At.IsZero() || e.ActorID != "u01" || e.UserID == "" {
+				t.Errorf("entry %+v", e)
+			}
+		}
+		want := []string{ // newest first
+			"revoke_admin carla@corp.example by bob@example.com false/true→false/false",
+			"grant_admin carla@corp.example by bob@example.com false/false→false/true",
+			"enable ana@example.com by bob@example.com true/false→false/false",
+			"disable ana@example.com by bob@example.com false/false→true/false",
+		}
+		if total != 4 || !slices.Equal(got, want) {
+			t.Errorf("audit (%d):\n%s\nwant\n%s", total, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if one, n, err := svc.Audit(ctx, root, admin.AuditQuery{UserID: "u00", Limit: 1}); err != nil || n != 2 || len(one) != 1 || one[0].Action != "enable" {
+			t.Errorf("one user's audit: %+v %d %v", one, n, err)
+		}
+		// The audit keeps who it was after the account is gone.
+		if _, err := db.Exec(ctx, `DELETE FROM users WHERE id = ?`, "u00"); err != nil {
+			t.Fatal(err)
+		}
+		if entries, _, err := svc.Audit(ctx, root, admin.AuditQuery{}); err != nil || entries[3].UserID != "" || entries[3].UserEmail != "ana@example.com" {
+			t.Errorf("after deleting ana: %+v %v", entries, err)
+		}
+	})
+}
+
+func TestTheListShowsLastSignInAndSubscriptionStatus(t *testing.T) {
+	eachDialect(t, func(t *testing.T, db *store.DB) {
+		seed(t, db, []string{"ana@example.com", "bob@example.com"})
+		at := time.Date(2031, 5, 6, 7, 8, 9, 0, time.UTC)
+		if _, err := db.Exec(ctx, `UPDATE users SET last_sign_in_at = ?, subscription_status = ? WHERE id = ?`, at, "past_due", "u00"); err != nil {
+			t.Fatal(err)
+		}
+		p, err := admin.NewService(db, nil).ListUsers(ctx, root, admin.UserQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ana := p.Users[1]
+		if ana.ID != "u00" || !ana.LastSignInAt.Equal(at) || ana.SubscriptionStatus != "past_due" {
+			t.Errorf("ana %+v", ana)
+		}
+		if bob := p.Users[0]; !bob.LastSignInAt.IsZero() || bob.SubscriptionStatus != "" {
+			t.Errorf("bob %+v", bob)
 		}
 	})
 }

@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 	"patrimonio/server/enums"
+	"patrimonio/server/fx"
 	"patrimonio/server/httpapi"
 	"patrimonio/server/store"
 	"patrimonio/server/workspace"
@@ -29,6 +31,11 @@ type Server struct {
 	listener net.Listener
 	http     *http.Server
 	sync     *psync.Engine // the sync engine behind /api/v1/sync
+	fx       *fx.Service   // the exchange rates behind /api/v1/fx-rates
+
+	// LoadRates makes Run load exchange rates in the background, at start and every working day
+	// (server/fx). The command sets it unless PATRIMONIO_FX_UPDATES=off; tests leave it off.
+	LoadRates bool
 
 	// ShutdownTimeout bounds how long Run waits for in-flight requests once its context ends.
 	ShutdownTimeout time.Duration
@@ -44,7 +51,12 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(ctx, cfg)
+	// A database that cannot be reached yet (Postgres starting or restarting) is waited for, saying
+	// why, until ctx ends; any other failure stops the start.
+	db, err := store.OpenWaiting(ctx, func(ctx context.Context) (*store.DB, error) { return store.Open(ctx, cfg) },
+		func(err error, next time.Duration) {
+			logger.WarnContext(ctx, "database not reachable; trying again", "err", err, "retry_in", next.String())
+		})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +101,10 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		Workspaces: workspace.NewService(db),
 		Admin:      admin.NewService(db, cfg.AdminEmailList()),
 		Enums:      enums.NewService(db),
+		FX: fx.NewService(db, fx.Config{ECBDailyURL: cfg.FXECBDailyURL, ECB90DayURL: cfg.FXECB90DayURL,
+			ECBHistoryURL: cfg.FXECBHistoryURL, ExtraURL: cfg.FXExtraURL, ExtraCurrencies: cfg.FXExtraCurrencies}, nil, logger),
 	}
+	s.fx = deps.FX
 	if err := deps.Enums.Seed(ctx); err != nil { // the reference lists (server/enums/data)
 		ln.Close()
 		db.Close()
@@ -108,6 +123,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	deps.Sync = s.sync
 	accounts.OnSessionEnded = s.sync.EndSession
 	accounts.OnUserEnded = s.sync.EndUser
+	deps.Admin.OnUserEnded = s.sync.EndUser // disabling a user closes their sync sockets at once
 	s.http = &http.Server{
 		Handler:           httpapi.New(cfg, deps),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -118,6 +134,10 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	s.http.RegisterOnShutdown(s.sync.GoingAway)
 	logger.InfoContext(ctx, "opened", "version", server.Version, "database", cfg.DatabaseDescription(),
 		"installation_id", installation, "web_dir", cfg.WebDir)
+	// What start-up allocated and dropped (argon2id's 64 MiB for the dummy password hash, the
+	// migrations, the enumeration seed) goes back to the operating system now rather than at the
+	// runtime's leisure: a fresh server holds what it uses.
+	debug.FreeOSMemory()
 	return s, nil
 }
 
@@ -132,6 +152,10 @@ func (s *Server) URL() string { return s.cfg.PublicURL }
 func (s *Server) Run(ctx context.Context) error {
 	served := make(chan error, 1)
 	go func() { served <- s.http.Serve(s.listener) }()
+	if s.LoadRates {
+		// Never blocks start-up: a source that cannot be reached is logged and retried.
+		go s.fx.Run(ctx)
+	}
 	s.logger.InfoContext(ctx, "serving", "url", s.URL(), "addr", s.Addr())
 
 	select {

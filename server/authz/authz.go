@@ -332,10 +332,18 @@ const (
 	EnumDeactivate Action = "enum.deactivate" // deactivate (or activate again) a value
 	EnumReorder    Action = "enum.reorder"    // change the order of a parent's values
 	EnumAuditRead  Action = "enum.audit_read" // read the audit log of enumeration changes
+
+	UserList        Action = "user.list"         // list every user (e-mail, role, status)
+	UserDisable     Action = "user.disable"      // disable an account (ends its sessions)
+	UserEnable      Action = "user.enable"       // enable a disabled account
+	UserGrantAdmin  Action = "user.grant_admin"  // make a user an app admin
+	UserRevokeAdmin Action = "user.revoke_admin" // take the app admin role away
+	UserAuditRead   Action = "user.audit_read"   // read the audit log of changes to users
 )
 
 // AdminActions lists the actions AuthorizeAdmin answers, in the order of the constants.
-var AdminActions = []Action{EnumRead, EnumCreate, EnumUpdate, EnumDeactivate, EnumReorder, EnumAuditRead}
+var AdminActions = []Action{EnumRead, EnumCreate, EnumUpdate, EnumDeactivate, EnumReorder, EnumAuditRead,
+	UserList, UserDisable, UserEnable, UserGrantAdmin, UserRevokeAdmin, UserAuditRead}
 
 // adminOnly is the admin matrix: true = app admins only, false = every signed-in user.
 var adminOnly = map[Action]bool{
@@ -345,6 +353,13 @@ var adminOnly = map[Action]bool{
 	EnumDeactivate: true,
 	EnumReorder:    true,
 	EnumAuditRead:  true,
+
+	UserList:        true,
+	UserDisable:     true,
+	UserEnable:      true,
+	UserGrantAdmin:  true,
+	UserRevokeAdmin: true,
+	UserAuditRead:   true,
 }
 
 // AdminRequest is one question to AuthorizeAdmin.

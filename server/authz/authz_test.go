@@ -230,6 +230,12 @@ enum.update       yes    403   401
 enum.deactivate   yes    403   401
 enum.reorder      yes    403   401
 enum.audit_read   yes    403   401
+user.list         yes    403   401
+user.disable      yes    403   401
+user.enable       yes    403   401
+user.grant_admin  yes    403   401
+user.revoke_admin yes    403   401
+user.audit_read   yes    403   401
 `
 
 func TestAdminActionMatrix(t *testing.T) {

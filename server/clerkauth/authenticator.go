@@ -81,6 +81,9 @@ func (a *Authenticator) Authenticate(r *http.Request) (*account.User, *account.S
 	if err != nil {
 		return nil, nil, err
 	}
+	if u.Disabled() { // an admin disabled the account: Clerk's session counts for nothing here
+		return nil, nil, server.Errorf(server.EUNAUTHORIZED, "%s", Message(server.LanguageFrom(ctx), "disabled"))
+	}
 	now := a.now().UTC()
 	sess := &account.Session{
 		ID:         "clerk:" + claims.SessionID,

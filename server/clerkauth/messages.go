@@ -9,6 +9,7 @@ var catalogue = map[string][2]string{ // key → {es, en}
 	"noUser":      {"Tu cuenta de Clerk ya no existe. Inicia sesión de nuevo.", "Your Clerk account no longer exists. Please sign in again."},
 	"unavailable": {"No se ha podido contactar con el servicio de inicio de sesión. Inténtalo de nuevo en unos minutos.", "The sign-in service could not be reached. Please try again in a few minutes."},
 	"invalid":     {"Tu sesión no es válida; vuelve a iniciar sesión.", "Your session is not valid; please sign in again."},
+	"disabled":    {"Esta cuenta está desactivada. Ponte en contacto con el administrador.", "This account is disabled. Contact the administrator."},
 }
 
 // Message returns the text of key in lang ("es" or "en"). An unknown key returns the key itself

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
@@ -56,9 +58,42 @@ type adminUserJSON struct {
 	Email         string    `json:"email"`
 	EmailVerified bool      `json:"emailVerified"`
 	IsAdmin       bool      `json:"isAdmin"`
+	AdminByConfig bool      `json:"adminByConfig"`
 	FirstName     string    `json:"firstName"`
 	LastName      string    `json:"lastName"`
 	CreatedAt     time.Time `json:"createdAt"`
+	Disabled      bool      `json:"disabled"`
+	// null when enabled / never signed in / no subscription.
+	DisabledAt         *time.Time `json:"disabledAt"`
+	LastSignInAt       *time.Time `json:"lastSignInAt"`
+	SubscriptionStatus *string    `json:"subscriptionStatus"`
+}
+
+func timeOrNull(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func toAdminUserJSON(u admin.User) adminUserJSON {
+	out := adminUserJSON{ID: u.ID, Email: u.Email, EmailVerified: u.EmailVerified, IsAdmin: u.IsAdmin, AdminByConfig: u.AdminByConfig,
+		FirstName: u.FirstName, LastName: u.LastName, CreatedAt: u.CreatedAt, Disabled: !u.DisabledAt.IsZero(),
+		DisabledAt: timeOrNull(u.DisabledAt), LastSignInAt: timeOrNull(u.LastSignInAt)}
+	if u.SubscriptionStatus != "" {
+		status := u.SubscriptionStatus
+		out.SubscriptionStatus = &status
+	}
+	return out
+}
+
+// adminActor is the signed-in admin, as the admin service takes them.
+func adminActor(r *http.Request) admin.Actor {
+	u, _, ok := account.AuthFrom(r.Context())
+	if !ok {
+		return admin.Actor{}
+	}
+	return admin.Actor{UserID: u.ID, Email: u.Email, IsAdmin: u.IsAdmin}
 }
 
 // GET /api/v1/admin/users?search=&limit=&offset= → [user], newest first. The page is described in
@@ -81,15 +116,14 @@ func (a *api) adminListUsers(w http.ResponseWriter, r *http.Request) {
 			*p.dst = n
 		}
 	}
-	page, err := a.admin.ListUsers(r.Context(), query)
+	page, err := a.admin.ListUsers(r.Context(), adminActor(r), query)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
 	out := make([]adminUserJSON, 0, len(page.Users))
 	for _, u := range page.Users {
-		out = append(out, adminUserJSON{ID: u.ID, Email: u.Email, EmailVerified: u.EmailVerified, IsAdmin: u.IsAdmin,
-			FirstName: u.FirstName, LastName: u.LastName, CreatedAt: u.CreatedAt})
+		out = append(out, toAdminUserJSON(u))
 	}
 	w.Header().Set("X-Total-Count", strconv.Itoa(page.Total))
 	if next := page.Offset + len(page.Users); len(page.Users) > 0 && next < page.Total {
@@ -101,5 +135,93 @@ func (a *api) adminListUsers(w http.ResponseWriter, r *http.Request) {
 		nq.Set("offset", strconv.Itoa(next))
 		w.Header().Set("Link", "<"+r.URL.Path+"?"+nq.Encode()+`>; rel="next"`)
 	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type adminUserActionRequest struct {
+	Action string `json:"action"`
+}
+
+// POST /api/v1/admin/users/{id}/action {action: disable|enable|grant_admin|revoke_admin} → 200
+// {user} as it is now. Granting and revoking the admin role need the acting admin's recent
+// re-verification (403 reverification_required otherwise); nobody acts on themself (403); an
+// admin by configuration cannot be revoked (409). Disabling ends every session and sync socket of
+// the user at once. Each change is written to the audit log (GET /admin/users/audit).
+func (a *api) adminUserAction(w http.ResponseWriter, r *http.Request) {
+	var req adminUserActionRequest
+	if err := decodeValid(w, r, "adminUserActionRequest", &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	ctx, id, actor := r.Context(), chi.URLParam(r, "id"), adminActor(r)
+	if admin.NeedsReverification(req.Action) && id != actor.UserID {
+		_, sess, _ := account.AuthFrom(ctx)
+		if err := a.accounts.RequireRecentProof(ctx, sess); err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+	}
+	u, err := a.admin.Act(ctx, actor, id, req.Action)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toAdminUserJSON(u))
+}
+
+type adminUserStateJSON struct {
+	Disabled bool `json:"disabled"`
+	IsAdmin  bool `json:"isAdmin"`
+}
+
+type adminUserAuditJSON struct {
+	ID         string             `json:"id"`
+	UserID     *string            `json:"userId"` // null once the account was deleted
+	UserEmail  string             `json:"userEmail"`
+	Action     string             `json:"action"`
+	ActorID    *string            `json:"actorId"`
+	ActorEmail string             `json:"actorEmail"`
+	At         time.Time          `json:"at"`
+	Before     adminUserStateJSON `json:"before"`
+	After      adminUserStateJSON `json:"after"`
+}
+
+func stringOrNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// GET /api/v1/admin/users/audit?userId=&limit=&offset= → [entry], newest first; X-Total-Count is
+// how many entries match in all.
+func (a *api) adminUserAudit(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	query := admin.AuditQuery{UserID: q.Get("userId")}
+	for _, p := range []struct {
+		name string
+		dst  *int
+	}{{"limit", &query.Limit}, {"offset", &query.Offset}} {
+		if v := q.Get(p.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				a.writeError(w, r, adminError(r, server.EINVALID, "admin.integer", p.name))
+				return
+			}
+			*p.dst = n
+		}
+	}
+	entries, total, err := a.admin.Audit(r.Context(), adminActor(r), query)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	out := make([]adminUserAuditJSON, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, adminUserAuditJSON{ID: e.ID, UserID: stringOrNull(e.UserID), UserEmail: e.UserEmail, Action: e.Action,
+			ActorID: stringOrNull(e.ActorID), ActorEmail: e.ActorEmail, At: e.At,
+			Before: adminUserStateJSON{e.BeforeDisabled, e.BeforeAdmin}, After: adminUserStateJSON{e.AfterDisabled, e.AfterAdmin}})
+	}
+	w.Header().Set("X-Total-Count", strconv.Itoa(total))
 	writeJSON(w, http.StatusOK, out)
 }

@@ -17,6 +17,7 @@ import (
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 	"patrimonio/server/enums"
+	"patrimonio/server/fx"
 	"patrimonio/server/passkey"
 	"patrimonio/server/workspace"
 )
@@ -50,6 +51,8 @@ type Deps struct {
 	Admin      *admin.Service
 	// Enums serves /enums and /admin/enums (enums_handlers.go).
 	Enums *enums.Service
+	// FX serves /fx-rates (fx_handlers.go); nil answers 404 there.
+	FX *fx.Service
 
 	// Passkeys serves /auth/passkeys (passkey_handlers.go); nil when the server has none (the
 	// public URL is an IP address). ClerkFrontendAPI is the Clerk instance's Frontend API host,
@@ -89,6 +92,7 @@ type api struct {
 	workspaces *workspace.Service
 	admin      *admin.Service
 	enums      *enums.Service
+	fx         *fx.Service
 
 	passkeys *passkey.Service
 
@@ -127,6 +131,7 @@ func newAPI(cfg server.Config, deps Deps) *api {
 	a.allowedOrigins, a.trustedProxies = cfg.AllowedOriginList(), cfg.TrustedProxyPrefixes()
 	a.workspaces, a.admin = deps.Workspaces, deps.Admin
 	a.enums = deps.Enums
+	a.fx = deps.FX
 	a.passkeys = deps.Passkeys
 	if a.sync = deps.Sync; a.sync == nil {
 		a.sync = http.HandlerFunc(a.notFound)

@@ -27,9 +27,10 @@ var requestTexts = map[string][2]string{ // key → {es, en}
 	"request.invalidFields": {"Datos no válidos: %s.", "Invalid data: %s."},
 
 	// Ids and text checked before they reach the database (input.go), and the dev outbox.
-	"request.badText": {"El texto enviado contiene caracteres no válidos (por ejemplo, un byte nulo).", "The text sent contains characters that are not allowed (for example, a NUL byte)."},
-	"request.badID":   {"El identificador %s no es válido: debe ser un UUID.", "The id %s is not valid: it must be a UUID."},
-	"outbox.to":       {"Indica el buzón que quieres leer con ?to=dirección.", "Name the mailbox to read with ?to=address."},
+	"request.badText":      {"El texto enviado contiene caracteres no válidos (por ejemplo, un byte nulo).", "The text sent contains characters that are not allowed (for example, a NUL byte)."},
+	"request.badID":        {"El identificador %s no es válido: debe ser un UUID.", "The id %s is not valid: it must be a UUID."},
+	"database.unavailable": {"El servicio no está disponible en este momento. Vuelve a intentarlo en unos segundos.", "The service is not available right now. Try again in a few seconds."},
+	"outbox.to":            {"Indica el buzón que quieres leer con ?to=dirección.", "Name the mailbox to read with ?to=address."},
 
 	// The JSON types a field may have to be (the last %s of request.bodyType and request.fieldType).
 	"kind.string": {"una cadena de texto", "a string"},

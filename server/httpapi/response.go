@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"patrimonio/server"
+	"patrimonio/server/store"
 )
 
 // statusByCode is the one place where error codes become HTTP statuses.
@@ -70,6 +71,14 @@ func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	code := server.ErrorCode(err)
+	if code == server.EINTERNAL && store.Unavailable(err) {
+		// The database dropped the connection or cannot be reached (a restart): a moment later the
+		// same request may succeed, so say that rather than "internal error".
+		a.logger.WarnContext(r.Context(), "database unavailable", "err", err, "method", r.Method, "path", r.URL.Path)
+		w.Header().Set("Retry-After", "1")
+		writeErrorBody(w, server.EUNAVAILABLE, requestText(r.Context(), "database.unavailable"))
+		return
+	}
 	if code == server.EINTERNAL {
 		a.logger.ErrorContext(r.Context(), "internal error", "err", err, "method", r.Method, "path", r.URL.Path)
 	}

@@ -93,10 +93,18 @@ func (a *api) routes() *chi.Mux {
 			r.Get("/enums/types", a.enumTypes)
 			r.Get("/enums/id/{number}", a.getEnum)
 		})
+		// Exchange rates: fx_handlers.go. Every signed-in user reads them (the full history is a
+		// few MB of JSON on a device's first fill: gzip).
+		r.Group(func(r chi.Router) {
+			r.Use(a.requireUser, middleware.Compress(5, "application/json"))
+			r.Get("/fx-rates", a.listFXRates)
+		})
 		// The admin area: admin_handlers.go. Every route under /admin is for app admins only.
 		r.Route("/admin", func(r chi.Router) {
 			r.Use(a.requireUser, a.requireAdmin)
 			r.Get("/users", a.adminListUsers)
+			r.Get("/users/audit", a.adminUserAudit)
+			r.With(a.validInput).Post("/users/{id}/action", a.adminUserAction)
 			r.Post("/enums", a.adminCreateEnum) // enums_handlers.go
 			r.Post("/enums/reorder", a.adminReorderEnums)
 			r.Get("/enums/audit", a.adminEnumAudit)

@@ -33,6 +33,7 @@ func TestRequestBodiesAreValidatedWithTheSharedSchema(t *testing.T) {
 		f.expect(f.call(ana, "POST", "/api/v1/workspaces", map[string]string{"name": "Familia"}), "POST", "/api/v1/workspaces", 201, &created)
 		ws := "/api/v1/workspaces/" + created.Workspace.ID
 		anonymous := person{}
+		boss, bea := f.signUp("boss@example.com"), f.signUp("bea@example.com")
 
 		type endpoint struct {
 			who           person
@@ -60,6 +61,8 @@ func TestRequestBodiesAreValidatedWithTheSharedSchema(t *testing.T) {
 			},
 			// A valid body with a code nobody sent: 400 without fields (the service's refusal).
 			bodySignUpVerify: {{anonymous, "POST", "/api/v1/auth/signup/verify", "/api/v1/auth/signup/verify", []int{400}}},
+			// boss is an admin by configuration, with a fresh proof (grant_admin and revoke_admin need one).
+			"adminUserActionRequest": {{boss, "POST", "/api/v1/admin/users/" + bea.id + "/action", "/api/v1/admin/users/{id}/action", []int{200}}},
 		}
 
 		vectors, err := schema.Vectors()

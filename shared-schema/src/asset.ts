@@ -17,6 +17,7 @@ import {
   VEHICLE_CONDITIONS,
   assetCategorySchema,
   assetClassSchema,
+  isBuiltinAssetCategory,
   type AssetCategory,
   type AssetGroup,
 } from "./enums";
@@ -118,7 +119,7 @@ export const cryptoSchema = z.strictObject({
 export const assetShape = {
   name: doc(text({ min: 1, max: ASSET_NAME_MAX }), "Name of the asset."),
   assetClass: doc(assetClassSchema, "Asset class (the spec's assetType; the /assets/classes/{assetType} route carries it)."),
-  category: doc(assetCategorySchema, "Category within the class (must belong to assetClass; see ASSET_CATEGORIES_BY_CLASS)."),
+  category: doc(assetCategorySchema, "Category code within the class: a built-in one of assetClass (ASSET_CATEGORIES_BY_CLASS) or the code of an active asset_category enumeration under the class (admin-added; the server checks it when the record takes it)."),
   customCategory: doc(text({ min: 1, max: 60 }), "Name of the custom category; required when category is custom, absent otherwise.").optional(),
   description: doc(text({ max: ASSET_DESCRIPTION_MAX }), "Free description.").optional(),
   currency: doc(currency(), "Currency of every amount of this asset (ISO 4217)."),
@@ -162,8 +163,11 @@ type AssetFields = z.infer<z.ZodObject<typeof assetShape>>;
 
 /** Cross-field rules of an asset, in the order the Go side (rules.go) checks them. */
 export function assetRules(asset: AssetFields, ctx: z.core.$RefinementCtx): void {
+  // A built-in category must be one of its class. Another code is an admin-added category: the
+  // device cannot know the server's list, so only its form is checked here; the server checks it
+  // exists, is active and hangs under the class when a record takes it (sync, enums).
   const allowed: readonly AssetCategory[] = ASSET_CATEGORIES_BY_CLASS[asset.assetClass];
-  if (!allowed.includes(asset.category)) {
+  if (isBuiltinAssetCategory(asset.category) && !allowed.includes(asset.category)) {
     fail(ctx, ["category"], "validation.asset.categoryNotInClass");
   }
   if (asset.category === "custom" && asset.customCategory === undefined) {

@@ -4,6 +4,7 @@ import { assetRules, assetSchema, assetShape } from "./asset";
 import { beneficiaryRules, beneficiarySchema, beneficiaryShape } from "./beneficiary";
 import { cashFlowRules, cashFlowSchema, cashFlowShape } from "./cashFlow";
 import { recordSchemaOf } from "./envelope";
+import { fxRateRules, fxRateSchema, fxRateShape } from "./fxRate";
 import { legacyInstructionSchema, legacyInstructionShape } from "./legacyInstruction";
 import { legalStructureSchema, legalStructureShape } from "./legalStructure";
 import { liabilityRules, liabilitySchema, liabilityShape } from "./liability";
@@ -20,6 +21,7 @@ export const valuationRecordSchema = recordSchemaOf(valuationShape);
 export const taskRecordSchema = recordSchemaOf(taskShape);
 export const cashFlowRecordSchema = recordSchemaOf(cashFlowShape, cashFlowRules);
 export const loginRecordSchema = recordSchemaOf(loginShape);
+export const fxRateRecordSchema = recordSchemaOf(fxRateShape, fxRateRules);
 
 export type AssetRecord = z.infer<typeof assetRecordSchema>;
 export type LegalStructureRecord = z.infer<typeof legalStructureRecordSchema>;
@@ -30,6 +32,7 @@ export type ValuationRecord = z.infer<typeof valuationRecordSchema>;
 export type TaskRecord = z.infer<typeof taskRecordSchema>;
 export type CashFlowRecord = z.infer<typeof cashFlowRecordSchema>;
 export type LoginRecord = z.infer<typeof loginRecordSchema>;
+export type FxRateRecord = z.infer<typeof fxRateRecordSchema>;
 
 /** collection name -> entity name, fields schema, record schema (envelope inline), field names,
  * and the JSON Schema file (jsonschema/<entity>.json) of the fields. */
@@ -79,6 +82,7 @@ export const COLLECTIONS = {
     jsonSchema: "cashFlow.json",
   },
   logins: { entity: "login", schema: loginSchema, recordSchema: loginRecordSchema, fields: Object.keys(loginShape), jsonSchema: "login.json" },
+  fxRates: { entity: "fxRate", schema: fxRateSchema, recordSchema: fxRateRecordSchema, fields: Object.keys(fxRateShape), jsonSchema: "fxRate.json" },
 } as const;
 
 export type CollectionName = keyof typeof COLLECTIONS;

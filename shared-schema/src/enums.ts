@@ -1,6 +1,7 @@
 // Every fixed list of values, as English snake_case codes. Labels (es/en) live in
 // messages/<lang>.json under `labels.<list>.<code>`; a test checks every code has both.
 import * as z from "zod";
+import { code } from "./primitives";
 
 export const ASSET_CLASSES = [
   "real_estate",
@@ -44,6 +45,13 @@ export type AssetCategory = (typeof ASSET_CATEGORIES_BY_CLASS)[AssetClass][numbe
 
 export function categoriesOf(assetClass: AssetClass): readonly AssetCategory[] {
   return ASSET_CATEGORIES_BY_CLASS[assetClass];
+}
+
+/** Whether code is one of the built-in categories (of any class, `custom` included). Any other
+ * category code is one an admin added: an `asset_category` enumeration under the class, which the
+ * server checks exists and is active when a record takes it (server/enums.AssetCategoryCheck). */
+export function isBuiltinAssetCategory(code: string): code is AssetCategory {
+  return (ASSET_CATEGORIES as readonly string[]).includes(code);
 }
 
 /** The spec's "add manually" kinds, mapped onto class + category. `category: null` means the form
@@ -155,4 +163,6 @@ export function labelKey(list: EnumListName, code: string): string {
 }
 
 export const assetClassSchema = z.enum(ASSET_CLASSES);
-export const assetCategorySchema = z.enum(ASSET_CATEGORIES);
+/** A category is a code: a built-in one (ASSET_CATEGORIES) or an admin-added enumeration's code,
+ * with the enumeration code pattern (so every code an admin can create fits). */
+export const assetCategorySchema = code();

@@ -1,13 +1,12 @@
 // Legal structure: a company, trust, foundation... that holds assets; may itself be owned by another.
 import * as z from "zod";
-import { STRUCTURE_TYPES } from "./enums";
-import { country, doc, REQUIRED_KEY, share, text, uuidv7 } from "./primitives";
+import { code, country, doc, REQUIRED_KEY, share, text, uuidv7 } from "./primitives";
 
 export const legalStructureShape = {
   name: doc(text({ min: 1, max: 140, requiredKey: "validation.legalStructure.nameRequired" }), "Name of the structure."),
   structureType: doc(
-    z.enum(STRUCTURE_TYPES).meta({ [REQUIRED_KEY]: "validation.legalStructure.structureTypeRequired" }),
-    "Type of structure.",
+    code().meta({ [REQUIRED_KEY]: "validation.legalStructure.structureTypeRequired" }),
+    "Type of structure: a built-in code (STRUCTURE_TYPES) or the code of an active structure_type enumeration an admin added (the server checks it when the record takes it).",
   ),
   country: doc(
     country().meta({ [REQUIRED_KEY]: "validation.legalStructure.countryRequired" }),

@@ -4,6 +4,7 @@ import type * as z from "zod";
 import { COLLECTIONS, type CollectionName } from "./collections";
 import { enumerationSchema } from "./enumeration";
 import { enumFilterSchema } from "./enumFilter";
+import { ADMIN_REQUEST_SCHEMAS } from "./adminRequests";
 import { ENUM_REQUEST_SCHEMAS } from "./enumRequests";
 import { validateWith, type Validated } from "./issues";
 import { personalIdentitySchema } from "./personalIdentity";
@@ -28,6 +29,7 @@ export const ENTITY_SCHEMAS = {
   enumFilter: enumFilterSchema,
   ...REQUEST_SCHEMAS,
   ...ENUM_REQUEST_SCHEMAS,
+  ...ADMIN_REQUEST_SCHEMAS,
   clientMessage: clientMessageSchema,
   serverMessage: serverMessageSchema,
 } as const;

@@ -186,6 +186,7 @@ describe("stored records (envelope inline)", () => {
       "tasks",
       "cashFlows",
       "logins",
+      "fxRates",
     ]);
     for (const c of Object.values(COLLECTIONS)) {
       expect(c.fields).not.toContain("id");

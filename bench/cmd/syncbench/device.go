@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/websocket"
 
+	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
 )
 
@@ -77,7 +78,7 @@ func (d *device) read(timeout time.Duration) (string, []byte, error) {
 // hello says hello with cursors (workspace → last seq; 0: a first sync) and waits for welcome.
 func (d *device) hello(cursors map[string]int64) error {
 	msg, _ := json.Marshal(map[string]any{
-		"type": "hello", "protocolVersion": 2, "schemaVersion": 1, "clientId": d.clientID, "cursors": cursors,
+		"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": d.clientID, "cursors": cursors,
 	})
 	if err := d.write(msg); err != nil {
 		return err

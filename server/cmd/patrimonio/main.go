@@ -91,6 +91,7 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 		logger.Error("cannot start", "err", err)
 		return 1
 	}
+	s.LoadRates = !cfg.FXUpdatesOff // exchange rates (server/fx): in the background, never blocking
 	fmt.Fprintf(stdout, "Patrimonio is running at %s\n", s.URL())
 	if err := s.Run(ctx); err != nil {
 		logger.Error("stopped with an error", "err", err)

@@ -236,14 +236,21 @@ func (c *Cluster) shutdown() error {
 // again on the same port with the same data, and Restart returns once it accepts connections. In
 // between, new connections are refused. URL stays valid.
 func (c *Cluster) Restart() error {
-	if err := c.shutdown(); err != nil {
+	if err := c.Down(); err != nil {
 		return err
 	}
-	if err := c.startOn(c.port); err != nil {
+	if err := c.Up(); err != nil {
 		return fmt.Errorf("pgtest: restart: %w", err)
 	}
 	return nil
 }
+
+// Down stops the cluster's server (a fast shutdown) and keeps its data: until Up, connections to
+// URL are refused, as when the database is down.
+func (c *Cluster) Down() error { return c.shutdown() }
+
+// Up starts the server again on the same port with the same data, once it accepts connections.
+func (c *Cluster) Up() error { return c.startOn(c.port) }
 
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")

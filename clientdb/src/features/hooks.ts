@@ -1,0 +1,96 @@
+// Live queries that tell LOADING from NONE: undefined until the query for the CURRENT database and
+// workspace has answered. (dexie-react-hooks' useLiveQuery keeps the previous result while new deps
+// load, so a plain useRecords would show the [] it gave before the database opened, or another
+// workspace's rows, for the time of the first query.)
+import type { CollectionName } from "@patrimonio/shared-schema";
+import { useLiveQuery } from "dexie-react-hooks";
+import { useCallback, useSyncExternalStore } from "react";
+import { dbOf, listRows, toConflict, toRecord, type ClientDb, type ConflictView, type SyncedRecord } from "../clientdb";
+import { useClientDb } from "../context";
+import { readDanglingInputs, scanDangling, type DanglingRef } from "./dangling";
+import { liveRecordList } from "./liveList";
+
+interface Tagged<T> {
+  handle: ClientDb;
+  key: string;
+  value: T;
+}
+
+function current<T>(result: Tagged<T> | null | undefined, handle: ClientDb | null, key: string): T | undefined {
+  if (!result || handle === null || result.handle !== handle || result.key !== key) return undefined;
+  return result.value;
+}
+
+/**
+ * The records of a workspace (not deleted), live; undefined while loading (no database yet, no
+ * workspace yet, or the first read for this database and workspace has not answered). Incremental
+ * (liveList.ts): after the first read only the records a write touched are read again, and
+ * unchanged records keep their objects. Subscribers of the same list share one reader.
+ */
+export function useWorkspaceRecords<C extends CollectionName>(collection: C, workspaceId: string | undefined): SyncedRecord<C>[] | undefined {
+  const handle = useClientDb();
+  const list = handle !== null && workspaceId !== undefined ? liveRecordList(handle, collection, workspaceId) : null;
+  const subscribe = useCallback((onChange: () => void) => (list ? list.subscribe(onChange) : () => {}), [list]);
+  const snapshot = useCallback(() => list?.snapshot(), [list]);
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
+}
+
+/**
+ * The records of a workspace (not deleted) whose `field` equals `value`, live; undefined while
+ * loading. Filters the stored rows before building records (cheap on large workspaces), e.g. the
+ * valuations of one asset: useRecordsWhere("valuations", ws, "assetId", assetId).
+ */
+export function useRecordsWhere<C extends CollectionName>(
+  collection: C,
+  workspaceId: string | undefined,
+  field: string,
+  value: string | number | boolean | undefined,
+): SyncedRecord<C>[] | undefined {
+  const handle = useClientDb();
+  const key = `${collection}\u0000${workspaceId ?? ""}\u0000${field}\u0000${String(value)}`;
+  const result = useLiveQuery(async (): Promise<Tagged<SyncedRecord<C>[]> | null> => {
+    if (!handle || workspaceId === undefined) return null;
+    if (value === undefined) return { handle, key, value: [] };
+    const rows = await listRows(dbOf(handle), collection, workspaceId, false);
+    return { handle, key, value: rows.filter((r) => r.state.fields[field] === value).map((r) => toRecord(collection, r)) };
+  }, [handle, key]);
+  return current(result, handle, key);
+}
+
+/** One record, live: null when this device has no such record, undefined while loading. */
+export function useRecordById<C extends CollectionName>(collection: C, id: string | undefined): SyncedRecord<C> | null | undefined {
+  const handle = useClientDb();
+  const key = `${collection}\u0000${id ?? ""}`;
+  const result = useLiveQuery(async (): Promise<Tagged<SyncedRecord<C> | null> | null> => {
+    if (!handle || id === undefined) return null;
+    const row = await dbOf(handle).records(collection).get(id);
+    return { handle, key, value: row ? toRecord(collection, row) : null };
+  }, [handle, key]);
+  if (id === undefined && handle !== null) return null;
+  return current(result, handle, key);
+}
+
+/** The shown conflicts of a workspace (of one record when recordId is given), live; undefined while loading. */
+export function useWorkspaceConflicts(workspaceId: string | undefined, recordId?: string): ConflictView[] | undefined {
+  const handle = useClientDb();
+  const key = `${workspaceId ?? ""}\u0000${recordId ?? ""}`;
+  const result = useLiveQuery(async (): Promise<Tagged<ConflictView[]> | null> => {
+    if (!handle || workspaceId === undefined) return null;
+    const rows = await dbOf(handle).conflicts.where("workspaceId").equals(workspaceId).toArray();
+    return { handle, key, value: rows.filter((r) => recordId === undefined || r.recordId === recordId).map(toConflict) };
+  }, [handle, key]);
+  return current(result, handle, key);
+}
+
+/** References of a workspace left pointing at a deleted or missing asset or structure (see
+ * dangling.ts), live; undefined while loading. Show them as a problem; repairDanglingRefs fixes them. */
+export function useDanglingRefs(workspaceId: string | undefined): DanglingRef[] | undefined {
+  const handle = useClientDb();
+  const key = workspaceId ?? "";
+  const result = useLiveQuery(async (): Promise<Tagged<DanglingRef[]> | null> => {
+    if (!handle || workspaceId === undefined) return null;
+    const rows = await readDanglingInputs(handle, workspaceId);
+    return { handle, key, value: scanDangling({ assets: new Set(rows.assets.map((r) => r.id)), structures: new Set(rows.legalStructures.map((r) => r.id)) }, rows) };
+  }, [handle, key]);
+  return current(result, handle, key);
+}
