@@ -6,8 +6,17 @@ import { buttonClass } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import page from "../page.module.css";
 
-/** Shown instead of a screen the user may not open, with a way back to their assets. */
-export function AccessDenied() {
+export interface AccessDeniedProps {
+  /** Why, when the screen knows (a translated text): e.g. a viewer opened an editing screen. The
+   * generic "You do not have permission to open this page." otherwise. */
+  reason?: string;
+}
+
+/**
+ * Shown instead of a screen the user may not open (an asset they may not see, an editing screen a
+ * viewer opens, the admin area for a non-admin), with a way back to their assets.
+ */
+export function AccessDenied({ reason }: AccessDeniedProps = {}) {
   const { t } = useTranslation();
   useTitleOverride("accessDenied.title");
   return (
@@ -16,10 +25,9 @@ export function AccessDenied() {
         icon={<ShieldX size={24} />}
         headingLevel={1}
         title={t("accessDenied.title")}
-        text={t("accessDenied.description")}
-        // The asset list (/assets/) does not exist yet; the dashboard is where the assets are.
+        text={reason ?? t("accessDenied.description")}
         action={
-          <Link to="/" className={buttonClass({ variant: "primary" })}>
+          <Link to="/assets" className={buttonClass({ variant: "primary" })} data-testid="access-denied-back">
             {t("accessDenied.back")}
           </Link>
         }

@@ -1,0 +1,68 @@
+// Step 2 of adding an asset: connect a bank or investment account (its own later issue: shown, but
+// disabled with the reason) or add it manually (the form of the category's kind).
+import { Link } from "@tanstack/react-router";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "../../../ui/Alert";
+import { Button, buttonClass } from "../../../ui/Button";
+import { Card } from "../../../ui/Card";
+import styles from "./AddAsset.module.css";
+import type { AddAssetSearch, AssetTargetChoice } from "./flow";
+
+export function MethodChoice({
+  target,
+  categoryLabel,
+  search,
+  connectRequested,
+}: {
+  target: AssetTargetChoice;
+  categoryLabel: string;
+  search: AddAssetSearch;
+  connectRequested: boolean;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const keep = search.structureId ? { structureId: search.structureId } : {};
+  return (
+    <Card title={t("assetAdd.method.title")} data-testid="method-choice">
+      <p className={styles.chosen}>
+        <span data-testid="chosen-category">{t("assetAdd.method.category", { category: categoryLabel })}</span>
+        <Link to="/assets/new" search={keep} data-testid="change-category">
+          {t("assetAdd.method.change")}
+        </Link>
+      </p>
+      {connectRequested && (
+        <Alert tone="info" className={styles.chosen}>
+          {t("assetAdd.method.connectNotice")}
+        </Alert>
+      )}
+      <ul className={styles.methods}>
+        <li className={styles.method}>
+          <Button type="button" variant="secondary" disabled aria-describedby={`${id}-connect ${id}-unavailable`} data-testid="method-connect">
+            {t("assetAdd.method.connect")}
+          </Button>
+          <p id={`${id}-connect`} className={styles.methodText}>
+            {t("assetAdd.method.connectText")}
+          </p>
+          <p id={`${id}-unavailable`} className={styles.unavailable}>
+            {t("assetAdd.method.connectUnavailable")}
+          </p>
+        </li>
+        <li className={styles.method}>
+          <Link
+            to="/assets/new"
+            search={{ ...keep, categoryId: target.categoryId, mode: "manual", ...(search.kind ? { kind: search.kind } : {}) }}
+            className={buttonClass({ variant: "primary" })}
+            aria-describedby={`${id}-manual`}
+            data-testid="method-manual"
+          >
+            {t("assetAdd.method.manual")}
+          </Link>
+          <p id={`${id}-manual`} className={styles.methodText}>
+            {t("assetAdd.method.manualText")}
+          </p>
+        </li>
+      </ul>
+    </Card>
+  );
+}

@@ -1,0 +1,31 @@
+// The details tab: the spec's sections of one asset, top to bottom.
+import { DebtSection } from "./DebtSection";
+import { DeleteAssetSection } from "./DeleteAssetSection";
+import styles from "./detail.module.css";
+import { FinancialSection } from "./FinancialSection";
+import { InstructionsSection } from "./InstructionsSection";
+import { KindFieldsSection } from "./KindFieldsSection";
+import { OptionsSection } from "./OptionsSection";
+import { OwnershipSection } from "./OwnershipSection";
+import { SummarySection } from "./SummarySection";
+import { useAssetDetail } from "./context";
+import { useStructures } from "./data";
+
+export function DetailsTab() {
+  const { asset, canEdit } = useAssetDetail();
+  const structures = useStructures(asset.workspaceId);
+  return (
+    <div className={styles.sections}>
+      <SummarySection />
+      <div className={styles.grid}>
+        <OptionsSection />
+        <OwnershipSection structures={structures} />
+      </div>
+      <FinancialSection />
+      <DebtSection />
+      <InstructionsSection />
+      <KindFieldsSection structures={structures} />
+      {canEdit && <DeleteAssetSection />}
+    </div>
+  );
+}

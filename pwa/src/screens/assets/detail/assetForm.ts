@@ -1,0 +1,136 @@
+// The edit forms of one asset (options, ownership, financial figures, settings): react-hook-form
+// whose resolver validates the WHOLE asset as it would be saved — the shown record with the form's
+// changes — with the shared-schema asset schema, so the cross-field rules (the ownership sum, the
+// category of the class, purchase before valuation) speak as the user types, with the same message
+// keys the device database and the server use. Only the issues on the form's own fields are shown.
+import { updateAsset, validateRecord, type ClientDb, type Patch, type SyncedRecord } from "@patrimonio/clientdb";
+import type { Issue } from "@patrimonio/shared-schema";
+import { useMemo, useState } from "react";
+import { get, useForm, type FieldError, type FieldErrors, type FieldValues, type Path, type Resolver, type UseFormReturn } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { encodeMessage, fieldErrorText } from "../../../forms/schemaForm";
+
+type AssetPatch = Patch<"assets">;
+
+/** Sets `value` at a dotted path ("otherOwners.1.percentage") inside nested objects. */
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node: Record<string, unknown> = target;
+  parts.forEach((part, i) => {
+    if (i === parts.length - 1) {
+      if (node[part] === undefined) node[part] = value;
+      return;
+    }
+    const next = node[part];
+    if (typeof next !== "object" || next === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  });
+}
+
+/** The asset's fields with a patch applied (null removes a field), as the save would make it. */
+export function mergePatch(fields: Record<string, unknown>, patch: AssetPatch): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...fields };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) continue;
+    if (v === null) delete next[k];
+    else next[k] = v;
+  }
+  return next;
+}
+
+/** react-hook-form errors from issues on the form's fields; the other issues apart. */
+export function issuesToErrors(issues: readonly Issue[], formFields: readonly string[]): { errors: FieldErrors; others: Issue[] } {
+  const errors: Record<string, unknown> = {};
+  const others: Issue[] = [];
+  for (const issue of issues) {
+    const top = issue.path.split(".")[0] ?? "";
+    if (!formFields.includes(top)) {
+      others.push(issue);
+      continue;
+    }
+    setPath(errors, issue.path, { type: "schema", message: encodeMessage(issue.key, issue.params) } satisfies FieldError);
+  }
+  return { errors: errors as FieldErrors, others };
+}
+
+export interface AssetPatchFormOptions<T extends FieldValues> {
+  asset: SyncedRecord<"assets">;
+  defaultValues: T;
+  /** The form's values as a patch of the asset (a cleared optional field: null). */
+  toPatch: (values: T) => AssetPatch;
+}
+
+export type AssetPatchForm<T extends FieldValues> = UseFormReturn<T, unknown, AssetPatch> & {
+  errorText: (name: Path<T>) => string | undefined;
+  /** Issues on other fields of the asset that block the save (shown as the form's alert). */
+  otherIssues: Issue[];
+  /** Validates and saves (updateAsset: one transaction); calls onSaved when saved. */
+  save: (db: ClientDb, onSaved?: () => void) => (event?: React.BaseSyntheticEvent) => Promise<void>;
+};
+
+/** An edit form of the asset; see the top of this file. */
+export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues, toPatch }: AssetPatchFormOptions<T>): AssetPatchForm<T> {
+  const { i18n } = useTranslation();
+  const [otherIssues, setOtherIssues] = useState<Issue[]>([]);
+  const formFields = Object.keys(defaultValues);
+  const fields = asset.fields as Record<string, unknown>;
+  const resolver = useMemo<Resolver<T, unknown, AssetPatch>>(
+    () => (values) => {
+      const patch = toPatch(values);
+      const checked = validateRecord("assets", mergePatch(fields, patch));
+      if (checked.ok) return { values: patch, errors: {} };
+      const { errors } = issuesToErrors(checked.issues, formFields);
+      // Issues only on fields the form does not show (a merge that broke another rule) do not block
+      // the form's own validation; the save reports them.
+      if (Object.keys(errors).length === 0) return { values: patch, errors: {} };
+      return { values: {}, errors: errors as FieldErrors<T> };
+    },
+    // The shown record changes under the form when sync brings an edit: validate against it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [fields, toPatch],
+  );
+  const form = useForm<T, unknown, AssetPatch>({ defaultValues: defaultValues as never, resolver, mode: "onTouched", reValidateMode: "onChange" });
+  return {
+    ...form,
+    otherIssues,
+    errorText: (name) => fieldErrorText(i18n, get(form.formState.errors as FieldErrors, name) as FieldError | undefined),
+    save: (db, onSaved) =>
+      form.handleSubmit(async (patch) => {
+        setOtherIssues([]);
+        const result = await updateAsset(db, asset.id, patch);
+        if (result.ok) {
+          onSaved?.();
+          return;
+        }
+        const { errors, others } = issuesToErrors(result.issues, formFields);
+        let first = true;
+        for (const [name, error] of Object.entries(flatten(errors))) {
+          form.setError(name as Path<T>, error, { shouldFocus: first });
+          first = false;
+        }
+        setOtherIssues(others);
+      }),
+  };
+}
+
+/** Nested errors as dotted paths (for setError). */
+function flatten(errors: Record<string, unknown>, prefix = ""): Record<string, FieldError> {
+  const out: Record<string, FieldError> = {};
+  for (const [k, v] of Object.entries(errors)) {
+    if (typeof v !== "object" || v === null) continue;
+    if ("message" in v && "type" in v) out[prefix + k] = v as FieldError;
+    else Object.assign(out, flatten(v as Record<string, unknown>, `${prefix}${k}.`));
+  }
+  return out;
+}
+
+/** "" → null (clear the optional field); a value → itself. */
+export function orNull<V>(value: V | ""): V | null {
+  return value === "" ? null : value;
+}
+
+/** A select's "1".."5" → 1..5, "" → null; anything else stays text (the schema refuses it). */
+export function intOrNull(value: string): number | string | null {
+  if (value === "") return null;
+  return /^-?\d+$/.test(value) ? Number(value) : value;
+}

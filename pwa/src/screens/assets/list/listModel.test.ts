@@ -1,0 +1,72 @@
+import { describe, expect, test } from "vitest";
+import { collapseAll, collapsedState, expandAll, flattenGroups, normaliseIds, toggleCollapsed } from "./listModel";
+
+const groups = [
+  { id: 1, items: ["piso", "local"] },
+  { id: 3, items: ["fondo"] },
+  { id: 4, items: ["cuenta", "depósito", "efectivo"] },
+];
+const key = (s: string) => s;
+
+describe("flattenGroups", () => {
+  test("lists each group's header followed by its items, in order", () => {
+    const rows = flattenGroups(groups, new Set(), key);
+    expect(rows.map((r) => (r.kind === "group" ? `#${r.group.id}` : r.item))).toEqual([
+      "#1",
+      "piso",
+      "local",
+      "#3",
+      "fondo",
+      "#4",
+      "cuenta",
+      "depósito",
+      "efectivo",
+    ]);
+  });
+
+  test("a collapsed group keeps its header and hides its items", () => {
+    const rows = flattenGroups(groups, new Set([1, 4]), key);
+    expect(rows.map((r) => (r.kind === "group" ? `#${r.group.id}${r.collapsed ? "-" : "+"}` : r.item))).toEqual(["#1-", "#3+", "fondo", "#4-"]);
+  });
+
+  test("without headers only the items, and collapsing does not apply", () => {
+    const rows = flattenGroups(groups, new Set([1]), key, { headers: false });
+    expect(rows.map((r) => (r.kind === "item" ? r.item : r.key))).toEqual(["piso", "local", "fondo", "cuenta", "depósito", "efectivo"]);
+  });
+
+  test("row keys are unique between headers and items", () => {
+    const rows = flattenGroups([{ id: 1, items: ["g1"] }], new Set(), key);
+    expect(new Set(rows.map((r) => r.key)).size).toBe(rows.length);
+  });
+});
+
+describe("collIds", () => {
+  test("normaliseIds sorts, drops repeats and anything but positive whole numbers", () => {
+    expect(normaliseIds([4, 1, 4, 0, -2, 2.5, Number.NaN, 3])).toEqual([1, 3, 4]);
+  });
+
+  test("toggling adds or removes one id; nothing left collapsed is undefined (no param)", () => {
+    expect(toggleCollapsed(undefined, 3)).toEqual([3]);
+    expect(toggleCollapsed([3], 1)).toEqual([1, 3]);
+    expect(toggleCollapsed([1, 3], 3)).toEqual([1]);
+    expect(toggleCollapsed([1], 1)).toBeUndefined();
+  });
+
+  test("collapse all adds the shown groups and keeps ids of groups hidden by the search", () => {
+    expect(collapseAll(undefined, [1, 3, 4])).toEqual([1, 3, 4]);
+    expect(collapseAll([8], [1, 3])).toEqual([1, 3, 8]);
+    expect(collapseAll(undefined, [])).toBeUndefined();
+  });
+
+  test("expand all opens the shown groups and keeps the others' state", () => {
+    expect(expandAll([1, 3, 4], [1, 3, 4])).toBeUndefined();
+    expect(expandAll([1, 8], [1, 3])).toEqual([8]);
+  });
+
+  test("collapsedState tells whether all or none of the shown groups are collapsed", () => {
+    expect(collapsedState(undefined, [1, 3])).toEqual({ all: false, none: true });
+    expect(collapsedState([1], [1, 3])).toEqual({ all: false, none: false });
+    expect(collapsedState([1, 3, 8], [1, 3])).toEqual({ all: true, none: false });
+    expect(collapsedState([8], [])).toEqual({ all: false, none: true });
+  });
+});
