@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { fixed, Dec } from "../money";
+import { FIXTURE_IDS, fixtureInput } from "./fixture";
+import { computeHistory, computeNow, groupHistory, prepare, seriesDates, type FiguresInput, type ReturnFigure } from "./index";
+
+const r2 = (s: string) => fixed(new Dec(s), 2);
+const val = (f: ReturnFigure) => (f.ok ? fixed(new Dec(f.value), 6) : `n/a:${f.reason}`);
+
+describe("net worth (hand-computed fixture, see fixture.ts)", () => {
+  const now = computeNow(prepare(fixtureInput()));
+
+  it("adds the look-through values, subtracts the debts at the asset's share, converts at each value's date", () => {
+    expect(now.netWorth.total.startsWith("238796.296296")).toBe(true);
+    expect(r2(now.netWorth.total)).toBe("238796.30");
+    expect(now.netWorth.assets).toBe("342500");
+    expect(r2(now.netWorth.liabilities)).toBe("103703.70");
+    expect(now.netWorth.assetsCounted).toBe(3);
+    expect(now.netWorth.liabilitiesCounted).toBe(2);
+    expect(now.netWorth.oldestRateDate).toBe("2025-03-07");
+  });
+
+  it("leaves the CLP asset out (no rate: never 1:1) and lists it", () => {
+    expect(now.netWorth.missing).toEqual([
+      { kind: "asset", id: FIXTURE_IDS.chile, name: "Local en Santiago", amount: "50000000", currency: "CLP", date: "2025-03-01", missing: ["CLP"] },
+    ]);
+  });
+
+  it("a manual rate fills the gap", () => {
+    const input = fixtureInput();
+    input.manualRates = [{ date: "2025-01-01", currency: "CLP", perEur: "1000", source: "manual" }];
+    const n = computeNow(prepare(input));
+    expect(n.netWorth.missing).toEqual([]);
+    expect(r2(n.netWorth.total)).toBe("288796.30"); // + 50 000 000 / 1000
+  });
+
+  it("in another base currency (USD), through EUR", () => {
+    const n = computeNow(prepare(fixtureInput("USD")));
+    // flat 300000 EUR of 2025-03-01 × 1.04 (rate of 2025-02-07) = 312000; usa 43200 USD as is;
+    // watch 2500 EUR of 2025-01-15 × 1.09 (2024-03-08) = 2725; debts today: 100000 × 1.08 + 4000 USD
+    expect(r2(n.netWorth.total)).toBe(r2(String(312000 + 43200 + 2725 - 108000 - 4000)));
+  });
+
+  it("distribution by class and diversification by country, structure, liquidity", () => {
+    const cls = now.distribution.class.map((s) => [s.key, s.value, s.count, s.missing]);
+    expect(cls).toEqual([
+      ["3", "40000", 1, 0],
+      ["1", "300000", 2, 1],
+      ["6", "2500", 1, 0],
+    ].sort((a, b) => Number(b[1]) - Number(a[1])));
+    const real = now.distribution.class.find((s) => s.key === "1")!;
+    expect(fixed(new Dec(real.share!), 6)).toBe(fixed(new Dec(300000).div(342500), 6));
+    expect(real.net).toBe("200000");
+    const country = Object.fromEntries(now.distribution.country.map((s) => [s.key, [s.value, r2(s.net), s.missing]]));
+    expect(country).toEqual({ ES: ["300000", "200000.00", 0], US: ["40000", "36296.30", 0], none: ["2500", "2500.00", 0], CL: ["0", "0.00", 1] });
+    expect(now.distribution.structure.map((s) => [s.key, s.name])).toEqual([
+      ["direct", undefined],
+      [FIXTURE_IDS.sub, "Filial Inversiones"],
+    ]);
+    expect(now.distribution.liquidity.find((s) => s.key === "unknown")?.count).toBe(2);
+    expect(now.distribution.institution.find((s) => s.key === "Broker X")?.value).toBe("40000");
+  });
+
+  it("an empty workspace is 0 with nothing missing; no rates at all is reported", () => {
+    const input: FiguresInput = { ...fixtureInput(), assets: [], valuations: [], liabilities: [], rates: [] };
+    const n = computeNow(prepare(input));
+    expect(n.netWorth.total).toBe("0");
+    expect(n.hasRates).toBe(false);
+  });
+
+  it("a loop of structures (two offline edits) counts each structure once", () => {
+    const input = fixtureInput();
+    input.structures = input.structures.map((s) => (s.id === FIXTURE_IDS.holding ? { ...s, parentStructureId: FIXTURE_IDS.sub } : s));
+    const n = computeNow(prepare(input));
+    expect(n.perAsset[FIXTURE_IDS.usa]?.value).toBe("40000");
+  });
+});
+
+describe("history, change and returns", () => {
+  const h = computeHistory(prepare(fixtureInput()));
+
+  it("changes over one month and one year", () => {
+    const m = h.change["1M"];
+    expect(m.ok && m.from).toBe("2025-02-10");
+    expect(m.ok && r2(m.previous)).toBe("228653.85");
+    expect(m.ok && r2(m.change)).toBe("10142.45");
+    expect(m.ok && fixed(new Dec(m.percent!), 6)).toBe("0.044357");
+    expect(m.ok && m.incomplete).toBe(true); // the CLP land is missing now
+    const y = h.change["1Y"];
+    expect(y.ok && r2(y.previous)).toBe("213027.52");
+    expect(y.ok && r2(y.change)).toBe("25768.77");
+  });
+
+  it("no value a month ago: not available, never 0", () => {
+    const input = fixtureInput();
+    input.valuations = [];
+    input.assets = input.assets.map((a) => ({ ...a, valuationDate: "2025-03-09" }));
+    const c = computeHistory(prepare(input)).change["1M"];
+    expect(c).toEqual({ ok: false, reason: "noHistory" });
+  });
+
+  it("series: 12 month ends and today", () => {
+    expect(seriesDates("2025-03-10")).toEqual([
+      "2024-03-31", "2024-04-30", "2024-05-31", "2024-06-30", "2024-07-31", "2024-08-31", "2024-09-30", "2024-10-31", "2024-11-30", "2024-12-31", "2025-01-31", "2025-02-28", "2025-03-10",
+    ]);
+    expect(r2(h.series[h.series.length - 1]!.total)).toBe("238796.30");
+  });
+
+  it("asset returns: the FX effect separated (USD portfolio, 1M)", () => {
+    const usa = h.returns.find((r) => r.kind === "asset" && r.id === FIXTURE_IDS.usa)!;
+    expect(usa.currency).toBe("USD");
+    expect(val(usa.periods["1M"].local.twr)).toBe("0.038462"); // 108000 / 104000 − 1
+    expect(val(usa.periods["1M"].base.twr)).toBe("0.000000"); // 40000 € → 40000 €
+    expect(val(usa.periods["1M"].fx)).toBe("-0.038462");
+    expect(val(usa.periods["1M"].local.simple)).toBe("0.038462");
+  });
+
+  it("asset returns 1Y of the flat (EUR): 300000 / 280000 − 1", () => {
+    const flat = h.returns.find((r) => r.kind === "asset" && r.id === FIXTURE_IDS.flat)!;
+    expect(val(flat.periods["1Y"].base.twr)).toBe("0.071429");
+    expect(val(flat.periods["1Y"].fx)).toBe("0.000000");
+    // all: bought for 250000 on 2023-01-01, worth 300000 on 2025-03-01 → simple 20 %
+    expect(val(flat.periods.all.base.simple)).toBe("0.200000");
+  });
+
+  it("a missing rate makes a return not available (never 0 %), in base; local still answers", () => {
+    const chile = h.returns.find((r) => r.kind === "asset" && r.id === FIXTURE_IDS.chile)!;
+    expect(chile.periods.all.base.twr).toEqual({ ok: false, reason: "missingRate" });
+    expect(val(chile.periods.all.local.twr)).toBe("0.111111");
+    const realEstate = h.returns.find((r) => r.kind === "class" && r.id === "1")!;
+    expect(realEstate.periods["1Y"].base.twr).toEqual({ ok: false, reason: "missingRate" });
+  });
+
+  it("class and structure returns sum their members", () => {
+    const financial = h.returns.find((r) => r.kind === "class" && r.id === "3")!;
+    expect(val(financial.periods["1M"].base.twr)).toBe("0.000000");
+    expect(val(financial.periods["1M"].local.twr)).toBe("0.038462"); // constant rate of today: same ratio
+    const holding = h.returns.find((r) => r.kind === "structure" && r.id === FIXTURE_IDS.holding)!;
+    expect(val(holding.periods["1M"].base.twr)).toBe("0.000000");
+    const watch = h.returns.find((r) => r.kind === "asset" && r.id === FIXTURE_IDS.watch)!;
+    expect(watch.periods["1M"].base.twr).toEqual({ ok: false, reason: "noPeriod" });
+  });
+
+  it("a member that joins a group later brings its value as money put in, not as a gain", () => {
+    const p = prepare(fixtureInput());
+    const flat = p.holdings.find((x) => x.asset.id === FIXTURE_IDS.flat)!;
+    const watch = p.holdings.find((x) => x.asset.id === FIXTURE_IDS.watch)!;
+    const g = groupHistory([flat, watch], (a) => a);
+    expect(g.valuations.map((v) => [v.date, v.value])).toEqual([
+      ["2024-03-01", "280000"],
+      ["2025-01-15", "282500"],
+      ["2025-02-01", "292500"],
+      ["2025-03-01", "302500"],
+    ]);
+    expect(g.flows.map((f) => [f.date, f.amount])).toEqual([
+      ["2023-01-01", "250000"],
+      ["2025-01-15", "2500"],
+    ]);
+  });
+});

@@ -1,0 +1,114 @@
+// Each asset as the figures see it: the person's effective share through its chain of legal
+// structures (look-through) and its dated values (the valuation history plus the current value),
+// in its own currency, already multiplied by the share.
+import { Dec, parseDecimal } from "../money";
+import type { FigAsset, FigStructure, FigValuation } from "./types";
+
+export interface Point {
+  date: string;
+  /** The value as written (the whole asset), in `currency`. */
+  raw: string;
+  currency: string;
+  /** The person's share of it (raw × share), computed on first use: a large history is read lazily. */
+  share: Dec;
+  cached?: Dec;
+}
+
+/** The person's share of a point's value, in its currency. */
+export function amountOf(pt: Point): Dec {
+  return (pt.cached ??= new Dec(pt.raw).mul(pt.share));
+}
+
+export interface Holding {
+  asset: FigAsset;
+  /** Effective share as a fraction (0.3 = 30 %). */
+  share: Dec;
+  /** Structure ids from the holding one up to the top. */
+  chain: string[];
+  /** Dated values, by date ascending, one per date (the current value wins on its date). */
+  points: Point[];
+  /** Money put in: the purchase (share of it), when known. */
+  purchase?: Point;
+}
+
+/** The chain of structures above an asset (each structure once, even if the data loops). */
+export function structureChain(structureId: string | undefined, byId: ReadonlyMap<string, FigStructure>): string[] {
+  const chain: string[] = [];
+  const seen = new Set<string>();
+  let id = structureId;
+  while (id !== undefined && !seen.has(id)) {
+    const s = byId.get(id);
+    if (!s) break;
+    seen.add(id);
+    chain.push(id);
+    id = s.parentStructureId;
+  }
+  return chain;
+}
+
+/** participation × Π ownership along the chain, as a fraction; absent percentages count as 100. */
+export function effectiveShare(asset: FigAsset, byId: ReadonlyMap<string, FigStructure>): { share: Dec; chain: string[] } {
+  const chain = structureChain(asset.legalStructureId, byId);
+  let share = (parseDecimal(asset.participation) ?? new Dec(100)).div(100);
+  for (const id of chain) share = share.mul((parseDecimal(byId.get(id)?.ownershipPercentage) ?? new Dec(100)).div(100));
+  return { share, chain };
+}
+
+const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+
+function byDate(a: { date: string }, b: { date: string }): number {
+  return a.date < b.date ? -1 : a.date > b.date ? 1 : 0;
+}
+
+/** The holdings of every asset. Values after `today` are ignored (a future-dated value is not yet). */
+export function buildHoldings(
+  assets: readonly FigAsset[],
+  structures: readonly FigStructure[],
+  valuations: readonly FigValuation[],
+  today: string,
+): Holding[] {
+  const structById = new Map(structures.map((s) => [s.id, s]));
+  // Many assets share a participation and a structure: compute each share once.
+  const shares = new Map<string, { share: Dec; chain: string[] }>();
+  const valsByAsset = new Map<string, FigValuation[]>();
+  for (const v of valuations) {
+    let list = valsByAsset.get(v.assetId);
+    if (!list) valsByAsset.set(v.assetId, (list = []));
+    list.push(v);
+  }
+  return assets.map((asset) => {
+    const shareKey = `${asset.participation ?? ""}|${asset.legalStructureId ?? ""}`;
+    let found = shares.get(shareKey);
+    if (!found) shares.set(shareKey, (found = effectiveShare(asset, structById)));
+    const { share, chain } = found;
+    const dated = new Map<string, { value: string; currency: string }>();
+    for (const v of valsByAsset.get(asset.id) ?? []) if (v.date <= today) dated.set(v.date, { value: v.value, currency: v.currency });
+    if (asset.currentValue !== undefined) {
+      const date = asset.valuationDate ?? today;
+      if (date <= today) dated.set(date, { value: asset.currentValue, currency: asset.currency });
+    }
+    const points: Point[] = [];
+    for (const [date, v] of dated) if (DECIMAL.test(v.value)) points.push({ date, raw: v.value, currency: v.currency, share });
+    points.sort(byDate);
+    const holding: Holding = { asset, share, chain, points };
+    if (asset.purchaseValue !== undefined && DECIMAL.test(asset.purchaseValue) && asset.purchaseDate && asset.purchaseDate <= today) {
+      holding.purchase = { date: asset.purchaseDate, raw: asset.purchaseValue, currency: asset.currency, share };
+    }
+    return holding;
+  });
+}
+
+/** The holding's last point on or before `date` (binary search), or undefined. */
+export function pointOn(points: readonly Point[], date: string): Point | undefined {
+  let lo = 0;
+  let hi = points.length - 1;
+  let found: Point | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid]!.date <= date) {
+      found = points[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}

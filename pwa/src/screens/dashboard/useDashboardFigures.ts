@@ -1,0 +1,194 @@
+// The dashboard's and the map's figures, live: the workspace's records from the device database
+// (works offline) turned into plain inputs (pwa/src/figures) and computed in a module Web Worker, so
+// a large workspace never blocks the page. Today's figures ("now": net worth, distribution) need no
+// valuation history and come first; the history (series, changes, returns) follows.
+import { useServerRates, useWorkspaceRecords } from "@patrimonio/clientdb";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useAssets, useAssetWorkspace, useLegalStructures, type AssetRec, type StructureRec } from "../../assets/hooks";
+import { useAssetLabels } from "../../assets/useAssetLabels";
+import type { FigAsset, FiguresInput, HistoryFigures, NowFigures } from "../../figures/types";
+import type { WorkerRequest, WorkerResponse } from "../../figures/jobs";
+import { useRatesRefresh } from "../../money/useRateBook";
+import { useBaseCurrency } from "./baseCurrency";
+import { ASSET_CLASS_IDS } from "../../assets/classes";
+
+/** Today in the reader's time zone (YYYY-MM-DD). */
+export function localIsoDate(d = new Date()): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+export interface DashboardFigures {
+  workspaceId: string | undefined;
+  base: string;
+  setBase: (code: string) => void;
+  today: string;
+  /** undefined while loading; [] when the workspace has none. */
+  assets: AssetRec[] | undefined;
+  structures: StructureRec[] | undefined;
+  now: NowFigures | undefined;
+  history: HistoryFigures | undefined;
+  error: string | undefined;
+}
+
+type Runner = { post(req: WorkerRequest): void; stop(): void };
+
+/** Runs jobs in a module worker, started at once (it loads its code while the device database
+ * opens); in the page when workers are not available (tests, very old browsers). */
+function startRunner(onAnswer: (res: WorkerResponse) => void, enabled = true): Runner {
+  let worker: Worker | null = null;
+  let stopped = false;
+  if (enabled && typeof Worker !== "undefined") {
+    try {
+      worker = new Worker(new URL("../../figures/figures.worker.ts", import.meta.url), { type: "module" });
+      worker.onmessage = (e: MessageEvent<WorkerResponse>) => onAnswer(e.data);
+    } catch {
+      worker = null;
+    }
+  }
+  return {
+    post: (req) => {
+      if (worker) return worker.postMessage(req);
+      void import("../../figures/jobs").then(({ runJob }) => {
+        if (!stopped) onAnswer(runJob(req));
+      });
+    },
+    stop: () => {
+      stopped = true;
+      worker?.terminate();
+    },
+  };
+}
+
+export function useDashboardFigures({ history: withHistory = true }: { history?: boolean } = {}): DashboardFigures {
+  const { workspaceId } = useAssetWorkspace();
+  const [base, setBase] = useBaseCurrency(workspaceId);
+  const assets = useAssets();
+  const structures = useLegalStructures();
+  const liabilities = useWorkspaceRecords("liabilities", workspaceId);
+  // The valuation history (the largest collection) is read once today's figures are shown, so its
+  // reading does not delay them.
+  const [nowShown, setNowShown] = useState(false);
+  const valuations = useWorkspaceRecords("valuations", withHistory && nowShown ? workspaceId : undefined);
+  const manual = useWorkspaceRecords("fxRates", workspaceId);
+  const labels = useAssetLabels();
+  useRatesRefresh();
+  const today = useMemo(() => localIsoDate(), []);
+
+  const currencies = useMemo(() => {
+    const set = new Set<string>([base]);
+    for (const a of assets ?? []) set.add(a.fields.currency);
+    for (const l of liabilities ?? []) set.add(l.fields.currency);
+    for (const v of valuations ?? []) set.add(v.fields.currency);
+    return [...set].sort();
+  }, [base, assets, liabilities, valuations]);
+  const serverRates = useServerRates(currencies);
+
+  const { categoryIdOf } = labels;
+  const figAssets = useMemo(
+    () =>
+      assets?.map((r): FigAsset => {
+        const f = r.fields;
+        return {
+          id: r.id,
+          name: f.name,
+          assetClass: f.assetClass,
+          classId: ASSET_CLASS_IDS[f.assetClass],
+          category: f.category,
+          categoryId: categoryIdOf(f.category, f.assetClass),
+          currency: f.currency,
+          participation: f.participation,
+          legalStructureId: f.legalStructureId,
+          currentValue: f.currentValue,
+          valuationDate: f.valuationDate,
+          purchaseValue: f.purchaseValue,
+          purchaseDate: f.purchaseDate,
+          taxCountry: f.taxLocation?.country,
+          noTaxRegistration: f.taxLocation?.noTaxRegistration,
+          risk: f.risk,
+          liquidity: f.liquidity,
+          institution: f.institution,
+        };
+      }),
+    [assets, categoryIdOf],
+  );
+
+  const nowInput = useMemo((): FiguresInput | undefined => {
+    if (!figAssets || !structures || !liabilities || !manual || !serverRates) return undefined;
+    return {
+      base,
+      today,
+      assets: figAssets,
+      structures: structures.map((s) => ({ id: s.id, name: s.fields.name, parentStructureId: s.fields.parentStructureId, ownershipPercentage: s.fields.ownershipPercentage })),
+      valuations: [],
+      liabilities: liabilities.map((l) => ({
+        id: l.id,
+        name: l.fields.name,
+        amountOutstanding: l.fields.amountOutstanding,
+        currency: l.fields.currency,
+        assetId: l.fields.assetId,
+        startDate: l.fields.startDate,
+      })),
+      rates: serverRates,
+      manualRates: manual.map((m) => ({ date: m.fields.date, currency: m.fields.currency, perEur: m.fields.perEur, source: "manual" })),
+    };
+  }, [base, today, figAssets, structures, liabilities, manual, serverRates]);
+
+  const historyInput = useMemo((): FiguresInput | undefined => {
+    if (!withHistory || !nowInput || !valuations) return undefined;
+    return { ...nowInput, valuations: valuations.map((v) => ({ assetId: v.fields.assetId, date: v.fields.date, value: v.fields.value, currency: v.fields.currency })) };
+  }, [withHistory, nowInput, valuations]);
+
+  const [now, setNow] = useState<NowFigures | undefined>(undefined);
+  const [history, setHistory] = useState<{ base: string; figures: HistoryFigures } | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  // Two workers: today's figures never wait behind a long history job.
+  const runners = useRef<{ now: Runner; history: Runner } | null>(null);
+  const historyWanted = useRef(withHistory);
+  const latest = useRef({ now: 0, history: 0 });
+  const seq = useRef(0);
+
+  useEffect(() => {
+    const onAnswer = (res: WorkerResponse) => {
+      if (res.id !== latest.current[res.kind]) return; // a newer job was asked
+      if (!res.ok) setError(res.error);
+      else if (res.kind === "now") {
+        setNow(res.figures);
+        setNowShown(true);
+      }
+      else setHistory({ base: res.base, figures: res.figures });
+    };
+    const r = { now: startRunner(onAnswer), history: startRunner(onAnswer, historyWanted.current) };
+    runners.current = r;
+    return () => {
+      r.now.stop();
+      r.history.stop();
+      runners.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!nowInput || !runners.current) return;
+    const id = ++seq.current;
+    latest.current.now = id;
+    runners.current.now.post({ id, kind: "now", input: nowInput });
+  }, [nowInput]);
+
+  useEffect(() => {
+    if (!historyInput || !runners.current) return;
+    const id = ++seq.current;
+    latest.current.history = id;
+    runners.current.history.post({ id, kind: "history", input: historyInput });
+  }, [historyInput]);
+
+  // Marks for the benchmark (bench/dashboard): when the records and the figures arrived.
+  useEffect(() => {
+    if (nowInput) performance.mark?.("dashboard:input");
+  }, [nowInput]);
+  useEffect(() => {
+    if (now) performance.mark?.("dashboard:now");
+  }, [now]);
+
+  // A figure for another base currency or workspace is not shown while the new one computes.
+  const shownNow = now && now.netWorth.base === base ? now : undefined;
+  return { workspaceId, base, setBase, today, assets, structures, now: shownNow, history: shownNow && history?.base === base ? history.figures : undefined, error };
+}
