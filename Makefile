@@ -12,13 +12,14 @@ LDFLAGS := -X patrimonio/server.Version=$(VERSION)
 PGTMP   := bin/pgtmp
 WITH_PG := ./$(PGTMP) --
 
-.PHONY: help run build web server deps test vet typecheck lint test-go test-unit test-e2e bench bench-web sim clean
+.PHONY: help run build web server deps test vet typecheck lint test-go test-unit test-e2e bench bench-web bench-assets bench-dashboard sim clean
 
 help:
 	@echo "make run    build the PWA and the server, start it on SQLite (http://localhost:8080)"
 	@echo "make test   vet, typecheck, lint, Go tests (SQLite + Postgres), Vitest, Playwright e2e"
 	@echo "make bench  sync and web benchmarks: BENCH lines, bench/results.json, bench/results-web.json"
 	@echo "make bench-web  only the browser figures (initial JS, Lighthouse) of the production build"
+	@echo "make bench-assets  only the asset list's figures (10,000 assets) in Chromium"
 
 # npm packages from the lockfile; re-installed only when the lockfile changes.
 node_modules/.package-lock.json: package-lock.json
@@ -76,6 +77,8 @@ bench: deps $(PGTMP) build
 	$(GO) build -o bin/syncbench ./bench/cmd/syncbench
 	ulimit -n "$$(ulimit -Hn)" || true; $(WITH_PG) ./bin/syncbench -out bench/results.json $(BENCH_ARGS)
 	$(NPM) exec -- tsx bench/web/webbench.ts $(BENCH_WEB_ARGS)
+	$(NPM) exec -- tsx bench/assets/assetsbench.ts $(BENCH_ASSETS_ARGS)
+	$(NPM) exec -- tsx bench/dashboard/dashboardbench.ts $(BENCH_DASHBOARD_ARGS)
 
 # The browser figures (bench/web/webbench.ts): initial JS of /signin and / and Lighthouse 12
 # mobile scores, on pwa/dist served by bin/patrimonio (SQLite) in Debian's Chromium; writes
@@ -83,6 +86,20 @@ bench: deps $(PGTMP) build
 BENCH_WEB_ARGS ?=
 bench-web: build
 	$(NPM) exec -- tsx bench/web/webbench.ts $(BENCH_WEB_ARGS)
+
+# The asset list's figures (bench/assets/assetsbench.ts, bench/assets/README.md): 10,000 assets in
+# 40 legal structures synced into Chromium; list ready, search keystroke, create until the row shows.
+# Writes bench/results-assets.json. BENCH_ASSETS_ARGS passes flags, e.g. BENCH_ASSETS_ARGS='--runs 3'.
+BENCH_ASSETS_ARGS ?=
+bench-assets: build
+	$(NPM) exec -- tsx bench/assets/assetsbench.ts $(BENCH_ASSETS_ARGS)
+
+# The dashboard's figure (bench/dashboard/dashboardbench.ts): 10,000 assets and 50,000 valuations
+# synced into Chromium; BENCH dashboard_ready = navigation to the net worth shown. Writes
+# bench/results-dashboard.json. BENCH_DASHBOARD_ARGS passes flags, e.g. BENCH_DASHBOARD_ARGS='--runs 3'.
+BENCH_DASHBOARD_ARGS ?=
+bench-dashboard: build
+	$(NPM) exec -- tsx bench/dashboard/dashboardbench.ts $(BENCH_DASHBOARD_ARGS)
 
 # The seeded sync simulation (sync/sim) with more scenarios than make test runs (200):
 # `make sim SEEDS=1000`. Add SIMFLAGS=-seedbase=N to pick the seeds, SIMFLAGS=-seed=N to replay one.

@@ -147,8 +147,9 @@ test.describe("the admin area for everyone else", () => {
     await expect(denied.heading).toBeVisible();
     expect((await page.request.get("/api/v1/admin/users")).status()).toBe(403);
     await denied.back.click();
-    await expect(page).toHaveURL(/\/$/);
-    await expect(new AppShell(page).dashboardEmpty).toBeVisible();
+    // Back to the assets (the spec: "Access denied page with a way back to assets").
+    await expect(page).toHaveURL(/\/assets\/?(\?.*)?$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   });
 });
 

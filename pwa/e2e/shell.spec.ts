@@ -133,7 +133,7 @@ test.describe("the shell, as a new user meets it", () => {
     const shell = new AppShell(page);
     await shell.open();
     const nav = page.getByRole("navigation", { name: "Navegación principal" });
-    await expect(nav.getByRole("link")).toHaveText(["Panel"]);
+    await expect(nav.getByRole("link")).toHaveText(["Panel", "Lista de activos", "Mapa patrimonial"]);
     await expect(nav.getByRole("link", { name: "Panel" })).toHaveAttribute("aria-current", "page");
   });
 

@@ -61,10 +61,10 @@ test.describe("team workspaces", () => {
       await ownerPage.reload();
       await expect(detail.member(member.email)).toBeVisible();
       await expect(detail.pendingInvitation(member.email)).toHaveCount(0);
-      await expect(detail.roleSelect(member.email)).toHaveValue("viewer");
+      await expect(detail.roleSelect(member.email)).toHaveText(ROLE_NAMES.viewer);
       await detail.changeRole(member.email, "editor");
       await expect(ownerPage.getByText("Lucía Fernández ahora es editor/a")).toBeVisible();
-      await expect(detail.roleSelect(member.email)).toHaveValue("editor");
+      await expect(detail.roleSelect(member.email)).toHaveText(ROLE_NAMES.editor);
 
       // The member's top bar says so after a reload (the chosen workspace is remembered).
       await memberPage.reload();

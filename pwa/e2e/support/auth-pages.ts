@@ -93,10 +93,15 @@ export class PersonalInfoPage {
     await this.form.getByRole("radio", { name: GENDER_LABELS[values.gender] ?? values.gender, exact: true }).click();
     const country = new Intl.DisplayNames(["es"], { type: "region" }).of(values.country) ?? values.country;
     await this.pick(this.control("País de residencia"), country);
-    // Provinces are a picker once the device has the country's list (enumerations), else typed.
+    // Provinces are a picker once the device has the country's list (enumerations), else typed. The
+    // list may arrive (or be refreshed) while the field is being filled: check the field holds the
+    // province, and fill it again if the list replaced it meanwhile.
     const state = this.control("Provincia o estado");
-    if ((await state.getAttribute("role")) === "combobox") await this.pick(state, values.state);
-    else await state.fill(values.state);
+    await expect(async () => {
+      if ((await state.getAttribute("role")) === "combobox") await this.pick(state, values.state);
+      else await state.fill(values.state);
+      await expect(state).toHaveValue(new RegExp(`^${values.state}`), { timeout: 1000 });
+    }).toPass();
   }
 
   /** Types into a combobox and picks the option whose name starts with the text. */

@@ -93,7 +93,7 @@ export class WorkspaceDetailPage {
     return this.members.locator(`[data-testid="member-row"][data-email="${email}"]`);
   }
 
-  /** The select that changes a member's role (owners only). */
+  /** The picker (the kit's Select) that changes a member's role (owners only); it shows the role's name. */
   roleSelect(email: string): Locator {
     return this.member(email).getByRole("combobox");
   }
@@ -104,13 +104,25 @@ export class WorkspaceDetailPage {
 
   async invite(email: string, role: Role): Promise<void> {
     await this.invitations.getByLabel("Correo electrónico").fill(email);
-    await this.invitations.getByRole("combobox", { name: "Rol" }).selectOption(role);
+    // With the pointer: open the kit's Select and click the role.
+    await this.invitations.getByRole("combobox", { name: "Rol" }).click();
+    await this.page.getByRole("listbox").getByRole("option", { name: ROLE_NAMES[role], exact: true }).click();
+    await expect(this.invitations.getByRole("combobox", { name: "Rol" })).toHaveText(ROLE_NAMES[role]);
     await this.invitations.getByRole("button", { name: "Enviar invitación" }).click();
     await expect(this.page.getByText(`Invitación enviada a ${email}`)).toBeVisible();
   }
 
+  /** With the keyboard alone: Enter opens the list, typing the role's name moves to it, Enter picks it. */
   async changeRole(email: string, role: Role): Promise<void> {
-    await this.roleSelect(email).selectOption(role);
+    const select = this.roleSelect(email);
+    await select.focus();
+    await select.press("Enter");
+    const listbox = this.page.getByRole("listbox");
+    await expect(listbox).toBeVisible();
+    await this.page.keyboard.type(ROLE_NAMES[role].slice(0, 3));
+    await expect(listbox.getByRole("option", { name: ROLE_NAMES[role], exact: true })).toBeFocused();
+    await this.page.keyboard.press("Enter");
+    await expect(listbox).toBeHidden();
   }
 
   /** Removes a member, confirming in the dialog. */

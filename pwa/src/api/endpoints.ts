@@ -1,9 +1,11 @@
 // One function per /api/v1 call the PWA makes, typed with ./types. Screens use these through the
 // query hooks (./queries.ts) or mutations; nothing else builds API paths.
+import type { AdminUserActionRequest } from "@patrimonio/shared-schema";
 import type { ApiClient } from "./client";
 import { pageFromHeaders, type Page } from "./paging";
 import type {
   AdminUser,
+  AdminUserAuditEntry,
   AdminUserQuery,
   AuthConfig,
   EmailChange,
@@ -99,4 +101,9 @@ export const endpoints = {
     const answer = await api.exchange<AdminUser[]>("GET", `/admin/users?${params.toString()}`, signal ? { signal } : {});
     return pageFromHeaders(answer.data, answer.headers, { offset: query.offset, limit: query.limit });
   },
+  /** Disables or enables a user, grants or revokes admin (the last two may ask for re-verification). */
+  adminUserAction: (api: ApiClient, id: string, body: AdminUserActionRequest) =>
+    api.post<AdminUser>(`/admin/users/${encodeURIComponent(id)}/action`, body),
+  /** The latest changes admins made to users, newest first. */
+  adminUserAudit: (api: ApiClient, limit: number) => api.get<AdminUserAuditEntry[]>(`/admin/users/audit?limit=${limit}`),
 };

@@ -109,15 +109,20 @@ export function useEnumAudit(enumId?: number) {
 
 // ---------------------------------------------------------------- the device cache
 
+/** A refresh skips the server when the cache was checked less than this long ago. */
 const REFRESH_EVERY_MS = 5 * 60 * 1000;
+/** What a picker opening (a mount) or the tab coming back accepts: a value an admin just added is
+ * offered at once, while pickers mounting together still make one conditional request (ETag: an
+ * unchanged list is a 304 without a body). */
+export const MOUNT_REFRESH_MS = 10 * 1000;
 const lastRefresh = new WeakMap<ClientDb, { at: number; running?: Promise<unknown> }>();
 
-/** Refreshes the device cache now (deduplicated while one runs); never throws (offline keeps the
- * cache). */
-export async function refreshDeviceEnums(db: ClientDb, language: string, force = false): Promise<void> {
+/** Refreshes the device cache (deduplicated while one runs) unless it was checked less than maxAge
+ * ms ago (force: whatever its age); never throws (offline keeps the cache). */
+export async function refreshDeviceEnums(db: ClientDb, language: string, force = false, maxAge = REFRESH_EVERY_MS): Promise<void> {
   const last = lastRefresh.get(db);
   if (last?.running) return void (await last.running.catch(() => undefined));
-  if (!force && last && Date.now() - last.at < REFRESH_EVERY_MS) return;
+  if (!force && last && Date.now() - last.at < maxAge) return;
   const running = refreshEnums(db, {
     fetch: (input, init) => globalThis.fetch(input, init),
     url: `${API_BASE_URL}/enums/`,
@@ -132,17 +137,25 @@ export async function refreshDeviceEnums(db: ClientDb, language: string, force =
   }
 }
 
-/** Keeps the device cache fresh while mounted: at once, every 5 minutes at most, and when the
- * browser comes back online. */
+/** Keeps the device cache fresh while mounted: when mounted and when the tab becomes visible again
+ * (unless checked in the last MOUNT_REFRESH_MS), and when the browser comes back online. */
 export function useEnumsRefresh(): void {
   const db = useClientDb();
   const { language } = useLanguage();
   useEffect(() => {
     if (!db) return;
-    const run = () => void refreshDeviceEnums(db, language);
-    if (typeof navigator === "undefined" || navigator.onLine !== false) run();
-    window.addEventListener("online", run);
-    return () => window.removeEventListener("online", run);
+    const online = () => typeof navigator === "undefined" || navigator.onLine !== false;
+    const soon = () => {
+      if (online() && document.visibilityState !== "hidden") void refreshDeviceEnums(db, language, false, MOUNT_REFRESH_MS);
+    };
+    const back = () => void refreshDeviceEnums(db, language, true);
+    soon();
+    window.addEventListener("online", back);
+    document.addEventListener("visibilitychange", soon);
+    return () => {
+      window.removeEventListener("online", back);
+      document.removeEventListener("visibilitychange", soon);
+    };
   }, [db, language]);
 }
 

@@ -127,8 +127,17 @@ export interface AdminUser {
   firstName: string;
   lastName: string;
   isAdmin: boolean;
+  /** Admin by the server's configuration (PATRIMONIO_ADMIN_EMAILS): cannot be revoked in the app. */
+  adminByConfig: boolean;
   createdAt: string;
   emailVerified: boolean;
+  /** Disabled by an admin: cannot sign in. */
+  disabled: boolean;
+  disabledAt: string | null;
+  /** The last completed sign-in; null when none was recorded. */
+  lastSignInAt: string | null;
+  /** The stored status of the subscription (active, trialing, past_due, canceled, …); null: none. */
+  subscriptionStatus: string | null;
 }
 
 /** The personal identity as PATCH /users/ takes it (the spec's field names). */
@@ -152,6 +161,20 @@ export interface EmailChange {
 }
 
 /** GET /admin/users?search=&limit=&offset= */
+/** One change an admin made to a user (GET /admin/users/audit), newest first. */
+export interface AdminUserAuditEntry {
+  id: string;
+  /** null once the account was deleted. */
+  userId: string | null;
+  userEmail: string;
+  action: "disable" | "enable" | "grant_admin" | "revoke_admin";
+  actorId: string | null;
+  actorEmail: string;
+  at: string;
+  before: { disabled: boolean; isAdmin: boolean };
+  after: { disabled: boolean; isAdmin: boolean };
+}
+
 export interface AdminUserQuery {
   /** Keeps users whose e-mail address contains it (case-insensitive); "" keeps all. */
   search: string;

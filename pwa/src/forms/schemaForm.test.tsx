@@ -11,7 +11,7 @@ import { createI18n, type Language } from "../i18n/i18n";
 import { Field } from "../ui/Field";
 import { TextInput } from "../ui/TextInput";
 import { FormError } from "./FormError";
-import { trimFields, useSchemaForm } from "./schemaForm";
+import { translateKey, trimFields, useSchemaForm } from "./schemaForm";
 
 /** A fetch that answers every request with this status, body and headers (the server's error shapes). */
 function answering(status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -151,5 +151,18 @@ describe("useSchemaForm", () => {
     await submit({ email: "ana@example.com", password: "una contraseña larga" });
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Demasiados intentos. Vuelve a intentarlo dentro de 42 segundos."));
     expect(errorOf("email")).toBeNull();
+  });
+});
+
+describe("numbers in a message", () => {
+  test("are written the reader's way, and a count stays a plural count", () => {
+    const es = createI18n({ lng: "es" });
+    const en = createI18n({ lng: "en" });
+    const remaining = { key: "validation.percent.remaining", params: { remaining: 12.5 } };
+    expect(translateKey(es, remaining)).toBe("Faltan 12,5% para llegar al 100%");
+    expect(translateKey(en, remaining)).toBe("12.5% left to reach 100%");
+    const longText = { key: "validation.string.max", params: { max: 1000 } };
+    expect(translateKey(es, longText)).toContain("1000");
+    expect(translateKey(en, longText)).toContain("1,000");
   });
 });

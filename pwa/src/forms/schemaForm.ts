@@ -29,7 +29,8 @@ import {
 import { useTranslation } from "react-i18next";
 import type * as z from "zod";
 import { ApiError, ERROR_CODES } from "../api/client";
-import { SCHEMA_NAMESPACE } from "../i18n/i18n";
+import { formatNumber } from "../i18n/format";
+import { activeLanguage, SCHEMA_NAMESPACE } from "../i18n/i18n";
 
 /** A translatable message: a key of the shared schema's messages (validation.*, labels.*) or of
  * the app's texts, with its interpolation params. */
@@ -59,7 +60,14 @@ export function decodeMessage(message: string | undefined): MessageRef | null {
 export function translateKey(i18n: I18n, ref: MessageRef): string {
   const ns = ref.key.startsWith("validation.") || ref.key.startsWith("labels.") ? SCHEMA_NAMESPACE : undefined;
   const t = i18n.t.bind(i18n) as unknown as (key: string, options: Record<string, unknown>) => string;
-  return t(ref.key, { ...ref.params, ...(ns ? { ns } : {}) });
+  // Numbers in a message are written the reader's way ("Faltan 12,5%" in Spanish); `count` stays a
+  // number, as i18next's plural rules need it.
+  const language = activeLanguage(i18n);
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(ref.params ?? {})) {
+    params[name] = typeof value === "number" && name !== "count" ? formatNumber(value, language, { maximumFractionDigits: 20 }) : value;
+  }
+  return t(ref.key, { ...params, ...(ns ? { ns } : {}) });
 }
 
 /** The text of a field error in the active language: a key (from the schema or from the server's

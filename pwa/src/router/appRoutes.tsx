@@ -6,6 +6,7 @@ import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-route
 import * as z from "zod";
 import { workspaceQuery } from "../api/queries";
 import { decideAppRoute } from "../auth/guards";
+import { assetRoutes } from "./assetRoutes";
 import { appLayoutRoute, enforce, loadMeForGuard, type RouterContext } from "./root";
 
 async function guardApp({ context, location }: { context: RouterContext; location: { href: string } }) {
@@ -18,6 +19,25 @@ export const dashboardRoute = createRoute({
   beforeLoad: guardApp,
   staticData: { titleKey: "shell.titles.dashboard" },
   component: lazyRouteComponent(() => import("../screens/DashboardScreen"), "DashboardScreen"),
+});
+
+/** /map?country=ES: the wealth map; `country` (ISO code, or "none" for assets without a tax
+ * country) opens that country's list of assets. */
+export const wealthMapSearchSchema = z.object({
+  country: z
+    .string()
+    .regex(/^(?:[A-Z]{2}|none)$/)
+    .optional()
+    .catch(undefined),
+});
+
+export const wealthMapRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: "/map",
+  validateSearch: (search) => wealthMapSearchSchema.parse(search),
+  beforeLoad: guardApp,
+  staticData: { titleKey: "shell.titles.wealthMap" },
+  component: lazyRouteComponent(() => import("../screens/map/WealthMapScreen"), "WealthMapScreen"),
 });
 
 export const profileRoute = createRoute({
@@ -100,4 +120,12 @@ export const workspaceRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/WorkspaceRoute"), "WorkspaceRoute"),
 });
 
-export const appRouteTree = appLayoutRoute.addChildren([dashboardRoute, profileRoute, adminRouteTree, workspacesRoute, workspaceRoute]);
+export const appRouteTree = appLayoutRoute.addChildren([
+  dashboardRoute,
+  wealthMapRoute,
+  profileRoute,
+  adminRouteTree,
+  workspacesRoute,
+  workspaceRoute,
+  ...assetRoutes,
+]);

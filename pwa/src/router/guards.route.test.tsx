@@ -49,7 +49,7 @@ describe("route guards, through the router", () => {
   test("/admin for a non-admin shows Access Denied with a way back", async () => {
     await renderApp("/admin", "es");
     expect(await screen.findByRole("heading", { name: "Acceso denegado" })).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Volver a tus activos" }).getAttribute("href")).toBe("/");
+    expect(screen.getByRole("link", { name: "Volver a tus activos" }).getAttribute("href")).toBe("/assets");
   });
 
   test("/admin for an admin opens the user list", async () => {

@@ -18,7 +18,11 @@ describe("the app shell", () => {
   test("lists only the screens that exist", async () => {
     await renderApp("/", "en");
     const nav = await screen.findByRole("navigation", { name: "Main navigation" });
-    expect([...nav.querySelectorAll("a")].map((a) => [a.textContent, a.getAttribute("href")])).toEqual([["Dashboard", "/"]]);
+    expect([...nav.querySelectorAll("a")].map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
+      ["Dashboard", "/"],
+      ["Asset List", "/assets"],
+      ["Wealth Map", "/map"],
+    ]);
   });
 
   test("switching the language re-renders the shell and sets <html lang>", async () => {

@@ -28,7 +28,7 @@ describe("the sidebar's entries", () => {
 
   test("shown are exactly the entries with a screen, in the same order", () => {
     expect(NAV_ITEMS.map((i) => i.id)).toEqual(NAV_ENTRIES.filter((e) => e.to !== null).map((e) => e.id));
-    expect(NAV_ITEMS.map((i) => i.id)).toEqual(["dashboard"]);
+    expect(NAV_ITEMS.map((i) => i.id)).toEqual(["dashboard", "assets", "wealthMap"]);
   });
 
   test("every shown entry leads to a route of the app", () => {

@@ -29,8 +29,8 @@ export interface NavEntry {
 
 export const NAV_ENTRIES: readonly NavEntry[] = [
   { id: "dashboard", labelKey: "nav.dashboard", icon: LayoutDashboard, to: "/", exact: true },
-  { id: "assets", labelKey: "nav.assets", icon: WalletCards, to: null },
-  { id: "wealthMap", labelKey: "nav.wealthMap", icon: MapIcon, to: null },
+  { id: "assets", labelKey: "nav.assets", icon: WalletCards, to: "/assets" },
+  { id: "wealthMap", labelKey: "nav.wealthMap", icon: MapIcon, to: "/map" },
   { id: "tasks", labelKey: "nav.tasks", icon: ListChecks, to: null },
   { id: "liabilities", labelKey: "nav.liabilities", icon: Receipt, to: null },
   { id: "flows", labelKey: "nav.flows", icon: ArrowLeftRight, to: null },

@@ -1,11 +1,11 @@
-import { act, render, screen } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import { I18nextProvider } from "react-i18next";
 import { toast } from "sonner";
 import { afterEach, describe, expect, test } from "vitest";
 import { createI18n } from "../i18n/i18n";
 import { THEME_STORAGE_KEY } from "../theme/theme";
 import { ThemeProvider } from "../theme/ThemeProvider";
-import { AppToaster, TOAST_KINDS, notify } from "./toast";
+import { AppToaster, TOAST_KINDS, dismissToast, notify } from "./toast";
 
 function renderToaster() {
   return render(
@@ -24,6 +24,36 @@ afterEach(() => {
 });
 
 describe("AppToaster and notify", () => {
+  // First in this file: sonner is loaded once per page, by the first toast.
+  test("sonner loads with the first toast: nothing before, and a toast asked for meanwhile still shows and can be dismissed by its id", async () => {
+    renderToaster();
+    expect(document.querySelector("[data-sonner-toaster]")).toBeNull();
+    expect(screen.queryByRole("region")).toBeNull();
+
+    let id: string | number = "";
+    act(() => {
+      id = notify("success", "Primero", { id: "first-toast" });
+    });
+    expect(id).toBe("first-toast");
+    const item = (await screen.findByText("Primero")).closest("[data-sonner-toast]");
+    expect(item?.getAttribute("data-type")).toBe("success");
+
+    // An id is made when the caller gives none, unique per toast.
+    let second: string | number = "";
+    let third: string | number = "";
+    act(() => {
+      second = notify("info", "Segundo");
+      third = notify("info", "Tercero");
+    });
+    expect(second).not.toBe(third);
+    await screen.findByText("Tercero");
+    act(() => {
+      dismissToast(second);
+    });
+    await waitFor(() => expect(screen.queryByText("Segundo")).toBeNull());
+    expect(screen.getByText("Tercero")).toBeTruthy();
+  });
+
   test("shows each kind of toast with its type, bottom-right, with a translated close button", async () => {
     renderToaster();
     act(() => {

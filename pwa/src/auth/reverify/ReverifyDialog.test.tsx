@@ -1,10 +1,14 @@
 // The re-verification dialog through the real app: a sensitive call refused with
 // "reverification_required" opens it by itself, and the call is sent again once the user passes it.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { createFakeServer, error, fakeMe, type FakeServerState } from "../../test/fakeServer";
 import { renderApp } from "../../test/renderApp";
 import { availableMethods } from "./ReverifyDialog";
+
+// The re-verification dialog and the toasts load on demand (not with the first page); their modules are
+// loaded once here so that a test waits for the app, not for the test runner compiling them.
+beforeAll(() => Promise.all([import("./ReverifyDialog"), import("../../toast/sonnerToaster")]));
 
 const GOOD_CODE = "123456";
 
@@ -74,8 +78,9 @@ describe("the re-verification dialog", () => {
     const code = within(dialog).getByLabelText("Code from your authenticator app");
     fireEvent.change(code, { target: { value: "12a4" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Confirm" }));
-    expect(code.getAttribute("aria-invalid")).toBe("true");
-    expect(within(dialog).getByText("Enter the 6-digit code")).toBeTruthy();
+    // The shared schema's rule and message (validation.format.otpCode).
+    await waitFor(() => expect(code.getAttribute("aria-invalid")).toBe("true"));
+    expect(within(dialog).getByText("The code must have 6 digits")).toBeTruthy();
     expect(server.state.calls).not.toContain("POST /auth/reverify");
   });
 

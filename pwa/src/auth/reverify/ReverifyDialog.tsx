@@ -2,6 +2,9 @@
 // minutes — an authenticator code, a passkey, the password or a code sent by e-mail (with a resend
 // link that counts down its cooldown), and a way to use another method. Changing a second factor
 // needs a proof with one (the authenticator or a passkey) when the user has one: those come first.
+// The code and the password are schema forms (useSchemaForm) over the shared schema's rules: the
+// codeRequest body's 6-digit code, and the sign-in body's password.
+import { codeRequestSchema, signInRequestSchema } from "@patrimonio/shared-schema";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fingerprint, KeyRound, Mail, ShieldCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
@@ -11,6 +14,8 @@ import { endpoints } from "../../api/endpoints";
 import { queryKeys, useAuthConfig } from "../../api/queries";
 import type { User } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
+import { FormError } from "../../forms/FormError";
+import { useSchemaForm } from "../../forms/schemaForm";
 import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
 import { CodeInput } from "../../ui/CodeInput";
@@ -18,7 +23,6 @@ import { Dialog } from "../../ui/Dialog";
 import { Field } from "../../ui/Field";
 import { TextInput } from "../../ui/TextInput";
 import { accountApi } from "../accountApi";
-import { TOTP_CODE_PATTERN } from "../totpCode";
 import { useResendCooldown } from "../useResendCooldown";
 import { getPasskeyAssertion, isWebAuthnCancel, webauthnSupported } from "../webauthn";
 import styles from "./ReverifyDialog.module.css";
@@ -37,7 +41,15 @@ export function availableMethods(user: Pick<User, "totpEnabled" | "hasPassword">
 
 const ICONS = { totp: ShieldCheck, passkey: Fingerprint, password: KeyRound, email: Mail } as const;
 
-interface ReverifyDialogProps {
+/** The password proof: the account's password, by the sign-in body's rule (any non-empty password). */
+const passwordProofSchema = signInRequestSchema.pick({ password: true });
+
+type VerifyBody = { method: "totp" | "password" | "email"; password?: string; code?: string };
+
+/** The id that ties the dialog's Confirm button (in its footer) to the method's form. */
+const FORM_ID = "reverify-form";
+
+export interface ReverifyDialogProps {
   user: User | undefined;
   onDone: () => void;
   onCancel: () => void;
@@ -52,8 +64,6 @@ export function ReverifyDialog({ user, onDone, onCancel }: ReverifyDialogProps) 
   const methods = availableMethods(user, config.data?.passkeys === true && webauthnSupported());
   const [method, setMethod] = useState<ProofMethod>(methods[0]!);
   const [choosing, setChoosing] = useState(false);
-  const [value, setValue] = useState("");
-  const [fieldError, setFieldError] = useState<string | undefined>();
   // Once a code was asked for, its field stays: a refused resend (the cooldown) does not hide it.
   const [emailAsked, setEmailAsked] = useState(false);
   const cooldown = useResendCooldown();
@@ -69,7 +79,7 @@ export function ReverifyDialog({ user, onDone, onCancel }: ReverifyDialogProps) 
     onError: (error) => cooldown.fromError(error),
   });
   const verify = useMutation({
-    mutationFn: (body: { method: "totp" | "password" | "email"; password?: string; code?: string }) => endpoints.reverify(api, body),
+    mutationFn: (body: VerifyBody) => endpoints.reverify(api, body),
     onSuccess: proven,
   });
   const passkey = useMutation({
@@ -83,32 +93,20 @@ export function ReverifyDialog({ user, onDone, onCancel }: ReverifyDialogProps) 
   function choose(next: ProofMethod) {
     setMethod(next);
     setChoosing(false);
-    setValue("");
-    setFieldError(undefined);
     verify.reset();
     passkey.reset();
     if (next === "email" && !emailAsked) sendEmail.mutate();
   }
 
-  function onSubmit(event: FormEvent) {
+  function submitPasskey(event: FormEvent) {
     event.preventDefault();
-    if (method === "passkey") return passkey.mutate();
-    const input = value.trim();
-    if (method === "password") {
-      if (input === "") return setFieldError(t("reverify.passwordRequired"));
-      setFieldError(undefined);
-      verify.mutate({ method, password: value });
-      return;
-    }
-    if (!TOTP_CODE_PATTERN.test(input)) return setFieldError(t("auth.codeInvalid"));
-    setFieldError(undefined);
-    verify.mutate({ method, code: input });
+    passkey.mutate();
   }
 
   const emailWaiting = method === "email" && !emailAsked;
   const sendRefused = sendEmail.isError && !cooldown.secondsLeft;
   const busy = verify.isPending || passkey.isPending;
-  const failed = [verify, passkey].find((m) => m.isError && !isWebAuthnCancel(m.error));
+  const passkeyFailed = passkey.isError && !isWebAuthnCancel(passkey.error);
 
   return (
     <Dialog
@@ -126,7 +124,7 @@ export function ReverifyDialog({ user, onDone, onCancel }: ReverifyDialogProps) 
               </Button>
             )}
             <Button onClick={onCancel}>{t("common.cancel")}</Button>
-            <Button type="submit" form="reverify-form" variant="primary" loading={busy} loadingText={t("common.checking")} disabled={emailWaiting}>
+            <Button type="submit" form={FORM_ID} variant="primary" loading={busy} loadingText={t("common.checking")} disabled={emailWaiting}>
               {method === "passkey" ? t("account.reverify.usePasskey") : t("reverify.confirm")}
             </Button>
           </div>
@@ -150,7 +148,7 @@ export function ReverifyDialog({ user, onDone, onCancel }: ReverifyDialogProps) 
           </Button>
         </div>
       ) : (
-        <form id="reverify-form" className={styles.form} onSubmit={onSubmit} noValidate>
+        <div className={styles.form}>
           {method === "email" && (
             <p className={styles.text} role="status">
               {sendEmail.isPending
@@ -160,22 +158,24 @@ export function ReverifyDialog({ user, onDone, onCancel }: ReverifyDialogProps) 
                   : t("reverify.emailIntro", { email: user?.email ?? "" })}
             </p>
           )}
-          {method === "passkey" && <p className={styles.text}>{t("account.reverify.passkeyText")}</p>}
+          {method === "passkey" && (
+            <form id={FORM_ID} onSubmit={submitPasskey} noValidate>
+              <p className={styles.text}>{t("account.reverify.passkeyText")}</p>
+            </form>
+          )}
           {sendRefused && <Alert>{errorText(sendEmail.error)}</Alert>}
           {emailWaiting && !sendEmail.isPending && (
             <Button icon={<Mail size={16} />} data-autofocus onClick={() => sendEmail.mutate()}>
               {t("reverify.sendEmail")}
             </Button>
           )}
-          {!emailWaiting && method === "password" && (
-            <Field label={t("auth.password")} error={fieldError}>
-              <TextInput type="password" name="password" autoComplete="current-password" value={value} onChange={(e) => setValue(e.target.value)} data-autofocus />
-            </Field>
-          )}
+          {!emailWaiting && method === "password" && <PasswordProof onProof={(password) => verify.mutateAsync({ method, password })} />}
           {!emailWaiting && (method === "totp" || method === "email") && (
-            <Field label={method === "totp" ? t("reverify.totpLabel") : t("reverify.emailCodeLabel")} error={fieldError}>
-              <CodeInput name="code" value={value} onChange={(e) => setValue(e.target.value)} data-autofocus />
-            </Field>
+            <CodeProof
+              key={method}
+              label={method === "totp" ? t("reverify.totpLabel") : t("reverify.emailCodeLabel")}
+              onProof={(code) => verify.mutateAsync({ method, code })}
+            />
           )}
           {method === "email" && emailAsked && (
             <Button
@@ -188,9 +188,36 @@ export function ReverifyDialog({ user, onDone, onCancel }: ReverifyDialogProps) 
               {cooldown.secondsLeft > 0 ? t("account.resendIn", { count: cooldown.secondsLeft }) : t("reverify.resend")}
             </Button>
           )}
-          {failed && <Alert>{errorText(failed.error)}</Alert>}
-        </form>
+          {passkeyFailed && <Alert>{errorText(passkey.error)}</Alert>}
+        </div>
       )}
     </Dialog>
+  );
+}
+
+/** The 6-digit code of the authenticator app or of the e-mail; a refusal (a wrong code) is the form's alert. */
+function CodeProof({ label, onProof }: { label: string; onProof: (code: string) => Promise<unknown> }) {
+  const form = useSchemaForm(codeRequestSchema, { defaultValues: { code: "" } });
+  return (
+    <form id={FORM_ID} className={styles.form} onSubmit={form.submit((values) => onProof(values.code))} noValidate>
+      <Field label={label} error={form.errorText("code")}>
+        <CodeInput {...form.register("code")} data-autofocus />
+      </Field>
+      <FormError form={form} />
+    </form>
+  );
+}
+
+/** The account's password; a refusal (a wrong password) is the form's alert. */
+function PasswordProof({ onProof }: { onProof: (password: string) => Promise<unknown> }) {
+  const { t } = useTranslation();
+  const form = useSchemaForm(passwordProofSchema, { defaultValues: { password: "" } });
+  return (
+    <form id={FORM_ID} className={styles.form} onSubmit={form.submit((values) => onProof(values.password))} noValidate>
+      <Field label={t("auth.password")} error={form.errorText("password")}>
+        <TextInput type="password" autoComplete="current-password" {...form.register("password")} data-autofocus />
+      </Field>
+      <FormError form={form} />
+    </form>
   );
 }

@@ -1,16 +1,21 @@
 // The admin user list through the real app, against the fake /api/v1, which pages like the server:
 // X-Total-Count and a Link rel="next" header.
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
 import type { AdminUser } from "../../api/types";
-import { createFakeServer, fakeMe } from "../../test/fakeServer";
+import { createFakeServer, error, FAKE_PROOF, fakeMe, json, type FakeRoute } from "../../test/fakeServer";
 import { renderApp } from "../../test/renderApp";
+
+/** A listed user with the fields the tests do not care about filled in. */
+function listed(u: Pick<AdminUser, "id" | "email" | "firstName" | "lastName" | "isAdmin" | "emailVerified" | "createdAt"> & Partial<AdminUser>): AdminUser {
+  return { adminByConfig: false, disabled: false, disabledAt: null, lastSignInAt: null, subscriptionStatus: null, ...u };
+}
 
 /** `n` users, newest first: user30@…, user29@…, … */
 function users(n: number): AdminUser[] {
   return Array.from({ length: n }, (_, i) => {
     const number = String(n - i).padStart(2, "0");
-    return {
+    return listed({
       id: `u${number}`,
       email: `user${number}@example.com`,
       firstName: "",
@@ -18,7 +23,7 @@ function users(n: number): AdminUser[] {
       isAdmin: false,
       emailVerified: true,
       createdAt: `2025-01-${number}T10:00:00Z`,
-    };
+    });
   });
 }
 
@@ -32,10 +37,12 @@ function shownEmails(): string[] {
 
 const range = () => screen.getByTestId("admin-users-range").textContent;
 
-describe("the admin user list", () => {
+// Each test renders the whole app (router, shell, 25 rows with their menus): generous time for a
+// loaded machine; nothing here measures speed.
+describe("the admin user list", { timeout: 20_000 }, () => {
   test("pages with Next and Previous as the server's headers say", async () => {
     const server = adminServer([
-      { id: "a", email: "ana@example.com", firstName: "Ana", lastName: "García", isAdmin: true, emailVerified: true, createdAt: "2025-02-01T10:00:00Z" },
+      listed({ id: "a", email: "ana@example.com", firstName: "Ana", lastName: "García", isAdmin: true, emailVerified: true, createdAt: "2025-02-01T10:00:00Z" }),
       ...users(30),
     ]);
     await renderApp("/admin/users", "en", server);
@@ -63,8 +70,8 @@ describe("the admin user list", () => {
 
   test("searches by e-mail as the admin types, from the first page, and says when nothing matches", async () => {
     const server = adminServer([
-      { id: "a", email: "ana@example.com", firstName: "Ana", lastName: "", isAdmin: false, emailVerified: true, createdAt: "2025-02-01T10:00:00Z" },
-      { id: "b", email: "juana@example.org", firstName: "", lastName: "", isAdmin: false, emailVerified: false, createdAt: "2025-02-02T10:00:00Z" },
+      listed({ id: "a", email: "ana@example.com", firstName: "Ana", lastName: "", isAdmin: false, emailVerified: true, createdAt: "2025-02-01T10:00:00Z" }),
+      listed({ id: "b", email: "juana@example.org", firstName: "", lastName: "", isAdmin: false, emailVerified: false, createdAt: "2025-02-02T10:00:00Z" }),
       ...users(30),
     ]);
     await renderApp("/admin/users", "es", server);
@@ -101,5 +108,145 @@ describe("the admin user list", () => {
   test("with no users at all it says so", async () => {
     await renderApp("/admin/users", "en", adminServer([]));
     expect(await screen.findByText("There are no users yet.")).toBeTruthy();
+  });
+
+});
+
+/** POST /admin/users/{id}/action as the server does it: grant_admin and revoke_admin need a recent
+ * proof (state.reverified, which the fake POST /auth/reverify sets); nobody acts on themself. */
+function actionRoute(selfId: string): FakeRoute {
+  return (method, path, body, state) => {
+    const m = /^\/admin\/users\/([^/]+)\/action$/.exec(path);
+    if (method !== "POST" || !m) return undefined;
+    const { action } = body as { action: string };
+    if ((action === "grant_admin" || action === "revoke_admin") && !state.reverified) {
+      return error(403, "reverification_required", "Confirm your identity to continue.");
+    }
+    if (m[1] === selfId) return error(403, "forbidden", "You cannot disable your own account or change your own admin role.");
+    const i = state.adminUsers.findIndex((u) => u.id === m[1]);
+    const user = state.adminUsers[i]!;
+    const changed = {
+      ...user,
+      ...(action === "disable" ? { disabled: true, disabledAt: "2030-01-01T10:00:00Z" } : {}),
+      ...(action === "enable" ? { disabled: false, disabledAt: null } : {}),
+      ...(action === "grant_admin" ? { isAdmin: true } : {}),
+      ...(action === "revoke_admin" ? { isAdmin: false } : {}),
+    };
+    state.adminUsers[i] = changed;
+    return json(200, changed);
+  };
+}
+
+const ME = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"; // fakeUser's id
+
+function managedServer() {
+  return createFakeServer({
+    me: fakeMe({ user: { isAdmin: true } }),
+    routes: [actionRoute(ME)],
+    adminUsers: [
+      listed({ id: "b", email: "bea@example.com", firstName: "Bea", lastName: "", isAdmin: false, emailVerified: true, createdAt: "2025-02-02T10:00:00Z",
+        lastSignInAt: "2025-03-04T09:30:00Z", subscriptionStatus: "past_due" }),
+      listed({ id: "c", email: "carl@example.com", firstName: "", lastName: "", isAdmin: true, adminByConfig: true, emailVerified: true, createdAt: "2025-02-03T10:00:00Z",
+        subscriptionStatus: "incomplete" }),
+      listed({ id: ME, email: "ana@example.com", firstName: "Ana", lastName: "García", isAdmin: true, emailVerified: true, createdAt: "2025-02-01T10:00:00Z" }),
+    ],
+  });
+}
+
+async function openActions(email: string, lang: "es" | "en" = "en") {
+  const button = await screen.findByRole("button", { name: lang === "en" ? `Actions for ${email}` : `Acciones de ${email}` });
+  await act(async () => {
+    fireEvent.pointerDown(button, { button: 0, pointerType: "mouse" });
+  });
+  return screen.findByRole("menu");
+}
+
+const row = (email: string) => screen.getByTestId(`admin-user-${email}`);
+
+describe("managing users", { timeout: 20_000 }, () => {
+  test("shows each account's status, last sign-in and stored subscription status", async () => {
+    await renderApp("/admin/users", "en", managedServer());
+    await waitFor(() => expect(range()).toBe("1–3 of 3"));
+    expect(row("bea@example.com").textContent).toContain("Active");
+    expect(row("bea@example.com").textContent).toContain("Expired"); // past_due reads "expired"
+    expect(row("bea@example.com").textContent).toMatch(/4 Mar 2025/);
+    expect(row("carl@example.com").textContent).toContain("incomplete"); // other statuses as given
+    expect(row("carl@example.com").textContent).toContain("Admin (server setting)");
+    expect(row("ana@example.com").textContent).toContain("None");
+    expect(row("ana@example.com").textContent).toContain("Never");
+    expect(row("ana@example.com").textContent).toContain("You");
+  });
+
+  test("disables an account after confirming it", async () => {
+    const server = managedServer();
+    await renderApp("/admin/users", "es", server);
+    await waitFor(() => expect(range()).toBe("1–3 de 3"));
+    const menu = await openActions("bea@example.com", "es");
+    await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Desactivar cuenta" })));
+    const dialog = await screen.findByRole("alertdialog", { name: "¿Desactivar bea@example.com?" });
+    expect(server.state.calls).not.toContain("POST /admin/users/b/action"); // nothing before the confirmation
+    fireEvent.click(within(dialog).getByRole("button", { name: "Desactivar cuenta" }));
+    expect(await screen.findByText("La cuenta de bea@example.com está desactivada; sus sesiones han terminado.")).toBeTruthy();
+    expect(server.state.bodies[server.state.calls.indexOf("POST /admin/users/b/action")]).toEqual({ action: "disable" });
+    await waitFor(() => expect(within(row("bea@example.com")).getByTestId("admin-user-status").textContent).toBe("Desactivada"));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
+  test("enables a disabled account after confirming it", async () => {
+    const server = managedServer();
+    server.state.adminUsers[0] = { ...server.state.adminUsers[0]!, disabled: true, disabledAt: "2025-03-05T10:00:00Z" };
+    await renderApp("/admin/users", "es", server);
+    await waitFor(() => expect(within(row("bea@example.com")).getByTestId("admin-user-status").textContent).toBe("Desactivada"));
+    const menu = await openActions("bea@example.com", "es");
+    await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Activar cuenta" })));
+    fireEvent.click(within(await screen.findByRole("alertdialog", { name: "¿Activar bea@example.com?" })).getByRole("button", { name: "Activar cuenta" }));
+    await waitFor(() => expect(within(row("bea@example.com")).getByTestId("admin-user-status").textContent).toBe("Activa"));
+  });
+
+  test("granting admin asks the acting admin to prove who they are, then goes through", async () => {
+    const server = managedServer();
+    await renderApp("/admin/users", "en", server);
+    await waitFor(() => expect(range()).toBe("1–3 of 3"));
+    const menu = await openActions("bea@example.com");
+    await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Make admin" })));
+    fireEvent.click(within(await screen.findByRole("alertdialog", { name: "Make bea@example.com an admin?" })).getByRole("button", { name: "Make admin" }));
+    const proof = await screen.findByRole("dialog", { name: "Confirm it's you" });
+    fireEvent.change(within(proof).getByLabelText("Password"), { target: { value: FAKE_PROOF.password } });
+    fireEvent.click(within(proof).getByRole("button", { name: "Confirm" }));
+    expect(await screen.findByText("bea@example.com is now an admin.")).toBeTruthy();
+    await waitFor(() => expect(row("bea@example.com").textContent).toContain("Admin"));
+    expect(server.state.adminUsers.find((u) => u.id === "b")?.isAdmin).toBe(true);
+  });
+
+  test("an admin cannot act on themself, nor revoke an admin set by the server's configuration", async () => {
+    await renderApp("/admin/users", "en", managedServer());
+    await waitFor(() => expect(range()).toBe("1–3 of 3"));
+    const own = await openActions("ana@example.com");
+    expect(within(own).getByRole("menuitem", { name: "Disable account" }).getAttribute("aria-disabled")).toBe("true");
+    expect(within(own).getByRole("menuitem", { name: "Remove admin role" }).getAttribute("aria-disabled")).toBe("true");
+    fireEvent.keyDown(own, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
+    const carl = await openActions("carl@example.com");
+    expect(within(carl).getByRole("menuitem", { name: "Admin by server setting (cannot be removed here)" }).getAttribute("aria-disabled")).toBe("true");
+  });
+
+  test("lists the latest changes admins made to users", async () => {
+    const server = managedServer();
+    const audit: FakeRoute = (method, path) =>
+      method === "GET" && path === "/admin/users/audit"
+        ? json(200, [
+            { id: "2", userId: "b", userEmail: "bea@example.com", action: "grant_admin", actorId: ME, actorEmail: "ana@example.com", at: "2025-03-05T10:00:00Z",
+              before: { disabled: false, isAdmin: false }, after: { disabled: false, isAdmin: true } },
+            { id: "1", userId: null, userEmail: "old@example.com", action: "disable", actorId: ME, actorEmail: "ana@example.com", at: "2025-03-04T10:00:00Z",
+              before: { disabled: false, isAdmin: false }, after: { disabled: true, isAdmin: false } },
+          ])
+        : undefined;
+    await renderApp("/admin/users", "es", createFakeServer({ ...server.state, routes: [audit, actionRoute(ME)] }));
+    const list = await screen.findByTestId("admin-users-audit");
+    expect(screen.getByRole("heading", { name: "Últimos cambios" })).toBeTruthy();
+    const items = within(list).getAllByRole("listitem").map((li) => li.textContent);
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatch(/ana@example\.com hizo administrador a bea@example\.com$/);
+    expect(items[1]).toMatch(/ana@example\.com desactivó a old@example\.com$/);
   });
 });

@@ -1,16 +1,25 @@
 // /admin/users: the app's users, newest first (GET /api/v1/admin/users), searched by e-mail and
 // paged. The server describes the page in headers: X-Total-Count (how many match in all) and a Link
-// rel="next" (the next page); Previous steps back by the page size.
-import { ChevronLeft, ChevronRight, Search } from "lucide-react";
+// rel="next" (the next page); Previous steps back by the page size. Each row shows the account's
+// status, last sign-in and subscription, and a menu to disable or enable the account and to grant
+// or revoke the admin role, each confirmed in an AlertDialog (granting and revoking may open the
+// re-verification dialog first; the server decides). Nobody acts on themself.
+import type { AdminUserAction } from "@patrimonio/shared-schema";
+import { ChevronLeft, ChevronRight, MoreHorizontal, Search, ShieldCheck, ShieldOff, UserCheck, UserX } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useAdminUsersPage } from "../../api/admin";
+import { useAdminUserActionMutation, useAdminUserAudit, useAdminUsersPage } from "../../api/admin";
+import { useMe } from "../../api/queries";
 import type { AdminUser } from "../../api/types";
+import { useErrorText } from "../../api/useErrorText";
 import { FormError } from "../../forms/FormError";
 import { useFormatters } from "../../i18n/useFormatters";
 import { RoutePending } from "../../router/fallbacks";
+import { notify } from "../../toast/toast";
 import { Badge } from "../../ui/Badge";
-import { Button } from "../../ui/Button";
+import { Button, IconButton } from "../../ui/Button";
+import { AlertDialog } from "../../ui/Dialog";
+import { DropdownMenu, MenuItem } from "../../ui/DropdownMenu";
 import { EmptyState } from "../../ui/EmptyState";
 import { Field } from "../../ui/Field";
 import { PageHeader } from "../../ui/PageHeader";
@@ -45,6 +54,8 @@ export function AdminUsersScreen() {
 
   const users = useAdminUsersPage({ search, offset, limit });
   const page = users.data;
+  const me = useMe().data?.user;
+  const [pending, setPending] = useState<{ user: AdminUser; action: AdminUserAction } | null>(null);
 
   function submitSearch(event: FormEvent) {
     event.preventDefault();
@@ -114,18 +125,28 @@ export function AdminUsersScreen() {
                 <th scope="col">{t("admin.users.name")}</th>
                 <th scope="col">{t("auth.email")}</th>
                 <th scope="col">{t("admin.users.role")}</th>
+                <th scope="col">{t("admin.users.status")}</th>
                 <th scope="col">{t("admin.users.emailVerified")}</th>
+                <th scope="col">{t("admin.users.lastSignIn")}</th>
+                <th scope="col">{t("admin.users.subscription")}</th>
                 <th scope="col">{t("admin.users.createdAt")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("admin.users.actions")}</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {page.items.map((user) => (
-                <UserRow key={user.id} user={user} created={format.date(user.createdAt, { dateStyle: "medium" })} />
+                <UserRow key={user.id} user={user} self={user.id === me?.id} onAction={(action) => setPending({ user, action })} />
               ))}
             </tbody>
           </table>
         </div>
       )}
+
+      <UserAudit />
+
+      {pending && <ConfirmUserAction key={`${pending.user.id}-${pending.action}`} {...pending} onClose={() => setPending(null)} />}
 
       {page && (page.previous || page.next) && (
         <nav className={styles.pager} aria-label={t("admin.users.pagination")}>
@@ -141,15 +162,147 @@ export function AdminUsersScreen() {
   );
 }
 
-function UserRow({ user, created }: { user: AdminUser; created: string }) {
+/** The stored subscription status in words: billing's spec shows past_due as "expired" and
+ * trialing as "on trial"; any other status is shown as the server gives it. */
+function useSubscriptionLabel(): (status: string | null) => string {
   const { t } = useTranslation();
+  return (status) => {
+    switch (status) {
+      case null:
+        return t("admin.users.subscriptionNone");
+      case "active":
+        return t("admin.users.subscriptionStatus.active");
+      case "trialing":
+        return t("admin.users.subscriptionStatus.trialing");
+      case "past_due":
+        return t("admin.users.subscriptionStatus.past_due");
+      case "canceled":
+        return t("admin.users.subscriptionStatus.canceled");
+      default:
+        return status;
+    }
+  };
+}
+
+function UserRow({ user, self, onAction }: { user: AdminUser; self: boolean; onAction: (action: AdminUserAction) => void }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const subscriptionLabel = useSubscriptionLabel();
+  const when = (iso: string) => format.date(iso, { dateStyle: "medium", timeStyle: "short" });
   return (
-    <tr>
+    <tr data-testid={`admin-user-${user.email}`}>
       <td>{[user.firstName, user.lastName].filter(Boolean).join(" ") || "—"}</td>
-      <td>{user.email}</td>
-      <td>{user.isAdmin ? <Badge tone="success">{t("admin.users.admin")}</Badge> : t("admin.users.member")}</td>
+      <td>
+        {user.email}
+        {self && (
+          <>
+            {" "}
+            <Badge tone="outline">{t("admin.users.you")}</Badge>
+          </>
+        )}
+      </td>
+      <td>
+        {user.isAdmin ? (
+          <Badge tone="success" title={user.adminByConfig ? t("admin.users.adminByConfigHint") : undefined}>
+            {user.adminByConfig ? t("admin.users.adminByConfig") : t("admin.users.admin")}
+          </Badge>
+        ) : (
+          t("admin.users.member")
+        )}
+      </td>
+      <td data-testid="admin-user-status">
+        {user.disabled ? <Badge tone="danger">{t("admin.users.disabled")}</Badge> : <Badge tone="neutral">{t("admin.users.active")}</Badge>}
+      </td>
       <td>{user.emailVerified ? t("profile.account.verified") : t("profile.account.unverified")}</td>
-      <td>{created}</td>
+      <td>{user.lastSignInAt ? when(user.lastSignInAt) : t("admin.users.never")}</td>
+      <td>{subscriptionLabel(user.subscriptionStatus)}</td>
+      <td>{format.date(user.createdAt, { dateStyle: "medium" })}</td>
+      <td>
+        <DropdownMenu
+          trigger={<IconButton size="sm" label={t("admin.users.actionsFor", { email: user.email })} icon={<MoreHorizontal size={16} />} />}
+        >
+          {user.disabled ? (
+            <MenuItem icon={<UserCheck size={16} />} disabled={self} onSelect={() => onAction("enable")}>
+              {t("admin.users.enable")}
+            </MenuItem>
+          ) : (
+            <MenuItem icon={<UserX size={16} />} danger disabled={self} onSelect={() => onAction("disable")}>
+              {t("admin.users.disable")}
+            </MenuItem>
+          )}
+          {user.isAdmin ? (
+            <MenuItem icon={<ShieldOff size={16} />} danger disabled={self || user.adminByConfig} onSelect={() => onAction("revoke_admin")}>
+              {user.adminByConfig ? t("admin.users.revokeAdminConfigured") : t("admin.users.revokeAdmin")}
+            </MenuItem>
+          ) : (
+            <MenuItem icon={<ShieldCheck size={16} />} disabled={self} onSelect={() => onAction("grant_admin")}>
+              {t("admin.users.grantAdmin")}
+            </MenuItem>
+          )}
+        </DropdownMenu>
+      </td>
     </tr>
+  );
+}
+
+const CONFIRM = {
+  disable: { title: "admin.users.confirm.disableTitle", text: "admin.users.confirm.disableText", button: "admin.users.disable", done: "admin.users.done.disable", tone: "danger" },
+  enable: { title: "admin.users.confirm.enableTitle", text: "admin.users.confirm.enableText", button: "admin.users.enable", done: "admin.users.done.enable", tone: "default" },
+  grant_admin: { title: "admin.users.confirm.grantTitle", text: "admin.users.confirm.grantText", button: "admin.users.grantAdmin", done: "admin.users.done.grant_admin", tone: "default" },
+  revoke_admin: { title: "admin.users.confirm.revokeTitle", text: "admin.users.confirm.revokeText", button: "admin.users.revokeAdmin", done: "admin.users.done.revoke_admin", tone: "danger" },
+} as const satisfies Record<AdminUserAction, { title: string; text: string; button: string; done: string; tone: "danger" | "default" }>;
+
+/** Confirms one action on one user; closes when it is done (a toast says so). */
+function ConfirmUserAction({ user, action, onClose }: { user: AdminUser; action: AdminUserAction; onClose: () => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const texts = CONFIRM[action];
+  const mutation = useAdminUserActionMutation({
+    onSuccess: () => {
+      notify("success", t(texts.done, { email: user.email }));
+      onClose();
+    },
+  });
+  return (
+    <AlertDialog
+      open
+      onOpenChange={(open) => !open && !mutation.isPending && onClose()}
+      title={t(texts.title, { email: user.email })}
+      description={t(texts.text)}
+      confirmLabel={t(texts.button)}
+      confirmLoadingLabel={t("admin.users.saving")}
+      tone={texts.tone}
+      loading={mutation.isPending}
+      error={mutation.error ? errorText(mutation.error) : undefined}
+      onConfirm={() => mutation.mutate({ userId: user.id, action })}
+      data-testid="admin-user-confirm"
+    />
+  );
+}
+
+/** The latest changes admins made to users: who did what to whom, and when. */
+function UserAudit() {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const audit = useAdminUserAudit();
+  const entries = audit.data ?? [];
+  if (entries.length === 0) return null;
+  return (
+    <section aria-labelledby="admin-users-audit-title">
+      <h2 id="admin-users-audit-title" className={styles.auditTitle}>
+        {t("admin.users.audit.title")}
+      </h2>
+      <ul className={styles.audit} data-testid="admin-users-audit">
+        {entries.map((e) => (
+          <li key={e.id}>
+            {t(`admin.users.audit.${e.action}`, {
+              when: format.date(e.at, { dateStyle: "short", timeStyle: "short" }),
+              who: e.actorEmail,
+              user: e.userEmail,
+            })}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

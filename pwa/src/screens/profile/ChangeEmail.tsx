@@ -2,20 +2,21 @@
 // when the server answers "reverification_required" the re-verification dialog opens by itself and
 // the API client sends the call again), then the 6-digit code the server e-mailed to the new address.
 // The address changes only once that code is confirmed; the server then ends the user's other
-// sessions and tells the old address.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+// sessions and tells the old address. Each step is a schema form (the shared emailRequest and
+// codeRequest bodies) with the mutations of api/account.ts.
+import { codeRequestSchema, emailRequestSchema } from "@patrimonio/shared-schema";
 import { Mail } from "lucide-react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useApi } from "../../api/ApiProvider";
+import { useConfirmEmailChangeMutation, useRequestEmailChangeMutation } from "../../api/account";
 import { ERROR_CODES, isApiError } from "../../api/client";
-import { endpoints } from "../../api/endpoints";
-import { queryKeys } from "../../api/queries";
-import type { EmailChange, Me, User } from "../../api/types";
+import type { EmailChange, User } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
-import { TOTP_CODE_PATTERN } from "../../auth/totpCode";
 import { useResendCooldown } from "../../auth/useResendCooldown";
 import formStyles from "../../forms/form.module.css";
+import { FormError } from "../../forms/FormError";
+import { encodeMessage, trimFields, useSchemaForm } from "../../forms/schemaForm";
 import { Alert } from "../../ui/Alert";
 import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
@@ -24,7 +25,6 @@ import { Field } from "../../ui/Field";
 import { TextInput } from "../../ui/TextInput";
 import { useFormatters } from "../../i18n/useFormatters";
 import { notify } from "../../toast/toast";
-import { newEmailProblem } from "./accountForms";
 import styles from "./profile.module.css";
 
 /** A refusal the user already saw (the re-verification dialog, cancelled) is not shown again. */
@@ -32,9 +32,23 @@ function shownError(error: unknown): boolean {
   return error != null && !isApiError(error, ERROR_CODES.reverificationRequired);
 }
 
-/** A 400 from the server is about what was typed: it goes under the field, not above the form. */
-function isFieldError(error: unknown): boolean {
-  return isApiError(error, ERROR_CODES.invalid);
+/**
+ * Runs a step's request. Its refusals go where the user looks: a 400 that names no field is about
+ * the step's only field (an address the server will not take, a wrong code), so it goes under it;
+ * a cancelled proof of identity was already seen and is not shown again; anything else reaches the
+ * form (its fields, or the form's alert).
+ */
+async function sendStep<T extends FieldValues>(setError: UseFormSetError<T>, field: Path<T>, request: () => Promise<unknown>): Promise<void> {
+  try {
+    await request();
+  } catch (error) {
+    if (isApiError(error, ERROR_CODES.reverificationRequired)) return;
+    if (isApiError(error, ERROR_CODES.invalid) && error.fields.length === 0) {
+      setError(field, { type: "server", message: error.message }, { shouldFocus: true });
+      return;
+    }
+    throw error;
+  }
 }
 
 /** The e-mail address in the profile's account card, with "Change e-mail" for local accounts. */
@@ -84,105 +98,101 @@ export function EmailSetting({ user, canChange }: { user: User; canChange: boole
 }
 
 function ChangeEmailForm({ currentEmail, onClose }: { currentEmail: string; onClose: () => void }) {
+  const [pending, setPending] = useState<EmailChange | null>(null);
+  const cooldown = useResendCooldown();
+  // Each step is its own form (key), so that focus moves to the field of the step shown.
+  return pending ? (
+    <CodeStep key="code" pending={pending} onPending={setPending} onOtherAddress={() => setPending(null)} onClose={onClose} cooldown={cooldown} />
+  ) : (
+    <AddressStep
+      key="address"
+      currentEmail={currentEmail}
+      onSent={(change) => {
+        setPending(change);
+        cooldown.start(60);
+      }}
+      onClose={onClose}
+    />
+  );
+}
+
+function AddressStep({ currentEmail, onSent, onClose }: { currentEmail: string; onSent: (change: EmailChange) => void; onClose: () => void }) {
   const { t } = useTranslation();
-  const api = useApi();
-  const queryClient = useQueryClient();
+  const form = useSchemaForm(emailRequestSchema, { defaultValues: { email: "" }, prepare: trimFields("email") });
+  const request = useRequestEmailChangeMutation({ onSuccess: onSent });
+
+  return (
+    <form
+      className={`${formStyles.form} ${styles.panel}`}
+      noValidate
+      aria-labelledby="change-email-title"
+      onSubmit={form.submit(async (values) => {
+        // Addresses are kept in lower case: "Ana@Example.com" is the address the user already has.
+        if (values.email.toLowerCase() === currentEmail.trim().toLowerCase()) {
+          form.setError("email", { type: "same", message: encodeMessage("profile.email.same") }, { shouldFocus: true });
+          return;
+        }
+        await sendStep(form.setError, "email", () => request.mutateAsync(values));
+      })}
+    >
+      <h3 id="change-email-title" className={styles.settingTitle}>
+        {t("profile.email.title")}
+      </h3>
+      <p className={styles.settingText}>{t("profile.email.intro")}</p>
+      <Field label={t("profile.email.newLabel")} error={form.errorText("email")}>
+        {/* Opening the form is asking to type: focus goes to its only field. */}
+        <TextInput type="email" autoComplete="email" {...form.register("email")} autoFocus />
+      </Field>
+      <FormError form={form} />
+      <div className={formStyles.actions}>
+        <Button variant="ghost" onClick={onClose}>
+          {t("common.cancel")}
+        </Button>
+        <Button type="submit" variant="primary" loading={request.isPending} loadingText={t("profile.email.sending")}>
+          {t("profile.email.send")}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+interface CodeStepProps {
+  pending: EmailChange;
+  onPending: (change: EmailChange) => void;
+  onOtherAddress: () => void;
+  onClose: () => void;
+  cooldown: ReturnType<typeof useResendCooldown>;
+}
+
+function CodeStep({ pending, onPending, onOtherAddress, onClose, cooldown }: CodeStepProps) {
+  const { t } = useTranslation();
   const errorText = useErrorText();
   const format = useFormatters();
-  const [address, setAddress] = useState("");
-  const [addressProblem, setAddressProblem] = useState<string | undefined>();
-  const [pending, setPending] = useState<EmailChange | null>(null);
-  const [code, setCode] = useState("");
-  const [codeProblem, setCodeProblem] = useState<string | undefined>();
-  const cooldown = useResendCooldown();
-
-  const request = useMutation({
-    mutationFn: (email: string) => endpoints.requestEmailChange(api, email),
+  const form = useSchemaForm(codeRequestSchema, { defaultValues: { code: "" } });
+  const resend = useRequestEmailChangeMutation({
     onSuccess: (change) => {
-      setPending(change);
-      setCode("");
-      setCodeProblem(undefined);
-      cooldown.start(60);
-    },
-  });
-  const resend = useMutation({
-    mutationFn: (email: string) => endpoints.requestEmailChange(api, email),
-    onSuccess: (change) => {
-      setPending(change);
+      onPending(change);
       cooldown.start(60);
     },
     onError: (error) => cooldown.fromError(error),
   });
-  const confirm = useMutation({
-    mutationFn: (value: string) => endpoints.confirmEmailChange(api, value),
-    onSuccess: async ({ user }) => {
-      queryClient.setQueryData<Me | null>(queryKeys.me, (me) => (me ? { ...me, user } : me));
+  const confirm = useConfirmEmailChangeMutation({
+    onSuccess: ({ user }) => {
       notify("success", t("profile.email.changed", { email: user.email }), { description: t("profile.email.changedDetail") });
       onClose();
-      await queryClient.invalidateQueries({ queryKey: queryKeys.me });
     },
   });
 
-  function submitAddress(event: FormEvent) {
-    event.preventDefault();
-    const problem = newEmailProblem(address, currentEmail);
-    if (problem) {
-      setAddressProblem(
-        problem === "required" ? t("profile.email.required") : problem === "same" ? t("profile.email.same") : t("auth.emailInvalid"),
-      );
-      return;
-    }
-    setAddressProblem(undefined);
-    request.mutate(address.trim());
-  }
-
-  function submitCode(event: FormEvent) {
-    event.preventDefault();
-    if (!TOTP_CODE_PATTERN.test(code)) {
-      setCodeProblem(t("auth.codeInvalid"));
-      return;
-    }
-    setCodeProblem(undefined);
-    resend.reset();
-    confirm.mutate(code);
-  }
-
-  function otherAddress() {
-    setPending(null);
-    request.reset();
-    resend.reset();
-    confirm.reset();
-  }
-
-  if (!pending) {
-    const serverFieldError = request.isError && isFieldError(request.error) ? errorText(request.error) : undefined;
-    return (
-      // Each step is its own form (key), so that focus moves to the field of the step shown.
-      <form key="address" className={`${formStyles.form} ${styles.panel}`} onSubmit={submitAddress} noValidate aria-labelledby="change-email-title">
-        <h3 id="change-email-title" className={styles.settingTitle}>
-          {t("profile.email.title")}
-        </h3>
-        <p className={styles.settingText}>{t("profile.email.intro")}</p>
-        <Field label={t("profile.email.newLabel")} error={addressProblem ?? serverFieldError}>
-          {/* Opening the form is asking to type: focus goes to its only field. */}
-          <TextInput type="email" name="new-email" autoComplete="email" value={address} onChange={(e) => setAddress(e.target.value)} autoFocus />
-        </Field>
-        {request.isError && shownError(request.error) && !isFieldError(request.error) && <Alert>{errorText(request.error)}</Alert>}
-        <div className={formStyles.actions}>
-          <Button variant="ghost" onClick={onClose}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="primary" loading={request.isPending} loadingText={t("profile.email.sending")}>
-            {t("profile.email.send")}
-          </Button>
-        </div>
-      </form>
-    );
-  }
-
-  const codeFieldError = confirm.isError && isFieldError(confirm.error) ? errorText(confirm.error) : undefined;
   return (
-    <form key="code" className={`${formStyles.form} ${styles.panel}`} onSubmit={submitCode} noValidate aria-labelledby="change-email-title">
+    <form
+      className={`${formStyles.form} ${styles.panel}`}
+      noValidate
+      aria-labelledby="change-email-title"
+      onSubmit={form.submit(async (values) => {
+        resend.reset();
+        await sendStep(form.setError, "code", () => confirm.mutateAsync(values));
+      })}
+    >
       <h3 id="change-email-title" className={styles.settingTitle}>
         {t("profile.email.title")}
       </h3>
@@ -194,22 +204,22 @@ function ChangeEmailForm({ currentEmail, onClose }: { currentEmail: string; onCl
               time: format.date(pending.expiresAt, { hour: "2-digit", minute: "2-digit" }),
             })}
       </p>
-      <Field label={t("profile.email.codeLabel")} error={codeProblem ?? codeFieldError}>
+      <Field label={t("profile.email.codeLabel")} error={form.errorText("code")}>
         {/* The code step replaces the address step: focus follows to the field to fill in. */}
-        <CodeInput name="email-change-code" value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+        <CodeInput {...form.register("code")} autoFocus />
       </Field>
-      {confirm.isError && !isFieldError(confirm.error) && <Alert>{errorText(confirm.error)}</Alert>}
+      <FormError form={form} />
       {resend.isError && shownError(resend.error) && <Alert>{errorText(resend.error)}</Alert>}
       <div className={styles.links}>
         <button
           type="button"
           className={formStyles.linkButton}
-          onClick={() => resend.mutate(pending.pendingEmail)}
+          onClick={() => resend.mutate({ email: pending.pendingEmail })}
           disabled={resend.isPending || cooldown.secondsLeft > 0}
         >
           {cooldown.secondsLeft > 0 ? t("account.resendIn", { count: cooldown.secondsLeft }) : t("profile.email.resend")}
         </button>
-        <button type="button" className={formStyles.linkButton} onClick={otherAddress}>
+        <button type="button" className={formStyles.linkButton} onClick={onOtherAddress}>
           {t("profile.email.otherAddress")}
         </button>
       </div>

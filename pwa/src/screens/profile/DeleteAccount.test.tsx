@@ -3,7 +3,7 @@
 // sign-out, and nothing touched when the server refuses.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { IDBFactory } from "fake-indexeddb";
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { createApiClient } from "../../api/client";
 import { ME_CACHE_KEY } from "../../auth/session";
 import { SIGN_OUT_EVENT, SIGNED_OUT_MARKER } from "../../auth/signOut";
@@ -11,6 +11,10 @@ import { THEME_STORAGE_KEY } from "../../theme/theme";
 import { createFakeServer, error, FAKE_PROOF, type FakeServer } from "../../test/fakeServer";
 import { renderApp } from "../../test/renderApp";
 import { deleteAccountAndWipe, DeviceWipeError, WIPE_ATTEMPTS } from "./deleteAccount";
+
+// The re-verification dialog and the toasts load on demand (not with the first page); their modules are
+// loaded once here so that a test waits for the app, not for the test runner compiling them.
+beforeAll(() => Promise.all([import("../../auth/reverify/ReverifyDialog"), import("../../toast/sonnerToaster")]));
 
 const DEVICE_DB = "patrimonio-0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
 let factory: IDBFactory;

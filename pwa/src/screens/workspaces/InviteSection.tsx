@@ -3,6 +3,7 @@
 // by those who could have sent it. The form is the shared schema's invitationRequest.
 import { invitationRequestSchema, type InvitationRequest } from "@patrimonio/shared-schema";
 import { Send, Undo2 } from "lucide-react";
+import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { Workspace, WorkspaceInvitation, WorkspaceRole } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
@@ -16,6 +17,7 @@ import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { Field } from "../../ui/Field";
+import { Select } from "../../ui/Select";
 import { TextInput } from "../../ui/TextInput";
 import { canWithdraw, workspaceOffer } from "./permissions";
 import styles from "./Workspaces.module.css";
@@ -60,15 +62,13 @@ export function InviteSection({ workspace, invitations }: InviteSectionProps) {
             <TextInput type="email" autoComplete="off" spellCheck={false} {...form.register("email")} />
           </Field>
           <Field label={t("workspaces.invite.roleLabel")} hint={t(`workspaces.roleHelp.${role}`)} error={form.errorText("role")}>
-            {(control) => (
-              <select className={formStyles.select} {...control} {...form.register("role")}>
-                {[...roles].reverse().map((r) => (
-                  <option key={r} value={r}>
-                    {t(`workspaces.role.${r}`)}
-                  </option>
-                ))}
-              </select>
-            )}
+            <Controller
+              control={form.control}
+              name="role"
+              render={({ field }) => (
+                <Select {...field} options={[...roles].reverse().map((r) => ({ value: r, label: t(`workspaces.role.${r}`) }))} />
+              )}
+            />
           </Field>
           <Button type="submit" variant="primary" icon={<Send size={16} />} loading={invite.isPending} loadingText={t("workspaces.invite.sending")}>
             {t("workspaces.invite.submit")}

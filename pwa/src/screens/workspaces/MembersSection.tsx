@@ -13,9 +13,9 @@ import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { AlertDialog } from "../../ui/Dialog";
+import { Select } from "../../ui/Select";
 import { memberName } from "./memberName";
 import { memberOffer, ownerCount, workspaceOffer } from "./permissions";
-import formStyles from "../../forms/form.module.css";
 import styles from "./Workspaces.module.css";
 
 interface MembersSectionProps {
@@ -81,19 +81,16 @@ export function MembersSection({ workspace, members, me, onLeft }: MembersSectio
               </div>
               <div className={styles.rowActions}>
                 {offer.otherRoles.length > 0 ? (
-                  <select
-                    className={formStyles.select}
+                  <Select
+                    className={styles.roleSelect}
                     aria-label={t("workspaces.members.roleOf", { name })}
                     value={member.role}
                     disabled={changeRole.isPending}
-                    onChange={(event) => changeRole.mutate({ member, role: event.target.value as WorkspaceRole })}
-                  >
-                    {[member.role, ...offer.otherRoles].map((role) => (
-                      <option key={role} value={role}>
-                        {t(`workspaces.role.${role}`)}
-                      </option>
-                    ))}
-                  </select>
+                    onChange={(role) => {
+                      if (role !== member.role) changeRole.mutate({ member, role: role as WorkspaceRole });
+                    }}
+                    options={[member.role, ...offer.otherRoles].map((role) => ({ value: role, label: t(`workspaces.role.${role}`) }))}
+                  />
                 ) : (
                   <Badge data-testid="member-role" data-role={member.role}>
                     {t(`workspaces.role.${member.role}`)}

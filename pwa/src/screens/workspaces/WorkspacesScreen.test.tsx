@@ -1,10 +1,14 @@
 // /workspaces through the real app against the fake server's workspaces: the list with my roles, the
 // invitations addressed to me (in the top bar and on the page), and creating a team workspace.
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { error } from "../../test/fakeServer";
 import { renderApp } from "../../test/renderApp";
 import { serverFor, teamWorld } from "./testWorld";
+
+// The re-verification dialog and the toasts load on demand (not with the first page); their modules are
+// loaded once here so that a test waits for the app, not for the test runner compiling them.
+beforeAll(() => Promise.all([import("../../auth/reverify/ReverifyDialog"), import("../../toast/sonnerToaster")]));
 
 function switcherOptions(): string[] {
   const select = screen.getByRole("combobox", { name: "Espacio de trabajo" });
