@@ -105,6 +105,8 @@ describe("two devices against the real server", () => {
     const id = created.id;
     await until(async () => (await b.db.get("tasks", id)) !== undefined);
     expect((await b.db.get("tasks", id))?.fields).toEqual({ title: "Pagar el IBI", status: "todo" });
+    // B can have the change before A has handled its ack (the fan-out and the ack race): wait for it.
+    await until(async () => (await a.db.pendingCount()) === 0);
 
     // A goes offline and edits, then the app reloads (new handle on the same data, new client).
     netA.set(false);
