@@ -103,18 +103,8 @@ func (a *api) adminListUsers(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var query admin.UserQuery
 	query.Search = q.Get("search")
-	for _, p := range []struct {
-		name string
-		dst  *int
-	}{{"limit", &query.Limit}, {"offset", &query.Offset}} {
-		if v := q.Get(p.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				a.writeError(w, r, adminError(r, server.EINVALID, "admin.integer", p.name))
-				return
-			}
-			*p.dst = n
-		}
+	if !a.readPage(w, r, &query.Limit, &query.Offset) {
+		return
 	}
 	page, err := a.admin.ListUsers(r.Context(), adminActor(r), query)
 	if err != nil {
@@ -198,18 +188,8 @@ func stringOrNull(s string) *string {
 func (a *api) adminUserAudit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	query := admin.AuditQuery{UserID: q.Get("userId")}
-	for _, p := range []struct {
-		name string
-		dst  *int
-	}{{"limit", &query.Limit}, {"offset", &query.Offset}} {
-		if v := q.Get(p.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				a.writeError(w, r, adminError(r, server.EINVALID, "admin.integer", p.name))
-				return
-			}
-			*p.dst = n
-		}
+	if !a.readPage(w, r, &query.Limit, &query.Offset) {
+		return
 	}
 	entries, total, err := a.admin.Audit(r.Context(), adminActor(r), query)
 	if err != nil {

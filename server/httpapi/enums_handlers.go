@@ -328,18 +328,8 @@ func (a *api) adminEnumAudit(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, enumError(r, "enum.integer", "enumId"))
 		return
 	}
-	for _, p := range []struct {
-		name string
-		dst  *int
-	}{{"limit", &query.Limit}, {"offset", &query.Offset}} {
-		if v := q.Get(p.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				a.writeError(w, r, adminError(r, server.EINVALID, "admin.integer", p.name))
-				return
-			}
-			*p.dst = n
-		}
+	if !a.readPage(w, r, &query.Limit, &query.Offset) {
+		return
 	}
 	entries, total, err := a.enums.Audit(r.Context(), enumActor(r), query)
 	if err != nil {

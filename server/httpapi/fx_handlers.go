@@ -12,11 +12,6 @@ import (
 	"patrimonio/server"
 )
 
-// fxTexts are this file's refusals, {Spanish, English}.
-var fxTexts = map[string][2]string{
-	"fx.since": {"El parámetro since debe ser una fecha AAAA-MM-DD.", "The parameter since must be a date YYYY-MM-DD."},
-}
-
 // fxDayJSON is one day of one source: currency → units per 1 EUR.
 type fxDayJSON struct {
 	Date   string            `json:"date"`
@@ -39,11 +34,7 @@ func (a *api) listFXRates(w http.ResponseWriter, r *http.Request) {
 	since := r.URL.Query().Get("since")
 	if since != "" {
 		if t, err := time.Parse(time.DateOnly, since); err != nil || t.Format(time.DateOnly) != since {
-			text := fxTexts["fx.since"][0]
-			if server.LanguageFrom(r.Context()) == server.LangEN {
-				text = fxTexts["fx.since"][1]
-			}
-			a.writeError(w, r, server.Errorf(server.EINVALID, "%s", text))
+			a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "fx.since")))
 			return
 		}
 	}

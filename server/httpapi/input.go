@@ -80,3 +80,23 @@ func checkJSONText(ctx context.Context, raw []byte) error {
 		}
 	}
 }
+
+// readPage reads a list's optional ?limit= and ?offset= (whole numbers; the service applies its
+// bounds). On a value that is not a number it answers 400 and returns false.
+func (a *api) readPage(w http.ResponseWriter, r *http.Request, limit, offset *int) bool {
+	q := r.URL.Query()
+	for _, p := range []struct {
+		name string
+		dst  *int
+	}{{"limit", limit}, {"offset", offset}} {
+		if v := q.Get(p.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				a.writeError(w, r, adminError(r, server.EINVALID, "admin.integer", p.name))
+				return false
+			}
+			*p.dst = n
+		}
+	}
+	return true
+}

@@ -29,6 +29,7 @@ var requestTexts = map[string][2]string{ // key → {es, en}
 	// Ids and text checked before they reach the database (input.go), and the dev outbox.
 	"request.badText":      {"El texto enviado contiene caracteres no válidos (por ejemplo, un byte nulo).", "The text sent contains characters that are not allowed (for example, a NUL byte)."},
 	"request.badID":        {"El identificador %s no es válido: debe ser un UUID.", "The id %s is not valid: it must be a UUID."},
+	"fx.since":             {"El parámetro since debe ser una fecha AAAA-MM-DD.", "The parameter since must be a date YYYY-MM-DD."},
 	"database.unavailable": {"El servicio no está disponible en este momento. Vuelve a intentarlo en unos segundos.", "The service is not available right now. Try again in a few seconds."},
 	"outbox.to":            {"Indica el buzón que quieres leer con ?to=dirección.", "Name the mailbox to read with ?to=address."},
 
