@@ -5,13 +5,9 @@
 import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 import * as z from "zod";
 import { workspaceQuery } from "../api/queries";
-import { decideAppRoute } from "../auth/guards";
+import { areaRoutes } from "./areaRoutes";
 import { assetRoutes } from "./assetRoutes";
-import { appLayoutRoute, enforce, loadMeForGuard, type RouterContext } from "./root";
-
-async function guardApp({ context, location }: { context: RouterContext; location: { href: string } }) {
-  enforce(decideAppRoute(await loadMeForGuard(context), location.href));
-}
+import { appLayoutRoute, guardApp, loadMeForGuard } from "./root";
 
 export const dashboardRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -128,4 +124,5 @@ export const appRouteTree = appLayoutRoute.addChildren([
   workspacesRoute,
   workspaceRoute,
   ...assetRoutes,
+  ...areaRoutes,
 ]);

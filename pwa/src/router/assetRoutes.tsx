@@ -4,12 +4,7 @@
 // device database only, so every one of them works offline.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import * as z from "zod";
-import { decideAppRoute } from "../auth/guards";
-import { appLayoutRoute, enforce, loadMeForGuard, type RouterContext } from "./root";
-
-async function guardApp({ context, location }: { context: RouterContext; location: { href: string } }) {
-  enforce(decideAppRoute(await loadMeForGuard(context), location.href));
-}
+import { appLayoutRoute, guardApp } from "./root";
 
 /** A list of numbers, from `?collIds=1,3` or `?collIds=[1,3]` (the router's JSON form): the numeric
  * ids of the collapsed groups. Anything that is not a positive whole number is dropped. */

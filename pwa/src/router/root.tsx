@@ -7,7 +7,7 @@ import { createRootRouteWithContext, createRoute, lazyRouteComponent, Outlet, re
 import type { ApiClient } from "../api/client";
 import { meQuery } from "../api/queries";
 import type { Me } from "../api/types";
-import type { GuardDecision } from "../auth/guards";
+import { decideAppRoute, type GuardDecision } from "../auth/guards";
 import { PublicLayout } from "../shell/PublicLayout";
 import { loadSyncModules } from "../shell/syncModules";
 import { DocumentTitle } from "./title";
@@ -64,4 +64,10 @@ export function enforce(decision: GuardDecision): void {
         replace: true,
       } as Parameters<typeof redirect>[0]);
   }
+}
+
+/** The guard of every signed-in screen: signed-out visitors go to /signin, unfinished onboarding goes
+ * on at its step. */
+export async function guardApp({ context, location }: { context: RouterContext; location: { href: string } }) {
+  enforce(decideAppRoute(await loadMeForGuard(context), location.href));
 }
