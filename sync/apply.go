@@ -15,6 +15,7 @@ import (
 
 	"patrimonio/server"
 	"patrimonio/server/authz"
+	"patrimonio/server/members"
 	schema "patrimonio/shared-schema"
 )
 
@@ -290,12 +291,10 @@ func (g *groupTxn) readRoles() error {
 			}
 			role := authz.None
 			if g.workspaces[m.WorkspaceID].exists {
-				var r string
-				err := g.tx.queryRow(g.ctx, `SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?`, uw.workspace, uw.user).Scan(&r)
-				if err != nil && !errors.Is(err, sql.ErrNoRows) {
-					return fmt.Errorf("read role: %w", err)
+				var err error
+				if role, err = members.ScanRole(g.tx.queryRow(g.ctx, members.RoleQuery, uw.workspace, uw.user)); err != nil {
+					return err
 				}
-				role = authz.Role(r)
 			}
 			g.roles[uw] = role
 		}

@@ -11,6 +11,7 @@ import (
 
 	"patrimonio/server"
 	"patrimonio/server/authz"
+	"patrimonio/server/members"
 )
 
 // Change is one entry of a workspace's change log: the mutation as applied (Body, JSON with op,
@@ -260,15 +261,7 @@ func (e *Engine) SnapshotPage(ctx context.Context, userID, workspaceID, token st
 
 // ReadRole returns the user's role in a workspace, authz.None when they are not a member.
 func (e *Engine) ReadRole(ctx context.Context, userID, workspaceID string) (authz.Role, error) {
-	var role string
-	err := e.db.QueryRow(ctx, `SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?`, workspaceID, userID).Scan(&role)
-	if errors.Is(err, sql.ErrNoRows) {
-		return authz.None, nil
-	}
-	if err != nil {
-		return authz.None, fmt.Errorf("read role: %w", err)
-	}
-	return authz.Role(role), nil
+	return members.Role(ctx, e.db, workspaceID, userID)
 }
 
 // ConflictRecord is an open conflict: a field write that lost to a concurrent write, kept so that

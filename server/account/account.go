@@ -34,13 +34,6 @@ const (
 	StepDone            = "done"
 )
 
-// Workspace kinds and roles, as stored.
-const (
-	KindPersonal = "personal"
-	KindTeam     = "team"
-	RoleOwner    = "owner"
-)
-
 // User is a person with an account.
 type User struct {
 	ID    string
@@ -106,14 +99,6 @@ type Session struct {
 type SessionMeta struct {
 	UserAgent string
 	IP        string
-}
-
-// Membership is one workspace of a user with the user's role in it.
-type Membership struct {
-	WorkspaceID string
-	Name        string
-	Kind        string
-	Role        string
 }
 
 // Onboarding is where a user is in the onboarding flow.

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"patrimonio/server"
+	"patrimonio/server/authz"
+	"patrimonio/server/members"
 )
 
 // DeleteAccount deletes the user for good, in one transaction: their personal workspace with
@@ -28,50 +30,23 @@ func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) err
 	defer tx.Rollback()
 
 	// Lock the user's workspaces, so that members added or removed meanwhile (an invitation
-	// accepted, another owner leaving) wait for this decision; SQLite transactions hold the write
-	// lock from their start already.
-	q := `SELECT w.id, w.name, w.kind, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-		WHERE m.user_id = ? ORDER BY w.name, w.id`
-	if s.db.Dialect() == server.Postgres {
-		q += ` FOR UPDATE OF w`
-	}
-	rows, err := tx.Query(ctx, q, u.ID)
+	// accepted, another owner leaving) wait for this decision.
+	mine, err := members.OfUser(ctx, tx, u.ID, true)
 	if err != nil {
-		return fmt.Errorf("delete account %s: list workspaces: %w", u.ID, err)
+		return fmt.Errorf("delete account %s: %w", u.ID, err)
 	}
-	var mine []Membership
-	for rows.Next() {
-		var m Membership
-		if err := rows.Scan(&m.WorkspaceID, &m.Name, &m.Kind, &m.Role); err != nil {
-			rows.Close()
-			return fmt.Errorf("delete account %s: list workspaces: %w", u.ID, err)
-		}
-		mine = append(mine, m)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("delete account %s: list workspaces: %w", u.ID, err)
-	}
-
 	var doomed, blocking []string // workspace ids to delete; names of workspaces that forbid it
 	for _, m := range mine {
-		if m.Role != RoleOwner {
-			continue // the membership goes with the user
+		n, owners, err := members.Count(ctx, tx, m.ID)
+		if err != nil {
+			return fmt.Errorf("delete account %s: %w", u.ID, err)
 		}
-		if m.Kind == KindPersonal {
-			doomed = append(doomed, m.WorkspaceID)
-			continue
-		}
-		var others, otherOwners int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN role = ? THEN 1 ELSE 0 END), 0)
-			FROM memberships WHERE workspace_id = ? AND user_id <> ?`, RoleOwner, m.WorkspaceID, u.ID).Scan(&others, &otherOwners); err != nil {
-			return fmt.Errorf("delete account %s: members of %s: %w", u.ID, m.WorkspaceID, err)
-		}
+		deleteIt, err := authz.AccountDeletion(m.Kind, m.Role, n, owners)
 		switch {
-		case others == 0:
-			doomed = append(doomed, m.WorkspaceID) // nobody else would ever see it
-		case otherOwners == 0:
+		case err != nil:
 			blocking = append(blocking, m.Name)
+		case deleteIt:
+			doomed = append(doomed, m.ID)
 		}
 	}
 	if len(blocking) > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/authz"
 )
 
 // teamWorkspace creates a team workspace with the members and their roles, straight in the
@@ -32,10 +33,10 @@ func (e *env) teamWorkspace(t *testing.T, name string, roles map[string]string) 
 func (e *env) personalWorkspace(t *testing.T, userID string) string {
 	t.Helper()
 	ms, err := e.svc.Workspaces(e.ctx, userID)
-	if err != nil || len(ms) == 0 || ms[0].Kind != account.KindPersonal {
+	if err != nil || len(ms) == 0 || ms[0].Kind != authz.Personal {
 		t.Fatalf("workspaces of %s: %+v, %v", userID, ms, err)
 	}
-	return ms[0].WorkspaceID
+	return ms[0].ID
 }
 
 func (e *env) count(t *testing.T, query string, args ...any) int {

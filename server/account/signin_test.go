@@ -9,6 +9,7 @@ import (
 
 	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/authz"
 )
 
 func TestSignUpCreatesTheUserThePersonalWorkspaceASessionAndAVerificationCode(t *testing.T) {
@@ -27,7 +28,7 @@ func TestSignUpCreatesTheUserThePersonalWorkspaceASessionAndAVerificationCode(t 
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(ws) != 1 || ws[0].Kind != account.KindPersonal || ws[0].Role != account.RoleOwner || ws[0].Name != "Personal" {
+		if len(ws) != 1 || ws[0].Kind != authz.Personal || ws[0].Role != authz.Owner || ws[0].Name != "Personal" {
 			t.Fatalf("workspaces = %+v, want one personal workspace owned by the user", ws)
 		}
 		sess, got := e.authenticate(t, token)

@@ -13,6 +13,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"patrimonio/server"
+	"patrimonio/server/authz"
+	"patrimonio/server/members"
 )
 
 // queryer is what both *store.DB and *store.Tx offer.
@@ -143,11 +145,11 @@ func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now tim
 		return "", fmt.Errorf("new workspace id: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO workspaces (id, name, kind, created_at) VALUES (?, ?, ?, ?)`,
-		ws.String(), msg(ctx, "workspace.personalName"), KindPersonal, now); err != nil {
+		ws.String(), msg(ctx, "workspace.personalName"), string(authz.Personal), now); err != nil {
 		return "", fmt.Errorf("insert personal workspace: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`,
-		ws.String(), id.String(), RoleOwner, now); err != nil {
+		ws.String(), id.String(), string(authz.Owner), now); err != nil {
 		return "", fmt.Errorf("insert personal membership: %w", err)
 	}
 	return id.String(), nil
@@ -191,24 +193,6 @@ func (s *Service) SetAdmin(ctx context.Context, email string, admin bool) (*User
 }
 
 // Workspaces lists the user's workspaces with the user's role: the personal one first, then by name.
-func (s *Service) Workspaces(ctx context.Context, userID string) ([]Membership, error) {
-	rows, err := s.db.Query(ctx, `SELECT w.id, w.name, w.kind, m.role FROM memberships m
-		JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ?
-		ORDER BY CASE WHEN w.kind = 'personal' THEN 0 ELSE 1 END, w.name, w.id`, userID)
-	if err != nil {
-		return nil, fmt.Errorf("list workspaces: %w", err)
-	}
-	defer rows.Close()
-	out := []Membership{}
-	for rows.Next() {
-		var m Membership
-		if err := rows.Scan(&m.WorkspaceID, &m.Name, &m.Kind, &m.Role); err != nil {
-			return nil, fmt.Errorf("list workspaces: %w", err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list workspaces: %w", err)
-	}
-	return out, nil
+func (s *Service) Workspaces(ctx context.Context, userID string) ([]members.Workspace, error) {
+	return members.OfUser(ctx, s.db, userID, false)
 }

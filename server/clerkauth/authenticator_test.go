@@ -14,6 +14,7 @@ import (
 
 	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/authz"
 	"patrimonio/server/clerkauth"
 	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
@@ -181,7 +182,7 @@ func TestTheFirstVerifiedRequestProvisionsTheUserOnce(t *testing.T) {
 			t.Fatalf("provisioned user: %+v", u)
 		}
 		ws, err := accts.Workspaces(ctx, u.ID)
-		if err != nil || len(ws) != 1 || ws[0].Kind != account.KindPersonal {
+		if err != nil || len(ws) != 1 || ws[0].Kind != authz.Personal {
 			t.Fatalf("workspaces of the new user: %+v, %v", ws, err)
 		}
 

@@ -108,7 +108,7 @@ func (a *api) me(w http.ResponseWriter, r *http.Request) {
 		Provider:   a.authProvider,
 	}
 	for _, m := range ms {
-		out.Workspaces = append(out.Workspaces, membershipJSON{ID: m.WorkspaceID, Name: m.Name, Kind: m.Kind, Role: m.Role})
+		out.Workspaces = append(out.Workspaces, membershipJSON{ID: m.ID, Name: m.Name, Kind: string(m.Kind), Role: string(m.Role)})
 	}
 	if until := a.accounts.ReverifiedUntil(sess); !until.IsZero() {
 		out.ReverifiedUntil = &until

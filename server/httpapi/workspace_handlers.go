@@ -44,11 +44,25 @@ type invitationJSON struct {
 }
 
 // workspaceDetailJSON answers GET /workspaces/{id}. Invitations (the pending ones) are present
-// only for members who may invite (owners and editors).
+// only for members who may invite (owners and editors). The workspace, each member and each
+// invitation carry what the caller may do to them: authz's answer, which the screens show as told.
 type workspaceDetailJSON struct {
-	Workspace   workspaceJSON     `json:"workspace"`
-	Members     []memberJSON      `json:"members"`
-	Invitations *[]invitationJSON `json:"invitations,omitempty"`
+	Workspace   workspaceJSON            `json:"workspace"`
+	Actions     authz.WorkspaceOffer     `json:"actions"`
+	Members     []offeredMemberJSON      `json:"members"`
+	Invitations *[]offeredInvitationJSON `json:"invitations,omitempty"`
+}
+
+type offeredMemberJSON struct {
+	memberJSON
+	Actions authz.MemberOffer `json:"actions"`
+}
+
+type offeredInvitationJSON struct {
+	invitationJSON
+	Actions struct {
+		Withdraw bool `json:"withdraw"`
+	} `json:"actions"`
 }
 
 func toWorkspaceJSON(w workspace.Workspace) workspaceJSON {
@@ -128,12 +142,18 @@ func (a *api) getWorkspace(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	out := workspaceDetailJSON{Workspace: toWorkspaceJSON(d.Workspace), Members: make([]memberJSON, 0, len(d.Members))}
+	out := workspaceDetailJSON{Workspace: toWorkspaceJSON(d.Workspace), Actions: d.Offer, Members: make([]offeredMemberJSON, 0, len(d.Members))}
 	for _, m := range d.Members {
-		out.Members = append(out.Members, toMemberJSON(m))
+		out.Members = append(out.Members, offeredMemberJSON{memberJSON: toMemberJSON(m.Member), Actions: m.Offer})
 	}
 	if d.Invitations != nil {
-		invs := toInvitationsJSON(d.Invitations, a.workspaces.Now())
+		now := a.workspaces.Now()
+		invs := make([]offeredInvitationJSON, 0, len(d.Invitations))
+		for _, inv := range d.Invitations {
+			j := offeredInvitationJSON{invitationJSON: toInvitationJSON(inv.Invitation, now)}
+			j.Actions.Withdraw = inv.Withdraw
+			invs = append(invs, j)
+		}
 		out.Invitations = &invs
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -256,6 +256,9 @@ func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 	return tx.tx.QueryRowContext(ctx, Rebind(tx.dialect, query), args...)
 }
 
+// Dialect is the database's dialect.
+func (tx *Tx) Dialect() server.Dialect { return tx.dialect }
+
 // Commit commits the transaction.
 func (tx *Tx) Commit() error { return tx.tx.Commit() }
 

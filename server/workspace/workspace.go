@@ -21,6 +21,7 @@ import (
 
 	"patrimonio/server"
 	"patrimonio/server/authz"
+	"patrimonio/server/members"
 	"patrimonio/server/store"
 )
 
@@ -53,21 +54,29 @@ type Workspace struct {
 	CreatedAt time.Time
 }
 
-// Detail is a workspace with its members and, for those who may invite, its pending invitations.
+// Detail is a workspace with its members and, for those who may invite, its pending invitations,
+// each with what the caller may do to it (asked of authz, so that the screens need no copy of the
+// rules).
 type Detail struct {
 	Workspace
-	Members     []Member
-	Invitations []Invitation // nil when the caller may not see them (viewers)
+	Offer       authz.WorkspaceOffer
+	Members     []OfferedMember
+	Invitations []OfferedInvitation // nil when the caller may not see them (viewers)
 }
 
 // Member is one member of a workspace.
-type Member struct {
-	UserID    string
-	Email     string
-	FirstName string
-	LastName  string
-	Role      authz.Role
-	JoinedAt  time.Time
+type Member = members.Member
+
+// OfferedMember is a member with what the caller may do to them.
+type OfferedMember struct {
+	Member
+	Offer authz.MemberOffer
+}
+
+// OfferedInvitation is a pending invitation with whether the caller may withdraw it.
+type OfferedInvitation struct {
+	Invitation
+	Withdraw bool
 }
 
 // Invitation is an invitation to a team workspace.
@@ -120,25 +129,13 @@ func (s *Service) Create(ctx context.Context, userID, name string) (Workspace, e
 // List returns the caller's workspaces with their role: the personal one first, then the team
 // workspaces by name.
 func (s *Service) List(ctx context.Context, userID string) ([]Workspace, error) {
-	rows, err := s.db.Query(ctx, `SELECT w.id, w.name, w.kind, w.created_at, m.role
-		FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-		WHERE m.user_id = ?
-		ORDER BY CASE w.kind WHEN 'personal' THEN 0 ELSE 1 END, lower(w.name), w.id`, userID)
+	ms, err := members.OfUser(ctx, s.db, userID, false)
 	if err != nil {
-		return nil, fmt.Errorf("list workspaces: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	out := []Workspace{}
-	for rows.Next() {
-		var w Workspace
-		if err := rows.Scan(&w.ID, &w.Name, &w.Kind, &w.CreatedAt, &w.Role); err != nil {
-			return nil, fmt.Errorf("list workspaces: %w", err)
-		}
-		w.CreatedAt = w.CreatedAt.UTC()
-		out = append(out, w)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list workspaces: %w", err)
+	out := make([]Workspace, len(ms))
+	for i, m := range ms {
+		out[i] = Workspace(m)
 	}
 	return out, nil
 }
@@ -146,16 +143,7 @@ func (s *Service) List(ctx context.Context, userID string) ([]Workspace, error) 
 // Role returns the user's role in the workspace, authz.None when they are not a member or the
 // workspace does not exist. The sync engine uses it before authz.Authorize.
 func (s *Service) Role(ctx context.Context, userID, workspaceID string) (authz.Role, error) {
-	var role authz.Role
-	err := s.db.QueryRow(ctx, `SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?`,
-		workspaceID, userID).Scan(&role)
-	if errors.Is(err, sql.ErrNoRows) {
-		return authz.None, nil
-	}
-	if err != nil {
-		return authz.None, fmt.Errorf("role in workspace %s: %w", workspaceID, err)
-	}
-	return role, nil
+	return members.Role(ctx, s.db, workspaceID, userID)
 }
 
 // Can says whether the caller may do action in the workspace, judged on their role and the
@@ -187,7 +175,7 @@ func (s *Service) Get(ctx context.Context, userID, workspaceID string) (Detail, 
 	if err != nil {
 		return Detail{}, err
 	}
-	d, err := s.detail(ctx, tx, w)
+	d, err := s.detail(ctx, tx, userID, w)
 	if err != nil {
 		return Detail{}, err
 	}
@@ -445,7 +433,7 @@ func (s *Service) RemoveMember(ctx context.Context, userID, workspaceID, memberI
 	if err != nil {
 		return err
 	}
-	owners, err := s.owners(ctx, tx, w.ID)
+	_, owners, err := members.Count(ctx, tx, w.ID)
 	if err != nil {
 		return err
 	}
@@ -481,7 +469,7 @@ func (s *Service) ChangeRole(ctx context.Context, userID, workspaceID, memberID 
 	if err != nil {
 		return Member{}, err
 	}
-	owners, err := s.owners(ctx, tx, w.ID)
+	_, owners, err := members.Count(ctx, tx, w.ID)
 	if err != nil {
 		return Member{}, err
 	}
@@ -493,15 +481,15 @@ func (s *Service) ChangeRole(ctx context.Context, userID, workspaceID, memberID 
 		string(role), w.ID, memberID); err != nil {
 		return Member{}, fmt.Errorf("change role of %s in %s: %w", memberID, w.ID, err)
 	}
-	members, err := s.members(ctx, tx, w.ID)
+	list, err := members.List(ctx, tx, w.ID)
 	if err != nil {
 		return Member{}, err
 	}
 	if err := tx.Commit(); err != nil {
 		return Member{}, fmt.Errorf("change role of %s in %s: commit: %w", memberID, w.ID, err)
 	}
-	i := slices.IndexFunc(members, func(m Member) bool { return m.UserID == memberID })
-	return members[i], nil
+	i := slices.IndexFunc(list, func(m Member) bool { return m.UserID == memberID })
+	return list[i], nil
 }
 
 // --- helpers that take the transaction ---
@@ -638,63 +626,41 @@ func (s *Service) invitations(ctx context.Context, tx *store.Tx, where string, a
 	return out, nil
 }
 
-func (s *Service) detail(ctx context.Context, tx *store.Tx, w Workspace) (Detail, error) {
-	d := Detail{Workspace: w}
-	var err error
-	if d.Members, err = s.members(ctx, tx, w.ID); err != nil {
+func (s *Service) detail(ctx context.Context, tx *store.Tx, userID string, w Workspace) (Detail, error) {
+	list, err := members.List(ctx, tx, w.ID)
+	if err != nil {
 		return Detail{}, err
 	}
-	if authorize(ctx, authz.Request{Role: w.Role, Action: authz.MemberInvite, Kind: w.Kind, NewRole: authz.Viewer}) == nil {
-		if d.Invitations, err = s.invitations(ctx, tx, `i.workspace_id = ? AND i.accepted_at IS NULL`, w.ID); err != nil {
+	owners := 0
+	for _, m := range list {
+		if m.Role == authz.Owner {
+			owners++
+		}
+	}
+	d := Detail{Workspace: w, Offer: authz.OfferWorkspace(w.Kind, w.Role, owners), Members: make([]OfferedMember, len(list))}
+	for i, m := range list {
+		d.Members[i] = OfferedMember{Member: m, Offer: authz.OfferMember(w.Kind, w.Role, owners, m.UserID == userID, m.Role)}
+	}
+	if d.Offer.SeeInvitations {
+		invs, err := s.invitations(ctx, tx, `i.workspace_id = ? AND i.accepted_at IS NULL`, w.ID)
+		if err != nil {
 			return Detail{}, err
+		}
+		d.Invitations = make([]OfferedInvitation, len(invs))
+		for i, inv := range invs {
+			d.Invitations[i] = OfferedInvitation{Invitation: inv, Withdraw: authz.OfferWithdraw(w.Kind, w.Role, inv.Role)}
 		}
 	}
 	return d, nil
 }
 
-// members lists the members, owners first, then editors, then viewers, each by e-mail.
-func (s *Service) members(ctx context.Context, tx *store.Tx, workspaceID string) ([]Member, error) {
-	rows, err := tx.Query(ctx, `SELECT u.id, u.email, COALESCE(u.first_name, ''), COALESCE(u.last_name, ''), m.role, m.created_at
-		FROM memberships m JOIN users u ON u.id = m.user_id
-		WHERE m.workspace_id = ?
-		ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, u.email`, workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("members of %s: %w", workspaceID, err)
-	}
-	defer rows.Close()
-	out := []Member{}
-	for rows.Next() {
-		var m Member
-		if err := rows.Scan(&m.UserID, &m.Email, &m.FirstName, &m.LastName, &m.Role, &m.JoinedAt); err != nil {
-			return nil, fmt.Errorf("members of %s: %w", workspaceID, err)
-		}
-		m.JoinedAt = m.JoinedAt.UTC()
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("members of %s: %w", workspaceID, err)
-	}
-	return out, nil
-}
-
+// memberRole is the role of the member acted upon: ENOTFOUND when they are not a member.
 func (s *Service) memberRole(ctx context.Context, tx *store.Tx, workspaceID, userID string) (authz.Role, error) {
-	var role authz.Role
-	err := tx.QueryRow(ctx, `SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?`, workspaceID, userID).Scan(&role)
-	if errors.Is(err, sql.ErrNoRows) {
+	role, err := members.Role(ctx, tx, workspaceID, userID)
+	if err == nil && role == authz.None {
 		return authz.None, errorf(ctx, server.ENOTFOUND, "member.notFound")
 	}
-	if err != nil {
-		return authz.None, fmt.Errorf("role of %s in %s: %w", userID, workspaceID, err)
-	}
-	return role, nil
-}
-
-func (s *Service) owners(ctx context.Context, tx *store.Tx, workspaceID string) (int, error) {
-	var n int
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM memberships WHERE workspace_id = ? AND role = 'owner'`, workspaceID).Scan(&n); err != nil {
-		return 0, fmt.Errorf("owners of %s: %w", workspaceID, err)
-	}
-	return n, nil
+	return role, err
 }
 
 // cleanName trims the name and checks it: not empty, at most MaxNameLength characters, no

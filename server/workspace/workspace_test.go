@@ -573,3 +573,65 @@ func TestCanAnswersLikeTheActionWould(t *testing.T) {
 		wantCode(t, e.svc.Can(ctx, ana, uuid.NewString(), authz.WorkspaceRead), server.ENOTFOUND)
 	})
 }
+
+// The detail answers what the caller may do, and each offer holds: what is offered succeeds, what
+// is not offered is refused.
+func TestTheDetailOffersWhatTheCallerMayDo(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		ana, ed, vic := e.user("ana@example.com"), e.user("ed@example.com"), e.user("vic@example.com")
+		team := e.create(ana, "Team")
+		e.join(ana, team, ed, "ed@example.com", authz.Editor)
+		e.join(ana, team, vic, "vic@example.com", authz.Viewer)
+		if _, err := e.svc.Invite(ctx, ana, team, "olga@example.com", authz.Owner); err != nil {
+			t.Fatal(err)
+		}
+
+		owner, err := e.svc.Get(ctx, ana, team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !owner.Offer.Rename || !owner.Offer.Delete || owner.Offer.Leave || len(owner.Offer.InviteRoles) != 3 {
+			t.Errorf("the only owner is offered %+v", owner.Offer)
+		}
+		for _, m := range owner.Members {
+			switch m.UserID {
+			case ana:
+				if m.Offer.Leave || m.Offer.Remove {
+					t.Errorf("the last owner is offered %+v on themselves", m.Offer)
+				}
+			case vic:
+				if !m.Offer.Remove || len(m.Offer.Roles) != 2 {
+					t.Errorf("the owner is offered %+v on the viewer", m.Offer)
+				}
+			}
+		}
+		if len(owner.Invitations) != 1 || !owner.Invitations[0].Withdraw {
+			t.Errorf("the owner's invitations = %+v", owner.Invitations)
+		}
+
+		editor, err := e.svc.Get(ctx, ed, team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if editor.Offer.Rename || !editor.Offer.Leave || len(editor.Offer.InviteRoles) != 2 || len(editor.Invitations) != 1 || editor.Invitations[0].Withdraw {
+			t.Errorf("the editor is offered %+v with invitations %+v", editor.Offer, editor.Invitations)
+		}
+		for _, m := range editor.Members {
+			if m.UserID == vic && (m.Offer.Remove || len(m.Offer.Roles) > 0) {
+				t.Errorf("the editor is offered %+v on the viewer", m.Offer)
+			}
+		}
+		// What is not offered is refused, what is offered succeeds.
+		wantCode(t, e.svc.RemoveMember(ctx, ed, team, vic), server.EFORBIDDEN)
+		wantCode(t, e.svc.RevokeInvitation(ctx, ed, team, editor.Invitations[0].ID), server.EFORBIDDEN)
+
+		viewer, err := e.svc.Get(ctx, vic, team)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if viewer.Offer.WriteRecords || viewer.Invitations != nil || !viewer.Offer.Leave {
+			t.Errorf("the viewer is offered %+v with invitations %+v", viewer.Offer, viewer.Invitations)
+		}
+		wantCode(t, e.svc.RemoveMember(ctx, vic, team, vic), "")
+	})
+}

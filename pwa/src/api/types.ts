@@ -85,11 +85,43 @@ export interface WorkspaceInvitation {
   expired: boolean;
 }
 
-/** GET /workspaces/{id}: invitations only for members who may invite (owners and editors). */
+/** What the caller may do to a workspace as a whole: the server's rules, answered. */
+export interface WorkspaceActions {
+  rename: boolean;
+  delete: boolean;
+  leave: boolean;
+  seeInvitations: boolean;
+  /** The roles the caller may invite with, most powerful first; empty: no inviting. */
+  inviteRoles: WorkspaceRole[];
+  writeRecords: boolean;
+}
+
+/** A member, with what the caller may do to them. */
+export interface OfferedMember extends WorkspaceMember {
+  actions: {
+    remove: boolean;
+    /** The other roles the caller may give this member. */
+    roles: WorkspaceRole[];
+    /** The member is the caller, who may leave. */
+    leave: boolean;
+  };
+}
+
+/** A pending invitation, with whether the caller may withdraw it. */
+export interface OfferedInvitation extends WorkspaceInvitation {
+  actions: { withdraw: boolean };
+}
+
+/**
+ * GET /workspaces/{id}: invitations only for members who may invite (owners and editors). Each part
+ * carries what the caller may do to it, decided by the server: the screens show what they are told
+ * and keep no copy of the rules.
+ */
 export interface WorkspaceDetail {
   workspace: Workspace;
-  members: WorkspaceMember[];
-  invitations?: WorkspaceInvitation[];
+  actions: WorkspaceActions;
+  members: OfferedMember[];
+  invitations?: OfferedInvitation[];
 }
 
 /** GET /me */

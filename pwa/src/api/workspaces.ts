@@ -143,7 +143,8 @@ export function useChangeMemberRoleMutation(
         endpoints.changeMemberRole(api, workspaceId, member.userId, role),
       afterSuccess: async ({ member }) => {
         queryClient.setQueryData<WorkspaceDetail>(queryKeys.workspace(workspaceId), (old) =>
-          old ? { ...old, members: old.members.map((m) => (m.userId === member.userId ? member : m)) } : old,
+          // The actions stay until the detail is asked again (below): they depend on every role.
+          old ? { ...old, members: old.members.map((m) => (m.userId === member.userId ? { ...m, ...member } : m)) } : old,
         );
         await invalidateWorkspaces(queryClient);
       },

@@ -2,9 +2,11 @@
 // answering /workspaces… and /invitations… like server/httpapi/workspace_handlers.go, seen by the
 // signed-in user of the fake server. It keeps a few of the server's rules that the screens must cope
 // with (non-members get 404, the last owner stays, deleting needs a recent proof, members cannot be
-// invited again), worded in Spanish or English after Accept-Language; it does not re-implement the
-// whole role matrix: the real one is tested in Go (server/authz) and, with these screens, end to end.
-import type { Workspace, WorkspaceInvitation, WorkspaceKind, WorkspaceMember, WorkspaceRole } from "../api/types";
+// invited again), worded in Spanish or English after Accept-Language. GET /workspaces/{id} answers
+// the actions the caller may take, as the real server does; here they come from a small stand-in
+// (`offers` below) so that the screens have something to show. The rules themselves are the
+// server's (server/authz, tested in Go), and the screens against them are tested end to end.
+import type { OfferedInvitation, OfferedMember, Workspace, WorkspaceActions, WorkspaceInvitation, WorkspaceKind, WorkspaceMember, WorkspaceRole } from "../api/types";
 import { error, json, type FakeRequest, type FakeRoute, type FakeServerState } from "./fakeServer";
 
 export interface FakeWorkspace {
@@ -59,6 +61,37 @@ export function fakeInvitation(overrides: Partial<WorkspaceInvitation> = {}): Wo
     expired: false,
     ...overrides,
   };
+}
+
+const RANK: Record<WorkspaceRole, number> = { owner: 3, editor: 2, viewer: 1 };
+const ROLES: WorkspaceRole[] = ["owner", "editor", "viewer"];
+
+/** A stand-in for the server's answer of what `caller` may do in `w` (see the header). */
+function offers(w: FakeWorkspace, caller: WorkspaceMember) {
+  const team = w.kind === "team";
+  const owner = caller.role === "owner";
+  const owners = w.members.filter((m) => m.role === "owner").length;
+  const grantable = ROLES.filter((r) => RANK[r] <= RANK[caller.role]);
+  const inviteRoles = team && RANK[caller.role] >= RANK.editor ? grantable : [];
+  const actions: WorkspaceActions = {
+    rename: owner,
+    delete: team && owner,
+    leave: team && (!owner || owners > 1),
+    seeInvitations: inviteRoles.length > 0,
+    inviteRoles,
+    writeRecords: caller.role !== "viewer",
+  };
+  const members: OfferedMember[] = w.members.map((m) => {
+    const self = m.userId === caller.userId;
+    const lastOwner = m.role === "owner" && owners <= 1;
+    const may = team && owner && !lastOwner;
+    return { ...m, actions: { remove: may && !self, roles: may ? grantable.filter((r) => r !== m.role) : [], leave: self && actions.leave } };
+  });
+  const invitations: OfferedInvitation[] = w.invitations.map((inv) => ({
+    ...inv,
+    actions: { withdraw: inviteRoles.includes(inv.role) },
+  }));
+  return { actions, members, invitations };
 }
 
 /**
@@ -145,16 +178,18 @@ export function createWorkspaceWorld(workspaces: FakeWorkspace[]) {
     const w = world.workspaces.find((x) => x.id === parts[1]);
     const caller = w?.members.find((m) => m.userId === userId);
     if (!w || !caller) return error(404, "not_found", say(request, "notFound"));
-    const seesInvitations = w.kind === "team" && caller.role !== "viewer";
 
     if (parts.length === 2) {
       switch (method) {
-        case "GET":
+        case "GET": {
+          const { actions, members, invitations } = offers(w, caller);
           return json(200, {
             workspace: { id: w.id, name: w.name, kind: w.kind, role: caller.role },
-            members: w.members,
-            ...(seesInvitations ? { invitations: w.invitations } : {}),
+            actions,
+            members,
+            ...(actions.seeInvitations ? { invitations } : {}),
           });
+        }
         case "PATCH": {
           const name = (input.name ?? "").trim();
           if (name === "") return error(400, "invalid", say(request, "nameEmpty"));

@@ -5,7 +5,7 @@ import { invitationRequestSchema, type InvitationRequest } from "@patrimonio/sha
 import { Send, Undo2 } from "lucide-react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import type { Workspace, WorkspaceInvitation, WorkspaceRole } from "../../api/types";
+import type { OfferedInvitation, Workspace, WorkspaceRole } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
 import { useInviteMutation, useRevokeInvitationMutation } from "../../api/workspaces";
 import formStyles from "../../forms/form.module.css";
@@ -19,7 +19,6 @@ import { Card } from "../../ui/Card";
 import { Field } from "../../ui/Field";
 import { Select } from "../../ui/Select";
 import { TextInput } from "../../ui/TextInput";
-import { canWithdraw, workspaceOffer } from "./permissions";
 import styles from "./Workspaces.module.css";
 
 /** The address as the server keeps it: trimmed and in lower case. */
@@ -29,16 +28,15 @@ function asTheServerKeepsIt(values: InvitationRequest): InvitationRequest {
 
 interface InviteSectionProps {
   workspace: Workspace;
-  invitations: WorkspaceInvitation[];
+  /** The roles the caller may invite with, as the server answered (most powerful first). */
+  inviteRoles: WorkspaceRole[];
+  invitations: OfferedInvitation[];
 }
 
-export function InviteSection({ workspace, invitations }: InviteSectionProps) {
+export function InviteSection({ workspace, inviteRoles: roles, invitations }: InviteSectionProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const format = useFormatters();
-  const standing = { kind: workspace.kind, role: workspace.role };
-  // The owner count does not matter for inviting.
-  const roles = workspaceOffer(standing, 1).inviteRoles;
   // The least powerful role first: nobody gets more than they were meant to by a hurried click.
   const form = useSchemaForm(invitationRequestSchema, { defaultValues: { email: "", role: "viewer" }, prepare: asTheServerKeepsIt });
   const role = form.watch("role") as WorkspaceRole;
@@ -100,7 +98,7 @@ export function InviteSection({ workspace, invitations }: InviteSectionProps) {
               </div>
               <div className={styles.rowActions}>
                 {invitation.expired && <Badge tone="warning">{t("workspaces.invite.expired")}</Badge>}
-                {canWithdraw(standing, invitation.role) && (
+                {invitation.actions.withdraw && (
                   <Button
                     variant="ghost"
                     icon={<Undo2 size={16} />}

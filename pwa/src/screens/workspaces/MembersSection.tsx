@@ -3,7 +3,7 @@
 import { LogOut, UserMinus } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Me, Workspace, WorkspaceMember, WorkspaceRole } from "../../api/types";
+import type { Me, OfferedMember, Workspace, WorkspaceActions, WorkspaceMember, WorkspaceRole } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
 import { useChangeMemberRoleMutation, useRemoveMemberMutation } from "../../api/workspaces";
 import { FormError } from "../../forms/FormError";
@@ -15,12 +15,13 @@ import { Card } from "../../ui/Card";
 import { AlertDialog } from "../../ui/Dialog";
 import { Select } from "../../ui/Select";
 import { memberName } from "./memberName";
-import { memberOffer, ownerCount, workspaceOffer } from "./permissions";
 import styles from "./Workspaces.module.css";
 
 interface MembersSectionProps {
   workspace: Workspace;
-  members: WorkspaceMember[];
+  /** What the caller may do to the workspace, as the server answered. */
+  actions: WorkspaceActions;
+  members: OfferedMember[];
   me: Me;
   /** The signed-in user left the workspace. */
   onLeft: () => void;
@@ -28,14 +29,12 @@ interface MembersSectionProps {
 
 type Confirmation = { kind: "remove"; member: WorkspaceMember } | { kind: "leave"; member: WorkspaceMember };
 
-export function MembersSection({ workspace, members, me, onLeft }: MembersSectionProps) {
+export function MembersSection({ workspace, actions, members, me, onLeft }: MembersSectionProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
-  const owners = ownerCount(members);
-  const standing = { kind: workspace.kind, role: workspace.role, userId: me.user.id };
   const self = members.find((m) => m.userId === me.user.id);
-  const lastOwnerOfTeam = workspace.kind === "team" && self?.role === "owner" && !workspaceOffer(standing, owners).leave;
+  const lastOwnerOfTeam = workspace.kind === "team" && self?.role === "owner" && !actions.leave;
 
   const changeRole = useChangeMemberRoleMutation(workspace.id, {
     onSuccess: ({ member }) =>
@@ -64,7 +63,7 @@ export function MembersSection({ workspace, members, me, onLeft }: MembersSectio
     <Card title={t("workspaces.members.title")} actions={<span className={styles.countText}>{t("workspaces.members.count", { count: members.length })}</span>} data-testid="members">
       <ul className={styles.list}>
         {members.map((member) => {
-          const offer = memberOffer(standing, member, owners);
+          const offer = member.actions;
           const name = memberName(member);
           const isMe = member.userId === me.user.id;
           return (
@@ -80,7 +79,7 @@ export function MembersSection({ workspace, members, me, onLeft }: MembersSectio
                 {name !== member.email && <span className={styles.rowMeta}>{member.email}</span>}
               </div>
               <div className={styles.rowActions}>
-                {offer.otherRoles.length > 0 ? (
+                {offer.roles.length > 0 ? (
                   <Select
                     className={styles.roleSelect}
                     aria-label={t("workspaces.members.roleOf", { name })}
@@ -89,7 +88,7 @@ export function MembersSection({ workspace, members, me, onLeft }: MembersSectio
                     onChange={(role) => {
                       if (role !== member.role) changeRole.mutate({ member, role: role as WorkspaceRole });
                     }}
-                    options={[member.role, ...offer.otherRoles].map((role) => ({ value: role, label: t(`workspaces.role.${role}`) }))}
+                    options={[member.role, ...offer.roles].map((role) => ({ value: role, label: t(`workspaces.role.${role}`) }))}
                   />
                 ) : (
                   <Badge data-testid="member-role" data-role={member.role}>

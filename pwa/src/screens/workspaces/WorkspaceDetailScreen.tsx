@@ -1,6 +1,7 @@
 // /workspaces/$workspaceId: one workspace — its name (owners rename it), its members and their roles,
 // its invitations (owners and editors), leaving it and, for its owners, deleting it. What is offered
-// follows ./permissions.ts; the server decides every call and its refusals are shown as it words them.
+// is what the server says the caller may do (the detail's actions); the server decides every call and
+// its refusals are shown as it words them.
 import { WORKSPACE_NAME_MAX, workspaceNameRequestSchema } from "@patrimonio/shared-schema";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Check, CircleAlert, Lock } from "lucide-react";
@@ -26,7 +27,6 @@ import { useActiveWorkspace } from "../../workspace/activeWorkspace";
 import { DeleteWorkspace } from "./DeleteWorkspace";
 import { InviteSection } from "./InviteSection";
 import { MembersSection } from "./MembersSection";
-import { ownerCount, workspaceOffer } from "./permissions";
 import { RoleBadge } from "./RoleBadge";
 import { cx } from "../../ui/cx";
 import page from "../page.module.css";
@@ -78,9 +78,7 @@ function BackLink() {
 function WorkspaceDetailView({ detail, me, onGone }: { detail: WorkspaceDetail; me: Me; onGone: () => void }) {
   const { t } = useTranslation();
   const { workspace, members } = detail;
-  const owners = ownerCount(members);
-  const standing = { kind: workspace.kind, role: workspace.role, userId: me.user.id };
-  const offer = workspaceOffer(standing, owners);
+  const offer = detail.actions;
   const title = workspace.kind === "personal" ? t("workspace.personalName", { name: workspace.name }) : workspace.name;
 
   return (
@@ -105,9 +103,9 @@ function WorkspaceDetailView({ detail, me, onGone }: { detail: WorkspaceDetail; 
 
       {offer.rename && <RenameSection workspace={workspace} />}
 
-      <MembersSection workspace={workspace} members={members} me={me} onLeft={onGone} />
+      <MembersSection workspace={workspace} actions={detail.actions} members={members} me={me} onLeft={onGone} />
 
-      {offer.seeInvitations && <InviteSection workspace={workspace} invitations={detail.invitations ?? []} />}
+      {offer.seeInvitations && <InviteSection workspace={workspace} inviteRoles={detail.actions.inviteRoles} invitations={detail.invitations ?? []} />}
 
       {offer.delete && <DeleteWorkspace workspace={workspace} onDeleted={onGone} />}
     </div>
