@@ -11,6 +11,8 @@ LDFLAGS := -X patrimonio/server.Version=$(VERSION)
 # Runs a command with TEST_DATABASE_URL pointing at a throwaway Postgres cluster (or the one you set).
 PGTMP   := bin/pgtmp
 WITH_PG := ./$(PGTMP) --
+# stripe-mock (the billing tests start it) is installed by `go install` into $(go env GOPATH)/bin.
+export PATH := $(shell $(GO) env GOPATH)/bin:$(PATH)
 
 .PHONY: help run build web server deps test vet typecheck lint test-go test-unit test-e2e bench bench-web bench-assets bench-dashboard sim clean
 

@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin, type ProxyOptions } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { localeChunks } from "./src/i18n/localeChunks";
 
 // Where `npm run dev` and `npm run preview` forward /api (HTTP and the sync WebSocket).
 // PATRIMONIO_API_URL overrides it, e.g. when the Go server runs on another port.
@@ -119,6 +120,12 @@ function precompress(): Plugin {
 export default defineConfig({
   plugins: [
     zodJitless(),
+    // locales/<language>.json cut into a core chunk and one lazy chunk per top-level section (src/i18n/localeChunks.ts).
+    localeChunks({
+      dir: path.resolve(import.meta.dirname, "src/i18n/locales"),
+      // The shared schema's messages load with the core texts (src/i18n/loading.ts): preloaded with them.
+      preloadWith: (language) => [`shared-schema/messages/${language}.json`],
+    }),
     react(),
     VitePWA({
       strategies: "generateSW",

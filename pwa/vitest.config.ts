@@ -1,7 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+import { localeChunks } from "./src/i18n/localeChunks";
 
 export default defineProject({
+  // The app's lazily loaded locale parts (createLazyI18n); createI18n bundles everything.
+  plugins: [localeChunks({ dir: fileURLToPath(new URL("./src/i18n/locales", import.meta.url)) })],
   resolve: {
     alias: {
       // Exists only in a Vite build with vite-plugin-pwa; tests use a stand-in they control.

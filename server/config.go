@@ -62,6 +62,8 @@ type Config struct {
 	AuthConfig
 	// FXConfig: where exchange rates come from (config_fx.go).
 	FXConfig
+	// BillingConfig: Stripe's keys and plans; no key means billing is off (config_billing.go).
+	BillingConfig
 }
 
 // Dialect says which database the configuration selects.
@@ -114,6 +116,7 @@ type rawConfig struct {
 	accounts                                                  rawAccountsConfig
 	auth                                                      rawAuthConfig
 	fx                                                        rawFXConfig
+	billing                                                   rawBillingConfig
 }
 
 func newFlagSet(raw *rawConfig) *flag.FlagSet {
@@ -129,6 +132,7 @@ func newFlagSet(raw *rawConfig) *flag.FlagSet {
 	addAccountsFlags(fs, &raw.accounts)
 	addAuthFlags(fs, &raw.auth)
 	addFXFlags(fs, &raw.fx)
+	addBillingFlags(fs, &raw.billing)
 	return fs
 }
 
@@ -154,6 +158,7 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 		accounts:    readAccountsEnv(getenv),
 		auth:        readAuthEnv(getenv),
 		fx:          readFXEnv(getenv),
+		billing:     readBillingEnv(getenv),
 	}
 	fs := newFlagSet(&raw)
 	if err := fs.Parse(args); err != nil {
@@ -199,6 +204,9 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 		return Config{}, err
 	}
 	if err := applyFX(&cfg, raw.fx); err != nil {
+		return Config{}, err
+	}
+	if err := applyBilling(&cfg, raw.billing); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil

@@ -160,13 +160,34 @@ func TestUnknownEntityIsAnError(t *testing.T) {
 
 func TestLoginSecretIsMarkedAndNeverEchoed(t *testing.T) {
 	secrets, err := schema.SecretFields("login")
-	if err != nil || !reflect.DeepEqual(secrets, []string{"secret"}) {
+	if err != nil || !reflect.DeepEqual(secrets, []string{"notes", "secret"}) {
 		t.Fatalf("got %v %v", secrets, err)
 	}
 	raw := []byte(`{"institution":"Banco","secret":"hunter2-` + strings.Repeat("s", 1000) + `"}`)
-	got := onlyIssue(t, "login", raw, "en")
-	if strings.Contains(fmt.Sprintf("%+v", got), "hunter2") {
-		t.Fatalf("issue echoes the secret: %+v", got)
+	for _, entity := range []string{"login", "loginPlaintext"} {
+		got := onlyIssue(t, entity, raw, "en")
+		if strings.Contains(fmt.Sprintf("%+v", got), "hunter2") {
+			t.Fatalf("issue echoes the secret: %+v", got)
+		}
+	}
+}
+
+// The logins vault is end-to-end encrypted: the server only accepts vault ciphertext in a login's
+// secret and notes, so a device (or a client built by hand) that pushes a plaintext secret is refused
+// with a clear message in the connection's language.
+func TestLoginPlaintextSecretIsRefused(t *testing.T) {
+	for lang, want := range map[string]string{
+		"en": "Must be encrypted on the device (vault ciphertext v1): a plaintext secret is refused",
+		"es": "Debe llegar cifrado desde el dispositivo (cifrado del baúl v1): no se acepta un secreto en claro",
+	} {
+		got := onlyIssue(t, "login", []byte(`{"institution":"Banco","secret":"correct horse battery staple"}`), lang)
+		if got.Path != "secret" || got.Key != "validation.format.vaultCiphertext" || got.Message != want {
+			t.Fatalf("%s: got %+v", lang, got)
+		}
+	}
+	envelope := "v1.AAECAwQFBgc.AAECAwQFBgcICQoL.AAECAwQFBgcICQoLDA0ODxAREhM"
+	if issues, err := schema.Validate("login", []byte(`{"institution":"Banco","secret":"`+envelope+`"}`), "en"); err != nil || len(issues) != 0 {
+		t.Fatalf("envelope refused: %v %v", issues, err)
 	}
 }
 
@@ -178,7 +199,7 @@ func TestCollectionsAndFields(t *testing.T) {
 	want := map[string]string{
 		"assets": "asset", "legalStructures": "legalStructure", "liabilities": "liability", "beneficiaries": "beneficiary",
 		"legacyInstructions": "legacyInstruction", "valuations": "valuation", "tasks": "task", "cashFlows": "cashFlow", "logins": "login",
-		"fxRates": "fxRate",
+		"fxRates": "fxRate", "vaultKeys": "vaultKey",
 	}
 	if !reflect.DeepEqual(collections, want) {
 		t.Fatalf("got %v", collections)
@@ -192,7 +213,7 @@ func TestCollectionsAndFields(t *testing.T) {
 		t.Fatalf("got %v", fields)
 	}
 	entities, err := schema.Entities()
-	if err != nil || len(entities) != 29 {
+	if err != nil || len(entities) != 33 {
 		t.Fatalf("got %v %v", entities, err)
 	}
 }

@@ -2,143 +2,38 @@ package sync_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"sort"
-	gosync "sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
 
+// newFakeClock is the tests' clock, standing at their start time.
+func newFakeClock() *testkit.Clock {
+	return testkit.NewClock(time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC))
+}
+
 // The engine suite runs against both stores: a SQLite file and a fresh database of a real
-// Postgres. The Postgres server is TEST_DATABASE_URL (make test sets it through bin/pgtmp); when
-// it is unset, TestMain runs this test binary again under server/cmd/pgtmp, which starts a
-// throwaway cluster (server/internal/pgtest, which sync/ may not import) for the run.
+// Postgres (TEST_DATABASE_URL, or a throwaway cluster for the run: internal/pgtest).
 
-const envDatabaseURL = "TEST_DATABASE_URL"
+func TestMain(m *testing.M) { pgtest.Main(m) }
 
-func TestMain(m *testing.M) {
-	if os.Getenv(envDatabaseURL) == "" {
-		args := append([]string{"run", "../server/cmd/pgtmp", "--", os.Args[0]}, os.Args[1:]...)
-		cmd := exec.Command("go", args...)
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-		err := cmd.Run()
-		var exit *exec.ExitError
-		switch {
-		case err == nil:
-			os.Exit(0)
-		case errors.As(err, &exit):
-			os.Exit(exit.ExitCode())
-		default:
-			fmt.Fprintln(os.Stderr, "sync tests: run under pgtmp:", err)
-			os.Exit(1)
-		}
-	}
-	os.Exit(m.Run())
-}
-
-// postgresURL creates a fresh database on TEST_DATABASE_URL for the test and drops it afterwards.
-func postgresURL(t testing.TB) string {
-	t.Helper()
-	base := os.Getenv(envDatabaseURL)
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("%s: %v", envDatabaseURL, err)
-	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	name := "synctest_" + hex.EncodeToString(b[:])
-	admin := func(sql string) error {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			return err
-		}
-		defer conn.Close(ctx)
-		_, err = conn.Exec(ctx, sql)
-		return err
-	}
-	if err := admin(`CREATE DATABASE ` + pgx.Identifier{name}.Sanitize()); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := admin(`DROP DATABASE IF EXISTS ` + pgx.Identifier{name}.Sanitize() + ` WITH (FORCE)`); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	u.Path = "/" + name
-	return u.String()
-}
-
-type storeCase struct {
-	name string
-	open func(t *testing.T) *store.DB
-}
-
-func stores() []storeCase {
-	return []storeCase{
-		{"sqlite", func(t *testing.T) *store.DB {
-			return openStore(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "sync.db")})
-		}},
-		{"postgres", func(t *testing.T) *store.DB {
-			return openStore(t, server.Config{DatabaseURL: postgresURL(t)})
-		}},
-	}
-}
+// postgresURL creates a fresh database on the test Postgres server and drops it afterwards.
+func postgresURL(t testing.TB) string { return pgtest.URL(t) }
 
 // forEachStore runs f once per store, as subtests named after the store.
-func forEachStore(t *testing.T, f func(t *testing.T, db *store.DB)) {
-	for _, sc := range stores() {
-		t.Run(sc.name, func(t *testing.T) { f(t, sc.open(t)) })
-	}
-}
+func forEachStore(t *testing.T, f func(t *testing.T, db *store.DB)) { testkit.Stores(t, f) }
 
-func openStore(t testing.TB, cfg server.Config) *store.DB {
-	t.Helper()
-	db, err := store.Open(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-// fakeClock is a wall clock the test moves by hand.
-type fakeClock struct {
-	mu gosync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{t: time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+func openStore(t testing.TB, cfg server.Config) *store.DB { return testkit.Open(t, cfg) }
 
 func newEngine(t testing.TB, db *store.DB, opts psync.Options) *psync.Engine {
 	t.Helper()

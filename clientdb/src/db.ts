@@ -265,6 +265,31 @@ export const DB_VERSIONS: readonly DbVersion[] = [
       rates: "[currency+date+source], date",
     },
   },
+  {
+    // The logins vault's wrapped keys (the synced collection vaultKeys, one per workspace).
+    version: 4,
+    collections: [
+      "assets",
+      "legalStructures",
+      "liabilities",
+      "beneficiaries",
+      "legacyInstructions",
+      "valuations",
+      "tasks",
+      "cashFlows",
+      "logins",
+      "fxRates",
+      "vaultKeys",
+    ],
+    local: {
+      outbox: "mutationId, workspaceId",
+      meta: "key",
+      conflicts: "id, workspaceId, [collection+recordId]",
+      rejected: "mutationId, workspaceId, [collection+recordId]",
+      enums: "id, type, [type+code], [type+parentId]",
+      rates: "[currency+date+source], date",
+    },
+  },
 ];
 
 export interface DbOptions {

@@ -63,7 +63,7 @@ describe("exchange-rate cache", () => {
     const options = { fetch, url: `${server.url}/api/v1/fx-rates`, headers: { Cookie: session.cookie } };
 
     const first = await refreshRates(db, options);
-    expect(first).toEqual({ received: 33, latest: "2023-01-03" });
+    expect(first).toEqual({ received: 33, latest: "2023-01-03", asked: [""] });
     const local = dbOf(db);
     const usd = await readRates(local, ["USD"]);
     expect(usd.map((r) => r.date)).toEqual(["2022-12-23", "2022-12-27", "2022-12-28", "2022-12-29", "2022-12-30", "2023-01-02", "2023-01-03"]);
@@ -73,7 +73,7 @@ describe("exchange-rate cache", () => {
 
     // The second refresh asks from the newest date held: that day's rates come again, nothing more.
     const second = await refreshRates(db, options);
-    expect(second).toEqual({ received: 4, latest: "2023-01-03" });
+    expect(second).toEqual({ received: 4, latest: "2023-01-03", asked: ["since=2023-01-03"] });
     expect(await local.rates.count()).toBe(33);
 
     // Unreachable server: the refresh fails, the cache stays.
@@ -81,6 +81,34 @@ describe("exchange-rate cache", () => {
     // Signed out: refused, the cache stays.
     await expect(refreshRates(db, { fetch, url: options.url })).rejects.toThrow(/401/);
     expect(await local.rates.count()).toBe(33);
+    db.close();
+  });
+
+  test("with a list of currencies and a first date, takes only those, from the last rate on or before that date", async () => {
+    const { db } = await openNodeDevice({ name: "rates-device-narrow" });
+    const options = { fetch, url: `${server.url}/api/v1/fx-rates`, headers: { Cookie: session.cookie } };
+    const local = dbOf(db);
+
+    // Values from 2022-12-31 (a holiday) on, in USD (and EUR, which needs no rate): USD only, from
+    // its last rate before that day.
+    const first = await refreshRates(db, { ...options, currencies: ["USD", "EUR"], from: "2022-12-31" });
+    expect(first.asked).toEqual(["currencies=USD&since=2022-12-31"]);
+    expect((await local.rates.toArray()).map((r) => `${r.currency} ${r.date}`)).toEqual(["USD 2022-12-30", "USD 2023-01-02", "USD 2023-01-03"]);
+
+    // Again with GBP added: USD from the newest date held, GBP (new) from the first date.
+    const second = await refreshRates(db, { ...options, currencies: ["GBP", "USD"], from: "2022-12-31" });
+    expect(second.asked.sort()).toEqual(["currencies=GBP&since=2022-12-31", "currencies=USD&since=2023-01-03"]);
+    expect((await readRates(local, ["GBP"])).map((r) => r.date)).toEqual(["2022-12-30", "2023-01-02", "2023-01-03"]);
+
+    // A value further back (2022-12-28): both again from there, in one request; then a later first
+    // date is already served: both from the newest date held.
+    const third = await refreshRates(db, { ...options, currencies: ["GBP", "USD"], from: "2022-12-28" });
+    expect(third.asked).toEqual(["currencies=GBP,USD&since=2022-12-28"]);
+    const fourth = await refreshRates(db, { ...options, currencies: ["GBP", "USD"], from: "2022-12-29" });
+    expect(fourth.asked).toEqual(["currencies=GBP,USD&since=2023-01-03"]);
+    expect((await readRates(local, ["USD"])).map((r) => r.date)).toEqual(["2022-12-27", "2022-12-28", "2022-12-29", "2022-12-30", "2023-01-02", "2023-01-03"]);
+    // Never a currency nobody asked for.
+    expect(await readRates(local, ["JPY", "CHF", "HRK"])).toEqual([]);
     db.close();
   });
 });

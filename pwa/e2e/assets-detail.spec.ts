@@ -1,11 +1,13 @@
 // The asset detail screen end to end (real server binary, Chromium): /assets/{assetId}/?tab=details|settings.
 // The records are written by another device of the same user (a @patrimonio/clientdb device in Node,
 // over the real sync socket) and reach the browser by sync; what the browser writes is read back the
-// same way. Covers: the tabs kept in the URL; adding a dated valuation (history table and chart);
-// associated debt with its total and net equity checked by hand; the ownership sum messages in
+// same way. Covers: the tabs kept in the URL; the kind's own fields edited with the add flow's form;
+// adding a dated valuation (history table and chart); associated debt with its total and net equity
+// checked by hand, each debt linked to its form on /liabilities; the ownership sum messages in
 // Spanish and English; settings (rename, category, legal structure with the look-through figures,
-// currency) with the schema's messages; a conflict made by two browser contexts editing the same
-// field (one offline) shown where the field is, restored; a viewer's read-only view and Access
+// currency) with the schema's messages; a conflict made by two members' browser contexts editing the
+// same field (one offline) shown where the field is with who made it (this device, a member's,
+// another of yours), restored; a viewer's read-only view and Access
 // Denied; deleting an asset and what happens to its records; axe in light and dark, desktop and phone.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -196,7 +198,8 @@ class AssetDetail {
 }
 
 test.describe("asset detail", () => {
-  test("details: summary, a dated valuation in the history table and chart, associated debt with its total and net equity, instructions, options", async ({ browser, baseURL }) => {
+  test("details: summary, the kind's fields, financial information, a dated valuation in the history table and chart, associated debt with its total and net equity, instructions, options", async ({ browser, baseURL }) => {
+    test.slow();
     const owner = await newUser(baseURL!, "details");
     const { assetId } = await seedFlat(baseURL!, owner);
     const context = await contextFor(browser, baseURL!, owner);
@@ -212,9 +215,35 @@ test.describe("asset detail", () => {
       await expect(detail.fact("participationValue", detail.summary)).toHaveText("150.000,00 €");
       await expect(detail.fact("valuationDate", detail.summary)).toContainText("15 ene 2025");
       await expect(page.getByTestId("valuation-age")).toHaveText(/^\(hace \d+ (meses|años?)\)$/);
-      // The kind's own fields, read-only.
+      // The kind's own fields, edited with the add flow's form of the kind (its inputs and messages).
       await expect(page.getByTestId("fact-area").locator("dd")).toHaveText("95 m²");
       await expect(page.getByTestId("fact-yearOfConstruction").locator("dd")).toHaveText("1998");
+      await page.getByTestId("section-kind").getByRole("button", { name: "Editar datos" }).click();
+      const kindDialog = page.getByRole("dialog", { name: "Editar los datos del tipo de activo" });
+      await expect(kindDialog.getByLabel("Superficie", { exact: true })).toHaveValue("95");
+      await kindDialog.getByLabel("Superficie", { exact: true }).fill("102,5");
+      await kindDialog.getByLabel("Año de construcción").fill("2300");
+      await kindDialog.getByLabel("Identificador fiscal").fill("1234567YJ2713S0001WX");
+      await kindDialog.getByRole("button", { name: "Guardar" }).click();
+      await expect(kindDialog.getByText(/^Debe ser menor o igual que 2\.?100$/)).toBeVisible();
+      await kindDialog.getByLabel("Año de construcción").fill("2001");
+      await kindDialog.getByRole("button", { name: "Guardar" }).click();
+      await expect(kindDialog).toBeHidden();
+      await expect(page.getByTestId("fact-area").locator("dd")).toHaveText("102,5 m²");
+      await expect(page.getByTestId("fact-yearOfConstruction").locator("dd")).toHaveText("2001");
+      await expect(page.getByTestId("fact-taxIdentifier").locator("dd")).toHaveText("1234567YJ2713S0001WX");
+      // Financial information: a purchase after the valuation is refused with the schema's message.
+      await page.getByRole("button", { name: "Editar importes y fechas" }).click();
+      const financial = page.getByRole("dialog", { name: "Editar la información financiera" });
+      await financial.getByLabel("Fecha de compra").fill("01/02/2026");
+      await financial.getByLabel("Valor fiscal").fill("180.000");
+      await financial.getByRole("button", { name: "Guardar" }).click();
+      await expect(financial.getByText("La fecha de valoración no puede ser anterior a la fecha de compra")).toBeVisible();
+      await financial.getByLabel("Fecha de compra").fill("01/06/2015");
+      await financial.getByRole("button", { name: "Guardar" }).click();
+      await expect(financial).toBeHidden();
+      await expect(page.getByTestId("fact-taxValue").locator("dd")).toHaveText("180.000,00 €");
+      await expect(page.getByTestId("fact-purchaseDate").locator("dd")).toContainText("1 jun 2015");
 
       // The tab lives in the URL: settings, reload, back to details.
       await page.getByRole("tab", { name: "Ajustes" }).click();
@@ -271,6 +300,9 @@ test.describe("asset detail", () => {
       await expect(detail.fact("debtTotal")).toHaveText("50.000,00 €");
       await expect(detail.fact("participationValue", detail.debt)).toHaveText("160.000,00 €");
       await expect(detail.fact("netEquity")).toHaveText("110.000,00 €");
+      // Each debt opens its own form on the liabilities screen; the full form comes with the asset chosen.
+      await expect(page.getByRole("link", { name: "Editar la deuda con Banco Sabadell" })).toHaveAttribute("href", /^\/liabilities\?edit=[0-9a-f-]{36}$/);
+      await expect(page.getByTestId("debt-full-form")).toHaveAttribute("href", `/liabilities?new=1&assetId=${assetId}`);
       // A debt without a creditor: the schema's message.
       await debtForm.getByLabel("Importe pendiente").fill("10");
       await debtForm.getByRole("button", { name: "Añadir deuda" }).click();
@@ -320,6 +352,8 @@ test.describe("asset detail", () => {
         instructions: live(report, "legacyInstructions").map((i) => i.fields.text),
       };
       expect(seen.asset).toMatchObject({ currentValue: "320000", valuationDate: "2025-03-10", risk: 2, liquidity: 1, propertyUse: "income", status: "rented" });
+      expect(seen.asset).toMatchObject({ area: { value: "102.5", unit: "m2" }, yearOfConstruction: 2001, taxIdentifier: "1234567YJ2713S0001WX", taxLocation: FLAT.taxLocation });
+      expect(seen.asset).toMatchObject({ purchaseDate: "2015-06-01", purchaseValue: "200000", taxValue: "180000" });
       expect(seen.valuations).toEqual(["2015-06-01=200000", "2025-01-15=300000", "2025-03-10=320000"]);
       // Amounts keep the decimals as typed (the kit never rounds): "45.000,50" → "45000.50".
       expect(seen.debts).toEqual(["Banco Sabadell:45000.50:true", "Préstamo familiar:4999.5:true"]);
@@ -455,13 +489,30 @@ test.describe("asset detail", () => {
     }
   });
 
-  test("a concurrent edit by a device that was offline is shown where the field is, and restore brings its value back", async ({ browser, baseURL }) => {
+  test("a concurrent edit by another member's device that was offline is shown where the field is, naming who made it, and restore brings its value back", async ({ browser, baseURL }) => {
+    test.slow();
+    // A team workspace: the owner (Lucía Fernández) edits on her laptop, offline; the editor (Bea
+    // García) on her phone. Each note names the device that wrote the losing value.
     const owner = await newUser(baseURL!, "conflict");
-    const { assetId } = await seedFlat(baseURL!, owner);
+    const editor = await newUser(baseURL!, "conflict-editor");
+    await api(baseURL!, "PATCH", "/users/", editor.sessionToken, {
+      first_name: "Bea",
+      last_name: "García",
+      birthday: "1990-05-02",
+      gender: "female",
+      country: "ES",
+      state: "Madrid",
+    });
+    const { workspace } = (await api(baseURL!, "POST", "/workspaces", owner.sessionToken, { name: "Familia Fernández" })) as { workspace: { id: string } };
+    await api(baseURL!, "POST", `/workspaces/${workspace.id}/invitations`, owner.sessionToken, { email: editor.email, role: "editor" });
+    const invitations = (await api(baseURL!, "GET", "/invitations", editor.sessionToken)) as { id: string }[];
+    await api(baseURL!, "POST", `/invitations/${invitations[0]!.id}/accept`, editor.sessionToken);
+    const { assetId } = await seedFlat(baseURL!, owner, { workspaceId: workspace.id });
     const laptopContext = await contextFor(browser, baseURL!, owner);
-    const phoneContext = await contextFor(browser, baseURL!, owner);
+    const phoneContext = await contextFor(browser, baseURL!, editor);
     const laptop = new AssetDetail(await laptopContext.newPage());
     const phone = new AssetDetail(await phoneContext.newPage());
+    let tabletContext: BrowserContext | undefined;
     try {
       await laptop.open(assetId, "settings");
       await phone.open(assetId, "settings");
@@ -490,8 +541,21 @@ test.describe("asset detail", () => {
         await expect(note).toContainText("Nombre: una edición simultánea sustituyó un valor");
         await expect(device.page.getByTestId("conflict-count")).toHaveText("1 conflicto");
       }
+      // Who: the laptop wrote it ("this device"); for Bea it is Lucía's device (the workspace's
+      // device lookup, fetched when the note names a device the phone does not know).
       await expect(laptop.page.getByTestId("settings-rename").getByTestId("field-conflict")).toContainText("Escrito desde este dispositivo el");
-      await expect(phone.page.getByTestId("settings-rename").getByTestId("field-conflict")).toContainText("Escrito desde otro dispositivo el");
+      await expect(phone.page.getByTestId("settings-rename").getByTestId("field-conflict")).toContainText("Escrito desde un dispositivo de Lucía Fernández el");
+      // A third device of the owner: "another of your devices".
+      tabletContext = await contextFor(browser, baseURL!, owner);
+      const tablet = new AssetDetail(await tabletContext.newPage());
+      await tablet.open(assetId);
+      await expect(tablet.summary.getByTestId("field-conflict")).toContainText("Escrito desde otro de tus dispositivos el");
+      // The phone keeps the lookup: offline, after a reload, it still names Lucía.
+      await phoneContext.setOffline(true);
+      await phone.page.reload();
+      await expect(phone.page.getByTestId("settings-rename").getByTestId("field-conflict")).toContainText("Escrito desde un dispositivo de Lucía Fernández el");
+      await phoneContext.setOffline(false);
+      await expect(syncState(phone.page)).toHaveAttribute("data-state", "synced");
       // The details tab shows it too (in the summary).
       await phone.page.getByRole("tab", { name: "Detalles" }).click();
       await expect(phone.summary.getByTestId("field-conflict")).toBeVisible();
@@ -506,6 +570,7 @@ test.describe("asset detail", () => {
     } finally {
       await laptopContext.close();
       await phoneContext.close();
+      await tabletContext?.close();
     }
   });
 
@@ -646,6 +711,10 @@ test.describe("asset detail", () => {
         await page.getByTestId("ownership-dialog").getByLabel("Porcentaje del propietario 1").fill("60");
         await expect(page.getByTestId("ownership-sum")).toHaveAttribute("data-state", "exceeds");
         await expectNoSeriousA11yViolations(page, `ownership dialog · ${variant.label}`);
+        await page.keyboard.press("Escape");
+        await page.getByTestId("section-kind").getByRole("button", { name: "Editar datos" }).click();
+        await expect(page.getByTestId("kind-dialog")).toBeVisible();
+        await expectNoSeriousA11yViolations(page, `kind dialog · ${variant.label}`);
         await page.keyboard.press("Escape");
         await page.getByTestId("section-delete").getByRole("button", { name: "Eliminar activo…" }).click();
         await expect(page.getByRole("alertdialog")).toBeVisible();

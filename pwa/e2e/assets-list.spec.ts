@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { EntityOf } from "@patrimonio/clientdb";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { createOnboardedAccount, storageStateFor, type ApiAccount } from "./support/accounts";
+import { adminAccount, createOnboardedAccount, storageStateFor, type ApiAccount } from "./support/accounts";
 import { AppShell } from "./support/app-shell";
 import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant } from "./support/axe";
 import { expect, test } from "./support/fixtures";
@@ -464,6 +464,37 @@ test.describe("asset list", () => {
       }
     } finally {
       await context.close();
+    }
+
+    // An admin deactivates every category of commodities (701–703): the class has no category to
+    // offer, "No categories available"; reactivated, the categories are back.
+    const admin = await adminAccount(baseURL!);
+    const commodities = [701, 702, 703];
+    const setActive = (active: boolean) =>
+      Promise.all(
+        commodities.map(async (n) => {
+          const res = await fetch(`${baseURL}/api/v1/admin/enums/${n}/${active ? "activate" : "deactivate"}`, {
+            method: "POST",
+            headers: { Origin: baseURL!, Cookie: `patrimonio_session=${admin.sessionToken}` },
+          });
+          expect(res.status, `${n} ${active}`).toBeLessThan(300);
+        }),
+      );
+    await setActive(false);
+    const later = await contextFor(browser, baseURL!, account);
+    try {
+      const page = await later.newPage();
+      await page.goto("/assets/classes/7/");
+      await expect(page.getByRole("heading", { level: 1, name: "Materias primas" })).toBeVisible();
+      await expect(page.getByTestId("no-categories")).toContainText("No hay categorías disponibles");
+      await expect(page.getByTestId("no-categories")).toContainText("Todas las categorías de Materias primas están desactivadas.");
+      await setActive(true);
+      await page.reload();
+      await expect(page.getByTestId("class-empty")).toContainText("No hay activos en esta clase");
+      await expect(page.getByTestId("no-categories")).toHaveCount(0);
+    } finally {
+      await setActive(true);
+      await later.close();
     }
   });
 

@@ -5,7 +5,8 @@
 // same device database); a reload still shows everything; back online, the server has it all, as a
 // second device that starts from the server shows. One asset goes through the real add-asset flow. Then a cycle made by two devices offline (A puts
 // X under Y, B puts Y under X: each valid on its own device) is shown on both once they sync, named,
-// with its figures left out, and fixed from one device.
+// with its figures left out, and fixed from one device; the same field changed on both is shown in
+// the form where it is edited, with who wrote the value that lost, and restored.
 import { AppShell } from "./support/app-shell";
 import { StructuresTab } from "./support/structures-page";
 import { expect, syncTest as test, type Device } from "./support/sync-fixtures";
@@ -165,12 +166,17 @@ test.describe("assets and legal structures offline", () => {
     await onA.indicator.toHaveState("offline");
     await onB.indicator.toHaveState("offline");
     await onA.tab.edit("Alfa Inversiones");
-    await onA.tab.fill({ parent: "Beta Patrimonial" });
+    await onA.tab.fill({ parent: "Beta Patrimonial", ownership: "55" });
     await onA.tab.save();
     await expect(onA.tab.form).toBeHidden();
     await expect(onA.tab.item("Beta Patrimonial").locator(onA.tab.item("Alfa Inversiones"))).toBeVisible();
     await onB.tab.edit("Beta Patrimonial");
     await onB.tab.fill({ parent: "Alfa Inversiones" });
+    await onB.tab.save();
+    await expect(onB.tab.form).toBeHidden();
+    // B also changes Alfa's ownership (A made it 55): the same field on both, B later.
+    await onB.tab.edit("Alfa Inversiones");
+    await onB.tab.fill({ ownership: "65" });
     await onB.tab.save();
     await expect(onB.tab.form).toBeHidden();
     await expect(onB.tab.item("Alfa Inversiones").locator(onB.tab.item("Beta Patrimonial"))).toBeVisible();
@@ -192,6 +198,21 @@ test.describe("assets and legal structures offline", () => {
       await expect(side.tab.row("Alfa Inversiones").getByTestId("structure-effective")).toHaveText("Sin calcular: hay un ciclo");
       await expect(side.tab.asset("Cartera de acciones").getByTestId("asset-effective-value")).toHaveText("—");
     }
+    // Where Alfa's ownership is edited, each device shows the value that lost (A's 55) and who
+    // wrote it; B restores it.
+    await onA.tab.edit("Alfa Inversiones");
+    await expect(onA.tab.form.getByTestId("conflict-note")).toHaveAttribute("data-field", "ownershipPercentage");
+    await expect(onA.tab.form.getByTestId("conflict-note")).toContainText("Valor descartado: 55");
+    await expect(onA.tab.form.getByTestId("conflict-note")).toContainText("Cambio de este dispositivo,");
+    await a.page.keyboard.press("Escape");
+    await expect(onA.tab.form).toBeHidden();
+    await onB.tab.edit("Alfa Inversiones");
+    await expect(onB.tab.form.getByTestId("conflict-note")).toContainText("Cambio de otro de tus dispositivos,");
+    await onB.tab.form.getByTestId("conflict-note").getByRole("button", { name: "Restaurar" }).click();
+    await expect(onB.tab.form.getByTestId("conflict-note")).toHaveCount(0);
+    await b.page.keyboard.press("Escape");
+    await expect(onB.tab.form).toBeHidden();
+
     // The page stays responsive: a reload draws the same, the other tab works.
     await a.page.reload();
     await expect(onA.tab.cycles).toHaveCount(1);
@@ -201,8 +222,8 @@ test.describe("assets and legal structures offline", () => {
     for (const side of [onA, onB]) {
       await expect(side.tab.cycles).toHaveCount(0);
       await expect(side.tab.item("Alfa Inversiones").locator(side.tab.item("Beta Patrimonial"))).toBeVisible();
-      // 50 % × 80 % × 100 % of 1.000 € = 400,00 €.
-      await expect(side.tab.asset("Cartera de acciones").getByTestId("asset-effective-value")).toHaveText("400,00 €");
+      // 55 % (restored) × 80 % × 100 % of 1.000 € = 440,00 €.
+      await expect(side.tab.asset("Cartera de acciones").getByTestId("asset-effective-value")).toHaveText("440,00 €");
     }
   });
 });

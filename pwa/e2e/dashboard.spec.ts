@@ -6,7 +6,9 @@
 // real sync socket); the browser receives it by sync. Checked: the net worth and its parts in Spanish
 // and English formats, the missing CLP rate listed and left out (never 1:1), the legal notices,
 // the same figures offline after a reload, the map's countries (click and keyboard), the assets
-// listed apart, and axe in light and dark at 1280 and 390 wide on both screens.
+// listed apart, and axe in light and dark at 1280 and 390 wide on both screens. Also: a cash flow
+// tied to an asset in its return, the base currency shared by a second device (server), and a
+// manual rate typed offline for the missing currency.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -61,6 +63,12 @@ function fixturePlan(): PlannedRecord[] {
   input.liabilities.forEach((l, i) =>
     plan.push({ collection: "liabilities", fields: { name: l.name, kind: i === 0 ? "mortgage" : "loan", amountOutstanding: l.amountOutstanding, currency: l.currency, ...(l.assetId ? { assetId: `$ref:${l.assetId}` } : {}) } }),
   );
+  // A cash flow tied to the flat: 10 000 € received on its last value's day (money taken out: the
+  // flat's simple return since the start goes from 20 % to (300 000 − 0 − (250 000 − 10 000)) / 250 000 = 24 %).
+  plan.push({
+    collection: "cashFlows",
+    fields: { name: "Venta de muebles", direction: "inflow", amount: "10000", currency: "EUR", frequency: "once", startDate: "2025-03-01", assetId: `$ref:${input.assets[0]!.id}` },
+  });
   // The workspace's own (manual) rates: the test server has no network to fetch the ECB's.
   for (const r of input.rates) plan.push({ collection: "fxRates", fields: { date: r.date, currency: r.currency, perEur: r.perEur, note: "Tipo del BCE" } });
   return plan;
@@ -130,6 +138,24 @@ test.describe("dashboard and wealth map", () => {
     await page.getByTestId("period").selectOption("all");
     const assetReturns = page.getByTestId("returns-asset");
     await expect(assetReturns.locator("tr", { hasText: "Local en Santiago" }).locator("td").first()).toHaveText(/^No disponible/);
+    // The cash flow tied to the flat counts in its return (simple, since the start: 24 %, not 20 %).
+    await expect(assetReturns.locator("tr", { hasText: "Piso Madrid" }).locator("td").nth(3)).toHaveAttribute("data-value", "0.24");
+
+    // The base currency follows the workspace: chosen here in dollars, another device shows dollars.
+    await page.getByTestId("base-currency").getByRole("combobox").fill("USD");
+    await page.getByRole("option", { name: /USD/ }).first().click();
+    await expect(page.getByTestId("net-worth")).toHaveAttribute("data-base", "USD");
+    await expect(page.getByTestId("net-worth")).toHaveText(/US\$/);
+    const other = await contextFor(browser, baseURL!, account);
+    const otherPage = await other.newPage();
+    await new AppShell(otherPage).open("/");
+    await expect(otherPage.getByTestId("net-worth")).toHaveAttribute("data-base", "USD");
+    await otherPage.getByTestId("base-currency").getByRole("combobox").fill("EUR");
+    await otherPage.getByRole("option", { name: /EUR/ }).first().click();
+    await expect(otherPage.getByTestId("net-worth")).toHaveAttribute("data-base", "EUR");
+    await other.close();
+    await page.reload();
+    await expectFigures(page, "es");
 
     await shell.chooseLanguage("en");
     await expectFigures(page, "en");
@@ -141,6 +167,19 @@ test.describe("dashboard and wealth map", () => {
     await page.reload();
     await expectFigures(page, "en");
     await shell.chooseLanguage("es");
+    await expectFigures(page, "es");
+
+    // A person on a plane types the missing CLP rate: the shop counts at once (50 000 000 / 1000),
+    // shown as typed by hand; deleting it leaves the shop out again.
+    await page.getByTestId("add-missing-rate").click();
+    await page.getByTestId("manual-rate-value").fill("1000");
+    await page.getByTestId("manual-rate-form").getByRole("button", { name: "Añadir tipo" }).click();
+    await expect(page.getByTestId("net-worth")).toHaveText(/^288\.796,30\s€$/);
+    await expect(page.getByTestId("missing-rates")).toHaveCount(0);
+    const typed = page.getByTestId("manual-rates-table").locator('tr[data-currency="CLP"]');
+    await expect(typed).toContainText("1 mar 2025");
+    await expect(typed).toContainText("Introducido a mano");
+    await typed.getByRole("button", { name: /Eliminar el tipo de CLP/ }).click();
     await expectFigures(page, "es");
     await context.close();
   });

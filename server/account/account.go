@@ -218,6 +218,10 @@ type Service struct {
 	// OnUserEnded, when set, is told the id of a deleted user, so every live connection of the
 	// user closes at once.
 	OnUserEnded func(userID string)
+	// BeforeDelete, when set, runs before an account is deleted, outside any transaction, once the
+	// deletion is known to be allowed; an error refuses the deletion (nothing deleted). Billing
+	// sets it to cancel the user's Stripe subscriptions (billing.Service.CancelSubscriptions).
+	BeforeDelete func(ctx context.Context, userID string) error
 
 	dummyHash   string        // a hash of a random password, checked for unknown e-mails
 	hashSlots   chan struct{} // bounds concurrent argon2id runs (64 MiB each)

@@ -16,12 +16,28 @@ import (
 // memberships and sync clients (a workspace's foreign keys take along its invitations and its sync
 // data). It needs a recent proof (EREVERIFY).
 //
+// BeforeDelete (billing: cancel the user's subscriptions) runs first, once the deletion is known
+// to be allowed; if it fails (EUNAVAILABLE: Stripe cannot be reached), nothing is deleted.
+//
 // It refuses (ECONFLICT, naming the workspaces) while the user is the last owner of a team
 // workspace that has other members: they must first make another member an owner, or delete the
 // workspace, so that nobody is left in a workspace no one can manage.
 func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) error {
 	if err := s.RequireRecentProof(ctx, sess); err != nil {
 		return err
+	}
+	if s.BeforeDelete != nil {
+		// Refuse first what the transaction below would refuse (nothing is canceled for an account
+		// that stays), then let billing cancel the subscriptions outside any transaction (a call to
+		// Stripe must not hold SQLite's write lock). If it fails, nothing is deleted.
+		if _, blocking, err := s.deletionPlan(ctx, s.db, u.ID, false); err != nil {
+			return err
+		} else if len(blocking) > 0 {
+			return s.lastOwnerError(ctx, blocking)
+		}
+		if err := s.BeforeDelete(ctx, u.ID); err != nil {
+			return err
+		}
 	}
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -31,23 +47,9 @@ func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) err
 
 	// Lock the user's workspaces, so that members added or removed meanwhile (an invitation
 	// accepted, another owner leaving) wait for this decision.
-	mine, err := members.OfUser(ctx, tx, u.ID, true)
+	doomed, blocking, err := s.deletionPlan(ctx, tx, u.ID, true)
 	if err != nil {
-		return fmt.Errorf("delete account %s: %w", u.ID, err)
-	}
-	var doomed, blocking []string // workspace ids to delete; names of workspaces that forbid it
-	for _, m := range mine {
-		n, owners, err := members.Count(ctx, tx, m.ID)
-		if err != nil {
-			return fmt.Errorf("delete account %s: %w", u.ID, err)
-		}
-		deleteIt, err := authz.AccountDeletion(m.Kind, m.Role, n, owners)
-		switch {
-		case err != nil:
-			blocking = append(blocking, m.Name)
-		case deleteIt:
-			doomed = append(doomed, m.ID)
-		}
+		return err
 	}
 	if len(blocking) > 0 {
 		return s.lastOwnerError(ctx, blocking)
@@ -74,6 +76,29 @@ func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) err
 		s.OnUserEnded(u.ID)
 	}
 	return nil
+}
+
+// deletionPlan returns the workspaces the deletion of the user takes along (ids) and the names of
+// those that forbid it; with lock (q a transaction), the workspace rows stay locked.
+func (s *Service) deletionPlan(ctx context.Context, q members.Querier, userID string, lock bool) (doomed, blocking []string, err error) {
+	mine, err := members.OfUser(ctx, q, userID, lock)
+	if err != nil {
+		return nil, nil, fmt.Errorf("delete account %s: %w", userID, err)
+	}
+	for _, m := range mine {
+		n, owners, err := members.Count(ctx, q, m.ID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("delete account %s: %w", userID, err)
+		}
+		deleteIt, err := authz.AccountDeletion(m.Kind, m.Role, n, owners)
+		switch {
+		case err != nil:
+			blocking = append(blocking, m.Name)
+		case deleteIt:
+			doomed = append(doomed, m.ID)
+		}
+	}
+	return doomed, blocking, nil
 }
 
 // lastOwnerError names the team workspaces that stop the deletion, quoted in the way of the

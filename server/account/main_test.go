@@ -6,37 +6,22 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/account"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // clock is the injected time of a test.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+type clock = testkit.Clock
 
-func newClock() *clock { return &clock{t: time.Date(2025, 3, 10, 10, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+func newClock() *clock { return testkit.NewClock(time.Date(2025, 3, 10, 10, 0, 0, 0, time.UTC)) }
 
 // env is one service over a real database, with a real outbox mailer in a temporary directory.
 type env struct {

@@ -82,6 +82,10 @@ func (s *Service) nextStep(step string) string {
 
 // OnboardingOf is where the user is in onboarding.
 func (s *Service) OnboardingOf(u *User) Onboarding {
+	if u.OnboardingStep == StepBilling && !s.cfg.Billing {
+		// Billing was turned off after this user reached its step: there is nothing left to do.
+		return Onboarding{Step: StepDone, Completed: true}
+	}
 	return Onboarding{Step: u.OnboardingStep, Completed: u.OnboardingStep == StepDone}
 }
 

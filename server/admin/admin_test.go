@@ -3,15 +3,15 @@ package admin_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/admin"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 )
 
@@ -23,25 +23,8 @@ var ctx = context.Background()
 // layer's business). u01 is the admin the seed stores.
 var root = admin.Actor{UserID: "u01", Email: "bob@example.com", IsAdmin: true}
 
-func eachDialect(t *testing.T, f func(t *testing.T, db *store.DB)) {
-	t.Helper()
-	run := func(t *testing.T, cfg server.Config) {
-		db, err := store.Open(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		f(t, db)
-	}
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		run(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		run(t, server.Config{DatabaseURL: pgtest.URL(t)})
-	})
-}
+// eachDialect runs f on a fresh database of each dialect.
+func eachDialect(t *testing.T, f func(t *testing.T, db *store.DB)) { testkit.Stores(t, f) }
 
 // seed inserts users u00 … u(n-1), one minute apart (u00 the oldest), with the given e-mail
 // addresses; every third one has a verified address and u01 is an admin in the database.

@@ -15,6 +15,7 @@ import (
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
+	"patrimonio/server/billing"
 	"patrimonio/server/enums"
 	"patrimonio/server/fx"
 	"patrimonio/server/httpapi"
@@ -103,8 +104,14 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		Enums:      enums.NewService(db),
 		FX: fx.NewService(db, fx.Config{ECBDailyURL: cfg.FXECBDailyURL, ECB90DayURL: cfg.FXECB90DayURL,
 			ECBHistoryURL: cfg.FXECBHistoryURL, ExtraURL: cfg.FXExtraURL, ExtraCurrencies: cfg.FXExtraCurrencies}, nil, logger),
+		// Billing with Stripe; without PATRIMONIO_STRIPE_SECRET_KEY it is off (server/billing).
+		Billing: billing.New(db, billing.Config{SecretKey: cfg.StripeSecretKey, WebhookSecrets: cfg.StripeWebhookSecretList(),
+			Plans: cfg.StripePlanList(), APIURL: cfg.StripeAPIURL, PublicURL: cfg.PublicURL}, logger),
 	}
 	s.fx = deps.FX
+	if deps.Billing.Enabled() { // deleting an account cancels its Stripe subscriptions first
+		accounts.BeforeDelete = deps.Billing.CancelSubscriptions
+	}
 	if err := deps.Enums.Seed(ctx); err != nil { // the reference lists (server/enums/data)
 		ln.Close()
 		db.Close()
@@ -133,7 +140,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	// Shutdown does not wait for hijacked connections: sync sockets close with "going away".
 	s.http.RegisterOnShutdown(s.sync.GoingAway)
 	logger.InfoContext(ctx, "opened", "version", server.Version, "database", cfg.DatabaseDescription(),
-		"installation_id", installation, "web_dir", cfg.WebDir)
+		"installation_id", installation, "web_dir", cfg.WebDir, "billing", billingDescription(cfg))
 	// What start-up allocated and dropped (argon2id's 64 MiB for the dummy password hash, the
 	// migrations, the enumeration seed) goes back to the operating system now rather than at the
 	// runtime's leisure: a fresh server holds what it uses.
@@ -209,6 +216,7 @@ func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byt
 	acfg.AdminEmails = cfg.AdminEmailList()
 	acfg.SecretKey = key
 	acfg.PublicURL = cfg.PublicURL
+	acfg.Billing = cfg.BillingEnabled() // the onboarding's payment step (completed by server/billing)
 	accounts, err := account.New(db, acfg, mailer, logger)
 	if err != nil {
 		return nil, err
@@ -252,4 +260,16 @@ func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn h
 		return nil, fmt.Errorf("sync: %w", err)
 	}
 	return engine, nil
+}
+
+// billingDescription says whether billing is on, and against which API, for the start-up log
+// (never the keys).
+func billingDescription(cfg server.Config) string {
+	switch {
+	case !cfg.BillingEnabled():
+		return "off"
+	case cfg.StripeAPIURL != "":
+		return "stripe at " + cfg.StripeAPIURL
+	}
+	return "stripe"
 }

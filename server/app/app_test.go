@@ -16,26 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/app"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func testConfig(t *testing.T) server.Config {
 	t.Helper()
@@ -121,7 +105,7 @@ func TestShutdownDrainsInFlightRequests(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cfg.WebDir, "assets", "big-0a1b2c.bin"), big, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	s, stop := start(t, cfg, slog.New(slog.NewTextHandler(logs, nil)))
 
 	resp, err := http.Get(s.URL() + "/assets/big-0a1b2c.bin")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/app"
 	"patrimonio/server/clerkauth/clerktest"
@@ -40,7 +41,7 @@ func TestPasskeysNeedAHostNameInThePublicURL(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(t)
 			cfg.Addr = tc.addr
-			logs := &syncBuffer{}
+			logs := &testkit.Buffer{}
 			s, _ := start(t, cfg, slog.New(slog.NewTextHandler(logs, nil)))
 			got := authConfig(t, s)
 			if got["provider"] != "local" || got["passkeys"] != tc.passkeys {

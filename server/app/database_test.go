@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/app"
-	"patrimonio/server/internal/pgtest"
 )
 
 // postgresConfig is testConfig on a throwaway cluster of this test's own (it is stopped and
@@ -95,7 +96,7 @@ func TestTheServerWaitsForPostgresAtStart(t *testing.T) {
 	if err := cluster.Down(); err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs testkit.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 
 	ctx, cancel := context.WithCancel(context.Background())

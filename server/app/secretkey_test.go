@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/app"
@@ -140,7 +141,7 @@ func TestAKeyFileOthersCanReadIsWarnedAbout(t *testing.T) {
 	if err := os.Chmod(keyFile(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	_, stop = start(t, cfg, slog.New(slog.NewTextHandler(logs, nil)))
 	if err := stop(); err != nil {
 		t.Fatal(err)

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/authz"
 	"patrimonio/server/clerkauth"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 )
 

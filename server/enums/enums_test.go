@@ -2,15 +2,15 @@ package enums_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/enums"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 )
 
@@ -27,12 +27,7 @@ var (
 // eachDialect runs f on a fresh, seeded database of each dialect, with the two users above.
 func eachDialect(t *testing.T, f func(t *testing.T, s *enums.Service, db *store.DB)) {
 	t.Helper()
-	run := func(t *testing.T, cfg server.Config) {
-		db, err := store.Open(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
 		for _, a := range []enums.Actor{admin, member} {
 			if _, err := db.Exec(ctx, `INSERT INTO users (id, email, is_admin, onboarding_step, created_at, updated_at) VALUES (?, ?, ?, 'done', ?, ?)`,
 				a.UserID, a.Email, a.IsAdmin, time.Now(), time.Now()); err != nil {
@@ -46,14 +41,6 @@ func eachDialect(t *testing.T, f func(t *testing.T, s *enums.Service, db *store.
 			t.Fatal(err)
 		}
 		f(t, s, db)
-	}
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		run(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		run(t, server.Config{DatabaseURL: pgtest.URL(t)})
 	})
 }
 

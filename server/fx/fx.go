@@ -157,7 +157,46 @@ type Day struct {
 
 // Since returns the rates dated on or after since ("" for all), by date then source.
 func (s *Service) Since(ctx context.Context, since string) ([]Day, error) {
-	rows, err := s.db.Query(ctx, `SELECT date, source, currency, rate FROM fx_rates WHERE date >= ? ORDER BY date, source, currency`, since)
+	return s.Query(ctx, Filter{Since: since})
+}
+
+// Filter narrows what Query returns.
+type Filter struct {
+	// Since: only the rates dated on or after it ("" for all), plus, with Anchor, the last rate
+	// before it of each currency and source.
+	Since string
+	// Currencies: only these (none: every currency).
+	Currencies []string
+	// Anchor adds, for each currency and source, the newest rate dated before Since: a device that
+	// converts a value dated on or after Since needs the rate "on or before" that date, which may be
+	// older than Since (a weekend, a holiday, a currency published weekly).
+	Anchor bool
+}
+
+// Query returns the rates f asks for, by date then source.
+func (s *Service) Query(ctx context.Context, f Filter) ([]Day, error) {
+	var where strings.Builder
+	args := []any{}
+	if len(f.Currencies) > 0 {
+		where.WriteString(`currency IN (`)
+		for i, c := range f.Currencies {
+			if i > 0 {
+				where.WriteString(", ")
+			}
+			where.WriteString("?")
+			args = append(args, c)
+		}
+		where.WriteString(`) AND `)
+	}
+	if f.Anchor && f.Since != "" {
+		where.WriteString(`(date >= ? OR date = (SELECT MAX(b.date) FROM fx_rates b
+			WHERE b.currency = fx_rates.currency AND b.source = fx_rates.source AND b.date < ?))`)
+		args = append(args, f.Since, f.Since)
+	} else {
+		where.WriteString(`date >= ?`)
+		args = append(args, f.Since)
+	}
+	rows, err := s.db.Query(ctx, `SELECT date, source, currency, rate FROM fx_rates WHERE `+where.String()+` ORDER BY date, source, currency`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("fx: read: %w", err)
 	}

@@ -7,14 +7,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
 	"patrimonio/server"
 	"patrimonio/server/fx"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 )
 
@@ -401,4 +402,100 @@ func TestNextSlot(t *testing.T) {
 			t.Errorf("NextSlot(%s) = %s, want %s", tt.now, got, tt.want)
 		}
 	}
+}
+
+// A device asks only for its currencies, and from a date on: with Anchor it also gets, per
+// currency and source, the last rate before that date (what "the rate on or before" needs for a
+// value dated on a holiday), and nothing else from before it.
+func TestQueryByCurrenciesWithTheRateBeforeTheDate(t *testing.T) {
+	eachDialect(t, func(t *testing.T, db *store.DB) {
+		src := newSource(t)
+		s := fx.NewService(db, src.config(false), src.Client(), nil)
+		if _, err := s.LoadECB(ctx, src.URL+"/eurofxref-hist.xml"); err != nil {
+			t.Fatal(err)
+		}
+		summary := func(days []fx.Day) string {
+			var parts []string
+			for _, d := range days {
+				var cs []string
+				for c, r := range d.Rates {
+					cs = append(cs, c+"="+r.String())
+				}
+				sort.Strings(cs)
+				parts = append(parts, d.Date+":"+strings.Join(cs, ","))
+			}
+			return strings.Join(parts, " ")
+		}
+		// 2022-12-31 and 2023-01-01 are not published (the holiday gap): the anchor is 2022-12-30.
+		days, err := s.Query(ctx, fx.Filter{Since: "2023-01-01", Currencies: []string{"USD", "HRK"}, Anchor: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "2022-12-30:HRK=7.5365,USD=1.0666 2023-01-02:USD=1.0683 2023-01-03:USD=1.0545"
+		if got := summary(days); !strings.HasPrefix(got, want) || strings.Contains(got, "GBP") || strings.Contains(got, "2022-12-29") {
+			t.Fatalf("anchored: %s", got)
+		}
+		// Without the anchor: only from the date on.
+		days, err = s.Query(ctx, fx.Filter{Since: "2023-01-01", Currencies: []string{"USD"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := summary(days); !strings.HasPrefix(got, "2023-01-02:USD=1.0683") {
+			t.Fatalf("plain: %s", got)
+		}
+		// A currency that disappeared (HRK, last on 2022-12-30) keeps its last rate as the anchor of a later date.
+		days, err = s.Query(ctx, fx.Filter{Since: "2023-06-01", Currencies: []string{"HRK"}, Anchor: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := summary(days); got != "2022-12-30:HRK=7.5365" {
+			t.Fatalf("vanished currency: %s", got)
+		}
+		// Every currency without a filter, whole history without since.
+		all, err := s.Query(ctx, fx.Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) == 0 || !strings.Contains(summary(all), "GBP") {
+			t.Fatalf("all: %d days", len(all))
+		}
+	})
+}
+
+// A workspace's base currency: EUR until chosen, then the chosen code (last writer wins), gone
+// with the workspace; a code that is not three capital letters is refused.
+func TestTheBaseCurrencyOfAWorkspace(t *testing.T) {
+	eachDialect(t, func(t *testing.T, db *store.DB) {
+		s := fx.NewService(db, fx.Config{}, nil, nil)
+		s.Now = at("2025-03-10")
+		now := s.Now()
+		if _, err := db.Exec(ctx, `INSERT INTO users (id, email, onboarding_step, created_at, updated_at) VALUES (?, ?, 'done', ?, ?)`, "u1", "ana@example.com", now, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(ctx, `INSERT INTO workspaces (id, name, kind, created_at) VALUES (?, ?, 'team', ?)`, "w1", "Familia", now); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.BaseCurrencyOf(ctx, "w1")
+		if err != nil || got.Code != "EUR" || !got.UpdatedAt.IsZero() {
+			t.Fatalf("default: %+v %v", got, err)
+		}
+		if _, err := s.SetBaseCurrency(ctx, "w1", "u1", "usd"); !errors.Is(err, fx.ErrInvalidCurrency) {
+			t.Fatalf("lower case: %v", err)
+		}
+		for _, code := range []string{"USD", "GBP"} {
+			if _, err := s.SetBaseCurrency(ctx, "w1", "u1", code); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err = s.BaseCurrencyOf(ctx, "w1")
+		if err != nil || got.Code != "GBP" || !got.UpdatedAt.Equal(now) {
+			t.Fatalf("chosen: %+v %v", got, err)
+		}
+		if _, err := db.Exec(ctx, `DELETE FROM workspaces WHERE id = ?`, "w1"); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.BaseCurrencyOf(ctx, "w1"); err != nil || got.Code != "EUR" {
+			t.Fatalf("after deletion: %+v %v", got, err)
+		}
+	})
 }

@@ -240,7 +240,7 @@ type reverifyRequest struct {
 // {reverifiedUntil}.
 func (a *api) reverify(w http.ResponseWriter, r *http.Request) {
 	var req reverifyRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	if err := decodeValid(w, r, bodyReverify, &req); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -21,9 +21,9 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
 	"patrimonio/server"
 	"patrimonio/server/account"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 )
 
@@ -532,7 +532,7 @@ func TestSensitiveActionsNeedARecentProofOverHTTP(t *testing.T) {
 
 		// Wrong proofs are 400 (the session stays), never 401.
 		failure(t, c.call("POST", "/api/v1/auth/reverify", map[string]string{"method": "password", "password": "wrong wrong"}), 400, "invalid", "The password is wrong.")
-		failure(t, c.call("POST", "/api/v1/auth/reverify", map[string]string{"method": "sms", "code": "123456"}), 400, "invalid", "The verification method must be password, totp or email.")
+		failure(t, c.call("POST", "/api/v1/auth/reverify", map[string]string{"method": "sms", "code": "123456"}), 400, "invalid", "Invalid data: method: The verification method must be password, totp or email.")
 		failure(t, c.call("POST", "/api/v1/auth/reverify", map[string]string{"method": "email", "code": "123456"}), 400, "invalid", "There is no pending code. Ask for a new one.")
 
 		// An e-mailed code proves it.

@@ -149,7 +149,7 @@ func TestTheClerkProviderOverHTTP(t *testing.T) {
 		_, h, _ := call(http.MethodGet, "/api/v1/health")
 		csp := h.Get("Content-Security-Policy")
 		for _, want := range []string{
-			"script-src 'self' https://clerk.patrimonio.test https://challenges.cloudflare.com",
+			"script-src 'self' 'wasm-unsafe-eval' https://clerk.patrimonio.test https://challenges.cloudflare.com",
 			"connect-src 'self' wss://patrimonio.example https://clerk.patrimonio.test",
 			"img-src 'self' data: blob: https://img.clerk.com",
 			"worker-src 'self' blob:",

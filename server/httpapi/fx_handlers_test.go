@@ -29,7 +29,7 @@ func withFX(t *testing.T, f *teamFixture) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	f.api = newAPI(f.cfg, Deps{DB: f.db, Accounts: f.accounts, Admin: admin.NewService(f.db, f.cfg.AdminEmailList()), FX: svc})
+	f.api = newAPI(f.cfg, Deps{DB: f.db, Accounts: f.accounts, Workspaces: f.api.workspaces, Admin: admin.NewService(f.db, f.cfg.AdminEmailList()), FX: svc})
 }
 
 func TestSignedInUsersReadExchangeRatesSinceADate(t *testing.T) {
@@ -89,6 +89,72 @@ func TestSignedInUsersReadExchangeRatesSinceADate(t *testing.T) {
 		}
 		if rec := f.call(user, "GET", route+"?since=x", nil, "es"); !strings.Contains(rec.Body.String(), "debe ser una fecha AAAA-MM-DD") {
 			t.Errorf("Spanish: %s", rec.Body)
+		}
+	})
+}
+
+// ?currencies= narrows the answer to those currencies, and with since adds each one's last rate
+// before since (the rate "on or before" the first date the device needs); a bad code is refused.
+func TestExchangeRatesOfSomeCurrenciesFromADate(t *testing.T) {
+	eachTeamFixture(t, func(t *testing.T, f *teamFixture) {
+		withFX(t, f)
+		user := f.signUp("ana@example.com")
+		route := "/api/v1/fx-rates"
+		var got fxRatesJSON
+		f.expect(f.call(user, "GET", route+"?currencies=USD&since=2024-01-01", nil), "GET", route, 200, &got)
+		var days []string
+		for _, d := range got.Days {
+			for c, r := range d.Rates {
+				days = append(days, d.Date+" "+c+" "+r)
+			}
+		}
+		if strings.Join(days, ", ") != "2023-12-29 USD 1.105, 2024-01-02 USD 1.0956, 2024-01-03 USD 1.0919" || got.Latest != "2024-01-03" {
+			t.Fatalf("USD from 2024-01-01: %v (latest %s)", days, got.Latest)
+		}
+		f.expect(f.call(user, "GET", route+"?currencies=ARS,JPY", nil), "GET", route, 200, &got)
+		if len(got.Days) != 2 || got.Days[0].Rates["JPY"] != "155.52" || got.Days[1].Rates["ARS"] != "885.123456789" {
+			t.Fatalf("ARS,JPY: %+v", got.Days)
+		}
+		f.expect(f.call(user, "GET", route+"?currencies=usd", nil), "GET", route, 400, nil)
+	})
+}
+
+// The base currency of a workspace: EUR until chosen; owners and editors choose it, a viewer
+// reads it and is refused a change, a stranger gets nothing; a bad code is refused.
+func TestTheWorkspaceBaseCurrency(t *testing.T) {
+	eachTeamFixture(t, func(t *testing.T, f *teamFixture) {
+		withFX(t, f)
+		ana, vic, eve := f.signUp("ana@example.com"), f.signUp("vic@example.com"), f.signUp("eve@example.com")
+		var list []workspaceJSON
+		f.expect(f.call(ana, "GET", "/api/v1/workspaces", nil), "GET", "/api/v1/workspaces", 200, &list)
+		ws := list[0].ID
+		if _, err := f.db.Exec(context.Background(), `INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, 'viewer', ?)`, ws, vic.id, f.clock()); err != nil {
+			t.Fatal(err)
+		}
+		route := "/api/v1/workspaces/{id}/base-currency"
+		path := "/api/v1/workspaces/" + ws + "/base-currency"
+		var got baseCurrencyJSON
+		f.expect(f.call(ana, "GET", path, nil), "GET", route, 200, &got)
+		if got.BaseCurrency != "EUR" || got.UpdatedAt != nil {
+			t.Fatalf("default %+v", got)
+		}
+		f.expect(f.call(ana, "PUT", path, map[string]string{"baseCurrency": "USD"}), "PUT", route, 200, &got)
+		if got.BaseCurrency != "USD" || got.UpdatedAt == nil {
+			t.Fatalf("chosen %+v", got)
+		}
+		f.expect(f.call(vic, "GET", path, nil), "GET", route, 200, &got)
+		if got.BaseCurrency != "USD" {
+			t.Fatalf("viewer reads %+v", got)
+		}
+		f.expect(f.call(vic, "PUT", path, map[string]string{"baseCurrency": "GBP"}), "PUT", route, 403, nil)
+		if rec := f.call(eve, "GET", path, nil); rec.Code != 403 && rec.Code != 404 {
+			t.Fatalf("stranger: %d %s", rec.Code, rec.Body)
+		}
+		f.expect(f.call(ana, "PUT", path, map[string]string{"baseCurrency": "dollars"}), "PUT", route, 400, nil)
+		f.expect(f.call(ana, "PUT", path, map[string]any{"baseCurrency": "GBP", "other": 1}), "PUT", route, 400, nil)
+		f.expect(f.call(ana, "GET", path, nil), "GET", route, 200, &got)
+		if got.BaseCurrency != "USD" {
+			t.Fatalf("after refusals %+v", got)
 		}
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
+	"patrimonio/server/billing"
 	"patrimonio/server/enums"
 	"patrimonio/server/fx"
 	"patrimonio/server/passkey"
@@ -53,6 +54,8 @@ type Deps struct {
 	Enums *enums.Service
 	// FX serves /fx-rates (fx_handlers.go); nil answers 404 there.
 	FX *fx.Service
+	// Billing serves /stripe (billing_handlers.go); nil or without a Stripe key, billing is off.
+	Billing *billing.Service
 
 	// Passkeys serves /auth/passkeys (passkey_handlers.go); nil when the server has none (the
 	// public URL is an IP address). ClerkFrontendAPI is the Clerk instance's Frontend API host,
@@ -93,6 +96,7 @@ type api struct {
 	admin      *admin.Service
 	enums      *enums.Service
 	fx         *fx.Service
+	billing    *billing.Service
 
 	passkeys *passkey.Service
 
@@ -132,6 +136,7 @@ func newAPI(cfg server.Config, deps Deps) *api {
 	a.workspaces, a.admin = deps.Workspaces, deps.Admin
 	a.enums = deps.Enums
 	a.fx = deps.FX
+	a.billing = deps.Billing
 	a.passkeys = deps.Passkeys
 	if a.sync = deps.Sync; a.sync == nil {
 		a.sync = http.HandlerFunc(a.notFound)

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -12,38 +11,26 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
-	"patrimonio/server/internal/pgtest"
+	"patrimonio/server/billing/stripemock"
 	"patrimonio/server/store"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
-
-// syncBuffer collects log output written from handler goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// TestMain stops what the tests started: the throwaway Postgres and stripe-mock (billing).
+func TestMain(m *testing.M) {
+	code := pgtest.Run(m)
+	stripemock.Stop()
+	os.Exit(code)
 }
 
 type fixture struct {
 	cfg  server.Config
 	db   *store.DB
-	logs *syncBuffer
+	logs *testkit.Buffer
 	api  *api
 }
 
@@ -64,7 +51,7 @@ func newFixture(t *testing.T, change ...func(*server.Config)) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	logger := slog.New(server.NewLogHandler(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	return &fixture{cfg: cfg, db: db, logs: logs, api: newAPI(cfg, Deps{DB: db, Logger: logger})}
 }
@@ -134,7 +121,7 @@ func jsonError(t *testing.T, rec *httptest.ResponseRecorder) errorDetail {
 
 func TestSecurityHeadersAreOnEveryAnswer(t *testing.T) {
 	f := newFixture(t)
-	wantCSP := "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+	wantCSP := "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
 		"font-src 'self' data:; connect-src 'self' ws://localhost:8080; worker-src 'self'; manifest-src 'self'; " +
 		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 	for _, tc := range []struct{ method, target string }{

@@ -30,6 +30,8 @@ var requestTexts = map[string][2]string{ // key → {es, en}
 	"request.badText":      {"El texto enviado contiene caracteres no válidos (por ejemplo, un byte nulo).", "The text sent contains characters that are not allowed (for example, a NUL byte)."},
 	"request.badID":        {"El identificador %s no es válido: debe ser un UUID.", "The id %s is not valid: it must be a UUID."},
 	"fx.since":             {"El parámetro since debe ser una fecha AAAA-MM-DD.", "The parameter since must be a date YYYY-MM-DD."},
+	"fx.baseCurrency":      {"La moneda base debe ser un código ISO 4217 de tres letras mayúsculas (EUR).", "The base currency must be an ISO 4217 code of three capital letters (EUR)."},
+	"fx.currencies":        {"El parámetro currencies debe ser una lista de códigos ISO 4217 separados por comas (USD,GBP).", "The parameter currencies must be ISO 4217 codes separated by commas (USD,GBP)."},
 	"database.unavailable": {"El servicio no está disponible en este momento. Vuelve a intentarlo en unos segundos.", "The service is not available right now. Try again in a few seconds."},
 	"outbox.to":            {"Indica el buzón que quieres leer con ?to=dirección.", "Name the mailbox to read with ?to=address."},
 

@@ -37,9 +37,11 @@ func (a *api) requestID(next http.Handler) http.Handler {
 }
 
 // contentSecurityPolicy allows scripts, styles, workers and connections from our own origin only
-// (plus the WebSocket form of the public URL); no inline script, no framing, no plugins.
+// (plus the WebSocket form of the public URL); no inline script, no eval, no framing, no plugins.
+// 'wasm-unsafe-eval' lets our own WebAssembly compile (the logins vault's Argon2id, hash-wasm); it
+// does not allow JavaScript eval.
 func contentSecurityPolicy(cfg server.Config) string {
-	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	return "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self' " + cfg.WebSocketOrigin() + "; " +
 		"worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'self'; " +
 		"form-action 'self'; frame-ancestors 'none'"

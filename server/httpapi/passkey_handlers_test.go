@@ -15,36 +15,30 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/httpapi"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/passkey"
 	"patrimonio/server/passkey/passkeytest"
 	"patrimonio/server/store"
 )
 
-const publicURL = "https://patrimonio.example"
-
-// testClock is the time of the account and passkey services.
-type testClock struct{ t atomic.Int64 }
-
-func newTestClock() *testClock {
-	c := &testClock{}
-	c.t.Store(time.Date(2030, 5, 1, 12, 0, 0, 0, time.UTC).UnixNano())
-	return c
+// newTestClock is the tests' clock, standing at their start time.
+func newTestClock() *testkit.Clock {
+	return testkit.NewClock(time.Date(2030, 5, 1, 12, 0, 0, 0, time.UTC))
 }
-func (c *testClock) Now() time.Time          { return time.Unix(0, c.t.Load()).UTC() }
-func (c *testClock) Advance(d time.Duration) { c.t.Add(int64(d)) }
+
+const publicURL = "https://patrimonio.example"
 
 type passkeyServer struct {
 	url   string
 	db    *store.DB
-	clock *testClock
+	clock *testkit.Clock
 }
 
 // startPasskeyServer serves the real router with accounts and passkeys on db.

@@ -80,6 +80,7 @@ func (a *api) routes() *chi.Mux {
 			r.Delete("/workspaces/{id}/invitations/{invitationId}", a.revokeInvitation)
 			r.Patch("/workspaces/{id}/members/{userId}", a.changeMemberRole)
 			r.Delete("/workspaces/{id}/members/{userId}", a.removeMember)
+			r.Get("/workspaces/{id}/devices", a.workspaceDevices) // devices_handlers.go
 			r.Get("/invitations", a.myInvitations)
 			r.Post("/invitations/{id}/accept", a.acceptInvitation)
 			r.Post("/invitations/{id}/decline", a.declineInvitation)
@@ -99,6 +100,12 @@ func (a *api) routes() *chi.Mux {
 			r.Use(a.requireUser, middleware.Compress(5, "application/json"))
 			r.Get("/fx-rates", a.listFXRates)
 		})
+		// A workspace's base currency (issue 12): fx_handlers.go. Members read, owners and editors change.
+		r.Group(func(r chi.Router) {
+			r.Use(a.requireUser, a.validInput)
+			r.Get("/workspaces/{id}/base-currency", a.getBaseCurrency)
+			r.Put("/workspaces/{id}/base-currency", a.putBaseCurrency)
+		})
 		// The admin area: admin_handlers.go. Every route under /admin is for app admins only.
 		r.Route("/admin", func(r chi.Router) {
 			r.Use(a.requireUser, a.requireAdmin)
@@ -112,6 +119,16 @@ func (a *api) routes() *chi.Mux {
 			r.Post("/enums/{number}/deactivate", a.adminDeactivateEnum)
 			r.Post("/enums/{number}/activate", a.adminActivateEnum)
 		})
+		// Billing with Stripe: billing_handlers.go. The webhook is Stripe's (signed, no session).
+		r.Group(func(r chi.Router) {
+			r.Use(a.requireUser)
+			r.Get("/stripe/products", a.stripeProducts)
+			r.Post("/stripe/create-checkout-session", a.stripeCreateCheckout)
+			r.Post("/stripe/portal-session", a.stripePortal)
+			r.Get("/stripe/subscriptions", a.stripeSubscriptions)
+			r.Post("/stripe/subscriptions/refresh", a.stripeRefresh)
+		})
+		r.Post("/stripe/webhook", a.stripeWebhook)
 		r.Get("/openapi.json", a.openAPI) // openapi.go; openapi.yaml must describe every route
 
 		// Sync: the WebSocket of the sync engine (sync/PROTOCOL.md), which checks Origin and the

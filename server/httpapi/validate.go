@@ -32,6 +32,8 @@ const (
 	bodyMemberRole    = "memberRoleRequest"
 	bodyEmail         = "emailRequest"
 	bodySignUpVerify  = "signUpVerifyRequest"
+	bodyReverify      = "reverifyRequest"
+	bodyCheckout      = "checkoutRequest"
 )
 
 // fieldProblem is one refused field of a request body: its dotted path, the message key of the

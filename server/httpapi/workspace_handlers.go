@@ -11,6 +11,7 @@ import (
 
 	"patrimonio/server/account"
 	"patrimonio/server/authz"
+	"patrimonio/server/billing"
 	"patrimonio/server/workspace"
 )
 
@@ -122,6 +123,9 @@ type workspaceNameRequest struct {
 
 // POST /api/v1/workspaces {name} → 201 {workspace}
 func (a *api) createWorkspace(w http.ResponseWriter, r *http.Request) {
+	if !a.requireSubscription(w, r, billing.GateTeamWorkspace) { // billing on: needs an active subscription
+		return
+	}
 	var req workspaceNameRequest
 	if err := decodeValid(w, r, bodyWorkspaceName, &req); err != nil {
 		a.writeError(w, r, err)
@@ -202,6 +206,9 @@ type inviteRequest struct {
 
 // POST /api/v1/workspaces/{id}/invitations {email, role} → 201 {invitation}
 func (a *api) inviteToWorkspace(w http.ResponseWriter, r *http.Request) {
+	if !a.requireSubscription(w, r, billing.GateInvite) { // billing on: needs an active subscription
+		return
+	}
 	var req inviteRequest
 	if err := decodeValid(w, r, bodyInvitation, &req); err != nil {
 		a.writeError(w, r, err)

@@ -18,10 +18,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"patrimonio/internal/pgtest"
 	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 	"patrimonio/server/workspace"
 )

@@ -5,18 +5,21 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/passkey"
 	"patrimonio/server/passkey/passkeytest"
 	"patrimonio/server/store"
 )
+
+// newClock is the tests' clock, standing at their start time.
+func newClock() *testkit.Clock { return testkit.NewClock(time.Date(2030, 5, 1, 12, 0, 0, 0, time.UTC)) }
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
@@ -42,17 +45,7 @@ func openDB(t *testing.T, cfg server.Config) *store.DB {
 	return db
 }
 
-// clock is a settable time for the service.
-type clock struct{ t atomic.Int64 }
-
-func newClock() *clock {
-	c := &clock{}
-	c.t.Store(time.Date(2030, 5, 1, 12, 0, 0, 0, time.UTC).UnixNano())
-	return c
-}
-func (c *clock) Now() time.Time          { return time.Unix(0, c.t.Load()).UTC() }
-func (c *clock) Advance(d time.Duration) { c.t.Add(int64(d)) }
-func newService(t *testing.T, db *store.DB, c *clock) *passkey.Service {
+func newService(t *testing.T, db *store.DB, c *testkit.Clock) *passkey.Service {
 	t.Helper()
 	s, err := passkey.New(db, passkey.Options{PublicURL: origin})
 	if err != nil {

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"patrimonio/internal/pgtest"
 	"patrimonio/server"
-	"patrimonio/server/internal/pgtest"
 )
 
 func TestMigratedSchemasAreEquivalentInBothDialects(t *testing.T) {

@@ -12,36 +12,28 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/migrations"
 	"patrimonio/server"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// eachDialect runs f once per dialect with a configuration that points at a fresh, empty database.
+// eachDialect runs f once per dialect with a configuration that points at a fresh, empty database
+// (on SQLite, in a directory that does not exist yet: Open makes it).
 func eachDialect(t *testing.T, f func(t *testing.T, cfg server.Config)) {
 	t.Helper()
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		f(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "nested", "dir", "patrimonio.db")})
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		f(t, server.Config{DatabaseURL: pgtest.URL(t)})
+	testkit.Dialects(t, func(t *testing.T, cfg server.Config) {
+		if cfg.SQLitePath != "" {
+			cfg.SQLitePath = filepath.Join(filepath.Dir(cfg.SQLitePath), "nested", "dir", "patrimonio.db")
+		}
+		f(t, cfg)
 	})
 }
 
-func open(t *testing.T, cfg server.Config) *store.DB {
-	t.Helper()
-	db, err := store.Open(context.Background(), cfg)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
+func open(t *testing.T, cfg server.Config) *store.DB { return testkit.Open(t, cfg) }
 
 func countMigrations(t *testing.T, db *store.DB) int {
 	t.Helper()

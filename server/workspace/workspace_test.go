@@ -5,7 +5,6 @@ package workspace_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,9 +12,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 	"patrimonio/server"
 	"patrimonio/server/authz"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 	"patrimonio/server/workspace"
 )
@@ -31,23 +31,10 @@ type env struct {
 
 func eachDialect(t *testing.T, f func(t *testing.T, e *env)) {
 	t.Helper()
-	run := func(t *testing.T, cfg server.Config) {
-		db, err := store.Open(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
 		e := &env{t: t, db: db, svc: workspace.NewService(db), now: time.Date(2030, 3, 1, 12, 0, 0, 0, time.UTC)}
 		e.svc.Now = func() time.Time { return e.now }
 		f(t, e)
-	}
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		run(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		run(t, server.Config{DatabaseURL: pgtest.URL(t)})
 	})
 }
 

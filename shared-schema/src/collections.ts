@@ -11,6 +11,7 @@ import { liabilityRules, liabilitySchema, liabilityShape } from "./liability";
 import { loginSchema, loginShape } from "./login";
 import { taskSchema, taskShape } from "./task";
 import { valuationSchema, valuationShape } from "./valuation";
+import { vaultKeySchema, vaultKeyShape } from "./vaultKey";
 
 export const assetRecordSchema = recordSchemaOf(assetShape, assetRules);
 export const legalStructureRecordSchema = recordSchemaOf(legalStructureShape);
@@ -22,6 +23,7 @@ export const taskRecordSchema = recordSchemaOf(taskShape);
 export const cashFlowRecordSchema = recordSchemaOf(cashFlowShape, cashFlowRules);
 export const loginRecordSchema = recordSchemaOf(loginShape);
 export const fxRateRecordSchema = recordSchemaOf(fxRateShape, fxRateRules);
+export const vaultKeyRecordSchema = recordSchemaOf(vaultKeyShape);
 
 export type AssetRecord = z.infer<typeof assetRecordSchema>;
 export type LegalStructureRecord = z.infer<typeof legalStructureRecordSchema>;
@@ -33,6 +35,7 @@ export type TaskRecord = z.infer<typeof taskRecordSchema>;
 export type CashFlowRecord = z.infer<typeof cashFlowRecordSchema>;
 export type LoginRecord = z.infer<typeof loginRecordSchema>;
 export type FxRateRecord = z.infer<typeof fxRateRecordSchema>;
+export type VaultKeyRecord = z.infer<typeof vaultKeyRecordSchema>;
 
 /** collection name -> entity name, fields schema, record schema (envelope inline), field names,
  * and the JSON Schema file (jsonschema/<entity>.json) of the fields. */
@@ -83,6 +86,13 @@ export const COLLECTIONS = {
   },
   logins: { entity: "login", schema: loginSchema, recordSchema: loginRecordSchema, fields: Object.keys(loginShape), jsonSchema: "login.json" },
   fxRates: { entity: "fxRate", schema: fxRateSchema, recordSchema: fxRateRecordSchema, fields: Object.keys(fxRateShape), jsonSchema: "fxRate.json" },
+  vaultKeys: {
+    entity: "vaultKey",
+    schema: vaultKeySchema,
+    recordSchema: vaultKeyRecordSchema,
+    fields: Object.keys(vaultKeyShape),
+    jsonSchema: "vaultKey.json",
+  },
 } as const;
 
 export type CollectionName = keyof typeof COLLECTIONS;

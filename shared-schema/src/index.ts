@@ -10,6 +10,7 @@ export * from "./valuation";
 export * from "./task";
 export * from "./cashFlow";
 export * from "./login";
+export * from "./vaultKey";
 export * from "./fxRate";
 export * from "./personalIdentity";
 export * from "./enumeration";

@@ -168,8 +168,8 @@ export const isin = () =>
 
 // ---------------------------------------------------------------- codes from shipped data
 
-export const CURRENCY_CODES = iso4217.currencies.map((c) => c.code);
-export const COUNTRY_CODES = iso3166.countries.map((c) => c.code);
+export const CURRENCY_CODES: readonly string[] = iso4217.currencies;
+export const COUNTRY_CODES: readonly string[] = iso3166.countries;
 
 /** ISO 4217 currency code (list shipped in data/iso4217.json). */
 export const currency = () => z.enum(CURRENCY_CODES).meta({ [ENUM_KEY]: "validation.format.currency" });

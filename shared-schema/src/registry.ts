@@ -7,6 +7,7 @@ import { enumFilterSchema } from "./enumFilter";
 import { ADMIN_REQUEST_SCHEMAS } from "./adminRequests";
 import { ENUM_REQUEST_SCHEMAS } from "./enumRequests";
 import { validateWith, type Validated } from "./issues";
+import { loginPlaintextSchema } from "./login";
 import { personalIdentitySchema } from "./personalIdentity";
 import { CLIENT_MESSAGES, clientMessageSchema, SERVER_MESSAGES, serverMessageSchema } from "./protocol";
 import { REQUEST_SCHEMAS } from "./requests";
@@ -24,6 +25,7 @@ function collectionEntities(): CollectionEntities {
 /** Entity name -> zod schema. Records of synced collections, online-only data, protocol messages. */
 export const ENTITY_SCHEMAS = {
   ...collectionEntities(),
+  loginPlaintext: loginPlaintextSchema,
   personalIdentity: personalIdentitySchema,
   enumeration: enumerationSchema,
   enumFilter: enumFilterSchema,
@@ -38,6 +40,9 @@ export type EntityValue<E extends EntityName> = z.infer<(typeof ENTITY_SCHEMAS)[
 
 /** Online-only entities (server is the authority; not synced through collections). */
 export const ONLINE_ENTITIES = ["personalIdentity", "enumeration", "enumFilter"] as const;
+
+/** Device-only entities: validated on the device, never synced (the login before encryption). */
+export const DEVICE_ENTITIES = ["loginPlaintext"] as const;
 
 /** Message entities: validated per `type` against jsonschema/message.<type>.json. */
 export const MESSAGE_ENTITIES = { clientMessage: CLIENT_MESSAGES, serverMessage: SERVER_MESSAGES } as const;

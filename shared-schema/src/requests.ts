@@ -7,7 +7,7 @@
 // The server still normalises what it stores (addresses trimmed and lower-cased, names trimmed) and
 // keeps the checks that need its data (a taken address, a common password, a wrong code).
 import * as z from "zod";
-import { doc, email, lengthCheck, REQUIRED_KEY, SECRET, text } from "./primitives";
+import { doc, email, ENUM_KEY, lengthCheck, REQUIRED_KEY, SECRET, text } from "./primitives";
 
 /** Passwords: 10 to 256 characters (code points), any characters (server/account: the same limits). */
 export const PASSWORD_MIN = 10;
@@ -122,6 +122,44 @@ export const passwordResetRequestSchema = doc(
 );
 export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 
+/** How a person proves again who they are before a sensitive change (POST /auth/reverify). Passkeys
+ * prove it through /auth/reverify/passkey/*. */
+export const REVERIFY_METHODS = ["password", "totp", "email"] as const;
+
+/**
+ * {method, password | code}: a recent proof of identity. The password goes with "password", the
+ * 6-digit code with "totp" and "email"; the server checks the secret and refuses one of the wrong
+ * kind as a wrong secret.
+ */
+export const reverifyRequestSchema = doc(
+  z.strictObject({
+    method: doc(z.enum(REVERIFY_METHODS).meta({ [ENUM_KEY]: "validation.account.reverifyMethod" }), "password, totp (authenticator app) or email (an e-mailed code)."),
+    password: doc(password(1), "The account's password (method password).").optional(),
+    code: otpCode().optional(),
+  }),
+  "POST /auth/reverify",
+);
+export type ReverifyRequest = z.infer<typeof reverifyRequestSchema>;
+
+/** What a Checkout session is for (server/billing): the 1 US dollar card check, or the plan. */
+export const CHECKOUT_KINDS = ["card_check", "subscription"] as const;
+/** Where Checkout comes back to: the onboarding (the default) or the billing page. */
+export const CHECKOUT_RETURNS = ["onboarding", "billing"] as const;
+
+/**
+ * {kind, priceId?, returnTo?}: a Stripe Checkout session (issue 14). The plan (kind subscription)
+ * names its monthly price; the server checks that the price is offered and words that refusal.
+ */
+export const checkoutRequestSchema = doc(
+  z.strictObject({
+    kind: doc(z.enum(CHECKOUT_KINDS), "card_check (the 1 US dollar card check) or subscription (a plan)."),
+    priceId: doc(z.string().max(255), "The plan's monthly Stripe price id (kind subscription).").optional(),
+    returnTo: doc(z.enum(CHECKOUT_RETURNS), "onboarding (default) or billing.").optional(),
+  }),
+  "POST /stripe/create-checkout-session",
+);
+export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
+
 /** Request entities by name (the names schema.Validate takes on the Go side). */
 export const REQUEST_SCHEMAS = {
   signUpRequest: signUpRequestSchema,
@@ -134,5 +172,7 @@ export const REQUEST_SCHEMAS = {
   emailRequest: emailRequestSchema,
   signUpVerifyRequest: signUpVerifyRequestSchema,
   passwordResetRequest: passwordResetRequestSchema,
+  reverifyRequest: reverifyRequestSchema,
+  checkoutRequest: checkoutRequestSchema,
 } as const;
 export const REQUEST_ENTITIES = Object.keys(REQUEST_SCHEMAS) as (keyof typeof REQUEST_SCHEMAS)[];

@@ -187,6 +187,7 @@ describe("stored records (envelope inline)", () => {
       "cashFlows",
       "logins",
       "fxRates",
+      "vaultKeys",
     ]);
     for (const c of Object.values(COLLECTIONS)) {
       expect(c.fields).not.toContain("id");

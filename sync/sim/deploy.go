@@ -30,7 +30,7 @@ func (e *Env) PostgresBase() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return c.url, nil
+	return c.URL(), nil
 }
 
 // Deploy starts a server (in this process, or the binary) on a new database made from the world

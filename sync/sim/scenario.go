@@ -168,7 +168,7 @@ func (sc *Scenario) setUp() error {
 		}
 		sc.env.restartMu.Lock()
 		sc.cluster = c
-		base = c.url
+		base = c.URL()
 	}
 	dep, err := sc.env.Deploy(base, binary, dir)
 	if dep != nil {

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -9,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -24,6 +22,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"patrimonio/internal/pgtest"
 	"patrimonio/server"
 	"patrimonio/server/app"
 )
@@ -45,7 +44,6 @@ type Env struct {
 
 	// Private Postgres clusters: one for the scenarios' databases when PostgresURL is "", one
 	// that scenarios restart (one scenario at a time: restartMu).
-	pgcluster      onceValue[string]
 	sharedCluster  onceValue[*cluster]
 	restartCluster onceValue[*cluster]
 	restartMu      gosync.Mutex
@@ -77,7 +75,7 @@ func (e *Env) Close() error {
 	}
 	for _, c := range []*onceValue[*cluster]{&e.sharedCluster, &e.restartCluster} {
 		if c.v != nil {
-			errs = append(errs, c.v.stop())
+			errs = append(errs, c.v.Stop())
 		}
 	}
 	errs = append(errs, os.RemoveAll(e.Dir))
@@ -115,81 +113,10 @@ func (e *Env) RestartCluster() (*cluster, error) {
 	return e.restartCluster.get(e.startCluster)
 }
 
-func (e *Env) startCluster() (*cluster, error) {
-	bin, err := e.pgcluster.get(func() (string, error) {
-		bin := filepath.Join(e.Dir, "pgcluster")
-		build := exec.Command("go", "build", "-o", bin, "./server/internal/pgtest/pgcluster")
-		build.Dir = e.Root
-		if out, err := build.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("build pgcluster: %v\n%s", err, out)
-		}
-		return bin, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return startCluster(bin)
-}
+func (e *Env) startCluster() (*cluster, error) { return pgtest.StartCluster() }
 
-// ---------------------------------------------------------------- private Postgres cluster
-
-// cluster is a throwaway Postgres cluster that can be restarted: server/internal/pgtest's
-// cluster, run through its pgcluster command (sync/ may not import server/internal).
-type cluster struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-	url string
-	mu  gosync.Mutex
-}
-
-func startCluster(bin string) (*cluster, error) {
-	cmd := exec.Command(bin)
-	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	outPipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start pgcluster: %w", err)
-	}
-	c := &cluster{cmd: cmd, in: in, out: bufio.NewReader(outPipe)}
-	line, err := c.out.ReadString('\n')
-	if err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		return nil, fmt.Errorf("pgcluster did not start: %v", err)
-	}
-	c.url = strings.TrimSpace(line)
-	return c, nil
-}
-
-// Restart restarts Postgres (a fast shutdown, then a start on the same port with the same data).
-func (c *cluster) Restart() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, err := io.WriteString(c.in, "restart\n"); err != nil {
-		return err
-	}
-	line, err := c.out.ReadString('\n')
-	if err != nil {
-		return err
-	}
-	if line = strings.TrimSpace(line); line != "ok" {
-		return errors.New("pgcluster: " + line)
-	}
-	return nil
-}
-
-func (c *cluster) stop() error {
-	_ = c.in.Close()
-	return c.cmd.Wait()
-}
+// cluster is a throwaway Postgres cluster that can be restarted (pgtest's).
+type cluster = pgtest.Cluster
 
 func adminExec(base, sql string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

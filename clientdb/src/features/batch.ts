@@ -58,3 +58,16 @@ export function recordsOf<C extends CollectionName>(collection: C, rows: RecordR
 export function recordOf<C extends CollectionName>(collection: C, row: RecordRow | undefined): SyncedRecord<C> | undefined {
   return row ? toRecord(collection, row) : undefined;
 }
+
+/** The refusal of a record tied to an asset that is missing, deleted or of another workspace. */
+export const ASSET_MISSING_KEY = "validation.asset.missing";
+
+export function assetMissing(path = "assetId"): Issue {
+  return { path, key: ASSET_MISSING_KEY, params: {} };
+}
+
+/** Whether a record's tied asset is a live asset of the workspace. Synchronous on purpose: read the
+ * asset inside the transaction with `recordOf("assets", await rowById(db, "assets", id))` first. */
+export function isLiveAsset(asset: SyncedRecord<"assets"> | undefined, workspaceId: string): boolean {
+  return asset !== undefined && !asset.deleted && asset.workspaceId === workspaceId;
+}

@@ -1,7 +1,7 @@
 // Per-feature commands: one user action that writes several records, in one transaction and one
 // sync batch, with the rules that span records (a structure never owns itself; nothing is left
 // pointing at a deleted asset or structure).
-export { atomically, prefixed } from "./batch";
+export { ASSET_MISSING_KEY, assetMissing, atomically, isLiveAsset, prefixed } from "./batch";
 export {
   addValuation,
   createAsset,
@@ -16,3 +16,10 @@ export { CYCLE_KEY, PARENT_MISSING_KEY, deleteLegalStructure, saveLegalStructure
 export { ancestorChain, findCycles, idsInCycles, structureTree, wouldCreateCycle, type StructureLink } from "./structureGraph";
 export { useDanglingRefs, useRecordById, useRecordsWhere, useWorkspaceConflicts, useWorkspaceRecords } from "./hooks";
 export { findDanglingRefs, repairDanglingRefs, type DanglingRef } from "./dangling";
+export { deleteLiability, saveLiability } from "./liabilities";
+export { deleteCashFlow, saveCashFlow } from "./flows";
+export { readWorkspaceDevices, refreshWorkspaceDevices, useWorkspaceDevices, type DevicesMeta, type WorkspaceDevice } from "./devices";
+export { createTask, deleteTask, setTaskStatus, updateTask, type TaskFields } from "./tasks";
+export { ESTATE, REMAINING_KEY, SUM_EXCEEDS_KEY, allocatedHundredths, deleteBeneficiary, saveBeneficiary } from "./beneficiaries";
+export { deleteLegacyInstruction, saveLegacyInstruction } from "./legacy";
+export { VAULT_LOCKED_KEY, deleteLogin, saveLogin, saveVaultKey, type LoginSealer, type SaveLoginOptions, type SealPlace, type SealedField } from "./logins";

@@ -1,6 +1,7 @@
 // One function per /api/v1 call the PWA makes, typed with ./types. Screens use these through the
 // query hooks (./queries.ts) or mutations; nothing else builds API paths.
 import type { AdminUserActionRequest } from "@patrimonio/shared-schema";
+import type { BillingProduct, BillingState, CheckoutRequest } from "./billing";
 import type { ApiClient } from "./client";
 import { pageFromHeaders, type Page } from "./paging";
 import type {
@@ -26,6 +27,13 @@ import type {
 } from "./types";
 
 export const endpoints = {
+  // Billing with Stripe (api/billing.ts).
+  stripeProducts: (api: ApiClient) => api.get<BillingProduct[]>("/stripe/products"),
+  stripeSubscriptions: (api: ApiClient) => api.get<BillingState>("/stripe/subscriptions"),
+  refreshStripeSubscriptions: (api: ApiClient) => api.post<BillingState>("/stripe/subscriptions/refresh"),
+  createCheckoutSession: (api: ApiClient, body: CheckoutRequest) => api.post<{ id: string; url: string }>("/stripe/create-checkout-session", body),
+  createPortalSession: (api: ApiClient) => api.post<{ url: string }>("/stripe/portal-session"),
+
   authConfig: (api: ApiClient) => api.get<AuthConfig>("/auth/config"),
   /** The signed-in user, or null when nobody is (the server answers 204). */
   me: async (api: ApiClient): Promise<Me | null> => (await api.get<Me | undefined>("/me")) ?? null,

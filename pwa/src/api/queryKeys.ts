@@ -10,4 +10,8 @@ export const queryKeys = {
   passkeys: ["passkeys"] as const,
   adminUsers: ["admin", "users"] as const,
   totpSetup: ["auth", "totp", "setup"] as const,
+  /** The plans (spec: cached under the key stripe/products). */
+  stripeProducts: ["stripe/products"] as const,
+  /** The user's billing: card check and subscriptions, as the server's database knows them. */
+  stripeSubscriptions: ["stripe/subscriptions"] as const,
 };

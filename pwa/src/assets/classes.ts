@@ -159,3 +159,9 @@ export function categoriesOfClass(
   }
   return out;
 }
+
+/** Whether a class offers a category to add an asset to: an active one other than "custom" (an
+ * admin may deactivate them all; then the class page says "No categories available"). */
+export function hasAvailableCategories(categories: readonly CategoryOption[]): boolean {
+  return categories.some((c) => c.active && !c.custom);
+}

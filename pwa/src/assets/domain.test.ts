@@ -8,6 +8,7 @@ import en from "../i18n/locales/en.json";
 import es from "../i18n/locales/es.json";
 import {
   categoriesOfClass,
+  hasAvailableCategories,
   categoryCodeOf,
   categoryIdOf,
   categoryLabelOf,
@@ -138,6 +139,20 @@ describe("classes and categories", () => {
       ["old_kind", false],
       ["parking", true],
     ]);
+    expect(hasAvailableCategories(all)).toBe(true);
+    // Every category of commodities deactivated: none to offer but "custom" ("No categories available").
+    const off = [701, 702, 703].map((id, i) =>
+      enumValue({ id, type: "asset_category", code: ["precious_metals", "energy", "agricultural"][i]!, parentId: 7, active: false }),
+    );
+    const commodities = categoriesOfClass("commodities", "es", tEs, off, { includeInactive: true });
+    expect(commodities.map((c) => [c.code, c.active])).toEqual([
+      ["precious_metals", false],
+      ["energy", false],
+      ["agricultural", false],
+      ["custom", true],
+    ]);
+    expect(hasAvailableCategories(commodities)).toBe(false);
+    expect(hasAvailableCategories(categoriesOfClass("commodities", "es", tEs, off.slice(1), { includeInactive: true }))).toBe(true);
     // Without a cache (a device that never fetched): the fixed list, offline.
     expect(categoriesOfClass("vehicles", "es", tEs).map((c) => c.label)).toEqual(["Automóvil", "Motocicleta", "Embarcación", "Aeronave", "Categoría personalizada"]);
     expect(categoryIdOf("parking", "real_estate", enums)).toBe(1000004);

@@ -15,7 +15,7 @@ describe("onboardingPath", () => {
     ["security_totp", "/onboarding/2fa"],
     ["security_passkey", "/onboarding/passkey"],
     ["personal_info", "/onboarding/personal-info"],
-    ["billing", "/onboarding"],
+    ["billing", "/onboarding/card-check"],
     ["a-step-from-a-newer-server", "/onboarding"],
     ["done", "/"],
   ])("step %s belongs at %s", (step, path) => {
@@ -63,7 +63,8 @@ describe("the onboarding screens", () => {
     ["a step already done sends to the current one (reload resumes)", atStep("personal_info"), "security_totp", to("/onboarding/personal-info")],
     ["the intro opens at any step after the e-mail", atStep("security_passkey"), "intro", allow],
     ["the intro waits for the e-mail code", atStep("verify_email"), "intro", to("/signup/verify")],
-    ["the intro opens for a step this client has no screen for", atStep("billing"), "intro", allow],
+    ["the intro opens at the billing step", atStep("billing"), "intro", allow],
+    ["the card check opens at the billing step", atStep("billing"), "billing", allow],
     ["the e-mail code screen opens at its step", atStep("verify_email"), "verify_email", allow],
     ["the e-mail code screen is gone once verified", atStep("security_totp"), "verify_email", to("/onboarding/2fa")],
     ["onboarding is over once done", done, "intro", to("/")],

@@ -9,6 +9,8 @@ export const STEP_PATHS = {
   security_totp: "/onboarding/2fa",
   security_passkey: "/onboarding/passkey",
   personal_info: "/onboarding/personal-info",
+  /** With billing on: the card check, then the plan (/onboarding/suscription) and its status. */
+  billing: "/onboarding/card-check",
 } as const;
 
 export type StepPath = (typeof STEP_PATHS)[keyof typeof STEP_PATHS];
@@ -36,8 +38,8 @@ function isKnownStep(step: string): step is OnboardingRouteStep {
 
 /**
  * The path where a user with this onboarding state belongs: the dashboard once onboarding is done,
- * else the screen of the current step. A step this client has no screen for (billing, from a later
- * issue) goes to the onboarding intro.
+ * else the screen of the current step. A step this client has no screen for (from a newer server)
+ * goes to the onboarding intro.
  */
 export function onboardingPath(onboarding: OnboardingState): GuardPath {
   if (onboarding.completed || onboarding.step === "done") return "/";
@@ -90,4 +92,14 @@ export function decideOnboardingRoute(me: Me | null, screen: "intro" | Onboardin
   if (home === "/") return { kind: "redirect", to: "/" };
   if (screen === "intro") return me.onboarding.step === "verify_email" ? { kind: "redirect", to: home } : ALLOW;
   return me.onboarding.step === screen ? ALLOW : { kind: "redirect", to: home };
+}
+
+/**
+ * /onboarding/status: the subscription's status, at the billing step (waiting for Stripe's
+ * confirmation) and also once onboarding is done (the status stays readable there).
+ */
+export function decideBillingStatusRoute(me: Me | null): GuardDecision {
+  if (!me) return { kind: "redirect", to: "/signin" };
+  if (me.onboarding.completed || me.onboarding.step === "done" || me.onboarding.step === "billing") return ALLOW;
+  return { kind: "redirect", to: onboardingPath(me.onboarding) };
 }

@@ -14,3 +14,33 @@ export function skippedSteps(me: Pick<Me, "user" | "onboarding"> | null | undefi
   if (passed("security_passkey") && passkeyCount === 0) skipped.push("security_passkey");
   return skipped;
 }
+
+const SECURITY_AND_IDENTITY = [
+  { step: "security_totp", labelKey: "onboarding.progress.totp" },
+  { step: "security_passkey", labelKey: "onboarding.progress.passkey" },
+  { step: "personal_info", labelKey: "onboarding.progress.personalInfo" },
+] as const;
+
+/** With billing on (issue 14) the server's one "billing" step is two for the person: the 1 US dollar
+ * card check, then the plan. */
+const BILLING = [
+  { step: "billing_card_check", labelKey: "billing.progress.cardCheck" },
+  { step: "billing_plan", labelKey: "billing.progress.plan" },
+] as const;
+
+/** A step of the progress bar: the server's step (for billing, which half of it) and its label. */
+export type ProgressStep = (typeof SECURITY_AND_IDENTITY)[number] | (typeof BILLING)[number];
+
+/**
+ * The progress bar's steps and the index of the current one (-1 before the first, the length once
+ * past the last). `billing`: billing is on (the server's "billing" step exists); at that step,
+ * `cardVerified` tells the card check from the plan.
+ */
+export function onboardingProgress(step: string | undefined, billing: boolean, cardVerified: boolean): { steps: readonly ProgressStep[]; current: number } {
+  const steps: readonly ProgressStep[] = billing ? [...SECURITY_AND_IDENTITY, ...BILLING] : SECURITY_AND_IDENTITY;
+  if (step === undefined || step === "verify_email") return { steps, current: -1 };
+  const named = step === "billing" ? (cardVerified ? "billing_plan" : "billing_card_check") : step;
+  const found = steps.findIndex((s) => s.step === named);
+  // A step after these (done, or billing while billing is off) means all of them are done.
+  return { steps, current: found >= 0 ? found : steps.length };
+}

@@ -157,3 +157,57 @@ describe("history, change and returns", () => {
     ]);
   });
 });
+
+describe("cash flows tied to an asset in its returns", () => {
+  const id = "01900000-0000-7000-8000-0000000000f1";
+  // Bought for 1000 € on 2024-01-01; worth 1050 € on 2024-07-01 and 1100 € on 2025-01-01. Rent of
+  // 100 € received once on 2024-07-01 (inside that day's value), and a monthly cost of 10 € from
+  // 2025-01-01 that continues after the last value (those wait for the next one).
+  const input = (withFlows: boolean): FiguresInput => ({
+    base: "EUR",
+    today: "2025-03-10",
+    assets: [{ id, name: "Piso", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", currentValue: "1100", valuationDate: "2025-01-01", purchaseValue: "1000", purchaseDate: "2024-01-01" }],
+    structures: [],
+    valuations: [
+      { assetId: id, date: "2024-01-01", value: "1000", currency: "EUR" },
+      { assetId: id, date: "2024-07-01", value: "1050", currency: "EUR" },
+    ],
+    liabilities: [],
+    cashFlows: withFlows
+      ? [
+          { assetId: id, direction: "inflow", amount: "100", currency: "EUR", frequency: "once", startDate: "2024-07-01" },
+          { assetId: id, direction: "outflow", amount: "10", currency: "EUR", frequency: "monthly", startDate: "2025-01-01" },
+          { assetId: "01900000-0000-7000-8000-0000000000f2", direction: "inflow", amount: "999", currency: "EUR", frequency: "once", startDate: "2024-07-01" },
+        ]
+      : [],
+    rates: [],
+    manualRates: [],
+  });
+
+  it("rent received is money taken out, a cost paid is money put in (the first monthly cost falls on the last value's day)", () => {
+    const row = computeHistory(prepare(input(true))).returns.find((r) => r.kind === "asset")!;
+    // TWR: (1050 + 100) / 1000 × (1100 − 10) / 1050 − 1
+    expect(val(row.periods.all.base.twr)).toBe(fixed(new Dec(1150).div(1000).mul(new Dec(1090).div(1050)).sub(1), 6)); // 0.193810
+    // simple: (1100 − 1000 − (−100 + 10)) / (1000 + 10)
+    expect(val(row.periods.all.base.simple)).toBe(fixed(new Dec(190).div(1010), 6)); // 0.188119
+    // XIRR of −1000 (2024-01-01), +100 (2024-07-01), +1090 (2025-01-01): 19.898 % a year (bisection
+    // in Python on Σ a / (1+r)^(days/365); a spreadsheet's XIRR gives the same).
+    const mwr = row.periods.all.base.mwr;
+    expect(mwr.ok && mwr.annualized).toBe(true);
+    expect(mwr.ok && fixed(new Dec(mwr.value), 5)).toBe("0.19898");
+  });
+
+  it("without the flows the same asset shows only its value change (10 %)", () => {
+    const row = computeHistory(prepare(input(false))).returns.find((r) => r.kind === "asset")!;
+    expect(val(row.periods.all.base.twr)).toBe("0.100000");
+  });
+
+  it("periodic flows happen from their start up to today, clamped to short months", async () => {
+    const { occurrenceDates, investorAmount } = await import("./flows");
+    expect(occurrenceDates({ frequency: "monthly", startDate: "2025-01-31" }, "2025-04-30")).toEqual(["2025-01-31", "2025-02-28", "2025-03-31", "2025-04-30"]);
+    expect(occurrenceDates({ frequency: "quarterly", startDate: "2024-11-15", endDate: "2025-06-01" }, "2026-01-01")).toEqual(["2024-11-15", "2025-02-15", "2025-05-15"]);
+    expect(occurrenceDates({ frequency: "weekly", startDate: "2025-03-01" }, "2025-03-15")).toEqual(["2025-03-01", "2025-03-08", "2025-03-15"]);
+    expect(occurrenceDates({ frequency: "once", startDate: "2025-04-01" }, "2025-03-15")).toEqual([]);
+    expect([investorAmount({ direction: "inflow", amount: "100" }), investorAmount({ direction: "outflow", amount: "10.5" })]).toEqual(["-100", "10.5"]);
+  });
+});

@@ -8,7 +8,9 @@
 //
 // Returns of a group (a class, a structure): the members' values summed at every valuation date
 // (each member at its last value on or before it). A member that joins later brings its purchase as
-// money put in (or, without a known purchase, its first value), so a new asset is not a gain. In
+// money put in (or, without a known purchase, its first value), so a new asset is not a gain; the
+// cash flows tied to an asset (flows.ts: rent and dividends out, costs in) are its contributions and
+// withdrawals, up to the group's latest value. In
 // the base currency every value uses the rate of its own date; "local" uses one rate for all (the
 // rate of the period's end, today), so base − local is the effect of exchange rates. For one asset
 // "local" is its own currency.
@@ -112,6 +114,12 @@ export function groupHistory(members: readonly Holding[], conv: Conv): { valuati
     const entry = h.purchase && h.purchase.date <= first.date ? h.purchase : first;
     const v = conv(amountOf(entry), entry.currency, entry.date);
     flows.push({ date: entry.date, amount: v === null ? "0" : plain(v), missing: v === null });
+    // The asset's own cash flows after it was bought (before it, it was not held).
+    for (const f of h.flows) {
+      if (f.date <= entry.date) continue;
+      const a = conv(amountOf(f), f.currency, f.date);
+      flows.push({ date: f.date, amount: a === null ? "0" : plain(a), missing: a === null });
+    }
   });
   events.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const latest: (Dec | null | undefined)[] = new Array(members.length);
@@ -128,7 +136,11 @@ export function groupHistory(members: readonly Holding[], conv: Conv): { valuati
     latest[e.member] = e.value;
     if (i + 1 === events.length || events[i + 1]!.date !== e.date) valuations.push({ date: e.date, value: plain(total), missing: missingCount > 0 });
   }
-  return { valuations, flows };
+  // Returns are measured up to the latest value: flows after it wait for the next valuation
+  // (otherwise the last value would not account for them: "flowAfterLastValuation").
+  const lastDate = valuations[valuations.length - 1]?.date;
+  flows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return { valuations, flows: lastDate === undefined ? flows : flows.filter((f) => f.date <= lastDate) };
 }
 
 function fig(r: ReturnResult): ReturnFigure {

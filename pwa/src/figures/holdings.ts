@@ -2,7 +2,8 @@
 // structures (look-through) and its dated values (the valuation history plus the current value),
 // in its own currency, already multiplied by the share.
 import { Dec, parseDecimal } from "../money";
-import type { FigAsset, FigStructure, FigValuation } from "./types";
+import { investorAmount, occurrenceDates } from "./flows";
+import type { FigAsset, FigCashFlow, FigStructure, FigValuation } from "./types";
 
 export interface Point {
   date: string;
@@ -29,6 +30,9 @@ export interface Holding {
   points: Point[];
   /** Money put in: the purchase (share of it), when known. */
   purchase?: Point;
+  /** The asset's cash flows up to today, the investor's way (+ put in, − taken out; share of it),
+   * by date ascending. */
+  flows: Point[];
 }
 
 /** The chain of structures above an asset (each structure once, even if the data loops). */
@@ -66,6 +70,7 @@ export function buildHoldings(
   structures: readonly FigStructure[],
   valuations: readonly FigValuation[],
   today: string,
+  cashFlows: readonly FigCashFlow[] = [],
 ): Holding[] {
   const structById = new Map(structures.map((s) => [s.id, s]));
   // Many assets share a participation and a structure: compute each share once.
@@ -75,6 +80,12 @@ export function buildHoldings(
     let list = valsByAsset.get(v.assetId);
     if (!list) valsByAsset.set(v.assetId, (list = []));
     list.push(v);
+  }
+  const flowsByAsset = new Map<string, FigCashFlow[]>();
+  for (const f of cashFlows) {
+    let list = flowsByAsset.get(f.assetId);
+    if (!list) flowsByAsset.set(f.assetId, (list = []));
+    list.push(f);
   }
   return assets.map((asset) => {
     const shareKey = `${asset.participation ?? ""}|${asset.legalStructureId ?? ""}`;
@@ -90,7 +101,14 @@ export function buildHoldings(
     const points: Point[] = [];
     for (const [date, v] of dated) if (DECIMAL.test(v.value)) points.push({ date, raw: v.value, currency: v.currency, share });
     points.sort(byDate);
-    const holding: Holding = { asset, share, chain, points };
+    const flows: Point[] = [];
+    for (const f of flowsByAsset.get(asset.id) ?? []) {
+      if (!DECIMAL.test(f.amount)) continue;
+      const raw = investorAmount(f);
+      for (const date of occurrenceDates(f, today)) flows.push({ date, raw, currency: f.currency, share });
+    }
+    flows.sort(byDate);
+    const holding: Holding = { asset, share, chain, points, flows };
     if (asset.purchaseValue !== undefined && DECIMAL.test(asset.purchaseValue) && asset.purchaseDate && asset.purchaseDate <= today) {
       holding.purchase = { date: asset.purchaseDate, raw: asset.purchaseValue, currency: asset.currency, share };
     }

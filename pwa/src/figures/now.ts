@@ -22,7 +22,7 @@ export function prepare(input: FiguresInput): Prepared {
   return {
     input,
     book: new RateBook(input.rates, input.manualRates),
-    holdings: buildHoldings(input.assets, input.structures, input.valuations, input.today),
+    holdings: buildHoldings(input.assets, input.structures, input.valuations, input.today, input.cashFlows),
   };
 }
 

@@ -49,6 +49,19 @@ export interface FigLiability {
   startDate?: string | undefined;
 }
 
+/** A cash flow of the synced cashFlows collection tied to an asset (the others are not an asset's
+ * return). */
+export interface FigCashFlow {
+  assetId: string;
+  direction: "inflow" | "outflow";
+  /** Each occurrence's amount, positive, in `currency`. */
+  amount: string;
+  currency: string;
+  frequency: "once" | "daily" | "weekly" | "monthly" | "quarterly" | "annual";
+  startDate: string;
+  endDate?: string | undefined;
+}
+
 export interface FiguresInput {
   base: string;
   /** The day the figures are for (YYYY-MM-DD, the reader's local date). */
@@ -57,6 +70,8 @@ export interface FiguresInput {
   structures: readonly FigStructure[];
   valuations: readonly FigValuation[];
   liabilities: readonly FigLiability[];
+  /** Cash flows tied to assets: contributions and withdrawals of the returns (absent: none). */
+  cashFlows?: readonly FigCashFlow[];
   /** Server rates and the workspace's manual rates (source "manual"). */
   rates: readonly EurRate[];
   manualRates: readonly EurRate[];

@@ -12,7 +12,7 @@
 // message on its field; a 409 goes on `conflictField` when the form names one; everything else
 // (429 with its wait, 403, network) is the form's alert (<FormError>).
 import { zodResolver } from "@hookform/resolvers/zod";
-import { keyErrorMap, type IssueParams } from "@patrimonio/shared-schema";
+import { keyErrorMap, type Issue, type IssueParams } from "@patrimonio/shared-schema";
 import type { i18n as I18n } from "i18next";
 import { useMemo, useState } from "react";
 import {
@@ -86,6 +86,29 @@ export function trimFields<T extends FieldValues>(...names: (keyof T & string)[]
     for (const name of names) if (typeof out[name] === "string") out[name] = (out[name] as string).trim();
     return out as T;
   };
+}
+
+/**
+ * Puts a device command's refusal on the form: each issue on the field its path starts with, when the
+ * form has that field (`fieldNames`), the focus on the first; the others come back translated, for an
+ * alert next to the form (a rule about other records, a missing asset, the locked vault).
+ */
+export function applyIssues<T extends FieldValues>(
+  i18n: I18n,
+  setError: UseFormReturn<T>["setError"],
+  issues: readonly Issue[],
+  fieldNames: readonly string[],
+): string[] {
+  const elsewhere: string[] = [];
+  let placed = 0;
+  for (const issue of issues) {
+    const name = issue.path.split(".")[0] ?? "";
+    if (fieldNames.includes(name)) {
+      setError(name as Path<T>, { type: "device", message: encodeMessage(issue.key, issue.params) }, { shouldFocus: placed === 0 });
+      placed++;
+    } else elsewhere.push(translateKey(i18n, { key: issue.key, params: issue.params }));
+  }
+  return elsewhere;
 }
 
 /** Puts a server refusal on the form's fields where it names them. Returns true when every part of

@@ -39,7 +39,7 @@ describe("useRateBook", () => {
     );
     // The manual 1.25 wins over the ECB's 1.0919 on the 3rd; no UYU rate: missing, never 1:1.
     await waitFor(() => expect(screen.getByTestId("out").textContent).toBe("80@2024-01-03 missing"));
-    expect(fetch).toHaveBeenCalledWith("/api/v1/fx-rates", expect.anything());
+    expect(fetch).toHaveBeenCalledWith("/api/v1/fx-rates?currencies=USD,UYU", expect.anything());
 
     // A manual UYU rate typed offline converts at once.
     await act(async () => {

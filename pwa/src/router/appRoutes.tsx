@@ -7,13 +7,14 @@ import * as z from "zod";
 import { workspaceQuery } from "../api/queries";
 import { areaRoutes } from "./areaRoutes";
 import { assetRoutes } from "./assetRoutes";
+import { profileBillingRoute } from "./billingRoutes";
 import { appLayoutRoute, guardApp, loadMeForGuard } from "./root";
 
 export const dashboardRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/",
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.dashboard" },
+  staticData: { titleKey: "shell.titles.dashboard", locales: ["dashboard", "money", "assets"] },
   component: lazyRouteComponent(() => import("../screens/DashboardScreen"), "DashboardScreen"),
 });
 
@@ -120,6 +121,7 @@ export const appRouteTree = appLayoutRoute.addChildren([
   dashboardRoute,
   wealthMapRoute,
   profileRoute,
+  profileBillingRoute,
   adminRouteTree,
   workspacesRoute,
   workspaceRoute,

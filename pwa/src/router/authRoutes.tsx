@@ -18,7 +18,7 @@ export const signInRoute = createRoute({
   path: "/signin",
   validateSearch: (search) => authSearchSchema.parse(search),
   beforeLoad: async ({ context, search }) => enforce(decideGuestRoute(await loadMeForGuard(context), search.redirect)),
-  staticData: { titleKey: "shell.titles.signIn" },
+  staticData: { titleKey: "shell.titles.signIn", locales: [] },
   component: lazyRouteComponent(() => import("./screens/SignInRoute"), "SignInRoute"),
 });
 
@@ -27,7 +27,7 @@ export const signUpRoute = createRoute({
   path: "/signup",
   validateSearch: (search) => authSearchSchema.parse(search),
   beforeLoad: async ({ context, search }) => enforce(decideGuestRoute(await loadMeForGuard(context), search.redirect)),
-  staticData: { titleKey: "shell.titles.signUp" },
+  staticData: { titleKey: "shell.titles.signUp", locales: [] },
   component: lazyRouteComponent(() => import("../screens/auth/SignUpScreen"), "SignUpScreen"),
 });
 
@@ -37,7 +37,7 @@ export const verifyEmailRoute = createRoute({
   // ?email= is the address that has just signed up (no session yet: the code signs in).
   validateSearch: (search) => z.object({ email: z.string().optional().catch(undefined) }).parse(search),
   beforeLoad: async ({ context, search }) => enforce(decideOnboardingRoute(await loadMeForGuard(context), "verify_email", search.email)),
-  staticData: { titleKey: "shell.titles.verifyEmail" },
+  staticData: { titleKey: "shell.titles.verifyEmail", locales: [] },
   component: lazyRouteComponent(() => import("../screens/auth/VerifyEmailScreen"), "VerifyEmailScreen"),
 });
 
@@ -46,7 +46,7 @@ export const verifyEmailRoute = createRoute({
 export const passwordForgotRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: "/password/forgot",
-  staticData: { titleKey: "shell.titles.passwordForgot" },
+  staticData: { titleKey: "shell.titles.passwordForgot", locales: [] },
   component: lazyRouteComponent(() => import("../screens/password/PasswordResetScreens"), "ForgotPasswordScreen"),
 });
 
@@ -54,6 +54,6 @@ export const passwordResetRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: "/password/reset",
   validateSearch: (search) => z.object({ token: z.string().optional().catch(undefined) }).parse(search),
-  staticData: { titleKey: "shell.titles.passwordReset" },
+  staticData: { titleKey: "shell.titles.passwordReset", locales: [] },
   component: lazyRouteComponent(() => import("./screens/PasswordResetRoute"), "PasswordResetRoute"),
 });

@@ -1,8 +1,12 @@
 // /onboarding and its steps, in the plain layout. Only the server's current step opens; the intro
 // opens at any step. Each step's code loads when it is visited (or preloaded on intent).
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { decideOnboardingRoute, type OnboardingRouteStep } from "../auth/guards";
+import * as z from "zod";
+import { stripeProductsQuery } from "../api/billing";
+import { decideBillingStatusRoute, decideOnboardingRoute, type OnboardingRouteStep } from "../auth/guards";
 import { loadSyncModules } from "../shell/syncModules";
+import { ROUTER_DEFAULTS } from "./config";
+import { RoutePending } from "./RoutePending";
 import { enforce, loadMeForGuard, publicLayoutRoute, type RouterContext } from "./root";
 
 function guardStep(screen: "intro" | OnboardingRouteStep) {
@@ -12,7 +16,8 @@ function guardStep(screen: "intro" | OnboardingRouteStep) {
 export const onboardingRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: "/onboarding",
-  staticData: { titleKey: "shell.titles.onboarding" },
+  // The frame's progress bar names the steps, the billing ones included (OnboardingLayout).
+  staticData: { titleKey: "shell.titles.onboarding", locales: ["onboarding", "billing"] },
   // The steps' forms read enumerations from the device database: it loads with the frame's code.
   component: lazyRouteComponent(
     () => Promise.all([import("./screens/OnboardingRoute"), loadSyncModules()]).then(([module]) => module),
@@ -51,9 +56,52 @@ export const onboardingPersonalInfoRoute = createRoute({
   component: lazyRouteComponent(() => import("../screens/onboarding/PersonalInfoScreen"), "PersonalInfoScreen"),
 });
 
+/** ?checkout=success|cancel&session_id=…: the way back from Stripe Checkout. */
+export const checkoutReturnSchema = z.object({
+  checkout: z.enum(["success", "cancel"]).optional().catch(undefined),
+  session_id: z.string().max(255).optional().catch(undefined),
+});
+
+// With billing on (issue 14): the card check (1 US dollar), the plan, and the subscription's status.
+export const onboardingCardCheckRoute = createRoute({
+  getParentRoute: () => onboardingRoute,
+  path: "/card-check",
+  validateSearch: (search) => checkoutReturnSchema.parse(search),
+  beforeLoad: guardStep("billing"),
+  staticData: { titleKey: "billing.titles.cardCheck", locales: ["billing", "onboarding"] },
+  component: lazyRouteComponent(() => import("../screens/onboarding/CardCheckScreen"), "CardCheckScreen"),
+});
+
+/** /onboarding/suscription (the spec's spelling): the plans, loaded before the screen shows. */
+export const onboardingSubscriptionRoute = createRoute({
+  getParentRoute: () => onboardingRoute,
+  path: "/suscription",
+  validateSearch: (search) => checkoutReturnSchema.parse(search),
+  beforeLoad: guardStep("billing"),
+  loader: ({ context }) => context.queryClient.ensureQueryData(stripeProductsQuery(context.api)),
+  pendingComponent: RoutePending,
+  pendingMs: ROUTER_DEFAULTS.defaultPendingMs,
+  pendingMinMs: ROUTER_DEFAULTS.defaultPendingMinMs,
+  errorComponent: lazyRouteComponent(() => import("../screens/onboarding/SubscriptionScreen"), "SubscriptionError"),
+  staticData: { titleKey: "billing.titles.plans", locales: ["billing", "onboarding"] },
+  component: lazyRouteComponent(() => import("../screens/onboarding/SubscriptionScreen"), "SubscriptionScreen"),
+});
+
+export const onboardingStatusRoute = createRoute({
+  getParentRoute: () => onboardingRoute,
+  path: "/status",
+  validateSearch: (search) => checkoutReturnSchema.parse(search),
+  beforeLoad: async ({ context }) => enforce(decideBillingStatusRoute(await loadMeForGuard(context))),
+  staticData: { titleKey: "billing.titles.status", locales: ["billing", "onboarding"] },
+  component: lazyRouteComponent(() => import("../screens/onboarding/StatusScreen"), "StatusScreen"),
+});
+
 export const onboardingRouteTree = onboardingRoute.addChildren([
   onboardingIntroRoute,
   onboardingTotpRoute,
   onboardingPasskeyRoute,
   onboardingPersonalInfoRoute,
+  onboardingCardCheckRoute,
+  onboardingSubscriptionRoute,
+  onboardingStatusRoute,
 ]);

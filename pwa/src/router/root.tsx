@@ -3,11 +3,13 @@
 // - "public": the plain layout of sign-in, sign-up, verification, password reset and onboarding.
 // The legal pages and Not Found at an unknown path pick one of the two by the session (AdaptiveLayout).
 import type { QueryClient } from "@tanstack/react-query";
+import type { i18n as I18n } from "i18next";
 import { createRootRouteWithContext, createRoute, lazyRouteComponent, Outlet, redirect } from "@tanstack/react-router";
 import type { ApiClient } from "../api/client";
 import { meQuery } from "../api/queries";
 import type { Me } from "../api/types";
 import { decideAppRoute, type GuardDecision } from "../auth/guards";
+import { loadRouteLocales } from "../i18n/routeLocales";
 import { PublicLayout } from "../shell/PublicLayout";
 import { loadSyncModules } from "../shell/syncModules";
 import { DocumentTitle } from "./title";
@@ -15,9 +17,14 @@ import { DocumentTitle } from "./title";
 export interface RouterContext {
   queryClient: QueryClient;
   api: ApiClient;
+  /** The app's i18next instance when it loads texts in parts (main.tsx); tests' instances have them all. */
+  i18n?: I18n;
 }
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
+  // The lazy locale sections of the matched routes (staticData.locales, i18n/routeLocales.ts) are in
+  // before anything renders: no raw keys.
+  beforeLoad: ({ context, matches }) => loadRouteLocales(context.i18n, matches),
   component: function Root() {
     return (
       <DocumentTitle>
@@ -31,6 +38,8 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
 export const appLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "app",
+  // The locale sections the shell uses beyond the core ones (i18n/sections.ts).
+  staticData: { locales: ["workspaces"] },
   component: lazyRouteComponent(
     () => Promise.all([import("../shell/AppShell"), loadSyncModules()]).then(([module]) => module),
     "AppShell",

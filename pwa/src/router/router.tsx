@@ -2,6 +2,7 @@
 // their guards and search parsing, live in their own file beside this one; screens load lazily.
 import type { QueryClient } from "@tanstack/react-query";
 import { createRouter, type AnyRouter, type RouterHistory } from "@tanstack/react-router";
+import type { i18n as I18n } from "i18next";
 import type { ApiClient } from "../api/client";
 import { appRouteTree } from "./appRoutes";
 import { passwordForgotRoute, passwordResetRoute, signInRoute, signUpRoute, verifyEmailRoute } from "./authRoutes";
@@ -20,10 +21,10 @@ export const routeTree = rootRoute.addChildren([
   privacyRoute,
 ]);
 
-export function createAppRouter(options: { queryClient: QueryClient; api: ApiClient; history?: RouterHistory }) {
+export function createAppRouter(options: { queryClient: QueryClient; api: ApiClient; i18n?: I18n; history?: RouterHistory }) {
   const router = createRouter({
     routeTree,
-    context: { queryClient: options.queryClient, api: options.api },
+    context: { queryClient: options.queryClient, api: options.api, ...(options.i18n ? { i18n: options.i18n } : {}) },
     ...(options.history ? { history: options.history } : {}),
     ...ROUTER_DEFAULTS,
     // An unknown path shows Not Found at the root, in the layout that fits the visitor (not inside

@@ -11,6 +11,7 @@ import type en from "../i18n/locales/en.json";
 /** Keys of the screen names in the locale files ("shell.titles.*" and the fallbacks' own titles). */
 export type TitleKey =
   | `shell.titles.${keyof (typeof en)["shell"]["titles"]}`
+  | `billing.titles.${keyof (typeof en)["billing"]["titles"]}`
   | "router.notFound.title"
   | "router.error.title"
   | "accessDenied.title";

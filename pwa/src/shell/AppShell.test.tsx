@@ -22,6 +22,12 @@ describe("the app shell", () => {
       ["Dashboard", "/"],
       ["Asset List", "/assets"],
       ["Wealth Map", "/map"],
+      ["Tasks", "/tasks"],
+      ["Liabilities", "/liabilities"],
+      ["Flows", "/flows"],
+      ["Beneficiaries", "/beneficiaries"],
+      ["Logins", "/logins"],
+      ["Help", "/help"],
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { X } from "lucide-react";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { IconButton } from "../ui/Button";
 import { LegalLinks } from "./LegalLinks";
@@ -43,6 +43,11 @@ export function Sidebar({ id, open, onClose, preferences }: SidebarProps) {
               >
                 <item.icon size={18} aria-hidden="true" />
                 <span>{t(item.labelKey)}</span>
+                {item.badge && (
+                  <Suspense fallback={null}>
+                    <item.badge />
+                  </Suspense>
+                )}
               </Link>
             </li>
           ))}

@@ -1,8 +1,8 @@
-// The user menu: who is signed in, the profile, the admin area (admins only) and sign-out, on the
+// The user menu: who is signed in, the profile, billing, the admin area (admins only) and sign-out, on the
 // kit's DropdownMenu (arrow keys, typeahead, Escape gives focus back). `minimal` (the plain layout of
 // onboarding) offers sign-out only: the other screens open once onboarding is done.
 import { Link } from "@tanstack/react-router";
-import { LogOut, ShieldHalf, UserRound } from "lucide-react";
+import { CreditCard, LogOut, ShieldHalf, UserRound } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
@@ -53,6 +53,14 @@ export function UserMenu({ user, minimal = false, initiallyOpen }: UserMenuProps
           <Link to="/profile">
             <UserRound size={16} aria-hidden="true" />
             {t("userMenu.profile")}
+          </Link>
+        </MenuItem>
+      )}
+      {!minimal && (
+        <MenuItem asChild>
+          <Link to="/profile/billing" search={{ tab: "billing" }}>
+            <CreditCard size={16} aria-hidden="true" />
+            {t("userMenu.billing")}
           </Link>
         </MenuItem>
       )}

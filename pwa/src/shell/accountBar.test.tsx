@@ -44,8 +44,9 @@ describe("the user menu", () => {
     const menu = await screen.findByRole("menu", { name: "Menú de la cuenta de Ana García" });
     expect(menu.textContent).toContain("ana@example.com");
     const items = within(menu).getAllByRole("menuitem");
-    expect(items.map((i) => i.textContent)).toEqual(["Perfil", "Cerrar sesión"]);
+    expect(items.map((i) => i.textContent)).toEqual(["Perfil", "Facturación", "Cerrar sesión"]);
     expect(items[0]?.getAttribute("href")).toBe("/profile");
+    expect(items[1]?.getAttribute("href")).toBe("/profile/billing?tab=billing");
     await waitFor(() => expect(document.activeElement).toBe(items[0]));
     fireEvent.keyDown(document.activeElement ?? menu, { key: "ArrowDown" });
     await waitFor(() => expect(document.activeElement).toBe(items[1]));
@@ -64,7 +65,7 @@ describe("the user menu", () => {
     expect(screen.queryByRole("menu")).toBeNull();
     fireEvent.click(button);
     const menu = await screen.findByRole("menu");
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Profile", "Log out"]);
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Profile", "Billing", "Log out"]);
     expect(screen.getByTestId("user-menu-button").getAttribute("aria-expanded")).toBe("true");
   });
 
@@ -73,6 +74,6 @@ describe("the user menu", () => {
     const button = await screen.findByRole("button", { name: "Account menu of Ana García" });
     fireEvent.keyDown(button, { key: "Enter" });
     const menu = await screen.findByRole("menu");
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Profile", "Administration", "Log out"]);
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Profile", "Billing", "Administration", "Log out"]);
   });
 });

@@ -2,6 +2,7 @@
 // Tasks, Liabilities, Flows, Beneficiaries, Logins, Help). An entry is shown once its screen exists:
 // a new screen gives its entry the route (`to`) instead of null, and nothing else changes.
 import type { LinkProps } from "@tanstack/react-router";
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 import {
   ArrowLeftRight,
   CircleHelp,
@@ -25,18 +26,20 @@ export interface NavEntry {
   to: LinkProps["to"] | null;
   /** Active only on an exact path match (the dashboard is "/", a prefix of everything). */
   exact?: boolean;
+  /** A small count after the label (e.g. things to review), loaded lazily; renders nothing when 0. */
+  badge?: LazyExoticComponent<ComponentType>;
 }
 
 export const NAV_ENTRIES: readonly NavEntry[] = [
   { id: "dashboard", labelKey: "nav.dashboard", icon: LayoutDashboard, to: "/", exact: true },
   { id: "assets", labelKey: "nav.assets", icon: WalletCards, to: "/assets" },
   { id: "wealthMap", labelKey: "nav.wealthMap", icon: MapIcon, to: "/map" },
-  { id: "tasks", labelKey: "nav.tasks", icon: ListChecks, to: null },
-  { id: "liabilities", labelKey: "nav.liabilities", icon: Receipt, to: null },
-  { id: "flows", labelKey: "nav.flows", icon: ArrowLeftRight, to: null },
-  { id: "beneficiaries", labelKey: "nav.beneficiaries", icon: Users, to: null },
-  { id: "logins", labelKey: "nav.logins", icon: KeyRound, to: null },
-  { id: "help", labelKey: "nav.help", icon: CircleHelp, to: null },
+  { id: "tasks", labelKey: "nav.tasks", icon: ListChecks, to: "/tasks" },
+  { id: "liabilities", labelKey: "nav.liabilities", icon: Receipt, to: "/liabilities" },
+  { id: "flows", labelKey: "nav.flows", icon: ArrowLeftRight, to: "/flows" },
+  { id: "beneficiaries", labelKey: "nav.beneficiaries", icon: Users, to: "/beneficiaries", badge: lazy(() => import("../estate/ReadinessBadge")) },
+  { id: "logins", labelKey: "nav.logins", icon: KeyRound, to: "/logins" },
+  { id: "help", labelKey: "nav.help", icon: CircleHelp, to: "/help" },
 ];
 
 export type NavItem = NavEntry & { to: NonNullable<NavEntry["to"]> };

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"patrimonio/internal/pgtest"
 	"patrimonio/server"
 	"patrimonio/server/account"
-	"patrimonio/server/internal/pgtest"
 	"patrimonio/server/store"
 )
 

@@ -17,7 +17,8 @@ import (
 	"syscall"
 	"testing"
 
-	"patrimonio/server/internal/pgtest"
+	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
 )
 
 var binDir string
@@ -68,23 +69,6 @@ func cleanEnv(extra ...string) []string {
 	return append(env, extra...)
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestTheBinaryServesHealthAndStopsCleanlyOnSIGTERM(t *testing.T) {
 	databases := map[string]func(t *testing.T) string{
 		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "data", "patrimonio.db") },
@@ -106,7 +90,7 @@ func TestTheBinaryServesHealthAndStopsCleanlyOnSIGTERM(t *testing.T) {
 				// Required with Postgres; any 32 bytes in base64 (these are 32 zero bytes).
 				"PATRIMONIO_SECRET_KEY=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
 			)
-			stderr := &syncBuffer{}
+			stderr := &testkit.Buffer{}
 			cmd.Stderr = stderr
 			stdout, err := cmd.StdoutPipe()
 			if err != nil {

@@ -2,7 +2,7 @@
 //
 //	go run ./server/cmd/pgtmp -- go test ./...
 //
-// It starts a cluster (the same code the Go tests use, see server/internal/pgtest), runs the
+// It starts a cluster (the same code the Go tests use, see internal/pgtest), runs the
 // command with TEST_DATABASE_URL pointing at it, stops the cluster and exits with the command's
 // exit code. SIGINT and SIGTERM are passed on to the command; the cluster is stopped either way.
 // When TEST_DATABASE_URL is already set, no cluster is started and the command uses that server.
@@ -16,7 +16,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"patrimonio/server/internal/pgtest"
+	"patrimonio/internal/pgtest"
 )
 
 func main() {

@@ -9,6 +9,7 @@ import type { DimensionId, NowFigures } from "../../figures/types";
 import { formatDate } from "../../i18n/format";
 import { useLanguage } from "../../i18n/useLanguage";
 import { Alert } from "../../ui/Alert";
+import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { Combobox } from "../../ui/Combobox";
 import { CURRENCY_CODES, currencyName } from "../../ui/currency";
@@ -19,6 +20,7 @@ import { money, percent } from "./display";
 import styles from "./Dashboard.module.css";
 import { ReturnsSection } from "./ReturnsSection";
 import { SliceTable } from "./SliceTable";
+import { ManualRates, type RatePrefill } from "./ManualRates";
 import { Notices } from "./Notices";
 import { useDashboardFigures, type DashboardFigures } from "./useDashboardFigures";
 
@@ -27,26 +29,32 @@ const Charts = lazy(() => import("./Charts"));
 const DIVERSIFICATION: readonly DimensionId[] = ["currency", "country", "liquidity", "risk", "institution", "structure"];
 
 export function DashboardContent() {
+  const { t } = useTranslation();
   const figures = useDashboardFigures();
   const { now } = figures;
   const nw = now?.netWorth;
+  const [prefill, setPrefill] = useState<RatePrefill | null>(null);
+  const addRate = figures.canEdit ? (currency: string, date: string) => setPrefill({ currency, date, at: Date.now() }) : undefined;
   return (
     <>
-      <Headline figures={figures} />
+      <Headline figures={figures} addRate={addRate} />
       {now && <Sections figures={figures} now={now} />}
+      <ManualRates workspaceId={figures.workspaceId} canEdit={figures.canEdit} readOnlyReason={figures.readOnlyReasonKey ? t(figures.readOnlyReasonKey as never) : null} prefill={prefill} />
       <Notices base={figures.base} oldestRateDate={nw?.oldestRateDate ?? null} newestRateDate={nw?.newestRateDate ?? null} />
     </>
   );
 }
 
-function BasePicker({ base, setBase }: { base: string; setBase: (c: string) => void }) {
+function BasePicker({ figures }: { figures: DashboardFigures }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
+  const { base, setBase, canEdit, readOnlyReasonKey, basePending } = figures;
   const options = useMemo(() => CURRENCY_CODES.map((code) => ({ value: code, label: currencyName(code, language), hint: code })), [language]);
+  const hint = !canEdit && readOnlyReasonKey ? t(readOnlyReasonKey as never) : basePending ? t("dashboard.base.pending") : t("dashboard.base.hint");
   return (
     <div className={styles.picker}>
-      <Field label={t("dashboard.base.label")} hint={t("dashboard.base.hint")}>
-        <Combobox options={options} value={base} onChange={(v) => v && setBase(v)} data-testid="base-currency" />
+      <Field label={t("dashboard.base.label")} hint={hint}>
+        <Combobox options={options} value={base} onChange={(v) => v && setBase(v)} disabled={!canEdit} data-testid="base-currency" />
       </Field>
     </div>
   );
@@ -68,7 +76,9 @@ function ChangeText({ figures, period }: { figures: DashboardFigures; period: "1
   );
 }
 
-function Headline({ figures }: { figures: DashboardFigures }) {
+type AddRate = ((currency: string, date: string) => void) | undefined;
+
+function Headline({ figures, addRate }: { figures: DashboardFigures; addRate: AddRate }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { now, base } = figures;
@@ -77,11 +87,16 @@ function Headline({ figures }: { figures: DashboardFigures }) {
     <Card title={t("dashboard.netWorth.title")} data-testid="net-worth-card">
       <div className={styles.headline}>
         {nw ? (
-          <p className={styles.netWorth} data-testid="net-worth" data-value={nw.total} data-base={base}>
+          <p className={styles.netWorth} data-testid="net-worth" data-value={nw.total} data-base={base} data-fresh={figures.stale ? "false" : "true"}>
             {money(nw.total, base, language)}
           </p>
         ) : (
           <Skeleton shape="title" />
+        )}
+        {nw && figures.stale && (
+          <p className={styles.muted} role="status" data-testid="figures-stale">
+            {t("dashboard.stale", { time: figures.staleSince ? new Intl.DateTimeFormat(language === "es" ? "es-ES" : "en-GB", { dateStyle: "short", timeStyle: "short" }).format(figures.staleSince) : "" })}
+          </p>
         )}
         {nw && (
           <dl className={styles.facts}>
@@ -117,15 +132,15 @@ function Headline({ figures }: { figures: DashboardFigures }) {
             )}
           </dl>
         )}
-        <BasePicker base={base} setBase={figures.setBase} />
-        {now && <Warnings now={now} base={base} />}
+        <BasePicker figures={figures} />
+        {now && <Warnings now={now} base={base} addRate={addRate} />}
         {figures.error && <Alert tone="error">{t("dashboard.error")}</Alert>}
       </div>
     </Card>
   );
 }
 
-function Warnings({ now, base }: { now: NowFigures; base: string }) {
+function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRate: AddRate }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const nw = now.netWorth;
@@ -148,6 +163,14 @@ function Warnings({ now, base }: { now: NowFigures; base: string }) {
                   date: formatDate(m.date, language),
                   base,
                 })}
+                {addRate && m.missing[0] && (
+                  <>
+                    {" "}
+                    <Button variant="ghost" size="sm" onClick={() => addRate(m.missing[0]!, m.date)} data-testid="add-missing-rate">
+                      {t("money.manual.addFor", { currency: m.missing[0], date: formatDate(m.date, language) })}
+                    </Button>
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -3,30 +3,45 @@
 // only when the workspace has assets, and the charts after them.
 import { Link } from "@tanstack/react-router";
 import { Wallet } from "lucide-react";
-import { lazy, Suspense, useContext } from "react";
+import { lazy, Suspense, useContext, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { useAssets } from "../../assets/hooks";
+import { useAssets, useAssetWorkspace } from "../../assets/hooks";
 import { DeviceSyncActive } from "../../sync/engineContext";
+import { formatMoney } from "../../i18n/format";
+import { useLanguage } from "../../i18n/useLanguage";
 import { buttonClass } from "../../ui/Button";
+import { Card } from "../../ui/Card";
 import { EmptyState } from "../../ui/EmptyState";
 import { PageHeader } from "../../ui/PageHeader";
 import { Skeleton } from "../../ui/Skeleton";
 import styles from "./Dashboard.module.css";
 import { Notices } from "./Notices";
+import { DEFAULT_BASE, readHeld } from "./baseCurrency";
+import { readSnapshot } from "./snapshot";
 
 const DashboardContent = lazy(() => import("./DashboardContent").then((m) => ({ default: m.DashboardContent })));
 
 export function DashboardScreen() {
   const { t } = useTranslation();
   const listed = useAssets();
+  const { workspaceId } = useAssetWorkspace();
   // No device database is coming (a browser without IndexedDB): nothing to show on this device.
   const assets = useContext(DeviceSyncActive) ? listed : [];
+  // While the device database opens, the last figures of the workspace (if any) show at once, even
+  // before the figures' chunk has loaded.
+  const snapshot = useMemo(() => {
+    const s = readSnapshot(workspaceId);
+    const d = new Date();
+    const today = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    return s && workspaceId && s.base === (readHeld(workspaceId)?.code ?? DEFAULT_BASE) && s.today === today ? s : undefined;
+  }, [workspaceId]);
+  const remembered = snapshot !== undefined;
   return (
     <div className={styles.page}>
       <PageHeader title={t("dashboard.title")} subtitle={t("dashboard.subtitle")} />
-      {assets === undefined ? (
+      {assets === undefined && !remembered ? (
         <Skeleton shape="block" />
-      ) : assets.length === 0 ? (
+      ) : assets !== undefined && assets.length === 0 ? (
         <>
           <EmptyState
             data-testid="dashboard-empty"
@@ -42,10 +57,28 @@ export function DashboardScreen() {
           <Notices base={null} oldestRateDate={null} newestRateDate={null} />
         </>
       ) : (
-        <Suspense fallback={<Skeleton shape="block" />}>
+        <Suspense fallback={snapshot ? <RememberedHeadline total={snapshot.now.netWorth.total} base={snapshot.base} savedAt={snapshot.savedAt} /> : <Skeleton shape="block" />}>
           <DashboardContent />
         </Suspense>
       )}
     </div>
+  );
+}
+
+/** The net worth of the device's last figures, shown while the figures' chunk loads. */
+function RememberedHeadline({ total, base, savedAt }: { total: string; base: string; savedAt: number }) {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
+  return (
+    <Card title={t("dashboard.netWorth.title")} data-testid="net-worth-card">
+      <div className={styles.headline}>
+        <p className={styles.netWorth} data-testid="net-worth" data-value={total} data-base={base} data-fresh="false">
+          {formatMoney(total, base, language)}
+        </p>
+        <p className={styles.muted} role="status" data-testid="figures-stale">
+          {t("dashboard.stale", { time: new Intl.DateTimeFormat(language === "es" ? "es-ES" : "en-GB", { dateStyle: "short", timeStyle: "short" }).format(savedAt) })}
+        </p>
+      </div>
+    </Card>
   );
 }

@@ -6,10 +6,12 @@ import { useServerRates, useWorkspaceRecords } from "@patrimonio/clientdb";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useAssets, useAssetWorkspace, useLegalStructures, type AssetRec, type StructureRec } from "../../assets/hooks";
 import { useAssetLabels } from "../../assets/useAssetLabels";
-import type { FigAsset, FiguresInput, HistoryFigures, NowFigures } from "../../figures/types";
+import type { FigAsset, FigCashFlow, FiguresInput, HistoryFigures, NowFigures } from "../../figures/types";
+import { addDays } from "../../money/dates";
 import type { WorkerRequest, WorkerResponse } from "../../figures/jobs";
 import { useRatesRefresh } from "../../money/useRateBook";
 import { useBaseCurrency } from "./baseCurrency";
+import { readSnapshot, writeSnapshot } from "./snapshot";
 import { ASSET_CLASS_IDS } from "../../assets/classes";
 
 /** Today in the reader's time zone (YYYY-MM-DD). */
@@ -21,11 +23,20 @@ export interface DashboardFigures {
   workspaceId: string | undefined;
   base: string;
   setBase: (code: string) => void;
+  /** A base currency chosen offline, not yet on the server. */
+  basePending: boolean;
+  /** Whether the reader may change the base currency (owners and editors), else the reason's key. */
+  canEdit: boolean;
+  readOnlyReasonKey: string | null;
   today: string;
   /** undefined while loading; [] when the workspace has none. */
   assets: AssetRec[] | undefined;
   structures: StructureRec[] | undefined;
   now: NowFigures | undefined;
+  /** `now` is the device's last figures (snapshot.ts), shown while the fresh ones compute. */
+  stale: boolean;
+  /** When the stale figures were computed (ms since the epoch). */
+  staleSince: number | undefined;
   history: HistoryFigures | undefined;
   error: string | undefined;
 }
@@ -60,8 +71,8 @@ function startRunner(onAnswer: (res: WorkerResponse) => void, enabled = true): R
 }
 
 export function useDashboardFigures({ history: withHistory = true }: { history?: boolean } = {}): DashboardFigures {
-  const { workspaceId } = useAssetWorkspace();
-  const [base, setBase] = useBaseCurrency(workspaceId);
+  const { workspaceId, canEdit, readOnlyReasonKey } = useAssetWorkspace();
+  const [base, setBase, basePending] = useBaseCurrency(workspaceId);
   const assets = useAssets();
   const structures = useLegalStructures();
   const liabilities = useWorkspaceRecords("liabilities", workspaceId);
@@ -70,8 +81,9 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
   const [nowShown, setNowShown] = useState(false);
   const valuations = useWorkspaceRecords("valuations", withHistory && nowShown ? workspaceId : undefined);
   const manual = useWorkspaceRecords("fxRates", workspaceId);
+  // Cash flows tied to an asset are the contributions and withdrawals of its returns (history only).
+  const cashFlows = useWorkspaceRecords("cashFlows", withHistory && nowShown ? workspaceId : undefined);
   const labels = useAssetLabels();
-  useRatesRefresh();
   const today = useMemo(() => localIsoDate(), []);
 
   const currencies = useMemo(() => {
@@ -79,8 +91,26 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
     for (const a of assets ?? []) set.add(a.fields.currency);
     for (const l of liabilities ?? []) set.add(l.fields.currency);
     for (const v of valuations ?? []) set.add(v.fields.currency);
+    for (const f of cashFlows ?? []) if (f.fields.assetId) set.add(f.fields.currency);
     return [...set].sort();
-  }, [base, assets, liabilities, valuations]);
+  }, [base, assets, liabilities, valuations, cashFlows]);
+  // The earliest date a value is converted on: the device asks the server only for these
+  // currencies from the last rate on or before it (the series and the 1Y change go 13 months back).
+  const from = useMemo(() => {
+    if (!assets) return undefined;
+    let first = addDays(today, -400);
+    const older = (d: string | undefined) => {
+      if (d && d < first) first = d;
+    };
+    for (const a of assets) {
+      older(a.fields.valuationDate);
+      older(a.fields.purchaseDate);
+    }
+    for (const v of valuations ?? []) older(v.fields.date);
+    for (const f of cashFlows ?? []) if (f.fields.assetId) older(f.fields.startDate);
+    return first;
+  }, [assets, valuations, cashFlows, today]);
+  useRatesRefresh(useMemo(() => (from === undefined ? undefined : { currencies, from }), [currencies, from]));
   const serverRates = useServerRates(currencies);
 
   const { categoryIdOf } = labels;
@@ -134,9 +164,19 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
   }, [base, today, figAssets, structures, liabilities, manual, serverRates]);
 
   const historyInput = useMemo((): FiguresInput | undefined => {
-    if (!withHistory || !nowInput || !valuations) return undefined;
-    return { ...nowInput, valuations: valuations.map((v) => ({ assetId: v.fields.assetId, date: v.fields.date, value: v.fields.value, currency: v.fields.currency })) };
-  }, [withHistory, nowInput, valuations]);
+    if (!withHistory || !nowInput || !valuations || !cashFlows) return undefined;
+    const flows: FigCashFlow[] = [];
+    for (const c of cashFlows) {
+      const f = c.fields;
+      if (!f.assetId) continue;
+      flows.push({ assetId: f.assetId, direction: f.direction, amount: f.amount, currency: f.currency, frequency: f.frequency, startDate: f.startDate, endDate: f.endDate });
+    }
+    return {
+      ...nowInput,
+      valuations: valuations.map((v) => ({ assetId: v.fields.assetId, date: v.fields.date, value: v.fields.value, currency: v.fields.currency })),
+      cashFlows: flows,
+    };
+  }, [withHistory, nowInput, valuations, cashFlows]);
 
   const [now, setNow] = useState<NowFigures | undefined>(undefined);
   const [history, setHistory] = useState<{ base: string; figures: HistoryFigures } | undefined>(undefined);
@@ -188,7 +228,31 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
     if (now) performance.mark?.("dashboard:now");
   }, [now]);
 
+  // The last figures of this workspace, shown at once while the fresh ones compute; the fresh ones
+  // are kept for the next visit.
+  const snapshot = useMemo(() => readSnapshot(workspaceId), [workspaceId]);
+  useEffect(() => {
+    if (now && workspaceId && now.netWorth.base === base) writeSnapshot(workspaceId, { base, today, savedAt: Date.now(), now });
+  }, [now, workspaceId, base, today]);
+
   // A figure for another base currency or workspace is not shown while the new one computes.
-  const shownNow = now && now.netWorth.base === base ? now : undefined;
-  return { workspaceId, base, setBase, today, assets, structures, now: shownNow, history: shownNow && history?.base === base ? history.figures : undefined, error };
+  const freshNow = now && now.netWorth.base === base ? now : undefined;
+  const staleNow = !freshNow && snapshot && snapshot.base === base && snapshot.today === today ? snapshot.now : undefined;
+  const shownNow = freshNow ?? staleNow;
+  return {
+    workspaceId,
+    base,
+    setBase,
+    basePending,
+    canEdit,
+    readOnlyReasonKey,
+    today,
+    assets,
+    structures,
+    now: shownNow,
+    stale: staleNow !== undefined,
+    staleSince: staleNow ? snapshot?.savedAt : undefined,
+    history: freshNow && history?.base === base ? history.figures : undefined,
+    error,
+  };
 }

@@ -1,14 +1,17 @@
 // The world map of the wealth map (its own lazy chunk: d3-geo, topojson-client and world-atlas's
 // countries-110m, ~110 KB of TopoJSON bundled with it, so the service worker caches it with the app
 // and it works offline). Countries with assets are focusable buttons (Enter or Space selects them);
-// the others are decoration. The table of the screen carries the same figures.
+// the others are decoration. Countries too small for the 110 m file (Andorra, Monaco, Malta…) are
+// drawn as a marker at their centre (smallCountries.ts). The table of the screen carries the same
+// figures.
 import { geoEqualEarth, geoPath } from "d3-geo";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import type { Feature, FeatureCollection, Geometry } from "geojson";
 import countries110m from "world-atlas/countries-110m.json";
-import { useMemo } from "react";
+import { useMemo, type KeyboardEvent } from "react";
 import { NAME_TO_ALPHA2, NUMERIC_TO_ALPHA2 } from "./countryCodes";
+import { SMALL_COUNTRIES } from "./smallCountries";
 import styles from "./WealthMap.module.css";
 
 export interface CountryFill {
@@ -28,15 +31,38 @@ function useShapes() {
     const collection = feature(topology, topology.objects.countries) as FeatureCollection<Geometry, Props>;
     const projection = geoEqualEarth().fitSize([WIDTH, HEIGHT], { type: "Sphere" } as never);
     const path = geoPath(projection);
-    return collection.features.map((f: Feature<Geometry, Props>) => ({
+    const shapes = collection.features.map((f: Feature<Geometry, Props>) => ({
       code: (f.id !== undefined ? NUMERIC_TO_ALPHA2[String(f.id)] : undefined) ?? NAME_TO_ALPHA2[f.properties?.name ?? ""] ?? "",
       d: path(f) ?? "",
     }));
+    // Countries without a shape on this map: a marker at their centre (smallCountries.ts).
+    const drawn = new Set(shapes.map((s) => s.code));
+    const points = new Map<string, [number, number]>();
+    for (const [code, lon, lat] of SMALL_COUNTRIES) {
+      const xy = projection([lon, lat]);
+      if (!drawn.has(code) && xy) points.set(code, [xy[0], xy[1]]);
+    }
+    return { shapes, points };
   }, []);
 }
 
+function activate(onSelect: (code: string) => void, code: string) {
+  return {
+    role: "button",
+    tabIndex: 0,
+    onClick: () => onSelect(code),
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        onSelect(code);
+      }
+    },
+  } as const;
+}
+
 export default function WorldMap({ fills, selected, onSelect, label }: { fills: ReadonlyMap<string, CountryFill>; selected: string | undefined; onSelect: (code: string) => void; label: string }) {
-  const shapes = useShapes();
+  const { shapes, points } = useShapes();
+  const markers = [...fills.values()].filter((f) => points.has(f.code));
   return (
     <svg className={styles.map} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={label} data-testid="world-map">
       {shapes.map((s, i) => {
@@ -49,21 +75,33 @@ export default function WorldMap({ fills, selected, onSelect, label }: { fills: 
             d={s.d}
             fill={f.fill}
             className={`${styles.country} ${selected === s.code ? styles.selected : ""}`}
-            role="button"
-            tabIndex={0}
             aria-label={f.label}
             aria-pressed={selected === s.code}
             data-country={s.code}
-            onClick={() => onSelect(s.code)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" || e.key === " ") {
-                e.preventDefault();
-                onSelect(s.code);
-              }
-            }}
+            {...activate(onSelect, s.code)}
           >
             <title>{f.label}</title>
           </path>
+        );
+      })}
+      {markers.map((f) => {
+        const [x, y] = points.get(f.code)!;
+        return (
+          <circle
+            key={f.code}
+            cx={x}
+            cy={y}
+            r={6}
+            fill={f.fill}
+            className={`${styles.country} ${styles.marker} ${selected === f.code ? styles.selected : ""}`}
+            aria-label={f.label}
+            aria-pressed={selected === f.code}
+            data-country={f.code}
+            data-marker="true"
+            {...activate(onSelect, f.code)}
+          >
+            <title>{f.label}</title>
+          </circle>
         );
       })}
     </svg>

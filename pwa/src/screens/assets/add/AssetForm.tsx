@@ -11,15 +11,12 @@ import { Plus, Trash2 } from "lucide-react";
 import { useMemo } from "react";
 import { Controller, useFieldArray, useWatch, type Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useEnumOptions } from "../../../api/enums";
 import { useLegalStructures } from "../../../assets/hooks";
 import { FormError } from "../../../forms/FormError";
-import { countryOptions } from "../../../forms/personalIdentity";
 import { encodeMessage, translateKey, useSchemaForm } from "../../../forms/schemaForm";
 import { useLanguage } from "../../../i18n/useLanguage";
 import { Button, IconButton } from "../../../ui/Button";
 import { Card } from "../../../ui/Card";
-import { Checkbox } from "../../../ui/Checkbox";
 import { Combobox } from "../../../ui/Combobox";
 import { CURRENCY_CODES, currencyName } from "../../../ui/currency";
 import { Field } from "../../../ui/Field";
@@ -31,6 +28,7 @@ import styles from "./AddAsset.module.css";
 import { assetFormSchema, COMMON, emptyValues, ownershipMessage, toAssetInput, type AssetFormValues, type OwnerRow } from "./assetForm";
 import { CATALOGUE, requiredFields, type FieldSpec } from "./catalogue";
 import { asText, FieldControl, useListLabel } from "./FieldControl";
+import { TaxLocationFields } from "./TaxLocationFields";
 import type { AssetTargetChoice } from "./flow";
 
 export interface AssetFormProps {
@@ -53,15 +51,6 @@ function formPath(path: string): string {
   return path || "name";
 }
 
-/** The provinces of a country from the device's enumeration cache (offline after a first visit);
- * undefined or empty: the field is typed. The stored value is the province's name. */
-function useProvinces(country: string) {
-  const countries = useEnumOptions(country ? "country" : undefined);
-  const countryId = countries?.find((c) => c.value === country)?.id;
-  const provinces = useEnumOptions(countryId ? "state" : undefined, countryId, { leavesOnly: true });
-  return useMemo(() => provinces?.map((o) => ({ value: o.label, label: o.label, hint: o.code })), [provinces]);
-}
-
 export function AssetForm({ target, workspaceId, structureId, onCreated, onCancel }: AssetFormProps) {
   const { t, i18n } = useTranslation();
   const { language } = useLanguage();
@@ -80,12 +69,8 @@ export function AssetForm({ target, workspaceId, structureId, onCreated, onCance
   const currency = asText(useWatch({ control, name: "currency" })) || "EUR";
   const participation = useWatch({ control, name: "participation" });
   const owners = (useWatch({ control, name: "otherOwners" }) as OwnerRow[] | undefined) ?? [];
-  const noTaxRegistration = useWatch({ control, name: "taxLocation.noTaxRegistration" }) === true;
-  const country = asText(useWatch({ control, name: "taxLocation.country" }));
-  const provinces = useProvinces(country);
   const ownerRows = useFieldArray({ control, name: "otherOwners" as never });
   const structures = useLegalStructures();
-  const countries = useMemo(() => countryOptions(language), [language]);
   const currencies = useMemo(() => CURRENCY_CODES.map((code) => ({ value: code, label: currencyName(code, language), hint: code })), [language]);
   const catalogue = CATALOGUE[kind];
 
@@ -240,49 +225,7 @@ export function AssetForm({ target, workspaceId, structureId, onCreated, onCance
 
       <Card title={t("assetAdd.sections.tax")}>
         <div className={styles.grid}>
-          <Controller
-            name="taxLocation.noTaxRegistration"
-            control={control}
-            render={({ field: f }) => (
-              <Checkbox
-                label={t("assetAdd.fields.noTaxRegistration")}
-                checked={f.value === true}
-                onCheckedChange={f.onChange}
-                onBlur={f.onBlur}
-                className={styles.wide}
-                data-testid="field-noTaxRegistration"
-              />
-            )}
-          />
-          {!noTaxRegistration && (
-            <>
-              <Field label={t("assetAdd.fields.country")} error={errorText("taxLocation.country")} required={required.has("taxLocation.country")}>
-                <Controller
-                  name="taxLocation.country"
-                  control={control}
-                  render={({ field: f }) => (
-                    <Combobox {...f} value={asText(f.value)} options={countries} placeholder={t("assetAdd.choose")} data-testid="field-country" />
-                  )}
-                />
-              </Field>
-              <Field label={t("assetAdd.fields.state")} error={errorText("taxLocation.state")}>
-                {provinces && provinces.length > 0 ? (
-                  <Controller
-                    name="taxLocation.state"
-                    control={control}
-                    render={({ field: f }) => (
-                      <Combobox {...f} value={asText(f.value)} options={provinces} placeholder={t("assetAdd.choose")} data-testid="field-state" />
-                    )}
-                  />
-                ) : (
-                  <TextInput {...register("taxLocation.state")} autoComplete="address-level1" data-testid="field-state" />
-                )}
-              </Field>
-              <Field label={t("assetAdd.fields.city")} error={errorText("taxLocation.city")}>
-                <TextInput {...register("taxLocation.city")} autoComplete="address-level2" data-testid="field-city" />
-              </Field>
-            </>
-          )}
+          <TaxLocationFields control={control} register={register} errorText={errorText} countryRequired={required.has("taxLocation.country")} />
         </div>
       </Card>
 

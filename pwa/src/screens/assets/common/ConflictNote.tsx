@@ -1,9 +1,10 @@
 // Where a field is shown: the value a concurrent edit replaced (the losing value), who made it (this
-// device or another one: the sync engine knows devices, not people) and when, with "Restore" (write
+// device, another of yours, a member's device: assets/devices.ts) and when, with "Restore" (write
 // it back) and "Keep current" (close the conflict). Nothing when the field has no conflict.
 import { useClientDb, type ConflictView, type JsonValue } from "@patrimonio/clientdb";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useConflictAuthor } from "../../../assets/devices";
 import { useAssetWorkspace, useRecordConflicts } from "../../../assets/hooks";
 import { formatDate } from "../../../i18n/format";
 import { useLanguage } from "../../../i18n/useLanguage";
@@ -47,7 +48,7 @@ function OneConflict({ conflict, format }: { conflict: ConflictView; format: Con
   const db = useClientDb();
   const { canEdit } = useAssetWorkspace();
   const [busy, setBusy] = useState<"restore" | "keep" | null>(null);
-  const who = db !== null && conflict.author === db.clientId ? t("assets.conflict.thisDevice") : t("assets.conflict.otherDevice");
+  const who = useConflictAuthor(conflict.workspaceId, [conflict.author])(conflict.author);
   const when = Number.isFinite(conflict.at) ? formatDate(new Date(conflict.at), language, { dateStyle: "medium", timeStyle: "short" }) : "";
   const shown =
     conflict.value === null ? null : (format ?? ((v: JsonValue) => defaultFormat(v, t("assets.conflict.yes"), t("assets.conflict.no"))))(conflict.value);

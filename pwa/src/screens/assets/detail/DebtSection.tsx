@@ -1,6 +1,9 @@
 // Associated debt: the liabilities tied to the asset (add: amount and creditor, in the asset's
-// currency; list; total) and the net equity = participation value − debts, in the asset's currency.
+// currency, or the full debt form of /liabilities with the asset chosen; list, each linked to its
+// page there: edit for editors, its plan for viewers; total) and the net equity = participation
+// value − debts, in the asset's currency (decimal.js, exact).
 import { liabilityShape, participationValue } from "@patrimonio/shared-schema";
+import { Link } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
 import { useId } from "react";
 import { Controller } from "react-hook-form";
@@ -74,6 +77,13 @@ export function DebtSection() {
           </Button>
         </form>
       )}
+      {canEdit && (
+        <p className={styles.muted}>
+          <Link to="/liabilities" search={{ new: 1, assetId: asset.id }} data-testid="debt-full-form">
+            {t("assetDetail.debt.fullForm")}
+          </Link>
+        </p>
+      )}
       {debts !== undefined && debts.length === 0 && <p className={styles.muted}>{t("assetDetail.debt.empty")}</p>}
       {debts !== undefined && debts.length > 0 && (
         <div className={styles.tableWrap}>
@@ -90,7 +100,17 @@ export function DebtSection() {
             <tbody>
               {debts.map((d) => (
                 <tr key={d.id} data-testid="debt-row">
-                  <td>{d.fields.creditorName ?? d.fields.name}</td>
+                  <td>
+                    {canEdit ? (
+                      <Link to="/liabilities" search={{ edit: d.id }} aria-label={t("assetDetail.debt.editLink", { name: d.fields.creditorName ?? d.fields.name })}>
+                        {d.fields.creditorName ?? d.fields.name}
+                      </Link>
+                    ) : (
+                      <Link to="/liabilities" search={{ show: d.id }}>
+                        {d.fields.creditorName ?? d.fields.name}
+                      </Link>
+                    )}
+                  </td>
                   <td className={styles.num}>{fmt.money(d.fields.amountOutstanding, d.fields.currency)}</td>
                 </tr>
               ))}

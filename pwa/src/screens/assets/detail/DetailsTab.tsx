@@ -1,4 +1,5 @@
 // The details tab: the spec's sections of one asset, top to bottom.
+import { AssetFlows } from "../../flows/AssetFlows";
 import { DebtSection } from "./DebtSection";
 import { DeleteAssetSection } from "./DeleteAssetSection";
 import styles from "./detail.module.css";
@@ -23,6 +24,7 @@ export function DetailsTab() {
       </div>
       <FinancialSection />
       <DebtSection />
+      <AssetFlows assetId={asset.id} />
       <InstructionsSection />
       <KindFieldsSection structures={structures} />
       {canEdit && <DeleteAssetSection />}

@@ -1,5 +1,5 @@
 // Where a field is shown, the values of it that lost to a concurrent edit (sync kept them as
-// conflicts): the losing value, which device wrote it and when, and "Restaurar" (write it back,
+// conflicts): the losing value, whose device wrote it (assets/devices.ts) and when, and "Restaurar" (write it back,
 // db.restoreConflict) or "Descartar" (keep the current value, db.dismissConflict). Both close the
 // conflict on every device. Viewers see the note without the buttons.
 import type { ConflictView } from "@patrimonio/clientdb";
@@ -7,6 +7,7 @@ import { GitMerge } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../../../i18n/useFormatters";
+import { useConflictAuthor } from "../../../assets/devices";
 import { Button } from "../../../ui/Button";
 import { useAssetDetail } from "./context";
 import styles from "./detail.module.css";
@@ -40,7 +41,7 @@ function ConflictNote({ conflict, names }: { conflict: ConflictView; names?: Rec
   const valueText = useValueText(asset.fields.currency, names);
   const [busy, setBusy] = useState<"restore" | "dismiss" | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const who = conflict.author === db.clientId ? t("assetDetail.conflicts.thisDevice") : t("assetDetail.conflicts.otherDevice");
+  const who = useConflictAuthor(asset.workspaceId, [conflict.author])(conflict.author);
   const when = Number.isNaN(conflict.at) ? "" : fmt.date(new Date(conflict.at), { dateStyle: "medium", timeStyle: "short" });
 
   async function act(kind: "restore" | "dismiss") {

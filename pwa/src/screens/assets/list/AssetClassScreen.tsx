@@ -1,13 +1,14 @@
 // /assets/classes/{assetType}/?collIds=…&q=…: one class (assetType: its numeric id, 1–8) with its
 // categories, each with its count and total, collapsible (collIds: the collapsed categories' ids).
-// "No assets in this class" when it has none; "No categories available" when the class has no
-// category at all. An unknown class id is Not Found.
+// "No assets in this class" when it has none; "No categories available" when it has no assets and no
+// active category to add one to (an admin deactivated them all in the enumerations; the free
+// "custom" category does not count). An unknown class id is Not Found.
 import { useParams } from "@tanstack/react-router";
 import type { AssetClass } from "@patrimonio/shared-schema";
 import { FolderOpen } from "lucide-react";
 import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { classIdOf, parseClassParam } from "../../../assets/classes";
+import { classIdOf, hasAvailableCategories, parseClassParam } from "../../../assets/classes";
 import { useAssets, useAssetWorkspace, type AssetRec } from "../../../assets/hooks";
 import { useAssetLabels } from "../../../assets/useAssetLabels";
 import { NotFound } from "../../../router/fallbacks";
@@ -36,6 +37,7 @@ function ClassView({ classCode }: { classCode: AssetClass }) {
   const assets = useMemo(() => all?.filter((a) => a.fields.assetClass === classCode), [all, classCode]);
   const classLabel = labels.classLabel(classCode);
   const categories = useMemo(() => labels.categoriesOf(classCode, { includeInactive: true }), [labels, classCode]);
+  const available = hasAvailableCategories(categories);
 
   const group = useCallback(
     (found: AssetRec[], searching: boolean): GroupSpec[] => {
@@ -67,8 +69,13 @@ function ClassView({ classCode }: { classCode: AssetClass }) {
         actions={<AddAssetAction workspace={workspace} />}
       />
       <ReadOnlyNotice />
-      {categories.length === 0 && assets !== undefined && assets.length === 0 ? (
-        <EmptyState data-testid="no-categories" icon={<FolderOpen size={24} />} title={t("assetList.class.noCategories")} />
+      {!available && labels.ready && assets !== undefined && assets.length === 0 ? (
+        <EmptyState
+          data-testid="no-categories"
+          icon={<FolderOpen size={24} />}
+          title={t("assetList.class.noCategories")}
+          text={t("assetList.class.noCategoriesText", { class: classLabel })}
+        />
       ) : (
         <AssetBrowser
           assets={assets}

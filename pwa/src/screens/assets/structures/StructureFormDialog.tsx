@@ -11,7 +11,7 @@ import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormError } from "../../../forms/FormError";
 import formStyles from "../../../forms/form.module.css";
-import { encodeMessage, translateKey, useSchemaForm } from "../../../forms/schemaForm";
+import { applyIssues, useSchemaForm } from "../../../forms/schemaForm";
 import { Alert } from "../../../ui/Alert";
 import { Button } from "../../../ui/Button";
 import { Combobox } from "../../../ui/Combobox";
@@ -115,14 +115,7 @@ export function StructureFormDialog({ data, structure, parentId, onClose }: Stru
     setOther([]);
     const result = await saveLegalStructure(data.db, workspaceId, values as unknown as LegalStructure, structure?.id);
     if (!result.ok) {
-      const elsewhere: string[] = [];
-      for (const issue of result.issues) {
-        const name = issue.path.split(".")[0] ?? "";
-        if (name in EMPTY_STRUCTURE) {
-          form.setError(name as keyof StructureValues, { type: "device", message: encodeMessage(issue.key, issue.params) }, { shouldFocus: true });
-        } else elsewhere.push(translateKey(i18n, { key: issue.key, params: issue.params }));
-      }
-      setOther(elsewhere);
+      setOther(applyIssues(i18n, form.setError, result.issues, Object.keys(EMPTY_STRUCTURE)));
       return;
     }
     onClose();

@@ -1,5 +1,13 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { I18nextProvider, useTranslation } from "react-i18next";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { FALLBACK_LANGUAGE, SCHEMA_NAMESPACE, activeLanguage, bindDocumentLanguage, createI18n, createLazyI18n, ensureLanguage } from "./i18n";
+import { FALLBACK_LANGUAGE, SCHEMA_NAMESPACE, activeLanguage, bindDocumentLanguage, createI18n } from "./i18n";
+import { createLazyI18n, ensureLanguage, ensureSections, lazySections } from "./loading";
+import en from "./locales/en.json";
+import es from "./locales/es.json";
+import { sectionsForMatches } from "./routeLocales";
+import { useLanguage } from "./useLanguage";
+import { CORE_SECTIONS } from "./sections";
 
 function browserLanguages(languages: string[]) {
   vi.spyOn(navigator, "languages", "get").mockReturnValue(languages);
@@ -113,6 +121,39 @@ describe("the app's instance (createLazyI18n)", () => {
     expect(i18n.hasResourceBundle("es", SCHEMA_NAMESPACE)).toBe(true);
   });
 
+  test("starts with the core sections only; a lazy section comes when asked, in every loaded language", async () => {
+    browserLanguages(["es-ES"]);
+    const { i18n, ready } = createLazyI18n();
+    await ready;
+    expect(i18n.t("auth.signIn.title")).toBe(es.auth.signIn.title);
+    expect(i18n.exists("dashboard.empty.title")).toBe(false);
+
+    await ensureSections(i18n, ["dashboard", "auth"]); // "auth" is core: ignored
+    expect(i18n.t("dashboard.empty.title")).toBe("Aún no tienes activos");
+    expect(i18n.exists("assetDetail.tabs.details")).toBe(false);
+
+    // The other language brings its core and the sections loaded so far.
+    await ensureLanguage(i18n, "en");
+    await i18n.changeLanguage("en");
+    expect(i18n.t("dashboard.empty.title")).toBe(en.dashboard.empty.title);
+    expect(i18n.t("auth.signIn.title")).toBe(en.auth.signIn.title);
+
+    await ensureSections(i18n, "all");
+    expect(i18n.getResourceBundle("en", "translation")).toEqual(en);
+    expect(i18n.getResourceBundle("es", "translation")).toEqual(es);
+  });
+
+  test("a text of a section nobody asked for loads its section (the safety net for undeclared use)", async () => {
+    browserLanguages(["es-ES"]);
+    const { i18n, ready } = createLazyI18n();
+    await ready;
+    const added = vi.fn();
+    i18n.store.on("added", added);
+    expect(i18n.t("dashboard.empty.title")).toBe("dashboard.empty.title");
+    await vi.waitFor(() => expect(i18n.t("dashboard.empty.title")).toBe("Aún no tienes activos"));
+    expect(added).toHaveBeenCalledWith("es", "translation", expect.objectContaining({ dashboard: es.dashboard }));
+  });
+
   test("a Spanish reader gets Spanish texts", async () => {
     browserLanguages(["es-ES"]);
     const { i18n, ready } = createLazyI18n();
@@ -120,5 +161,51 @@ describe("the app's instance (createLazyI18n)", () => {
     expect(activeLanguage(i18n)).toBe("es");
     expect(i18n.t("sync.state.offline")).toBe("Sin conexión");
     expect(i18n.hasResourceBundle("en", "translation")).toBe(false);
+  });
+});
+
+describe("the split of the locale files", () => {
+  test("every top-level section is either core or its own lazy chunk, none both", () => {
+    const core = new Set<string>(CORE_SECTIONS);
+    for (const section of CORE_SECTIONS) expect(Object.keys(es)).toContain(section);
+    expect(lazySections.filter((s) => core.has(s))).toEqual([]);
+    expect([...core, ...lazySections].sort()).toEqual(Object.keys(es).sort());
+  });
+
+  test("a route's sections are its matches' union; all of them when the deepest route declares none", () => {
+    expect(sectionsForMatches([{ staticData: {} }, { staticData: { locales: ["workspaces"] } }, { staticData: { locales: ["dashboard", "money"] } }])).toEqual([
+      "workspaces",
+      "dashboard",
+      "money",
+    ]);
+    expect(sectionsForMatches([{ staticData: { locales: ["workspaces"] } }, { staticData: {} }])).toBe("all");
+    expect(sectionsForMatches([{ staticData: { locales: [] } }])).toEqual([]);
+    expect(sectionsForMatches([])).toBe("all");
+  });
+});
+
+describe("useLanguage on the app's instance", () => {
+  test("switching loads the other language's texts and the whole app follows", async () => {
+    browserLanguages(["es-ES"]);
+    const { i18n, ready } = createLazyI18n();
+    await ready;
+    await ensureSections(i18n, ["dashboard"]);
+    function Switch() {
+      const { t } = useTranslation();
+      const { language, setLanguage } = useLanguage();
+      return (
+        <button type="button" onClick={() => setLanguage(language === "es" ? "en" : "es")}>
+          {t("dashboard.empty.title")}
+        </button>
+      );
+    }
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Switch />
+      </I18nextProvider>,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Aún no tienes activos" }));
+    expect(await screen.findByRole("button", { name: en.dashboard.empty.title })).toBeTruthy();
+    expect(activeLanguage(i18n)).toBe("en");
   });
 });

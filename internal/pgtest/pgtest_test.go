@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"patrimonio/server/internal/pgtest"
+	"patrimonio/internal/pgtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }

@@ -1,0 +1,111 @@
+// Editing the kind's own fields of an asset (area, year of construction, brand, ISIN, …) with the
+// add flow's form of its kind (add/catalogue.ts): the form starts from the asset as it is, is
+// validated by the same schema as the add flow (add/assetForm.ts: the shared asset schema with the
+// kind's required fields required and the cross-field rules), and the save writes only the kind's
+// fields and the tax location that changed (a class group keeps its fields the form does not show).
+import type { Asset } from "@patrimonio/shared-schema";
+import { emptyValues, kindFields, type AssetFormValues, type AssetInput } from "../add/assetForm";
+import { CATALOGUE, kindForCategory, type FieldSpec, type FormKind } from "../add/catalogue";
+
+const GROUPS = new Set(["vehicle", "animal", "collectible", "investment", "derivative", "crypto"]);
+
+/** The form of an asset: its category's kind (admins' categories: their class's broadest form). */
+export function kindOfAsset(asset: Pick<Asset, "assetClass" | "category">): FormKind {
+  return kindForCategory(asset.assetClass, asset.category);
+}
+
+/** The fields the dialog shows: the kind's own section (the tax location is shown apart). */
+export function kindDetailFields(kind: FormKind): readonly FieldSpec[] {
+  return CATALOGUE[kind].details;
+}
+
+function getPath(values: unknown, path: string): unknown {
+  let node = values;
+  for (const part of path.split(".")) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    if (typeof node[part] !== "object" || node[part] === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1]!] = value;
+}
+
+/** A stored value as the form holds it: numbers as text (years, mileage), the rest as stored. */
+function asFormValue(value: unknown): unknown {
+  return typeof value === "number" ? String(value) : value;
+}
+
+/** The form's values for an asset: the kind's empty form filled with what the asset holds. */
+export function formValuesOf(asset: Asset, kind: FormKind): AssetFormValues {
+  const values = emptyValues(kind, { currency: asset.currency });
+  for (const spec of kindFields(kind)) {
+    const v = getPath(asset, spec.name);
+    if (v !== undefined && v !== null) setPath(values, spec.name, asFormValue(v));
+    if (spec.unitName) {
+      const unit = getPath(asset, spec.unitName);
+      if (typeof unit === "string") setPath(values, spec.unitName, unit);
+    }
+  }
+  // What the add form also validates: the ownership, the structure, the tax location.
+  values.valuationDate = asset.valuationDate ?? "";
+  values.participation = asset.participation;
+  values.otherOwners = (asset.otherOwners ?? []).map((o) => ({ name: o.name ?? "", percentage: o.percentage ?? "" }));
+  values.legalStructureId = asset.legalStructureId ?? "";
+  values.holdingType = asset.holdingType ?? "";
+  const tax = asset.taxLocation;
+  values.taxLocation = {
+    noTaxRegistration: tax?.noTaxRegistration === true,
+    country: tax?.country ?? "",
+    state: tax?.state ?? "",
+    city: tax?.city ?? "",
+  };
+  return values;
+}
+
+/** The top-level record fields the dialog writes: the heads of the kind's fields, and taxLocation. */
+export function editedHeads(kind: FormKind): string[] {
+  return [...new Set([...kindDetailFields(kind).map((s) => s.name.split(".")[0]!), "taxLocation"])];
+}
+
+/** JSON with sorted keys: two values are the same whatever their key order. */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "undefined";
+}
+
+/**
+ * The patch that saves the dialog: for each edited head, the validated input's value (null: cleared),
+ * only where it differs from the asset. A class group (vehicle, crypto, …) keeps the fields the
+ * kind's form does not show.
+ */
+export function kindPatch(asset: Asset, input: AssetInput, kind: FormKind): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  const current = asset as unknown as Record<string, unknown>;
+  for (const head of editedHeads(kind)) {
+    let next = input[head];
+    if (GROUPS.has(head)) {
+      const shown = new Set(kindDetailFields(kind).filter((s) => s.name.startsWith(`${head}.`)).map((s) => s.name.split(".")[1]!));
+      const kept = Object.fromEntries(Object.entries((current[head] as Record<string, unknown> | undefined) ?? {}).filter(([k]) => !shown.has(k)));
+      const merged = { ...kept, ...((next as Record<string, unknown> | undefined) ?? {}) };
+      next = Object.keys(merged).length > 0 ? merged : undefined;
+    }
+    if (stable(next) === stable(current[head])) continue;
+    patch[head] = next === undefined ? null : next;
+  }
+  return patch;
+}

@@ -1,0 +1,155 @@
+// The workspace's manual exchange rates (the synced collection fxRates): a person types the rate of
+// a currency on a date (a bank's receipt, a day or a currency no source publishes; on a plane,
+// offline) and every figure uses it at once: on its date it wins over the server's rate
+// (pwa/src/money/rates.ts). Written the ECB's way: units of the currency worth 1 EUR. Owners and
+// editors add and delete them; viewers read them with the reason.
+import { fxRateShape } from "@patrimonio/shared-schema";
+import { useClientDb, useRecords } from "@patrimonio/clientdb";
+import { Plus, Trash2 } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Controller } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import * as z from "zod";
+import formStyles from "../../forms/form.module.css";
+import { encodeMessage, useSchemaForm } from "../../forms/schemaForm";
+import { formatDate, formatNumber } from "../../i18n/format";
+import { useLanguage } from "../../i18n/useLanguage";
+import { Button, IconButton } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { Combobox } from "../../ui/Combobox";
+import { CURRENCY_CODES, currencyName } from "../../ui/currency";
+import { DateInput } from "../../ui/DateInput";
+import { DecimalInput } from "../../ui/DecimalInput";
+import { Field } from "../../ui/Field";
+import { TextInput } from "../../ui/TextInput";
+import styles from "./Dashboard.module.css";
+import { localIsoDate } from "./useDashboardFigures";
+
+/** The form: the schema's fields; empty ones are "required". */
+const rateFormSchema = z.strictObject({
+  currency: z.string().min(1).pipe(fxRateShape.currency),
+  date: z.string().min(1).pipe(fxRateShape.date),
+  perEur: z.string().min(1).pipe(fxRateShape.perEur),
+  note: z.string().pipe(z.string().max(500)),
+});
+
+export interface RatePrefill {
+  currency: string;
+  date: string;
+  /** Bumped on each request, so the same prefill can be asked twice. */
+  at: number;
+}
+
+export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: { workspaceId: string | undefined; canEdit: boolean; readOnlyReason: string | null; prefill: RatePrefill | null }) {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
+  const db = useClientDb();
+  const rates = useRecords("fxRates", workspaceId);
+  const [failed, setFailed] = useState(false);
+  const currencyRef = useRef<HTMLDivElement>(null);
+  const options = useMemo(() => CURRENCY_CODES.filter((c) => c !== "EUR").map((code) => ({ value: code, label: currencyName(code, language), hint: code })), [language]);
+  const empty = { currency: "", date: localIsoDate(), perEur: "", note: "" };
+  const form = useSchemaForm(rateFormSchema, { defaultValues: empty });
+
+  useEffect(() => {
+    if (!prefill) return;
+    form.reset({ ...empty, currency: prefill.currency, date: prefill.date });
+    currencyRef.current?.scrollIntoView({ block: "center" });
+    currencyRef.current?.querySelector("input")?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when a new prefill is asked
+  }, [prefill?.at]);
+
+  const submit = form.submit(async (values) => {
+    setFailed(false);
+    if (!db || !workspaceId) return;
+    const result = await db.create("fxRates", workspaceId, { currency: values.currency, date: values.date, perEur: values.perEur, ...(values.note.trim() ? { note: values.note.trim() } : {}) });
+    if (result.ok) {
+      form.reset({ ...empty, currency: values.currency });
+      return;
+    }
+    let placed = false;
+    for (const issue of result.issues) {
+      const name = issue.path.replace(/^fxRate\./, "");
+      if (name === "currency" || name === "date" || name === "perEur" || name === "note") {
+        form.setError(name, { type: "schema", message: encodeMessage(issue.key, issue.params) });
+        placed = true;
+      }
+    }
+    if (!placed) setFailed(true);
+  });
+
+  const sorted = useMemo(() => [...(rates ?? [])].sort((a, b) => (a.fields.date < b.fields.date ? 1 : a.fields.date > b.fields.date ? -1 : a.fields.currency.localeCompare(b.fields.currency))), [rates]);
+
+  return (
+    <Card title={t("money.manual.title")} description={t("money.manual.description")} data-testid="manual-rates">
+      {canEdit ? (
+        <form className={formStyles.inline} noValidate onSubmit={submit} data-testid="manual-rate-form">
+          <div ref={currencyRef}>
+            <Field label={t("money.manual.currency")} error={form.errorText("currency")} required>
+              <Controller control={form.control} name="currency" render={({ field }) => <Combobox options={options} value={field.value} onChange={(v) => field.onChange(v ?? "")} onBlur={field.onBlur} name={field.name} data-testid="manual-rate-currency" />} />
+            </Field>
+          </div>
+          <Field label={t("money.manual.date")} error={form.errorText("date")} required>
+            <Controller control={form.control} name="date" render={({ field }) => <DateInput {...field} />} />
+          </Field>
+          <Field label={t("money.manual.perEur")} hint={t("money.manual.perEurHint")} error={form.errorText("perEur")} required>
+            <Controller control={form.control} name="perEur" render={({ field }) => <DecimalInput {...field} maxDecimals={10} data-testid="manual-rate-value" />} />
+          </Field>
+          <Field label={t("money.manual.note")} error={form.errorText("note")}>
+            <TextInput {...form.register("note")} maxLength={500} />
+          </Field>
+          <Button type="submit" variant="secondary" icon={<Plus size={16} />} loading={form.formState.isSubmitting}>
+            {t("money.manual.add")}
+          </Button>
+        </form>
+      ) : (
+        readOnlyReason && <p className={styles.muted}>{readOnlyReason}</p>
+      )}
+      {failed && <p role="alert">{t("money.manual.failed")}</p>}
+      {rates !== undefined && sorted.length === 0 ? (
+        <p className={styles.muted}>{t("money.manual.empty")}</p>
+      ) : (
+        <div className={styles.tableWrap}>
+          <table className={styles.table} data-testid="manual-rates-table">
+            <caption className={styles.caption}>{t("money.manual.caption")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("money.manual.date")}</th>
+                <th scope="col">{t("money.manual.currency")}</th>
+                <th scope="col" className={styles.num}>{t("money.manual.perEur")}</th>
+                <th scope="col">{t("money.manual.note")}</th>
+                {canEdit && (
+                  <th scope="col">
+                    <span className={styles.srOnly}>{t("money.manual.actions")}</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {sorted.map((r) => (
+                <tr key={r.id} data-currency={r.fields.currency} data-date={r.fields.date}>
+                  <td>{formatDate(r.fields.date, language)}</td>
+                  <td>
+                    {r.fields.currency} <span className={styles.muted}>({t("money.rateSource.manual")})</span>
+                  </td>
+                  <td className={styles.num}>{formatNumber(r.fields.perEur, language, { maximumFractionDigits: 10 })}</td>
+                  <td>{r.fields.note ?? ""}</td>
+                  {canEdit && (
+                    <td>
+                      <IconButton
+                        size="sm"
+                        label={t("money.manual.delete", { currency: r.fields.currency, date: formatDate(r.fields.date, language) })}
+                        icon={<Trash2 size={16} />}
+                        onClick={() => void db?.delete("fxRates", r.id)}
+                      />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

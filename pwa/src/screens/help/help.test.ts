@@ -1,0 +1,97 @@
+// The help texts: both languages have the same sections and entries in the same order (the
+// translation parity of the help, which lives in content modules instead of the locale files), the
+// sync statuses are named exactly as the top bar shows them, and the search ignores accents and case.
+import { describe, expect, test } from "vitest";
+import en from "../../i18n/locales/en.json";
+import es from "../../i18n/locales/es.json";
+import { helpEn } from "./content/en";
+import { helpEs } from "./content/es";
+import { HELP_TOPICS, type HelpTexts } from "./content/types";
+import { buildHelpIndex, countEntries, helpTopic, queryWords, searchHelp } from "./helpSearch";
+
+/** The structure without the words: section ids, entry ids, paragraph and item counts. */
+function outline(texts: HelpTexts) {
+  return texts.sections.map((s) => ({
+    id: s.id,
+    entries: s.entries.map((e) => ({ id: e.id, paragraphs: e.paragraphs.length, items: e.items?.length ?? 0 })),
+  }));
+}
+
+function allText(texts: HelpTexts): string {
+  return texts.sections.flatMap((s) => [s.title, s.summary, ...s.entries.flatMap((e) => [e.title, ...e.paragraphs, ...(e.items ?? [])])]).join("\n");
+}
+
+describe("help texts", () => {
+  test("Spanish and English have the same sections and entries, in the topics' order", () => {
+    expect(outline(helpEn)).toEqual(outline(helpEs));
+    expect(helpEs.sections.map((s) => s.id)).toEqual([...HELP_TOPICS]);
+    for (const texts of [helpEs, helpEn]) {
+      for (const s of texts.sections) {
+        expect(new Set(s.entries.map((e) => e.id)).size, s.id).toBe(s.entries.length);
+        for (const text of [s.title, s.summary, ...s.entries.flatMap((e) => [e.title, ...e.paragraphs, ...(e.items ?? [])])]) {
+          expect(text.trim(), s.id).not.toBe("");
+        }
+      }
+    }
+    // Not a copy: the two languages differ.
+    expect(allText(helpEs)).not.toBe(allText(helpEn));
+  });
+
+  test("every sync status and stop notice of the top bar is explained under its own words", () => {
+    for (const [texts, locale] of [
+      [helpEs, es],
+      [helpEn, en],
+    ] as const) {
+      const sync = texts.sections.find((s) => s.id === "sync")!;
+      const titles = sync.entries.map((e) => e.title);
+      const body = allText({ sections: [sync] });
+      for (const label of Object.values(locale.sync.state)) expect(titles, label).toContain(label);
+      for (const key of ["pending_other", "rejected_other", "conflicts_other"] as const) {
+        const label = locale.sync[key].replace("{{count}}", "N");
+        expect(titles, label).toContain(label);
+      }
+      expect(body).toContain(locale.sync.snapshot_other.replace("{{count}}", "N"));
+      for (const notice of Object.values(locale.sync.error)) expect(body, notice).toContain(notice);
+    }
+  });
+});
+
+describe("help search", () => {
+  const es = buildHelpIndex(helpEs);
+  const en = buildHelpIndex(helpEn);
+
+  test("an empty query shows everything", () => {
+    expect(searchHelp(es, "  ")).toEqual(helpEs.sections);
+    expect(countEntries(searchHelp(es, ""))).toBe(helpEs.sections.reduce((n, s) => n + s.entries.length, 0));
+  });
+
+  test("accents and case do not matter", () => {
+    const plain = searchHelp(es, "SIN CONEXION");
+    const accented = searchHelp(es, "sin conexión");
+    expect(countEntries(plain)).toBeGreaterThan(0);
+    expect(plain).toEqual(accented);
+    // "albacea" only in the binder section's title and texts; "cuaderno del albacea" also in "start".
+    expect(searchHelp(es, "frase de paso").map((s) => s.id)).toContain("security");
+    const passkeys = searchHelp(es, "llave de acceso huella");
+    expect(passkeys.map((s) => [s.id, s.entries.map((e) => e.id)])).toEqual([["security", ["passkeys"]]]);
+    expect(searchHelp(es, "Llave De Acceso HUELLA")).toEqual(passkeys);
+    expect(searchHelp(en, "PASSKEY fingerprint").map((s) => [s.id, s.entries.map((e) => e.id)])).toEqual([["security", ["passkeys"]]]);
+  });
+
+  test("every word must match, in any entry field, and a result keeps only the matching entries", () => {
+    const conflicts = searchHelp(es, "restaurar conflicto");
+    expect(conflicts.map((s) => s.id)).toEqual(["sync"]);
+    expect(conflicts[0]!.entries.map((e) => e.id)).toEqual(["conflicts"]);
+    // A word of the section title counts for its entries: "seguridad" + a word of one entry.
+    expect(searchHelp(es, "seguridad huella")[0]!.entries.map((e) => e.id)).toEqual(["passkeys"]);
+    expect(searchHelp(es, "conflicto zzzz")).toEqual([]);
+    expect(queryWords("¿Qué es «albacea»?")).toEqual(["que", "es", "albacea"]);
+  });
+
+  test("topics of the URL are the sections' ids, anything else is none", () => {
+    expect(helpTopic("sync")).toBe("sync");
+    expect(helpTopic("faq")).toBe("faq");
+    expect(helpTopic("nope")).toBeUndefined();
+    expect(helpTopic(3)).toBeUndefined();
+  });
+});

@@ -1,0 +1,105 @@
+// Change the vault passphrase: the current one opens the wrapped key(s), which are wrapped again with
+// the new one (new salt). No login is rewritten; the other devices and members need the new
+// passphrase from the next unlock on.
+import { saveVaultKey, useClientDb } from "@patrimonio/clientdb";
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { notify } from "../../toast/toast";
+import { Alert } from "../../ui/Alert";
+import { Button } from "../../ui/Button";
+import { Dialog, DialogClose } from "../../ui/Dialog";
+import { Field } from "../../ui/Field";
+import { TextInput } from "../../ui/TextInput";
+import { rewrapVaultKey, VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, WrongPassphraseError } from "../../vault";
+import type { VaultKeyRec } from "./hooks";
+import styles from "./logins.module.css";
+import { checkNewPassphrase, StrengthHint } from "./VaultPanel";
+
+interface Props {
+  workspaceId: string;
+  keys: VaultKeyRec[];
+  onClose: () => void;
+}
+
+export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
+  const { t } = useTranslation();
+  const db = useClientDb();
+  const formId = useId();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [errors, setErrors] = useState<{ current?: string; passphrase?: string; repeat?: string; other?: string }>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = { ...checkNewPassphrase(next, repeat), ...(current === "" ? { current: "vault.errors.required" } : {}) };
+    setErrors(found);
+    if (Object.keys(found).length > 0 || !db) return;
+    setBusy(true);
+    try {
+      // Every wrapped key the current passphrase opens gets the new one; none opening = wrong passphrase.
+      const rewrapped: { id: string; key: Awaited<ReturnType<typeof rewrapVaultKey>> }[] = [];
+      for (const k of keys) {
+        try {
+          rewrapped.push({ id: k.id, key: await rewrapVaultKey(k.fields, current, next, workspaceId) });
+        } catch (err) {
+          if (!(err instanceof WrongPassphraseError)) throw err;
+        }
+      }
+      if (rewrapped.length === 0) {
+        setErrors({ current: "vault.errors.wrong" });
+        return;
+      }
+      for (const r of rewrapped) {
+        const saved = await saveVaultKey(db, workspaceId, r.key, r.id);
+        if (!saved.ok) {
+          setErrors({ other: "vault.change.failed" });
+          return;
+        }
+      }
+      notify("success", t("vault.change.done"));
+      onClose();
+    } catch {
+      setErrors({ other: "vault.errors.unavailable" });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const text = (key: string | undefined) => (key ? t(key as never, { min: VAULT_PASSPHRASE_MIN, max: VAULT_PASSPHRASE_MAX }) : undefined);
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && !busy && onClose()}
+      size="md"
+      title={t("vault.change.title")}
+      description={t("vault.change.text")}
+      data-testid="vault-change"
+      footer={
+        <>
+          <DialogClose>
+            <Button variant="secondary">{t("common.cancel")}</Button>
+          </DialogClose>
+          <Button type="submit" form={formId} variant="primary" loading={busy} loadingText={t("vault.change.working")} data-testid="vault-change-submit">
+            {t("vault.change.submit")}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
+        <Field label={t("vault.change.current")} error={text(errors.current)} required>
+          <TextInput type="password" autoComplete="current-password" data-autofocus="" value={current} onChange={(e) => setCurrent(e.target.value)} data-testid="vault-current-passphrase" />
+        </Field>
+        <Field label={t("vault.change.next")} hint={<StrengthHint passphrase={next} />} error={text(errors.passphrase)} required>
+          <TextInput type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} data-testid="vault-new-passphrase" />
+        </Field>
+        <Field label={t("vault.setup.repeat")} error={text(errors.repeat)} required>
+          <TextInput type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
+        </Field>
+        {errors.other && <Alert tone="error">{text(errors.other)}</Alert>}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,173 @@
+// The vault's state at the top of /logins: set it up (first time: the passphrase twice, with
+// strength guidance), unlock it (wrong passphrase: a clear message, nothing changes), or — unlocked —
+// lock it again, with the idle time after which it locks itself. Viewers can unlock to read but
+// never set up a vault.
+import { saveVaultKey, useClientDb } from "@patrimonio/clientdb";
+import { Lock, LockOpen, ShieldCheck } from "lucide-react";
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { notify } from "../../toast/toast";
+import { Alert } from "../../ui/Alert";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { Field } from "../../ui/Field";
+import { TextInput } from "../../ui/TextInput";
+import {
+  createVaultKey,
+  IDLE_LOCK_MS,
+  passphraseStrength,
+  vaultSession,
+  VAULT_PASSPHRASE_MAX,
+  VAULT_PASSPHRASE_MIN,
+  WrongPassphraseError,
+  type UnlockedVault,
+} from "../../vault";
+import type { VaultKeyRec } from "./hooks";
+import styles from "./logins.module.css";
+
+const IDLE_MINUTES = IDLE_LOCK_MS / 60_000;
+
+interface Props {
+  workspaceId: string;
+  keys: VaultKeyRec[];
+  vault: UnlockedVault | undefined;
+  canEdit: boolean;
+}
+
+export function VaultPanel({ workspaceId, keys, vault, canEdit }: Props) {
+  const { t } = useTranslation();
+  if (vault) {
+    return (
+      <Card
+        icon={<LockOpen size={20} />}
+        title={t("vault.unlocked.title")}
+        description={t("vault.unlocked.text", { minutes: IDLE_MINUTES })}
+        data-testid="vault-unlocked"
+        actions={
+          <Button variant="secondary" icon={<Lock size={16} />} onClick={() => vaultSession.lock(workspaceId)} data-testid="vault-lock">
+            {t("vault.lock")}
+          </Button>
+        }
+      />
+    );
+  }
+  if (keys.length === 0) {
+    if (!canEdit) {
+      return <Alert tone="info" title={t("vault.none.title")}>{t("vault.none.viewer")}</Alert>;
+    }
+    return <SetUp workspaceId={workspaceId} />;
+  }
+  return <Unlock workspaceId={workspaceId} keys={keys} />;
+}
+
+export function StrengthHint({ passphrase }: { passphrase: string }) {
+  const { t } = useTranslation();
+  if (passphrase === "") return <>{t("vault.strength.guide", { min: VAULT_PASSPHRASE_MIN })}</>;
+  const s = passphraseStrength(passphrase);
+  return (
+    <span data-testid="vault-strength" data-strength={s}>
+      {t(`vault.strength.${s}`, { min: VAULT_PASSPHRASE_MIN })}
+    </span>
+  );
+}
+
+/** Checks a new passphrase and its repetition; returns the error texts (empty when fine). */
+export function checkNewPassphrase(passphrase: string, repeat: string): { passphrase?: string; repeat?: string } {
+  if ([...passphrase].length < VAULT_PASSPHRASE_MIN) return { passphrase: "vault.errors.tooShort" };
+  if ([...passphrase].length > VAULT_PASSPHRASE_MAX) return { passphrase: "vault.errors.tooLong" };
+  if (passphrase !== repeat) return { repeat: "vault.errors.mismatch" };
+  return {};
+}
+
+function SetUp({ workspaceId }: { workspaceId: string }) {
+  const { t } = useTranslation();
+  const db = useClientDb();
+  const formId = useId();
+  const [passphrase, setPassphrase] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [errors, setErrors] = useState<{ passphrase?: string; repeat?: string }>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = checkNewPassphrase(passphrase, repeat);
+    setErrors(found);
+    if (found.passphrase || found.repeat || !db) return;
+    setBusy(true);
+    try {
+      const made = await createVaultKey(passphrase, workspaceId);
+      const saved = await saveVaultKey(db, workspaceId, made.record);
+      if (!saved.ok) {
+        notify("error", t("vault.setup.failed"));
+        return;
+      }
+      vaultSession.adopt(workspaceId, made.key);
+      setPassphrase("");
+      setRepeat("");
+      notify("success", t("vault.setup.done"));
+    } catch {
+      notify("error", t("vault.setup.failed"));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card icon={<ShieldCheck size={20} />} title={t("vault.setup.title")} description={t("vault.setup.text")} data-testid="vault-setup">
+      <form id={formId} className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
+        <Field label={t("vault.setup.passphrase")} hint={<StrengthHint passphrase={passphrase} />} error={errors.passphrase && t(errors.passphrase as never, { min: VAULT_PASSPHRASE_MIN, max: VAULT_PASSPHRASE_MAX })} required>
+          <TextInput type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-new-passphrase" />
+        </Field>
+        <Field label={t("vault.setup.repeat")} error={errors.repeat && t(errors.repeat as never)} required>
+          <TextInput type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
+        </Field>
+        <Alert tone="warning">{t("vault.setup.warning")}</Alert>
+        <div>
+          <Button type="submit" variant="primary" loading={busy} loadingText={t("vault.setup.working")} data-testid="vault-create">
+            {t("vault.setup.submit")}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[] }) {
+  const { t } = useTranslation();
+  const [passphrase, setPassphrase] = useState("");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (passphrase === "") {
+      setError(t("vault.errors.required"));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      await vaultSession.unlock(workspaceId, keys, passphrase);
+      setPassphrase("");
+    } catch (err) {
+      setError(err instanceof WrongPassphraseError ? t("vault.errors.wrong") : t("vault.errors.unavailable"));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card icon={<Lock size={20} />} title={t("vault.locked.title")} description={t("vault.locked.text")} data-testid="vault-locked">
+      <form className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
+        <Field label={t("vault.passphrase")} error={error} required>
+          <TextInput type="password" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-passphrase" />
+        </Field>
+        <div>
+          <Button type="submit" variant="primary" icon={<LockOpen size={16} />} loading={busy} loadingText={t("vault.unlocking")} data-testid="vault-unlock">
+            {t("vault.unlock")}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

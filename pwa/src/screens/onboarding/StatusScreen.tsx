@@ -1,0 +1,73 @@
+// /onboarding/status: the subscription as Stripe confirmed it to the server (id, status in the spec's
+// words, currency, created, product, price, current period) and the re-verify option ("Check
+// again": the server asks Stripe). Back from Checkout it waits for the signed webhook, asking every
+// 2 s; once the subscription is active onboarding is over and the dashboard is one click away.
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import { ArrowRight, RefreshCw } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { useBillingState, useRefreshBillingMutation } from "../../api/billing";
+import { useErrorText } from "../../api/useErrorText";
+import { useRefreshMe } from "../../auth/useSession";
+import { RoutePending } from "../../router/RoutePending";
+import { notify } from "../../toast/toast";
+import { Alert } from "../../ui/Alert";
+import { Button, buttonClass } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { PageHeader } from "../../ui/PageHeader";
+import styles from "../profile/Billing.module.css";
+import { SubscriptionDetails } from "../profile/BillingParts";
+
+const route = getRouteApi("/public/onboarding/status");
+
+export function StatusScreen() {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const refreshMe = useRefreshMe();
+  const { checkout } = route.useSearch();
+  const first = useBillingState();
+  const waiting = first.data !== undefined && !first.data.entitled;
+  const billing = useBillingState(waiting && checkout === "success" ? 2000 : false);
+  const refresh = useRefreshBillingMutation({
+    onSuccess: () => notify("success", t("billing.status.reverified")),
+    onError: (error) => notify("error", errorText(error)),
+  });
+  if (billing.isPending) return <RoutePending />;
+  const state = billing.data;
+  return (
+    <section aria-labelledby="status-title" className={styles.subscription}>
+      <PageHeader title={<span id="status-title">{t("billing.status.title")}</span>} subtitle={t("billing.status.subtitle")} />
+      {billing.isError && <Alert tone="error">{errorText(billing.error)}</Alert>}
+      {state?.entitled && state.enabled && <Alert tone="success">{t("billing.status.active")}</Alert>}
+      {state && !state.entitled && <Alert tone="info">{t("billing.status.waiting")}</Alert>}
+      {state?.subscriptions.map((s) => (
+        <Card key={s.id} title={s.product} headingLevel={2}>
+          <SubscriptionDetails subscription={s} />
+        </Card>
+      ))}
+      <div className={styles.actions}>
+        {state?.entitled ? (
+          <Button
+            variant="primary"
+            iconEnd={<ArrowRight size={16} />}
+            onClick={async () => {
+              await refreshMe();
+              await navigate({ to: "/" });
+            }}
+          >
+            {t("billing.status.toDashboard")}
+          </Button>
+        ) : (
+          <Link to="/onboarding/suscription" className={buttonClass({ variant: "secondary" })}>
+            {t("billing.status.choosePlan")}
+          </Link>
+        )}
+        {state?.enabled && (
+          <Button icon={<RefreshCw size={16} />} loading={refresh.isPending} onClick={() => refresh.mutate()}>
+            {t("billing.status.reverify")}
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,174 @@
+// The billing screens through the real app and router, against the fake /api/v1: the plans with
+// their monthly price in the reader's format ("Price not available" for one without), the plan
+// screen's error view and its retry, the status screen, and the billing page in its three states.
+import { act, fireEvent, screen, within } from "@testing-library/react";
+import { describe, expect, test, vi } from "vitest";
+import type { BillingProduct, BillingState, BillingSubscription } from "../../api/billing";
+import { createFakeServer, error, fakeMe, json } from "../../test/fakeServer";
+import { renderApp } from "../../test/renderApp";
+
+const PLANS: BillingProduct[] = [
+  { id: "prod_basic", name: "Básico", description: "Para empezar", price: { id: "price_basic", amount: "1234.50", currency: "USD", interval: "month" } },
+  { id: "prod_premium", name: "Premium", description: "", price: null },
+];
+
+const SUB: BillingSubscription = {
+  id: "sub_123", status: "past_due", currency: "USD", created: "2025-03-10T10:00:00Z", productId: "prod_basic", product: "Básico",
+  priceId: "price_basic", amount: "20.00", interval: "month", currentPeriodStart: "2025-03-10T10:00:00Z",
+  currentPeriodEnd: "2025-04-10T10:00:00Z", cancelAtPeriodEnd: false, lastInvoice: "payment_failed",
+};
+
+function state(overrides: Partial<BillingState> = {}): BillingState {
+  return { enabled: true, cardVerified: true, entitled: false, hasCustomer: true, subscriptions: [], ...overrides };
+}
+
+describe("the plan screen", () => {
+  test("lists the plans with their monthly price for the reader, and none for a plan without one", async () => {
+    const server = createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: { "GET /stripe/products": () => json(200, PLANS), "GET /stripe/subscriptions": () => json(200, state()) },
+    });
+    await renderApp("/onboarding/suscription", "es", server);
+    const plans = await screen.findAllByTestId("plan");
+    expect(plans).toHaveLength(2);
+    expect(within(plans[0]!).getByText("1234,50 US$ / mes")).toBeTruthy();
+    expect(within(plans[1]!).getByText("Precio no disponible")).toBeTruthy();
+    expect(within(plans[1]!).getByRole("button", { name: "Suscribirme a Premium" }).hasAttribute("disabled")).toBe(true);
+    expect(within(plans[0]!).getByRole("button", { name: "Suscribirme a Básico" }).hasAttribute("disabled")).toBe(false);
+  });
+
+  test("shows the error view when the plans cannot be loaded, and its retry loads them", async () => {
+    let fail = true;
+    const server = createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: {
+        "GET /stripe/products": () => (fail ? error(503, "unavailable", "The payment provider cannot be reached right now.") : json(200, PLANS)),
+        "GET /stripe/subscriptions": () => json(200, state()),
+      },
+    });
+    await renderApp("/onboarding/suscription", "en", server);
+    const view = await screen.findByTestId("plans-error", {}, { timeout: 10_000 });
+    expect(within(view).getByText(/The payment provider cannot be reached/)).toBeTruthy();
+    fail = false;
+    await act(async () => fireEvent.click(within(view).getByRole("button", { name: "Try again" })));
+    expect(await screen.findByText("US$1,234.50 / month", {}, { timeout: 10_000 })).toBeTruthy();
+  }, 30_000);
+});
+
+describe("the billing page", () => {
+  test("says so when billing is off", async () => {
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ enabled: false, entitled: true })) } });
+    await renderApp("/profile/billing?tab=billing", "es", server);
+    expect(await screen.findByText("El cobro no está configurado en este servidor")).toBeTruthy();
+  });
+
+  test("says there is no active subscription, shows an expired one and offers the portal", async () => {
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ subscriptions: [SUB] })) } });
+    await renderApp("/profile/billing?tab=billing", "es", server);
+    expect(await screen.findByText("No tienes ninguna suscripción activa")).toBeTruthy();
+    const sub = screen.getByTestId("subscription");
+    expect(within(sub).getByText("Caducada")).toBeTruthy(); // past_due reads "expired"
+    expect(within(sub).getByText("sub_123")).toBeTruthy();
+    expect(within(sub).getByText("20,00 US$ / mes")).toBeTruthy();
+    expect(within(sub).getByText(/El último pago ha fallado/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Gestionar" })).toBeTruthy();
+  });
+
+  test("names trialing 'on trial' and any other status as it is", async () => {
+    const subs = [{ ...SUB, id: "sub_a", status: "trialing" }, { ...SUB, id: "sub_b", status: "incomplete", lastInvoice: "" as const }];
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: subs })) } });
+    await renderApp("/profile/billing", "en", server);
+    expect(await screen.findByText("On trial")).toBeTruthy();
+    expect(screen.getByText("incomplete")).toBeTruthy();
+    expect(screen.queryByText("You don't have any active subscriptions")).toBeNull();
+  });
+});
+
+describe("the status screen", () => {
+  test("shows the subscription and re-verifies with Stripe", async () => {
+    const active = { ...SUB, status: "active", lastInvoice: "paid" as const };
+    const server = createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: {
+        "GET /stripe/subscriptions": () => json(200, state()),
+        "POST /stripe/subscriptions/refresh": () => json(200, state({ entitled: true, subscriptions: [active] })),
+      },
+    });
+    await renderApp("/onboarding/status", "es", server);
+    expect(await screen.findByText(/Esperando a que Stripe confirme/)).toBeTruthy();
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Volver a comprobar" })));
+    expect(await screen.findByText("Activa")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Ir al panel" })).toBeTruthy();
+    expect(server.state.calls).toContain("POST /stripe/subscriptions/refresh");
+  });
+});
+
+describe("the onboarding progress", () => {
+  /** The progress bar's steps, and the one marked current. */
+  async function progress() {
+    const bar = await screen.findByRole("list", { name: "Progreso de la configuración" });
+    const items = within(bar).getAllByRole("listitem");
+    const labels = ["Aplicación de autenticación", "Llave de acceso", "Identidad personal", "Verificación de la tarjeta", "Tu plan"];
+    const named = (li: HTMLElement) => labels.find((l) => li.textContent?.includes(l));
+    return { steps: items.map(named), current: named(items.find((li) => li.getAttribute("aria-current") === "step")!) };
+  }
+
+  test("with billing on, it has the card check and the plan, and at the billing step the current half", async () => {
+    const server = createFakeServer({
+      me: fakeMe({ step: "personal_info", completed: false }),
+      handlers: { "GET /stripe/subscriptions": () => json(200, state({ cardVerified: false, hasCustomer: false })) },
+    });
+    await renderApp("/onboarding/personal-info", "es", server);
+    await screen.findByText("Verificación de la tarjeta");
+    expect(await progress()).toEqual({
+      steps: ["Aplicación de autenticación", "Llave de acceso", "Identidad personal", "Verificación de la tarjeta", "Tu plan"],
+      current: "Identidad personal",
+    });
+  });
+
+  test("at the billing step: the card check until the card is verified, then the plan", async () => {
+    let cardVerified = false;
+    const server = createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: { "GET /stripe/products": () => json(200, PLANS), "GET /stripe/subscriptions": () => json(200, state({ cardVerified })) },
+    });
+    const first = await renderApp("/onboarding/card-check", "es", server);
+    await screen.findByText("Verificación de la tarjeta");
+    expect((await progress()).current).toBe("Verificación de la tarjeta");
+    first.unmount();
+    cardVerified = true;
+    await renderApp("/onboarding/suscription", "es", server);
+    await screen.findAllByTestId("plan");
+    await vi.waitFor(async () => expect((await progress()).current).toBe("Tu plan"));
+  });
+
+  test("with billing off, it has neither", async () => {
+    const server = createFakeServer({
+      me: fakeMe({ step: "personal_info", completed: false }),
+      handlers: { "GET /stripe/subscriptions": () => json(200, state({ enabled: false, entitled: true, cardVerified: false })) },
+    });
+    await renderApp("/onboarding/personal-info", "es", server);
+    await vi.waitFor(() => expect(server.state.calls).toContain("GET /stripe/subscriptions"));
+    expect(await progress()).toEqual({ steps: ["Aplicación de autenticación", "Llave de acceso", "Identidad personal"], current: "Identidad personal" });
+  });
+});
+
+describe("/onboarding/status once onboarding is done", () => {
+  test("stays readable (Checkout's way back lands there, often after the webhook finished the onboarding)", async () => {
+    const active = { ...SUB, status: "active", lastInvoice: "paid" as const };
+    const server = createFakeServer({
+      me: fakeMe({ step: "done", completed: true }),
+      handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: [active] })) },
+    });
+    const { router } = await renderApp("/onboarding/status?checkout=success&session_id=cs_1", "es", server);
+    expect(await screen.findByText("Tu suscripción está activa. ¡Bienvenido!")).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/onboarding/status");
+    expect(screen.getByRole("button", { name: "Ir al panel" })).toBeTruthy();
+  });
+
+  test("sends someone still in the earlier steps back to their step", async () => {
+    const server = createFakeServer({ me: fakeMe({ step: "personal_info", completed: false }) });
+    const { router } = await renderApp("/onboarding/status", "es", server);
+    expect(router.state.location.pathname).toBe("/onboarding/personal-info");
+  });
+});

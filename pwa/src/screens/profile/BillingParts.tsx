@@ -1,0 +1,126 @@
+// What the billing screens share: a subscription's data in words (the spec's fields and status
+// labels: past_due reads "expired", trialing "on trial", any other status as it is), the plan list
+// with monthly prices formatted for the reader ("Price not available" for a plan without one), and
+// the Checkout call that sends the browser to Stripe.
+import { CreditCard } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { goToStripe, useCheckoutMutation, type BillingProduct, type BillingSubscription, type CheckoutRequest } from "../../api/billing";
+import { useErrorText } from "../../api/useErrorText";
+import { useFormatters } from "../../i18n/useFormatters";
+import { notify } from "../../toast/toast";
+import { Alert } from "../../ui/Alert";
+import { Badge, type BadgeTone } from "../../ui/Badge";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import styles from "./Billing.module.css";
+
+const LABELED = ["active", "canceled", "past_due", "trialing"] as const;
+type LabeledStatus = (typeof LABELED)[number];
+
+function isLabeled(status: string): status is LabeledStatus {
+  return (LABELED as readonly string[]).includes(status);
+}
+
+/** The subscription status in words (spec §4); an unknown status is shown as it is. */
+export function useStatusLabel(): (status: string) => string {
+  const { t } = useTranslation();
+  return (status) => (isLabeled(status) ? t(`billing.statusLabel.${status}`) : status);
+}
+
+function statusTone(status: string): BadgeTone {
+  if (status === "active") return "success";
+  if (status === "trialing") return "accent";
+  if (status === "past_due" || status === "unpaid") return "warning";
+  return "neutral";
+}
+
+/** The monthly price in the reader's format ("20,00 US$ / mes"), or null when there is none. */
+export function usePriceText(): (amount: string | null | undefined, currency: string) => string | null {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  return (amount, currency) => {
+    if (!amount || !/^[A-Z]{3}$/.test(currency)) return null;
+    return t("billing.plans.perMonth", { price: format.money(amount, currency) });
+  };
+}
+
+/** One subscription: id, status, currency, created, product, price, current period start and end. */
+export function SubscriptionDetails({ subscription }: { subscription: BillingSubscription }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const statusLabel = useStatusLabel();
+  const priceText = usePriceText();
+  const date = (value: string | null) => (value ? format.date(value) : t("billing.fields.unknown"));
+  const rows: [string, React.ReactNode][] = [
+    [t("billing.fields.id"), <code key="id">{subscription.id}</code>],
+    [t("billing.fields.status"), <Badge key="status" tone={statusTone(subscription.status)}>{statusLabel(subscription.status)}</Badge>],
+    [t("billing.fields.currency"), subscription.currency],
+    [t("billing.fields.created"), date(subscription.created)],
+    [t("billing.fields.product"), subscription.product],
+    [t("billing.fields.price"), priceText(subscription.amount, subscription.currency) ?? t("billing.plans.priceNotAvailable")],
+    [t("billing.fields.periodStart"), date(subscription.currentPeriodStart)],
+    [t("billing.fields.periodEnd"), date(subscription.currentPeriodEnd)],
+  ];
+  return (
+    <div className={styles.subscription} data-testid="subscription" data-status={subscription.status}>
+      <dl className={styles.details}>
+        {rows.map(([label, value]) => (
+          <div key={label} className={styles.row}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {subscription.cancelAtPeriodEnd && <Alert tone="info">{t("billing.cancelAtPeriodEnd")}</Alert>}
+      {subscription.lastInvoice === "payment_failed" && <Alert tone="warning">{t("billing.invoiceFailed")}</Alert>}
+    </div>
+  );
+}
+
+/** Starts a Checkout session and sends the browser there; a refusal is shown as a toast. */
+export function useStartCheckout() {
+  const errorText = useErrorText();
+  const checkout = useCheckoutMutation({
+    onSuccess: (session) => goToStripe(session.url),
+    onError: (error) => notify("error", errorText(error)),
+  });
+  return { start: (request: CheckoutRequest) => checkout.mutate(request), pending: checkout.isPending, variables: checkout.variables };
+}
+
+/** The plans, each with its monthly price and a subscribe button. */
+export function PlanList({ products, returnTo, disabled }: { products: BillingProduct[]; returnTo: "onboarding" | "billing"; disabled?: boolean }) {
+  const { t } = useTranslation();
+  const priceText = usePriceText();
+  const { start, pending, variables } = useStartCheckout();
+  return (
+    <ul className={styles.plans} aria-label={t("billing.plans.title")}>
+      {products.map((product) => {
+        const price = product.price ? priceText(product.price.amount, product.price.currency) : null;
+        return (
+          <li key={product.id} data-testid="plan">
+            <Card
+              className={styles.plan}
+              icon={<CreditCard size={20} />}
+              title={product.name}
+              headingLevel={2}
+              description={product.description || undefined}
+            >
+              <p className={styles.price}>{price ?? <span className={styles.noPrice}>{t("billing.plans.priceNotAvailable")}</span>}</p>
+              <Button
+                variant="primary"
+                block
+                disabled={disabled || !product.price}
+                loading={pending && variables?.priceId === product.price?.id}
+                loadingText={t("billing.cardCheck.redirecting")}
+                aria-label={t("billing.plans.subscribeTo", { name: product.name })}
+                onClick={() => product.price && start({ kind: "subscription", priceId: product.price.id, returnTo })}
+              >
+                {t("billing.plans.subscribe")}
+              </Button>
+            </Card>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,134 @@
+// /profile/billing?tab=billing: the subscription (the same data as the onboarding's status screen),
+// "You don't have any active subscriptions" when none is active, and "Manage" through Stripe's
+// customer portal (change the card, cancel). The plans tab subscribes again (after the card check
+// when it was never done). With billing off the page says billing is not configured.
+import { getRouteApi } from "@tanstack/react-router";
+import { CircleSlash, CreditCard, ExternalLink, PackageOpen } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { ENTITLED_STATUSES, goToStripe, useBillingState, usePortalMutation, useStripeProducts } from "../../api/billing";
+import { useErrorText } from "../../api/useErrorText";
+import { RoutePending } from "../../router/RoutePending";
+import { notify } from "../../toast/toast";
+import { Alert } from "../../ui/Alert";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { cx } from "../../ui/cx";
+import { EmptyState } from "../../ui/EmptyState";
+import { PageHeader } from "../../ui/PageHeader";
+import { Tab, TabList, TabPanel, Tabs, useSearchParamTab } from "../../ui/Tabs";
+import page from "../page.module.css";
+import styles from "./Billing.module.css";
+import { PlanList, SubscriptionDetails, useStartCheckout } from "./BillingParts";
+
+const route = getRouteApi("/app/profile/billing");
+const TABS = ["billing", "plans"] as const;
+
+export function BillingScreen() {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const { checkout } = route.useSearch();
+  const [tab, setTab] = useSearchParamTab("tab", TABS, "billing");
+  const billing = useBillingState(checkout === "success" ? 2000 : false);
+  const portal = usePortalMutation({ onSuccess: ({ url }) => goToStripe(url), onError: (error) => notify("error", errorText(error)) });
+
+  let body;
+  if (billing.isPending) {
+    body = <RoutePending />;
+  } else if (billing.isError) {
+    body = <Alert tone="error">{errorText(billing.error)}</Alert>;
+  } else if (!billing.data.enabled) {
+    body = <EmptyState icon={<CircleSlash size={22} />} title={t("billing.page.off")} text={t("billing.page.offText")} headingLevel={2} />;
+  } else {
+    const state = billing.data;
+    const active = state.subscriptions.filter((s) => ENTITLED_STATUSES.includes(s.status) || s.status === "past_due");
+    const past = state.subscriptions.filter((s) => !active.includes(s));
+    body = (
+      <Tabs value={tab} onChange={setTab}>
+        <TabList label={t("billing.page.tabs")}>
+          <Tab value="billing">{t("billing.page.tabBilling")}</Tab>
+          <Tab value="plans">{t("billing.page.tabPlans")}</Tab>
+        </TabList>
+        <TabPanel value="billing">
+          <div className={styles.subscription}>
+            {checkout === "success" && !state.entitled && <Alert tone="info">{t("billing.page.confirming")}</Alert>}
+            {checkout === "cancel" && <Alert tone="warning">{t("billing.page.cancelled")}</Alert>}
+            {!state.entitled && (
+              <EmptyState
+                icon={<PackageOpen size={22} />}
+                title={t("billing.page.none")}
+                text={t("billing.page.noneText")}
+                headingLevel={2}
+                action={<Button variant="primary" onClick={() => setTab("plans")}>{t("billing.page.seePlans")}</Button>}
+              />
+            )}
+            {active.map((s) => (
+              <Card key={s.id} title={s.product} headingLevel={2}>
+                <SubscriptionDetails subscription={s} />
+              </Card>
+            ))}
+            {state.hasCustomer && (
+              <div className={styles.actions}>
+                <Button icon={<ExternalLink size={16} />} loading={portal.isPending} onClick={() => portal.mutate()}>
+                  {t("billing.page.manage")}
+                </Button>
+                <p className={styles.hint}>{t("billing.page.manageHint")}</p>
+              </div>
+            )}
+            {past.length > 0 && (
+              <Card title={t("billing.page.past")} headingLevel={2}>
+                <div className={styles.subscription}>
+                  {past.map((s) => (
+                    <SubscriptionDetails key={s.id} subscription={s} />
+                  ))}
+                </div>
+              </Card>
+            )}
+          </div>
+        </TabPanel>
+        <TabPanel value="plans">
+          <BillingPlans cardVerified={state.cardVerified} entitled={state.entitled} />
+        </TabPanel>
+      </Tabs>
+    );
+  }
+  return (
+    <div className={cx(page.page, page.medium, page.stack)}>
+      <PageHeader title={t("billing.page.title")} subtitle={t("billing.page.subtitle")} />
+      {body}
+    </div>
+  );
+}
+
+function BillingPlans({ cardVerified, entitled }: { cardVerified: boolean; entitled: boolean }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const products = useStripeProducts();
+  const { start, pending } = useStartCheckout();
+  if (products.isPending) return <RoutePending />;
+  if (products.isError) {
+    return (
+      <Alert tone="error" title={t("billing.plans.errorTitle")}>
+        {errorText(products.error)}{" "}
+        <Button size="sm" onClick={() => void products.refetch()}>
+          {t("billing.plans.retry")}
+        </Button>
+      </Alert>
+    );
+  }
+  return (
+    <div className={styles.subscription}>
+      {!cardVerified && (
+        <Card icon={<CreditCard size={20} />} title={t("billing.cardCheck.title")} headingLevel={2} description={t("billing.plans.cardFirst")}>
+          <Button variant="primary" loading={pending} onClick={() => start({ kind: "card_check", returnTo: "billing" })}>
+            {t("billing.plans.verifyCard")}
+          </Button>
+        </Card>
+      )}
+      {products.data.length === 0 ? (
+        <EmptyState icon={<PackageOpen size={22} />} title={t("billing.plans.none")} text={t("billing.plans.noneText")} headingLevel={2} />
+      ) : (
+        <PlanList products={products.data} returnTo="billing" disabled={!cardVerified || entitled} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+// The vault key of a workspace: 32 random bytes (AES-256-GCM), wrapped with a key derived from the
+// vault passphrase by Argon2id (hash-wasm). The wrapped key syncs (collection vaultKeys); the
+// passphrase and the unwrapped key stay in this tab's memory (session.ts) and are never stored.
+//
+// Argon2id parameters (stored with every wrapped key, so they can be raised later without breaking
+// old keys): 64 MiB memory, 3 passes, 1 lane, 16-byte random salt, 32-byte output, version 0x13.
+// That is OWASP's "m=64 MiB" class; it takes about 0.8 s on one core of this project's 2-core
+// reference machine (Node and Chromium alike), once per unlock or passphrase change.
+//
+// wrappedKey, version 1: v1.<nonce: 12 bytes>.<AES-256-GCM of the 32 key bytes + 16-byte tag>
+// (base64url, no padding); associated data "patrimonio.vaultKey.v1|<workspaceId>|<keyId>".
+// The passphrase is normalised to Unicode NFC before derivation, so the same passphrase typed on
+// another device or keyboard gives the same key.
+import type { VaultKdf, VaultKey } from "@patrimonio/shared-schema";
+import { argon2id } from "hash-wasm";
+import { fromBase64url, randomBytes, toBase64url } from "./base64url";
+import type { SessionKey } from "./cipher";
+
+export const DEFAULT_KDF: Omit<VaultKdf, "salt"> = { algorithm: "argon2id", memoryKiB: 65536, iterations: 3, parallelism: 1 };
+
+/** The passphrase does not open this wrapped key (or the record was altered). */
+export class WrongPassphraseError extends Error {
+  constructor() {
+    super("The passphrase does not open the vault.");
+    this.name = "WrongPassphraseError";
+  }
+}
+
+const encoder = new TextEncoder();
+
+function wrapAad(workspaceId: string, keyId: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(`patrimonio.vaultKey.v1|${workspaceId}|${keyId}`);
+}
+
+/** The key-encryption key: Argon2id(passphrase NFC, salt) imported as a non-extractable AES-GCM key. */
+async function deriveKek(passphrase: string, kdf: VaultKdf): Promise<CryptoKey> {
+  const raw = await argon2id({
+    password: passphrase.normalize("NFC"),
+    salt: fromBase64url(kdf.salt),
+    parallelism: kdf.parallelism,
+    iterations: kdf.iterations,
+    memorySize: kdf.memoryKiB,
+    hashLength: 32,
+    outputType: "binary",
+  });
+  try {
+    return await globalThis.crypto.subtle.importKey("raw", new Uint8Array(raw), "AES-GCM", false, ["encrypt", "decrypt"]);
+  } finally {
+    raw.fill(0);
+  }
+}
+
+async function importVaultKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  return globalThis.crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+async function wrap(raw: Uint8Array<ArrayBuffer>, passphrase: string, kdf: VaultKdf, workspaceId: string, keyId: string): Promise<string> {
+  const kek = await deriveKek(passphrase, kdf);
+  const nonce = randomBytes(12);
+  const sealed = new Uint8Array(await globalThis.crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce, additionalData: wrapAad(workspaceId, keyId) }, kek, raw));
+  return `v1.${toBase64url(nonce)}.${toBase64url(sealed)}`;
+}
+
+/** The raw key bytes of a wrapped key (callers zero them after use); WrongPassphraseError. */
+async function unwrapRaw(record: VaultKey, passphrase: string, workspaceId: string): Promise<Uint8Array<ArrayBuffer>> {
+  const kek = await deriveKek(passphrase, record.kdf);
+  const [version, nonce, body] = record.wrappedKey.split(".");
+  if (version !== "v1" || nonce === undefined || body === undefined) throw new WrongPassphraseError();
+  try {
+    return new Uint8Array(
+      await globalThis.crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64url(nonce), additionalData: wrapAad(workspaceId, record.keyId) }, kek, fromBase64url(body)),
+    );
+  } catch {
+    throw new WrongPassphraseError();
+  }
+}
+
+function freshKdf(params: Omit<VaultKdf, "salt">): VaultKdf {
+  return { ...params, salt: toBase64url(randomBytes(16)) };
+}
+
+/** A new vault: a random key, wrapped with `passphrase`. Returns the record to sync and the session key. */
+export async function createVaultKey(
+  passphrase: string,
+  workspaceId: string,
+  params: Omit<VaultKdf, "salt"> = DEFAULT_KDF,
+): Promise<{ record: VaultKey; key: SessionKey }> {
+  const raw = randomBytes(32);
+  const keyId = toBase64url(randomBytes(8));
+  const kdf = freshKdf(params);
+  try {
+    const wrappedKey = await wrap(raw, passphrase, kdf, workspaceId, keyId);
+    return { record: { keyId, kdf, wrappedKey }, key: { keyId, key: await importVaultKey(raw) } };
+  } finally {
+    raw.fill(0);
+  }
+}
+
+/** Opens a wrapped key with the passphrase (a non-extractable session key); WrongPassphraseError. */
+export async function unwrapVaultKey(record: VaultKey, passphrase: string, workspaceId: string): Promise<SessionKey> {
+  const raw = await unwrapRaw(record, passphrase, workspaceId);
+  try {
+    return { keyId: record.keyId, key: await importVaultKey(raw) };
+  } finally {
+    raw.fill(0);
+  }
+}
+
+/** The same key wrapped with a new passphrase (new salt, current parameters): only the wrapped key
+ * changes, no login is re-encrypted. WrongPassphraseError when `current` does not open it. */
+export async function rewrapVaultKey(
+  record: VaultKey,
+  current: string,
+  next: string,
+  workspaceId: string,
+  params: Omit<VaultKdf, "salt"> = DEFAULT_KDF,
+): Promise<VaultKey> {
+  const raw = await unwrapRaw(record, current, workspaceId);
+  try {
+    const kdf = freshKdf(params);
+    return { keyId: record.keyId, kdf, wrappedKey: await wrap(raw, next, kdf, workspaceId, record.keyId) };
+  } finally {
+    raw.fill(0);
+  }
+}

@@ -1,0 +1,209 @@
+// The vault's crypto with the real WebCrypto and the real Argon2id (hash-wasm), and the logins
+// commands against a real Dexie database (fake-indexeddb): only ciphertext reaches the records and
+// the outbox. Tests other than the parameters test use a small Argon2id memory (stored with the
+// key, as the parameters of any key are) to stay fast.
+import { ClientDb, deleteLogin, saveLogin, saveVaultKey } from "@patrimonio/clientdb";
+import { validate, VAULT_CIPHERTEXT_PATTERN, vaultCiphertextMax } from "@patrimonio/shared-schema";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { fromBase64url, toBase64url } from "./base64url";
+import { openField, sealField, VaultOpenError } from "./cipher";
+import { createVaultKey, DEFAULT_KDF, rewrapVaultKey, unwrapVaultKey, WrongPassphraseError } from "./keys";
+import { sealerOf } from "./sealer";
+import { IDLE_LOCK_MS, VaultSession } from "./session";
+import { passphraseStrength } from "./strength";
+
+const WS = "0a1b2c3d-0000-4000-8000-000000000001";
+const OTHER_WS = "0a1b2c3d-0000-4000-8000-000000000002";
+const RECORD = "01936f6e-7b3a-7c4d-8e5f-0a1b2c3d4e5f";
+const FAST = { algorithm: "argon2id", memoryKiB: 8192, iterations: 1, parallelism: 1 } as const;
+const place = { workspaceId: WS, recordId: RECORD, field: "secret" };
+
+describe("base64url", () => {
+  test("round-trips every byte value without padding", () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const text = toBase64url(all);
+    expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect([...fromBase64url(text)]).toEqual([...all]);
+    expect(() => fromBase64url("a+b")).toThrow();
+  });
+});
+
+describe("vault keys", () => {
+  test("the default parameters are Argon2id m=64 MiB, t=3, p=1 and a real unlock works with them", async () => {
+    expect(DEFAULT_KDF).toEqual({ algorithm: "argon2id", memoryKiB: 65536, iterations: 3, parallelism: 1 });
+    const { record } = await createVaultKey("correct horse battery staple", WS);
+    expect(record.kdf).toMatchObject(DEFAULT_KDF);
+    expect(fromBase64url(record.kdf.salt)).toHaveLength(16);
+    expect(validate("vaultKey", record).ok).toBe(true);
+    const opened = await unwrapVaultKey(record, "correct horse battery staple", WS);
+    expect(opened.keyId).toBe(record.keyId);
+    expect(opened.key.extractable).toBe(false);
+  });
+
+  test("a wrong passphrase, another workspace or an altered record do not open the key", async () => {
+    const { record } = await createVaultKey("el perro de San Roque", WS, FAST);
+    await expect(unwrapVaultKey(record, "el perro de san roque", WS)).rejects.toBeInstanceOf(WrongPassphraseError);
+    await expect(unwrapVaultKey(record, "el perro de San Roque", OTHER_WS)).rejects.toBeInstanceOf(WrongPassphraseError);
+    await expect(unwrapVaultKey({ ...record, kdf: { ...record.kdf, iterations: 2 } }, "el perro de San Roque", WS)).rejects.toBeInstanceOf(WrongPassphraseError);
+  });
+
+  test("the passphrase is compared after NFC normalisation", async () => {
+    const { record } = await createVaultKey("canción de cuna larga", WS, FAST);
+    await expect(unwrapVaultKey(record, "cancio\u0301n de cuna larga", WS)).resolves.toMatchObject({ keyId: record.keyId });
+  });
+
+  test("changing the passphrase re-wraps the same key: old ciphertext opens with the new one only", async () => {
+    const made = await createVaultKey("first passphrase here", WS, FAST);
+    const sealed = await sealField(made.key, place, "s3cret");
+    const rewrapped = await rewrapVaultKey(made.record, "first passphrase here", "second passphrase here", WS, FAST);
+    expect(rewrapped.keyId).toBe(made.record.keyId);
+    expect(rewrapped.kdf.salt).not.toBe(made.record.kdf.salt);
+    await expect(unwrapVaultKey(rewrapped, "first passphrase here", WS)).rejects.toBeInstanceOf(WrongPassphraseError);
+    const reopened = await unwrapVaultKey(rewrapped, "second passphrase here", WS);
+    expect(await openField(new Map([[reopened.keyId, reopened.key]]), place, sealed)).toBe("s3cret");
+    await expect(rewrapVaultKey(made.record, "not the passphrase", "x y z w v u", WS, FAST)).rejects.toBeInstanceOf(WrongPassphraseError);
+  });
+});
+
+describe("field ciphertext", () => {
+  test("v1 envelope, fresh nonce per write, bound to workspace, record and field", async () => {
+    const { key } = await createVaultKey("bound passphrase ok", WS, FAST);
+    const keys = new Map([[key.keyId, key.key]]);
+    const a = await sealField(key, place, "p@ss'; DROP TABLE 🔑");
+    const b = await sealField(key, place, "p@ss'; DROP TABLE 🔑");
+    expect(a).toMatch(VAULT_CIPHERTEXT_PATTERN);
+    expect(a.split(".")[1]).toBe(key.keyId);
+    expect(a.split(".")[2]).not.toBe(b.split(".")[2]);
+    expect(a).not.toContain("DROP");
+    expect(await openField(keys, place, a)).toBe("p@ss'; DROP TABLE 🔑");
+    for (const moved of [{ ...place, field: "notes" }, { ...place, recordId: "01936f6e-7b3a-7c4d-8e5f-0a1b2c3d4e60" }, { ...place, workspaceId: OTHER_WS }]) {
+      await expect(openField(keys, moved, a)).rejects.toEqual(new VaultOpenError("failed"));
+    }
+    const flipped = a.slice(0, -2) + (a.at(-2) === "A" ? "B" : "A") + a.at(-1);
+    await expect(openField(keys, place, flipped)).rejects.toEqual(new VaultOpenError("failed"));
+    await expect(openField(new Map(), place, a)).rejects.toEqual(new VaultOpenError("no_key"));
+    await expect(openField(keys, place, "plain text")).rejects.toEqual(new VaultOpenError("malformed"));
+  });
+
+  test("the longest plaintext fits the schema's ciphertext limit", async () => {
+    const { key } = await createVaultKey("limits passphrase", WS, FAST);
+    const longest = await sealField(key, place, "😀".repeat(1000));
+    expect(longest.length).toBeLessThanOrEqual(vaultCiphertextMax(1000));
+    expect(validate("login", { institution: "Banco", secret: longest }).ok).toBe(true);
+    expect(validate("login", { institution: "Banco", secret: "😀".repeat(1000) }).ok).toBe(false);
+  });
+});
+
+describe("session", () => {
+  afterEach(() => vi.useRealTimers());
+
+  test("unlock opens every record the passphrase opens, picks the lowest id as primary; wrong passphrase changes nothing", async () => {
+    const one = await createVaultKey("shared passphrase one", WS, FAST);
+    const two = await createVaultKey("shared passphrase one", WS, FAST);
+    const other = await createVaultKey("another passphrase", WS, FAST);
+    const session = new VaultSession();
+    const records = [
+      { id: "0193-b", fields: two.record },
+      { id: "0193-a", fields: one.record },
+      { id: "0193-c", fields: other.record },
+    ];
+    await expect(session.unlock(WS, records, "nope nope nope")).rejects.toBeInstanceOf(WrongPassphraseError);
+    expect(session.get(WS)).toBeUndefined();
+    const v = await session.unlock(WS, records, "shared passphrase one");
+    expect(v.primary.keyId).toBe(one.record.keyId);
+    expect([...v.keys.keys()].sort()).toEqual([one.record.keyId, two.record.keyId].sort());
+    expect(session.get(OTHER_WS)).toBeUndefined();
+  });
+
+  test("locks after the idle time, activity postpones it, sign-out locks at once", async () => {
+    vi.useFakeTimers();
+    const target = new EventTarget();
+    const session = new VaultSession({ target });
+    const { key } = await createVaultKey("idle passphrase ok", WS, FAST);
+    let changes = 0;
+    session.subscribe(() => changes++);
+    session.adopt(WS, key);
+    vi.advanceTimersByTime(IDLE_LOCK_MS - 1000);
+    target.dispatchEvent(new Event("keydown"));
+    vi.advanceTimersByTime(IDLE_LOCK_MS - 1000);
+    expect(session.get(WS)).toBeDefined();
+    vi.advanceTimersByTime(1000);
+    expect(session.get(WS)).toBeUndefined();
+    session.adopt(WS, key);
+    target.dispatchEvent(new Event("patrimonio:sign-out"));
+    expect(session.get(WS)).toBeUndefined();
+    expect(changes).toBe(4);
+  });
+});
+
+describe("logins commands", () => {
+  test("only ciphertext reaches the records and the outbox; unchanged secrets are not rewritten; locked refuses", async () => {
+    const factory = new IDBFactory();
+    const db = await ClientDb.open({ name: "vault-test", indexedDB: factory, IDBKeyRange });
+    const made = await createVaultKey("commands passphrase", WS, FAST);
+    const stored = await saveVaultKey(db, WS, made.record);
+    expect(stored.ok).toBe(true);
+    const session = new VaultSession();
+    session.adopt(WS, made.key);
+    const sealer = sealerOf(session.get(WS));
+    const MARK = "MARKER-hunter2-ñ";
+
+    const locked = await saveLogin(db, WS, { institution: "Banco", secret: MARK }, null);
+    expect(locked).toEqual({ ok: false, issues: [{ path: "secret", key: "validation.vault.locked", params: {} }] });
+    const tooLong = await saveLogin(db, WS, { institution: "Banco", notes: "x".repeat(4001) }, sealer);
+    expect(tooLong).toMatchObject({ ok: false, issues: [{ path: "notes", key: "validation.string.max" }] });
+
+    const r = await saveLogin(db, WS, { institution: "Banco", username: "ana", secret: MARK, notes: `${MARK} notes` }, sealer);
+    if (!r.ok) throw new Error(JSON.stringify(r));
+    const rec = await db.get("logins", r.id);
+    expect(rec?.fields.secret).toMatch(VAULT_CIPHERTEXT_PATTERN);
+    const keys = session.get(WS)!.keys;
+    expect(await openField(keys, { workspaceId: WS, recordId: r.id, field: "secret" }, rec!.fields.secret!)).toBe(MARK);
+    expect(await openField(keys, { workspaceId: WS, recordId: r.id, field: "notes" }, rec!.fields.notes!)).toBe(`${MARK} notes`);
+
+    const before = rec!.fields.secret;
+    const edit = await saveLogin(db, WS, { institution: "Banco Nuevo", username: "ana", secret: MARK }, sealer, { id: r.id, previous: { secret: MARK, notes: `${MARK} notes` } });
+    expect(edit.ok).toBe(true);
+    const after = await db.get("logins", r.id);
+    expect(after?.fields).toEqual({ institution: "Banco Nuevo", username: "ana", secret: before });
+    // Renaming while locked is fine (no secret to seal).
+    expect((await saveLogin(db, WS, { institution: "Banco 3", username: "ana", secret: MARK }, null, { id: r.id, previous: { secret: MARK } })).ok).toBe(true);
+
+    const everything = await everyRow(factory, "vault-test");
+    expect(everything).toContain(before); // the stores were read: the ciphertext is there
+    expect(everything).toContain("Banco 3");
+    expect(everything).not.toContain("MARKER");
+    expect((await deleteLogin(db, r.id)).ok).toBe(true);
+    await db.destroy();
+  });
+});
+
+/** Every row of every object store of the device database (records, outbox, conflicts...), as JSON. */
+async function everyRow(factory: IDBFactory, name: string): Promise<string> {
+  const idb = await new Promise<IDBDatabase>((resolve, reject) => {
+    const req = factory.open(name);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const out: unknown[] = [];
+  for (const store of [...idb.objectStoreNames]) {
+    const rows = await new Promise<unknown[]>((resolve, reject) => {
+      const req = idb.transaction(store).objectStore(store).getAll();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    out.push(store, rows);
+  }
+  idb.close();
+  return JSON.stringify(out);
+}
+
+describe("passphrase guidance", () => {
+  test("too short under 12 characters, strong from 16 varied characters or 4 words", () => {
+    expect(passphraseStrength("short one")).toBe("tooShort");
+    expect(passphraseStrength("aaaaaaaaaaaaaaaa")).toBe("fair");
+    expect(passphraseStrength("Tr0ub4dor&3xyz")).toBe("fair");
+    expect(passphraseStrength("caballo grapa batería correcto")).toBe("strong");
+  });
+});

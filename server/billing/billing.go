@@ -1,0 +1,719 @@
+// Package billing is Patrimonio's billing with Stripe (stripe-go): the plans (products with a
+// monthly price, cached for a few minutes), one Stripe customer per user, the 1 US dollar card
+// check and the plan as Checkout sessions, the customer portal, and the webhook that keeps our
+// copy of each subscription (webhook.go). Screens read our database, never Stripe: what a user
+// sees after paying is what the signed webhook wrote.
+//
+// Without a Stripe secret key billing is off (Service.Enabled is false): onboarding has no payment
+// step and every feature is open (self-hosting).
+//
+// Who may do what without an active subscription, when billing is on (Entitled, RequireSubscription):
+// nothing is ever lost. Every record stays readable, editable, exportable and synced (the sync
+// server accepts every push, so no offline edit is dropped); a lapsed subscription only closes what
+// adds to the installation: creating a team workspace and inviting people. App admins are never
+// gated.
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stripe/stripe-go/v85"
+
+	"patrimonio/server"
+	"patrimonio/server/store"
+)
+
+// Card check: a payment of 1 US dollar (spec §9), in cents.
+const (
+	CardCheckAmount   = 100
+	CardCheckCurrency = "usd"
+)
+
+// Checkout kinds and where Checkout returns to.
+const (
+	KindCardCheck    = "card_check"
+	KindSubscription = "subscription"
+	ReturnOnboarding = "onboarding"
+	ReturnBilling    = "billing"
+)
+
+// purposeKey is the metadata key of our Checkout sessions saying what they are for.
+const purposeKey = "patrimonio_purpose"
+
+// userIDKey is the metadata key naming our user on Stripe's customers and subscriptions.
+const userIDKey = "patrimonio_user_id"
+
+// Config is what the service needs to know.
+type Config struct {
+	// SecretKey is Stripe's API key; "" turns billing off.
+	SecretKey string
+	// WebhookSecrets are the endpoint's signing secrets (several while one is rolled).
+	WebhookSecrets []string
+	// Plans are the product ids that are plans, in display order; empty: every active product.
+	Plans []string
+	// APIURL is Stripe's API base URL ("" = Stripe; stripe-mock in tests).
+	APIURL string
+	// PublicURL is the app's origin: Checkout and the portal come back there.
+	PublicURL string
+	// ProductsTTL is how long the plans are cached (0 = 5 minutes).
+	ProductsTTL time.Duration
+	// WebhookTolerance bounds how far a webhook's signed timestamp may be from now, either way
+	// (0 = 5 minutes).
+	WebhookTolerance time.Duration
+}
+
+// Service is billing. A nil-key Service is valid and answers "billing is off".
+type Service struct {
+	db     *store.DB
+	cfg    Config
+	logger *slog.Logger
+	stripe *stripe.Client // nil when billing is off
+
+	// Now tells the time; tests replace it.
+	Now func() time.Time
+
+	mu          sync.Mutex // guards the plans' cache; held while fetching, so one fetch at a time
+	products    []Product
+	productsAt  time.Time
+	productsErr error
+}
+
+// New returns the service. With cfg.SecretKey empty, billing is off.
+func New(db *store.DB, cfg Config, logger *slog.Logger) *Service {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.ProductsTTL <= 0 {
+		cfg.ProductsTTL = 5 * time.Minute
+	}
+	if cfg.WebhookTolerance <= 0 {
+		cfg.WebhookTolerance = 5 * time.Minute
+	}
+	s := &Service{db: db, cfg: cfg, logger: logger, Now: time.Now}
+	if cfg.SecretKey != "" {
+		s.stripe = newStripeClient(cfg.SecretKey, cfg.APIURL)
+	}
+	return s
+}
+
+// Enabled says whether billing is on.
+func (s *Service) Enabled() bool { return s != nil && s.stripe != nil }
+
+func (s *Service) requireOn(ctx context.Context) error {
+	if !s.Enabled() {
+		return errorf(ctx, server.ENOTFOUND, "billing.off")
+	}
+	return nil
+}
+
+// Price is a plan's monthly price. Amount is an exact decimal string in the currency's major unit
+// ("20.00"); Currency is upper case ISO 4217.
+type Price struct {
+	ID         string
+	Amount     string
+	UnitAmount int64
+	Currency   string
+	Interval   string
+}
+
+// Product is a plan: a Stripe product and its monthly price (nil: none, "Price not available").
+type Product struct {
+	ID          string
+	Name        string
+	Description string
+	Price       *Price
+}
+
+// Products returns the plans with their monthly prices, from a cache of ProductsTTL. When Stripe
+// cannot be reached and an older list exists, the older list is served (and the failure logged).
+func (s *Service) Products(ctx context.Context) ([]Product, error) {
+	if err := s.requireOn(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.products != nil && s.Now().Sub(s.productsAt) < s.cfg.ProductsTTL {
+		return s.products, nil
+	}
+	products, err := s.fetchProducts(ctx)
+	if err != nil {
+		if s.products != nil {
+			s.logger.WarnContext(ctx, "serving the cached plans: stripe failed", "err", err)
+			return s.products, nil
+		}
+		return nil, err
+	}
+	s.products, s.productsAt = products, s.Now()
+	return products, nil
+}
+
+// cachedProducts returns the plans if they are cached (however old), else tries to fetch them;
+// nil when neither works. For naming products, where an id is an acceptable fallback.
+func (s *Service) cachedProducts(ctx context.Context) []Product {
+	s.mu.Lock()
+	cached := s.products
+	s.mu.Unlock()
+	if cached != nil {
+		return cached
+	}
+	fetchCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	products, err := s.Products(fetchCtx)
+	if err != nil {
+		return nil
+	}
+	return products
+}
+
+func (s *Service) fetchProducts(ctx context.Context) ([]Product, error) {
+	var products []*stripe.Product
+	if len(s.cfg.Plans) > 0 {
+		for _, id := range s.cfg.Plans {
+			p, err := s.stripe.V1Products.Retrieve(ctx, id, nil)
+			if err != nil {
+				var se *stripe.Error
+				if errors.As(err, &se) && se.HTTPStatusCode == 404 {
+					s.logger.WarnContext(ctx, "a configured plan does not exist in Stripe: check "+server.EnvStripePlans, "product", id)
+					continue
+				}
+				return nil, s.translate(ctx, "retrieve product", err)
+			}
+			if p.Active && !p.Deleted {
+				products = append(products, p)
+			}
+		}
+	} else {
+		params := &stripe.ProductListParams{Active: stripe.Bool(true)}
+		params.Limit = stripe.Int64(100)
+		for p, err := range s.stripe.V1Products.List(ctx, params).All(ctx) {
+			if err != nil {
+				return nil, s.translate(ctx, "list products", err)
+			}
+			products = append(products, p)
+		}
+	}
+	// The monthly prices of every product, in one listing.
+	monthly := map[string][]*stripe.Price{}
+	params := &stripe.PriceListParams{Active: stripe.Bool(true), Type: stripe.String("recurring"),
+		Recurring: &stripe.PriceListRecurringParams{Interval: stripe.String("month")}}
+	params.Limit = stripe.Int64(100)
+	for p, err := range s.stripe.V1Prices.List(ctx, params).All(ctx) {
+		if err != nil {
+			return nil, s.translate(ctx, "list prices", err)
+		}
+		if p.Product == nil || p.Recurring == nil || p.Recurring.Interval != "month" || p.Recurring.IntervalCount != 1 {
+			continue
+		}
+		monthly[p.Product.ID] = append(monthly[p.Product.ID], p)
+	}
+	out := make([]Product, 0, len(products))
+	for _, p := range products {
+		prices := monthly[p.ID]
+		var chosen *stripe.Price
+		for _, pr := range prices { // the product's default price when it is a monthly one
+			if p.DefaultPrice != nil && pr.ID == p.DefaultPrice.ID {
+				chosen = pr
+			}
+		}
+		if chosen == nil && len(prices) > 0 {
+			chosen = prices[0]
+		}
+		plan := Product{ID: p.ID, Name: p.Name, Description: p.Description}
+		if chosen != nil {
+			plan.Price = &Price{ID: chosen.ID, UnitAmount: chosen.UnitAmount, Currency: strings.ToUpper(string(chosen.Currency)),
+				Amount: MinorToDecimal(chosen.UnitAmount, string(chosen.Currency)), Interval: string(chosen.Recurring.Interval)}
+		}
+		out = append(out, plan)
+	}
+	return out, nil
+}
+
+// zeroDecimal and threeDecimal are the currencies Stripe counts in whole units, or in thousandths.
+var (
+	zeroDecimal  = []string{"bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga", "pyg", "rwf", "ugx", "vnd", "vuv", "xaf", "xof", "xpf"}
+	threeDecimal = []string{"bhd", "jod", "kwd", "omr", "tnd"}
+)
+
+// MinorToDecimal writes an amount in a currency's minor unit (Stripe's unit_amount) as an exact
+// decimal string in its major unit: 2000 usd → "20.00", 500 jpy → "500".
+func MinorToDecimal(amount int64, currency string) string {
+	c := strings.ToLower(currency)
+	places := 2
+	if slices.Contains(zeroDecimal, c) {
+		places = 0
+	} else if slices.Contains(threeDecimal, c) {
+		places = 3
+	}
+	sign := ""
+	if amount < 0 {
+		sign, amount = "-", -amount
+	}
+	digits := fmt.Sprintf("%0*d", places+1, amount)
+	if places == 0 {
+		return sign + digits
+	}
+	return sign + digits[:len(digits)-places] + "." + digits[len(digits)-places:]
+}
+
+// priceOffered returns the plan whose monthly price is priceID, or nil.
+func priceOffered(products []Product, priceID string) *Product {
+	for i := range products {
+		if products[i].Price != nil && products[i].Price.ID == priceID {
+			return &products[i]
+		}
+	}
+	return nil
+}
+
+// User is who billing acts for.
+type User struct {
+	ID      string
+	Email   string
+	IsAdmin bool
+}
+
+// customerOf returns the user's Stripe customer id, "" when none was made yet.
+func (s *Service) customerOf(ctx context.Context, userID string) (customerID string, cardVerified bool, err error) {
+	var verified sql.NullTime
+	err = s.db.QueryRow(ctx, `SELECT customer_id, card_verified_at FROM billing_customers WHERE user_id = ?`, userID).Scan(&customerID, &verified)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read billing customer: %w", err)
+	}
+	return customerID, verified.Valid, nil
+}
+
+// ensureCustomer returns the user's Stripe customer, creating it the first time. Concurrent first
+// calls send the same idempotency key (Stripe answers them with one customer) and only one row is
+// ever stored.
+func (s *Service) ensureCustomer(ctx context.Context, u User) (string, error) {
+	if id, _, err := s.customerOf(ctx, u.ID); err != nil || id != "" {
+		return id, err
+	}
+	params := &stripe.CustomerCreateParams{Email: stripe.String(u.Email), Metadata: map[string]string{userIDKey: u.ID}}
+	params.SetIdempotencyKey("patrimonio-customer-" + u.ID)
+	c, err := s.stripe.V1Customers.Create(ctx, params)
+	if err != nil {
+		return "", s.translate(ctx, "create customer", err)
+	}
+	if _, err := s.db.Exec(ctx, `INSERT INTO billing_customers (user_id, customer_id, created_at) VALUES (?, ?, ?)
+		ON CONFLICT (user_id) DO NOTHING`, u.ID, c.ID, s.Now().UTC()); err != nil {
+		return "", fmt.Errorf("store billing customer: %w", err)
+	}
+	id, _, err := s.customerOf(ctx, u.ID)
+	return id, err
+}
+
+// CheckoutRequest asks for a Checkout session: the card check, or the plan with PriceID.
+// ReturnTo says where Checkout comes back: the onboarding or the billing page.
+type CheckoutRequest struct {
+	Kind     string
+	PriceID  string
+	ReturnTo string
+}
+
+// Checkout is a Checkout session to send the user to.
+type Checkout struct {
+	ID  string
+	URL string
+}
+
+// CreateCheckout makes a Checkout session: the 1 US dollar card check in payment mode, saving the
+// card for later use; or the chosen plan's monthly price in subscription mode (after the card
+// check, and not while a subscription is active).
+func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutRequest) (Checkout, error) {
+	if err := s.requireOn(ctx); err != nil {
+		return Checkout{}, err
+	}
+	if req.ReturnTo == "" {
+		req.ReturnTo = ReturnOnboarding
+	}
+	if req.ReturnTo != ReturnOnboarding && req.ReturnTo != ReturnBilling {
+		return Checkout{}, errorf(ctx, server.EINVALID, "checkout.returnTo")
+	}
+	base := s.cfg.PublicURL
+	params := &stripe.CheckoutSessionCreateParams{
+		ClientReferenceID: stripe.String(u.ID),
+		Locale:            stripe.String(server.LanguageFrom(ctx)),
+	}
+	switch req.Kind {
+	case KindCardCheck:
+		params.Mode = stripe.String(string(stripe.CheckoutSessionModePayment))
+		params.LineItems = []*stripe.CheckoutSessionCreateLineItemParams{{
+			Quantity: stripe.Int64(1),
+			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
+				Currency:    stripe.String(CardCheckCurrency),
+				UnitAmount:  stripe.Int64(CardCheckAmount),
+				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(text(ctx, "checkout.productName"))},
+			},
+		}}
+		params.PaymentIntentData = &stripe.CheckoutSessionCreatePaymentIntentDataParams{
+			SetupFutureUsage: stripe.String("off_session"), // the card is kept for the subscription
+			Metadata:         map[string]string{purposeKey: KindCardCheck, userIDKey: u.ID},
+		}
+		path := "/onboarding/card-check"
+		if req.ReturnTo == ReturnBilling {
+			path = "/profile/billing"
+		}
+		params.SuccessURL = stripe.String(base + path + "?checkout=success&session_id={CHECKOUT_SESSION_ID}")
+		params.CancelURL = stripe.String(base + path + "?checkout=cancel")
+	case KindSubscription:
+		if req.PriceID == "" {
+			return Checkout{}, errorf(ctx, server.EINVALID, "checkout.priceRequired")
+		}
+		products, err := s.Products(ctx)
+		if err != nil {
+			return Checkout{}, err
+		}
+		if priceOffered(products, req.PriceID) == nil {
+			return Checkout{}, errorf(ctx, server.EINVALID, "checkout.unknownPrice")
+		}
+		st, err := s.State(ctx, u.ID)
+		if err != nil {
+			return Checkout{}, err
+		}
+		if st.Entitled {
+			return Checkout{}, errorf(ctx, server.ECONFLICT, "checkout.alreadyActive")
+		}
+		if !st.CardVerified {
+			return Checkout{}, errorf(ctx, server.ECONFLICT, "checkout.cardFirst")
+		}
+		params.Mode = stripe.String(string(stripe.CheckoutSessionModeSubscription))
+		params.LineItems = []*stripe.CheckoutSessionCreateLineItemParams{{Price: stripe.String(req.PriceID), Quantity: stripe.Int64(1)}}
+		params.SubscriptionData = &stripe.CheckoutSessionCreateSubscriptionDataParams{Metadata: map[string]string{userIDKey: u.ID}}
+		success, cancel := "/onboarding/status", "/onboarding/suscription"
+		if req.ReturnTo == ReturnBilling {
+			success, cancel = "/profile/billing", "/profile/billing"
+		}
+		params.SuccessURL = stripe.String(base + success + "?checkout=success&session_id={CHECKOUT_SESSION_ID}")
+		params.CancelURL = stripe.String(base + cancel + "?checkout=cancel")
+	default:
+		return Checkout{}, errorf(ctx, server.EINVALID, "checkout.kind")
+	}
+	customer, err := s.ensureCustomer(ctx, u)
+	if err != nil {
+		return Checkout{}, err
+	}
+	params.Customer = stripe.String(customer)
+	params.Metadata = map[string]string{purposeKey: req.Kind, userIDKey: u.ID}
+	sess, err := s.stripe.V1CheckoutSessions.Create(ctx, params)
+	if err != nil {
+		return Checkout{}, s.translate(ctx, "create checkout session", err)
+	}
+	return Checkout{ID: sess.ID, URL: sess.URL}, nil
+}
+
+// PortalURL makes a customer-portal session (change the card, cancel) that comes back to the
+// billing page.
+func (s *Service) PortalURL(ctx context.Context, u User) (string, error) {
+	if err := s.requireOn(ctx); err != nil {
+		return "", err
+	}
+	customer, _, err := s.customerOf(ctx, u.ID)
+	if err != nil {
+		return "", err
+	}
+	if customer == "" {
+		return "", errorf(ctx, server.ECONFLICT, "portal.noCustomer")
+	}
+	sess, err := s.stripe.V1BillingPortalSessions.Create(ctx, &stripe.BillingPortalSessionCreateParams{
+		Customer:  stripe.String(customer),
+		ReturnURL: stripe.String(s.cfg.PublicURL + "/profile/billing?tab=billing"),
+		Locale:    stripe.String(server.LanguageFrom(ctx)),
+	})
+	if err != nil {
+		return "", s.translate(ctx, "create portal session", err)
+	}
+	return sess.URL, nil
+}
+
+// Subscription is our copy of one of the user's subscriptions. Amount is the price as an exact
+// decimal string in the major unit ("" when Stripe gave none).
+type Subscription struct {
+	ID                 string
+	Status             string
+	Currency           string
+	ProductID          string
+	ProductName        string
+	PriceID            string
+	Amount             string
+	Interval           string
+	CancelAtPeriodEnd  bool
+	Created            time.Time
+	CurrentPeriodStart time.Time // zero: unknown
+	CurrentPeriodEnd   time.Time // zero: unknown
+	// LastInvoice is "paid", "payment_failed" or "" (no invoice event yet).
+	LastInvoice string
+}
+
+// State is a user's billing as our database knows it.
+type State struct {
+	Enabled      bool
+	CardVerified bool
+	// Entitled: billing is off, or a subscription is active or on trial.
+	Entitled      bool
+	HasCustomer   bool
+	Subscriptions []Subscription
+}
+
+// entitledStatuses are the subscription statuses that open every feature.
+var entitledStatuses = []string{"active", "trialing"}
+
+// statusRank orders statuses for the one status a user shows (users.subscription_status): the
+// best of their subscriptions.
+func statusRank(status string) int {
+	switch status {
+	case "active":
+		return 9
+	case "trialing":
+		return 8
+	case "past_due":
+		return 7
+	case "unpaid":
+		return 6
+	case "paused":
+		return 5
+	case "incomplete":
+		return 4
+	case "canceled":
+		return 2
+	case "incomplete_expired":
+		return 1
+	}
+	return 3
+}
+
+// State returns the user's billing: card check, subscriptions newest first (with the product's
+// name when the plans are known), and whether every feature is open.
+func (s *Service) State(ctx context.Context, userID string) (State, error) {
+	if !s.Enabled() {
+		return State{Enabled: false, Entitled: true, Subscriptions: []Subscription{}}, nil
+	}
+	customer, verified, err := s.customerOf(ctx, userID)
+	if err != nil {
+		return State{}, err
+	}
+	st := State{Enabled: true, CardVerified: verified, HasCustomer: customer != "", Subscriptions: []Subscription{}}
+	rows, err := s.db.Query(ctx, `SELECT s.id, s.status, s.currency, s.product_id, s.price_id, s.unit_amount, s.price_interval,
+		s.cancel_at_period_end, s.created_at, s.current_period_start, s.current_period_end, COALESCE(i.status, '')
+		FROM billing_subscriptions s LEFT JOIN billing_invoice_status i ON i.subscription_id = s.id
+		WHERE s.user_id = ? ORDER BY s.created_at DESC, s.id`, userID)
+	if err != nil {
+		return State{}, fmt.Errorf("read subscriptions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sub Subscription
+		var amount sql.NullInt64
+		var start, end sql.NullTime
+		if err := rows.Scan(&sub.ID, &sub.Status, &sub.Currency, &sub.ProductID, &sub.PriceID, &amount, &sub.Interval,
+			&sub.CancelAtPeriodEnd, &sub.Created, &start, &end, &sub.LastInvoice); err != nil {
+			return State{}, fmt.Errorf("read subscriptions: %w", err)
+		}
+		if amount.Valid {
+			sub.Amount = MinorToDecimal(amount.Int64, sub.Currency)
+		}
+		sub.Created = sub.Created.UTC()
+		if start.Valid {
+			sub.CurrentPeriodStart = start.Time.UTC()
+		}
+		if end.Valid {
+			sub.CurrentPeriodEnd = end.Time.UTC()
+		}
+		st.Entitled = st.Entitled || slices.Contains(entitledStatuses, sub.Status)
+		st.Subscriptions = append(st.Subscriptions, sub)
+	}
+	if err := rows.Err(); err != nil {
+		return State{}, fmt.Errorf("read subscriptions: %w", err)
+	}
+	if len(st.Subscriptions) > 0 {
+		names := map[string]string{}
+		for _, p := range s.cachedProducts(ctx) {
+			names[p.ID] = p.Name
+		}
+		for i := range st.Subscriptions {
+			if n := names[st.Subscriptions[i].ProductID]; n != "" {
+				st.Subscriptions[i].ProductName = n
+			} else {
+				st.Subscriptions[i].ProductName = st.Subscriptions[i].ProductID
+			}
+		}
+	}
+	return st, nil
+}
+
+// Entitled says whether every feature is open to the user: billing is off, the user is an app
+// admin, or users.subscription_status (kept by the webhook) is active or trialing.
+func (s *Service) Entitled(ctx context.Context, u User) (bool, error) {
+	if !s.Enabled() || u.IsAdmin {
+		return true, nil
+	}
+	var status sql.NullString
+	err := s.db.QueryRow(ctx, `SELECT subscription_status FROM users WHERE id = ?`, u.ID).Scan(&status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read subscription status: %w", err)
+	}
+	return slices.Contains(entitledStatuses, status.String), nil
+}
+
+// Gated actions (RequireSubscription).
+const (
+	GateTeamWorkspace = "gate.teamWorkspace"
+	GateInvite        = "gate.invite"
+)
+
+// RequireSubscription refuses (403 forbidden, saying that the data stays available) an action
+// that needs an active subscription when the user has none. gate is GateTeamWorkspace or
+// GateInvite.
+func (s *Service) RequireSubscription(ctx context.Context, u User, gate string) error {
+	ok, err := s.Entitled(ctx, u)
+	if err != nil || ok {
+		return err
+	}
+	return errorf(ctx, server.EFORBIDDEN, "gate.subscription", text(ctx, gate))
+}
+
+// Refresh asks Stripe for the user's subscriptions and paid card checks and records what it
+// says (the status screen's "check again", for when a webhook is late). Objects of another
+// customer are ignored. The description fetched now is newer than any event created before now.
+func (s *Service) Refresh(ctx context.Context, u User) (State, error) {
+	if err := s.requireOn(ctx); err != nil {
+		return State{}, err
+	}
+	customer, _, err := s.customerOf(ctx, u.ID)
+	if err != nil {
+		return State{}, err
+	}
+	if customer == "" {
+		return s.State(ctx, u.ID)
+	}
+	now := s.Now().Unix()
+	subs := &stripe.SubscriptionListParams{Customer: stripe.String(customer), Status: stripe.String("all")}
+	subs.Limit = stripe.Int64(20)
+	for sub, err := range s.stripe.V1Subscriptions.List(ctx, subs).All(ctx) {
+		if err != nil {
+			return State{}, s.translate(ctx, "list subscriptions", err)
+		}
+		if sub.Customer == nil || sub.Customer.ID != customer {
+			continue
+		}
+		if err := s.inTx(ctx, func(tx *store.Tx) error { return s.applySubscription(ctx, tx, sub, now, false) }); err != nil {
+			return State{}, err
+		}
+	}
+	sessions := &stripe.CheckoutSessionListParams{Customer: stripe.String(customer), Status: stripe.String("complete")}
+	sessions.Limit = stripe.Int64(20)
+	for sess, err := range s.stripe.V1CheckoutSessions.List(ctx, sessions).All(ctx) {
+		if err != nil {
+			return State{}, s.translate(ctx, "list checkout sessions", err)
+		}
+		if sess.Customer == nil || sess.Customer.ID != customer {
+			continue
+		}
+		if err := s.inTx(ctx, func(tx *store.Tx) error { return s.applyCheckout(ctx, tx, sess) }); err != nil {
+			return State{}, err
+		}
+	}
+	return s.State(ctx, u.ID)
+}
+
+func (s *Service) inTx(ctx context.Context, f func(tx *store.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// endedStatuses are the subscription statuses that bill nothing more: nothing to cancel.
+var endedStatuses = []string{"canceled", "incomplete_expired"}
+
+// CancelSubscriptions cancels at once every subscription of the user that is not already ended,
+// before their account is deleted (account.Service.BeforeDelete), so that nobody keeps paying for
+// an account that is gone. It asks Stripe for the customer's subscriptions (so one whose webhook
+// has not arrived yet is canceled too) and adds those our database holds. With billing off, or a
+// user who never got as far as a Stripe customer, there is nothing to do and Stripe is not called.
+// When Stripe cannot be reached or refuses, it answers 503 unavailable ("your account was not
+// deleted"): the caller must not delete the account then.
+func (s *Service) CancelSubscriptions(ctx context.Context, userID string) error {
+	if !s.Enabled() {
+		return nil
+	}
+	customer, _, err := s.customerOf(ctx, userID)
+	if err != nil {
+		return err
+	}
+	refuse := func(op string, err error) error {
+		_ = s.translate(ctx, op, err) // logs what Stripe said
+		return errorf(ctx, server.EUNAVAILABLE, "delete.stripe")
+	}
+	live := map[string]bool{} // subscription id → still billing
+	rows, err := s.db.Query(ctx, `SELECT id, status FROM billing_subscriptions WHERE user_id = ?`, userID)
+	if err != nil {
+		return fmt.Errorf("read subscriptions: %w", err)
+	}
+	for rows.Next() {
+		var id, status string
+		if err := rows.Scan(&id, &status); err != nil {
+			rows.Close()
+			return fmt.Errorf("read subscriptions: %w", err)
+		}
+		live[id] = !slices.Contains(endedStatuses, status)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read subscriptions: %w", err)
+	}
+	if customer != "" {
+		params := &stripe.SubscriptionListParams{Customer: stripe.String(customer), Status: stripe.String("all")}
+		params.Limit = stripe.Int64(100)
+		for sub, err := range s.stripe.V1Subscriptions.List(ctx, params).All(ctx) {
+			if err != nil {
+				return refuse("list subscriptions", err)
+			}
+			if sub.Customer == nil || sub.Customer.ID != customer {
+				continue
+			}
+			live[sub.ID] = !slices.Contains(endedStatuses, string(sub.Status)) // Stripe knows better than our copy
+		}
+	}
+	ids := make([]string, 0, len(live))
+	for id, ok := range live {
+		if ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		_, err := s.stripe.V1Subscriptions.Cancel(ctx, id, &stripe.SubscriptionCancelParams{})
+		var se *stripe.Error
+		if errors.As(err, &se) && (se.HTTPStatusCode == 404 || se.Code == stripe.ErrorCodeResourceMissing) {
+			continue // gone already
+		}
+		if err != nil {
+			return refuse("cancel subscription", err)
+		}
+		s.logger.InfoContext(ctx, "subscription canceled: the account is being deleted", "subscription", id)
+	}
+	return nil
+}

@@ -1,0 +1,194 @@
+package httpapi
+
+// Billing with Stripe (server/billing): the plans, Checkout sessions (the 1 US dollar card check
+// and the plan), the customer portal, the user's subscriptions as our database knows them (and a
+// "check again" that asks Stripe), and Stripe's webhook. The spec's paths: GET /stripe/products
+// (the body is the list), /stripe/create-checkout-session, /stripe/subscriptions. With billing
+// off every route but GET /stripe/subscriptions answers 404 "billing is not configured"; that one
+// says {"enabled": false}, so the billing page can say so.
+
+import (
+	"io"
+	"net/http"
+	"time"
+
+	"patrimonio/server"
+	"patrimonio/server/account"
+	"patrimonio/server/billing"
+)
+
+type priceJSON struct {
+	ID string `json:"id"`
+	// Amount is an exact decimal string in the currency's major unit ("20.00").
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+	Interval string `json:"interval"`
+}
+
+type productJSON struct {
+	ID          string     `json:"id"`
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Price       *priceJSON `json:"price"` // null: "Price not available"
+}
+
+type subscriptionJSON struct {
+	ID                 string     `json:"id"`
+	Status             string     `json:"status"`
+	Currency           string     `json:"currency"`
+	Created            time.Time  `json:"created"`
+	ProductID          string     `json:"productId"`
+	Product            string     `json:"product"`
+	PriceID            string     `json:"priceId"`
+	Amount             *string    `json:"amount"`
+	Interval           string     `json:"interval"`
+	CurrentPeriodStart *time.Time `json:"currentPeriodStart"`
+	CurrentPeriodEnd   *time.Time `json:"currentPeriodEnd"`
+	CancelAtPeriodEnd  bool       `json:"cancelAtPeriodEnd"`
+	LastInvoice        string     `json:"lastInvoice"`
+}
+
+type billingStateJSON struct {
+	Enabled       bool               `json:"enabled"`
+	CardVerified  bool               `json:"cardVerified"`
+	Entitled      bool               `json:"entitled"`
+	HasCustomer   bool               `json:"hasCustomer"`
+	Subscriptions []subscriptionJSON `json:"subscriptions"`
+}
+
+func toBillingStateJSON(st billing.State) billingStateJSON {
+	out := billingStateJSON{Enabled: st.Enabled, CardVerified: st.CardVerified, Entitled: st.Entitled, HasCustomer: st.HasCustomer,
+		Subscriptions: make([]subscriptionJSON, 0, len(st.Subscriptions))}
+	for _, s := range st.Subscriptions {
+		j := subscriptionJSON{ID: s.ID, Status: s.Status, Currency: s.Currency, Created: s.Created, ProductID: s.ProductID,
+			Product: s.ProductName, PriceID: s.PriceID, Interval: s.Interval, CancelAtPeriodEnd: s.CancelAtPeriodEnd, LastInvoice: s.LastInvoice}
+		if s.Amount != "" {
+			amount := s.Amount
+			j.Amount = &amount
+		}
+		if !s.CurrentPeriodStart.IsZero() {
+			start := s.CurrentPeriodStart
+			j.CurrentPeriodStart = &start
+		}
+		if !s.CurrentPeriodEnd.IsZero() {
+			end := s.CurrentPeriodEnd
+			j.CurrentPeriodEnd = &end
+		}
+		out.Subscriptions = append(out.Subscriptions, j)
+	}
+	return out
+}
+
+// billingUser is the signed-in user as billing sees it; requireUser guarantees there is one.
+func billingUser(r *http.Request) billing.User {
+	u, _, ok := account.AuthFrom(r.Context())
+	if !ok {
+		panic("httpapi: a billing handler runs without requireUser")
+	}
+	return billing.User{ID: u.ID, Email: u.Email, IsAdmin: u.IsAdmin}
+}
+
+// GET /api/v1/stripe/products → [{id, name, description, price: {id, amount, currency, interval} | null}]
+func (a *api) stripeProducts(w http.ResponseWriter, r *http.Request) {
+	products, err := a.billing.Products(r.Context())
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	out := make([]productJSON, 0, len(products))
+	for _, p := range products {
+		j := productJSON{ID: p.ID, Name: p.Name, Description: p.Description}
+		if p.Price != nil {
+			j.Price = &priceJSON{ID: p.Price.ID, Amount: p.Price.Amount, Currency: p.Price.Currency, Interval: p.Price.Interval}
+		}
+		out = append(out, j)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// checkoutRequest is the body of POST /stripe/create-checkout-session, validated as the shared
+// schema's checkoutRequest (kind card_check or subscription, returnTo onboarding or billing, no
+// other field); the service checks the rest (a subscription names an offered price).
+type checkoutRequest struct {
+	Kind     string `json:"kind"`
+	PriceID  string `json:"priceId"`
+	ReturnTo string `json:"returnTo"`
+}
+
+// POST /api/v1/stripe/create-checkout-session {kind, priceId?, returnTo?} → 200 {id, url}
+func (a *api) stripeCreateCheckout(w http.ResponseWriter, r *http.Request) {
+	var req checkoutRequest
+	if err := decodeValid(w, r, bodyCheckout, &req); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	c, err := a.billing.CreateCheckout(r.Context(), billingUser(r), billing.CheckoutRequest{Kind: req.Kind, PriceID: req.PriceID, ReturnTo: req.ReturnTo})
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"id": c.ID, "url": c.URL})
+}
+
+// POST /api/v1/stripe/portal-session → 200 {url}
+func (a *api) stripePortal(w http.ResponseWriter, r *http.Request) {
+	url, err := a.billing.PortalURL(r.Context(), billingUser(r))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"url": url})
+}
+
+// GET /api/v1/stripe/subscriptions → 200 billing state (our database only).
+func (a *api) stripeSubscriptions(w http.ResponseWriter, r *http.Request) {
+	st, err := a.billing.State(r.Context(), billingUser(r).ID)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toBillingStateJSON(st))
+}
+
+// POST /api/v1/stripe/subscriptions/refresh → 200 billing state, after asking Stripe.
+func (a *api) stripeRefresh(w http.ResponseWriter, r *http.Request) {
+	st, err := a.billing.Refresh(r.Context(), billingUser(r))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toBillingStateJSON(st))
+}
+
+// POST /api/v1/stripe/webhook (Stripe; no session) → 200 {received, applied}; 400 for a bad
+// signature or timestamp. The signature is checked on the body exactly as received.
+func (a *api) stripeWebhook(w http.ResponseWriter, r *http.Request) {
+	if !a.billing.Enabled() {
+		a.writeError(w, r, server.Errorf(server.ENOTFOUND, "No API endpoint at %s.", r.URL.Path))
+		return
+	}
+	payload, err := io.ReadAll(r.Body) // limitBody bounds it
+	if err != nil {
+		a.writeError(w, r, decodeError(r.Context(), err))
+		return
+	}
+	applied, err := a.billing.HandleWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature"))
+	if err != nil {
+		if server.ErrorCode(err) == server.EINVALID {
+			a.logger.WarnContext(r.Context(), "stripe webhook refused", "reason", server.ErrorMessage(err))
+		}
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"received": true, "applied": applied})
+}
+
+// requireSubscription refuses, with billing on, an action that needs an active subscription
+// (billing.RequireSubscription: creating team workspaces, inviting). It reports whether to go on.
+func (a *api) requireSubscription(w http.ResponseWriter, r *http.Request, gate string) bool {
+	if err := a.billing.RequireSubscription(r.Context(), billingUser(r), gate); err != nil {
+		a.writeError(w, r, err)
+		return false
+	}
+	return true
+}
