@@ -159,6 +159,8 @@ type Engine struct {
 	closeMu gosync.RWMutex // held for reading while queueing a job; Close takes it to refuse more
 	closed  bool
 
+	serverWrites gosync.Mutex // one WriteAsServer at a time (server_write.go)
+
 	ctx    context.Context // ends at Close: background loops stop
 	cancel context.CancelFunc
 	bg     gosync.WaitGroup // committers, listener, garbage collector
