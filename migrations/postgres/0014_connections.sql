@@ -31,7 +31,8 @@ CREATE INDEX connections_workspace ON connections (workspace_id, created_at);
 -- The accounts a connection found. match_hash: SHA-256 (hex) of what identifies the account across
 -- consents (its IBAN, otherwise its account number): a renewed consent, whose provider account ids
 -- are new, finds its assets by it; the IBAN itself is not stored, only masked. asset_id: the asset
--- record the account feeds, once the member chose it. reads_day and reads_today count the
+-- record the account feeds, once the member chose it; last_valuation_id the valuation record
+-- written for last_balance_date (a second read that day updates it instead of adding one). reads_day and reads_today count the
 -- provider reads of the day (UTC), kept within the provider's daily limit.
 CREATE TABLE connection_accounts (
     id                  TEXT      NOT NULL PRIMARY KEY,
@@ -49,6 +50,7 @@ CREATE TABLE connection_accounts (
     reads_today         INTEGER   NOT NULL DEFAULT 0,
     last_balance        TEXT      NULL,
     last_balance_date   TEXT      NULL,
+    last_valuation_id   TEXT      NULL,
     last_refresh_at     TIMESTAMPTZ NULL,
     UNIQUE (connection_id, match_hash)
 );

@@ -87,6 +87,9 @@ const (
 
 	RecordRead  Action = "record.read"  // read the synced records (assets, liabilities, ...)
 	RecordWrite Action = "record.write" // create, change or delete a synced record
+
+	ConnectionRead   Action = "connection.read"   // see the workspace's bank and broker connections
+	ConnectionManage Action = "connection.manage" // link, renew, refresh or remove a connection (issue 15)
 )
 
 // Actions lists every action, in the order of the constants.
@@ -95,6 +98,7 @@ var Actions = []Action{
 	MemberInvite, MemberRemove, MemberChangeRole, MemberLeave,
 	InvitationRevoke, InvitationAccept, InvitationDecline,
 	RecordRead, RecordWrite,
+	ConnectionRead, ConnectionManage,
 }
 
 // minimumRole is the role × action matrix: the least role that may do each action. Invitation
@@ -110,6 +114,9 @@ var minimumRole = map[Action]Role{
 	InvitationRevoke: Editor,
 	RecordRead:       Viewer,
 	RecordWrite:      Editor,
+	// A connection writes assets and valuations: those who write records link accounts.
+	ConnectionRead:   Viewer,
+	ConnectionManage: Editor,
 }
 
 // Request is one question to Authorize: may a caller with Role do Action? The other fields are
@@ -202,7 +209,7 @@ func errBadRole() error          { return refuse(server.EINVALID, "badRole", Non
 // its action needs is a programming error (EINTERNAL); it is refused too.
 func Authorize(req Request) error {
 	switch req.Action {
-	case RecordRead, RecordWrite:
+	case RecordRead, RecordWrite, ConnectionRead, ConnectionManage:
 		return byRole(req)
 	case InvitationAccept, InvitationDecline:
 		if err := needKind(req); err != nil {

@@ -46,6 +46,8 @@ invitation.accept    yes    yes     yes     yes
 invitation.decline   yes    yes     yes     yes
 record.read          yes    yes     yes     404
 record.write         yes    yes     403     404
+connection.read      yes    yes     yes     404
+connection.manage    yes    yes     403     404
 `
 
 func TestRoleByActionMatrix(t *testing.T) {
@@ -131,6 +133,11 @@ func TestRules(t *testing.T) {
 		{"a viewer cannot write records", authz.Request{Role: authz.Viewer, Action: authz.RecordWrite}, "403"},
 		{"an editor writes records", authz.Request{Role: authz.Editor, Action: authz.RecordWrite}, "yes"},
 		{"a non-member cannot read records", authz.Request{Role: authz.None, Action: authz.RecordRead}, "404"},
+		{"a viewer sees the connections", authz.Request{Role: authz.Viewer, Action: authz.ConnectionRead}, "yes"},
+		{"a viewer cannot link an account", authz.Request{Role: authz.Viewer, Action: authz.ConnectionManage}, "403"},
+		{"an editor links an account", authz.Request{Role: authz.Editor, Action: authz.ConnectionManage}, "yes"},
+		{"an owner links an account", authz.Request{Role: authz.Owner, Action: authz.ConnectionManage}, "yes"},
+		{"a non-member cannot see connections", authz.Request{Role: authz.None, Action: authz.ConnectionRead}, "404"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

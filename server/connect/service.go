@@ -1,0 +1,850 @@
+package connect
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"patrimonio/server"
+	"patrimonio/server/authz"
+	"patrimonio/server/members"
+	"patrimonio/server/store"
+	psync "patrimonio/sync"
+)
+
+// Writer writes synced records as the server's own client (the sync engine's WriteAsServer).
+type Writer interface {
+	WriteAsServer(ctx context.Context, userID, workspaceID string, changes []psync.ServerChange) ([]psync.Outcome, error)
+}
+
+// KnownProviders are the providers the server can be configured with, in the order shown.
+var KnownProviders = []struct {
+	Name string
+	Kind Kind
+}{{"enablebanking", KindBank}, {"snaptrade", KindBrokerage}}
+
+// Config configures the Service.
+type Config struct {
+	DB        *store.DB
+	Sync      Writer
+	SecretKey []byte     // PATRIMONIO_SECRET_KEY; without it nothing can be linked
+	Providers []Provider // the configured ones
+	// PublicURL is the origin users reach; the institution sends them back to
+	// PublicURL + "/connect/return".
+	PublicURL string
+	Logger    *slog.Logger
+	Now       func() time.Time
+	// LinkTTL is how long a started link may take to come back (30 minutes).
+	LinkTTL time.Duration
+	// ConsentDays is the consent validity asked for (180 days; banks cap it).
+	ConsentDays int
+}
+
+// Service links accounts and refreshes their balances. Every public method checks the caller's
+// role through authz; handlers hold no permission logic.
+type Service struct {
+	cfg       Config
+	db        *store.DB
+	box       *secretBox
+	providers map[string]Provider
+	log       *slog.Logger
+}
+
+// New returns the service.
+func New(cfg Config) (*Service, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.LinkTTL <= 0 {
+		cfg.LinkTTL = 30 * time.Minute
+	}
+	if cfg.ConsentDays <= 0 {
+		cfg.ConsentDays = 180
+	}
+	s := &Service{cfg: cfg, db: cfg.DB, providers: map[string]Provider{}, log: cfg.Logger}
+	if len(cfg.SecretKey) > 0 {
+		box, err := newSecretBox(cfg.SecretKey)
+		if err != nil {
+			return nil, err
+		}
+		s.box = box
+	}
+	for _, p := range cfg.Providers {
+		s.providers[p.Name()] = p
+	}
+	return s, nil
+}
+
+func (s *Service) now() time.Time { return s.cfg.Now().UTC().Truncate(time.Microsecond) }
+
+// ProviderInfo says whether a provider is configured.
+type ProviderInfo struct {
+	Name        string `json:"name"`
+	Kind        Kind   `json:"kind"`
+	Title       string `json:"title"`
+	Configured  bool   `json:"configured"`
+	ReadsPerDay int    `json:"readsPerDay,omitempty"`
+}
+
+// Providers lists every known provider and whether this server has it configured (and a secret
+// key to keep its credentials).
+func (s *Service) Providers() []ProviderInfo {
+	var out []ProviderInfo
+	for _, k := range KnownProviders {
+		p, ok := s.providers[k.Name]
+		info := ProviderInfo{Name: k.Name, Kind: k.Kind, Title: providerNames[k.Name], Configured: ok && s.box != nil}
+		if ok {
+			info.ReadsPerDay = p.ReadsPerDay()
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+func (s *Service) provider(ctx context.Context, name string) (Provider, error) {
+	known := slices.ContainsFunc(KnownProviders, func(k struct {
+		Name string
+		Kind Kind
+	}) bool {
+		return k.Name == name
+	})
+	if !known {
+		return nil, errorf(ctx, server.ENOTFOUND, "provider.unknown")
+	}
+	p, ok := s.providers[name]
+	if !ok || s.box == nil {
+		return nil, errorf(ctx, server.ENOTFOUND, "provider.off", providerNames[name])
+	}
+	return p, nil
+}
+
+var countryPattern = regexp.MustCompile(`^[A-Z]{2}$`)
+
+// Institutions lists a provider's institutions in a country (any signed-in user may search).
+func (s *Service) Institutions(ctx context.Context, providerName, country string) ([]Institution, error) {
+	p, err := s.provider(ctx, providerName)
+	if err != nil {
+		return nil, err
+	}
+	country = strings.ToUpper(strings.TrimSpace(country))
+	if !countryPattern.MatchString(country) {
+		return nil, errorf(ctx, server.EINVALID, "country.invalid")
+	}
+	list, err := p.Institutions(ctx, country)
+	if err != nil {
+		return nil, s.providerError(ctx, p, err)
+	}
+	return list, nil
+}
+
+// providerError turns a provider's failure into an error a person can act on.
+func (s *Service) providerError(ctx context.Context, p Provider, err error) error {
+	name := providerNames[p.Name()]
+	var rl *RateLimitError
+	switch {
+	case errors.As(err, &rl):
+		return &server.Error{Code: server.ETOOMANY, Message: text(ctx, "provider.busy", name, int(rl.RetryAfter.Seconds()))}
+	case errors.Is(err, ErrConsentExpired):
+		return errorf(ctx, server.ECONFLICT, "consent.expired", name)
+	case errors.Is(err, ErrLinkRefused):
+		return errorf(ctx, server.ECONFLICT, "link.refused")
+	}
+	s.log.Warn("connect: provider call failed", "provider", p.Name(), "err", err)
+	return errorf(ctx, server.EUNAVAILABLE, "provider.unavailable", name)
+}
+
+func (s *Service) authorize(ctx context.Context, userID, workspaceID string, action authz.Action) error {
+	role, err := members.Role(ctx, s.db, workspaceID, userID)
+	if err != nil {
+		return err
+	}
+	if err := authz.Authorize(authz.Request{Role: role, Action: action}); err != nil {
+		var r *authz.Refusal
+		if errors.As(err, &r) {
+			return &server.Error{Code: r.Err.Code, Message: r.Message(server.LanguageFrom(ctx))}
+		}
+		return err
+	}
+	return nil
+}
+
+// StartRequest starts a link, or the renewal of a connection (RenewConnectionID).
+type StartRequest struct {
+	WorkspaceID       string
+	Provider          string
+	InstitutionID     string
+	Country           string
+	Language          string
+	RenewConnectionID string
+}
+
+// Started is where to send the user.
+type Started struct {
+	ConnectionID string `json:"connectionId"`
+	RedirectURL  string `json:"redirectUrl"`
+}
+
+// Start begins a link for userID in a workspace where they may manage connections. The state
+// sent to the institution is random; only its hash is stored, bound to the user and workspace.
+func (s *Service) Start(ctx context.Context, userID string, req StartRequest) (Started, error) {
+	if err := s.authorize(ctx, userID, req.WorkspaceID, authz.ConnectionManage); err != nil {
+		return Started{}, err
+	}
+	var previous *Credentials
+	var renewing *connectionRow
+	if req.RenewConnectionID != "" {
+		row, err := s.load(ctx, req.RenewConnectionID)
+		if err != nil || row.WorkspaceID != req.WorkspaceID {
+			return Started{}, errorf(ctx, server.ENOTFOUND, "connection.notFound")
+		}
+		renewing = &row
+		req.Provider, req.InstitutionID, req.Country = row.Provider, row.InstitutionID, row.Country
+		if row.Credentials.Valid {
+			c, err := s.box.open(row.Credentials.String, row.ID)
+			if err == nil {
+				previous = &c
+			}
+		}
+	}
+	p, err := s.provider(ctx, req.Provider)
+	if err != nil {
+		return Started{}, err
+	}
+	inst := Institution{ID: req.InstitutionID, Country: strings.ToUpper(req.Country)}
+	if p.Kind() == KindBank || req.Country != "" {
+		list, err := s.Institutions(ctx, req.Provider, req.Country)
+		if err != nil {
+			return Started{}, err
+		}
+		i := slices.IndexFunc(list, func(x Institution) bool { return x.ID == req.InstitutionID })
+		if i < 0 {
+			return Started{}, errorf(ctx, server.ENOTFOUND, "institution.unknown")
+		}
+		inst = list[i]
+		if inst.Country == "" {
+			inst.Country = strings.ToUpper(req.Country)
+		}
+	}
+	if inst.Name == "" {
+		inst.Name = inst.ID
+	}
+	state, stateHash, err := newState()
+	if err != nil {
+		return Started{}, err
+	}
+	now := s.now()
+	id := ""
+	if renewing != nil {
+		id = renewing.ID
+	} else {
+		u, err := uuid.NewV7()
+		if err != nil {
+			return Started{}, err
+		}
+		id = u.String()
+		if _, err := s.db.Exec(ctx, `INSERT INTO connections (id, workspace_id, user_id, provider, institution_id, institution_name, country, status, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, id, req.WorkspaceID, userID, p.Name(), inst.ID, inst.Name, inst.Country, now, now); err != nil {
+			return Started{}, fmt.Errorf("connect: insert connection: %w", err)
+		}
+	}
+	link, err := p.StartLink(ctx, LinkRequest{
+		Institution: inst, RedirectURL: s.cfg.PublicURL + "/connect/return?provider=" + url.QueryEscape(p.Name()), State: state,
+		Language: server.NormalizeLanguage(req.Language), ValidUntil: now.Add(time.Duration(s.cfg.ConsentDays) * 24 * time.Hour),
+		UserRef: id, Previous: previous,
+	})
+	if err != nil {
+		return Started{}, s.providerError(ctx, p, err)
+	}
+	sealed, err := s.box.seal(link.Pending, id)
+	if err != nil {
+		return Started{}, err
+	}
+	if _, err := s.db.Exec(ctx, `UPDATE connections SET state_hash = ?, link_started_at = ?, pending_credentials = ?, updated_at = ?, user_id = ? WHERE id = ?`,
+		stateHash, now, sealed, now, userID, id); err != nil {
+		return Started{}, fmt.Errorf("connect: keep the link's state: %w", err)
+	}
+	return Started{ConnectionID: id, RedirectURL: link.URL}, nil
+}
+
+func newState() (state, hash string, err error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", "", err
+	}
+	state = base64.RawURLEncoding.EncodeToString(b)
+	return state, hashOf(state), nil
+}
+
+func hashOf(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+type connectionRow struct {
+	ID, WorkspaceID, UserID, Provider, InstitutionID, InstitutionName, Country, Status string
+	LinkStartedAt, ConsentExpiresAt, LastRefreshAt                                     sql.NullTime
+	Pending, Credentials                                                               sql.NullString
+	LastError                                                                          string
+	CreatedAt                                                                          time.Time
+}
+
+const connectionColumns = `id, workspace_id, user_id, provider, institution_id, institution_name, country, status,
+	link_started_at, consent_expires_at, last_refresh_at, pending_credentials, credentials, last_error, created_at`
+
+func scanConnection(row interface{ Scan(...any) error }) (connectionRow, error) {
+	var c connectionRow
+	err := row.Scan(&c.ID, &c.WorkspaceID, &c.UserID, &c.Provider, &c.InstitutionID, &c.InstitutionName, &c.Country, &c.Status,
+		&c.LinkStartedAt, &c.ConsentExpiresAt, &c.LastRefreshAt, &c.Pending, &c.Credentials, &c.LastError, &c.CreatedAt)
+	return c, err
+}
+
+func (s *Service) load(ctx context.Context, id string) (connectionRow, error) {
+	c, err := scanConnection(s.db.QueryRow(ctx, `SELECT `+connectionColumns+` FROM connections WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, errorf(ctx, server.ENOTFOUND, "connection.notFound")
+	}
+	return c, err
+}
+
+// Complete finishes the link that state belongs to, for the user who started it: the accounts
+// found are stored (matched to the workspace's existing ones by IBAN or account number, so a
+// renewal keeps their assets), and the connection becomes active.
+func (s *Service) Complete(ctx context.Context, userID, state string, params url.Values) (Connection, error) {
+	if state == "" {
+		return Connection{}, errorf(ctx, server.ENOTFOUND, "link.unknown")
+	}
+	c, err := scanConnection(s.db.QueryRow(ctx, `SELECT `+connectionColumns+` FROM connections WHERE state_hash = ?`, hashOf(state)))
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && c.UserID != userID) {
+		return Connection{}, errorf(ctx, server.ENOTFOUND, "link.unknown")
+	}
+	if err != nil {
+		return Connection{}, err
+	}
+	if err := s.authorize(ctx, userID, c.WorkspaceID, authz.ConnectionManage); err != nil {
+		return Connection{}, err
+	}
+	now := s.now()
+	if !c.LinkStartedAt.Valid || now.Sub(c.LinkStartedAt.Time) > s.cfg.LinkTTL {
+		return Connection{}, errorf(ctx, server.ECONFLICT, "link.expired")
+	}
+	p, err := s.provider(ctx, c.Provider)
+	if err != nil {
+		return Connection{}, err
+	}
+	var pending Credentials
+	if c.Pending.Valid {
+		if pending, err = s.box.open(c.Pending.String, c.ID); err != nil {
+			return Connection{}, err
+		}
+	}
+	// The state is good once, whatever the institution answered.
+	if _, err := s.db.Exec(ctx, `UPDATE connections SET state_hash = NULL, updated_at = ? WHERE id = ?`, now, c.ID); err != nil {
+		return Connection{}, err
+	}
+	consent, err := p.CompleteLink(ctx, pending, Callback{Params: params})
+	if err != nil {
+		_, _ = s.db.Exec(ctx, `UPDATE connections SET last_error = ?, pending_credentials = NULL WHERE id = ?`, errorKey(err), c.ID)
+		return Connection{}, s.providerError(ctx, p, err)
+	}
+	sealed, err := s.box.seal(consent.Credentials, c.ID)
+	if err != nil {
+		return Connection{}, err
+	}
+	if err := s.storeConsent(ctx, c, consent, sealed, now); err != nil {
+		return Connection{}, err
+	}
+	return s.Get(ctx, userID, c.ID)
+}
+
+func errorKey(err error) string {
+	switch {
+	case errors.Is(err, ErrConsentExpired):
+		return "consent_expired"
+	case errors.Is(err, ErrRateLimited):
+		return "rate_limited"
+	case errors.Is(err, ErrLinkRefused):
+		return "link_refused"
+	}
+	return "provider_error"
+}
+
+// storeConsent writes the completed consent and its accounts in one transaction.
+func (s *Service) storeConsent(ctx context.Context, c connectionRow, consent Consent, sealed string, now time.Time) error {
+	tx, err := s.db.BeginTx(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var expires any
+	if consent.ExpiresAt != nil {
+		expires = consent.ExpiresAt.UTC()
+	}
+	if _, err := tx.Exec(ctx, `UPDATE connections SET status = 'active', credentials = ?, pending_credentials = NULL, consent_expires_at = ?,
+		last_error = '', updated_at = ? WHERE id = ?`, sealed, expires, now, c.ID); err != nil {
+		return fmt.Errorf("connect: activate connection: %w", err)
+	}
+	for _, a := range consent.Accounts {
+		match := hashOf(a.Match)
+		var existingID, existingConn string
+		err := tx.QueryRow(ctx, `SELECT id, connection_id FROM connection_accounts WHERE workspace_id = ? AND match_hash = ?
+			ORDER BY CASE WHEN connection_id = ? THEN 0 ELSE 1 END, CASE WHEN asset_id IS NULL THEN 1 ELSE 0 END LIMIT 1`,
+			c.WorkspaceID, match, c.ID).Scan(&existingID, &existingConn)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			id, err := uuid.NewV7()
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO connection_accounts (id, connection_id, workspace_id, provider_account_id, match_hash, name, kind, institution, currency, masked)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id.String(), c.ID, c.WorkspaceID, a.ID, match, a.Name, string(a.Kind), a.Institution, a.Currency, mask(a)); err != nil {
+				return fmt.Errorf("connect: insert account: %w", err)
+			}
+		case err != nil:
+			return err
+		default:
+			// The same account, seen before (a renewal, or another link to the same bank): it
+			// keeps its asset and takes the new provider id. A row of this connection already
+			// holding the match is replaced, never duplicated.
+			if existingConn != c.ID {
+				if _, err := tx.Exec(ctx, `DELETE FROM connection_accounts WHERE connection_id = ? AND match_hash = ? AND id <> ?`, c.ID, match, existingID); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.Exec(ctx, `UPDATE connection_accounts SET connection_id = ?, provider_account_id = ?, name = ?, kind = ?, institution = ?, currency = ?, masked = ?
+				WHERE id = ?`, c.ID, a.ID, a.Name, string(a.Kind), a.Institution, a.Currency, mask(a), existingID); err != nil {
+				return fmt.Errorf("connect: update account: %w", err)
+			}
+		}
+	}
+	return tx.Commit()
+}
+
+// mask shows the start and the last four characters of an IBAN or account number.
+func mask(a Account) string {
+	v := a.IBAN
+	if v == "" {
+		v = a.Number
+	}
+	v = strings.ReplaceAll(v, " ", "")
+	switch {
+	case len(v) > 8:
+		return v[:4] + " •••• " + v[len(v)-4:]
+	case len(v) > 4:
+		return "•••• " + v[len(v)-4:]
+	}
+	return v
+}
+
+// Connection is what the API shows of a connection. No credential ever leaves the server.
+type Connection struct {
+	ID               string              `json:"id"`
+	WorkspaceID      string              `json:"workspaceId"`
+	Provider         string              `json:"provider"`
+	Kind             Kind                `json:"kind"`
+	Institution      Institution         `json:"institution"`
+	Status           string              `json:"status"` // pending, active, expired
+	ConsentExpiresAt *time.Time          `json:"consentExpiresAt"`
+	RenewSoon        bool                `json:"renewSoon"` // the consent ends within RenewWarning
+	LastRefreshAt    *time.Time          `json:"lastRefreshAt"`
+	LastError        string              `json:"lastError,omitempty"`
+	ReadsPerDay      int                 `json:"readsPerDay"`
+	Accounts         []ConnectionAccount `json:"accounts"`
+	CreatedAt        time.Time           `json:"createdAt"`
+}
+
+// ConnectionAccount is one account of a connection.
+type ConnectionAccount struct {
+	ID              string     `json:"id"`
+	Name            string     `json:"name"`
+	Kind            Kind       `json:"kind"`
+	Institution     string     `json:"institution"`
+	Currency        string     `json:"currency"`
+	Masked          string     `json:"masked"`
+	AssetID         *string    `json:"assetId"`
+	LastBalance     *string    `json:"lastBalance"`
+	LastBalanceDate *string    `json:"lastBalanceDate"`
+	LastRefreshAt   *time.Time `json:"lastRefreshAt"`
+	ReadsLeftToday  int        `json:"readsLeftToday"`
+}
+
+// RenewWarning is how long before its end a consent is shown as needing renewal.
+const RenewWarning = 14 * 24 * time.Hour
+
+func (s *Service) view(ctx context.Context, c connectionRow) (Connection, error) {
+	now := s.now()
+	out := Connection{ID: c.ID, WorkspaceID: c.WorkspaceID, Provider: c.Provider, Status: c.Status, LastError: c.LastError, CreatedAt: c.CreatedAt.UTC(),
+		Institution: Institution{ID: c.InstitutionID, Name: c.InstitutionName, Country: c.Country}, Accounts: []ConnectionAccount{}}
+	for _, k := range KnownProviders {
+		if k.Name == c.Provider {
+			out.Kind = k.Kind
+		}
+	}
+	reads := 0
+	if p, ok := s.providers[c.Provider]; ok {
+		reads = p.ReadsPerDay()
+	}
+	out.ReadsPerDay = reads
+	if c.ConsentExpiresAt.Valid {
+		t := c.ConsentExpiresAt.Time.UTC()
+		out.ConsentExpiresAt = &t
+		if c.Status == "active" && !now.Before(t) {
+			out.Status = "expired"
+		}
+		out.RenewSoon = t.Sub(now) < RenewWarning
+	}
+	if c.LastRefreshAt.Valid {
+		t := c.LastRefreshAt.Time.UTC()
+		out.LastRefreshAt = &t
+	}
+	rows, err := s.db.Query(ctx, `SELECT id, name, kind, institution, currency, masked, asset_id, last_balance, last_balance_date, last_refresh_at, reads_day, reads_today
+		FROM connection_accounts WHERE connection_id = ? ORDER BY name, id`, c.ID)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	today := now.Format(time.DateOnly)
+	for rows.Next() {
+		var a ConnectionAccount
+		var kind, readsDay string
+		var asset, bal, balDate sql.NullString
+		var last sql.NullTime
+		var readsToday int
+		if err := rows.Scan(&a.ID, &a.Name, &kind, &a.Institution, &a.Currency, &a.Masked, &asset, &bal, &balDate, &last, &readsDay, &readsToday); err != nil {
+			return out, err
+		}
+		a.Kind = Kind(kind)
+		if asset.Valid {
+			a.AssetID = &asset.String
+		}
+		if bal.Valid {
+			a.LastBalance = &bal.String
+		}
+		if balDate.Valid {
+			a.LastBalanceDate = &balDate.String
+		}
+		if last.Valid {
+			t := last.Time.UTC()
+			a.LastRefreshAt = &t
+		}
+		a.ReadsLeftToday = reads
+		if readsDay == today {
+			a.ReadsLeftToday = max(0, reads-readsToday)
+		}
+		out.Accounts = append(out.Accounts, a)
+	}
+	return out, rows.Err()
+}
+
+// Get returns one connection to a member of its workspace.
+func (s *Service) Get(ctx context.Context, userID, id string) (Connection, error) {
+	c, err := s.load(ctx, id)
+	if err != nil {
+		return Connection{}, err
+	}
+	if err := s.authorize(ctx, userID, c.WorkspaceID, authz.ConnectionRead); err != nil {
+		return Connection{}, errorf(ctx, server.ENOTFOUND, "connection.notFound")
+	}
+	return s.view(ctx, c)
+}
+
+// List returns the workspace's connections (pending ones only to the member who started them).
+func (s *Service) List(ctx context.Context, userID, workspaceID string) ([]Connection, error) {
+	if err := s.authorize(ctx, userID, workspaceID, authz.ConnectionRead); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+connectionColumns+` FROM connections WHERE workspace_id = ? AND (status <> 'pending' OR user_id = ?) ORDER BY created_at, id`,
+		workspaceID, userID)
+	if err != nil {
+		return nil, err
+	}
+	var list []connectionRow
+	for rows.Next() {
+		c, err := scanConnection(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		list = append(list, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := []Connection{}
+	for _, c := range list {
+		v, err := s.view(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Choice makes one account of a connection an asset of a class.
+type Choice struct {
+	AccountID  string `json:"accountId"`
+	AssetClass string `json:"assetClass"` // bank_accounts or investments
+}
+
+var categoryOf = map[string]string{"bank_accounts": "current_account", "investments": "institutional_account"}
+
+// Adopt creates the chosen accounts' assets (as the server's synced writes) and reads their
+// balances at once (within the daily limit).
+func (s *Service) Adopt(ctx context.Context, userID, connectionID string, choices []Choice) (Connection, error) {
+	c, err := s.load(ctx, connectionID)
+	if err != nil {
+		return Connection{}, err
+	}
+	if err := s.authorize(ctx, userID, c.WorkspaceID, authz.ConnectionManage); err != nil {
+		return Connection{}, err
+	}
+	if len(choices) == 0 {
+		return Connection{}, errorf(ctx, server.EINVALID, "choices.empty")
+	}
+	type pick struct {
+		accountID, assetID string
+	}
+	var picks []pick
+	var changes []psync.ServerChange
+	for _, ch := range choices {
+		category, ok := categoryOf[ch.AssetClass]
+		if !ok {
+			return Connection{}, errorf(ctx, server.EINVALID, "account.class")
+		}
+		var name, institution, currency, masked string
+		var asset sql.NullString
+		err := s.db.QueryRow(ctx, `SELECT name, institution, currency, masked, asset_id FROM connection_accounts WHERE id = ? AND connection_id = ?`,
+			ch.AccountID, c.ID).Scan(&name, &institution, &currency, &masked, &asset)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Connection{}, errorf(ctx, server.ENOTFOUND, "account.unknown")
+		}
+		if err != nil {
+			return Connection{}, err
+		}
+		if asset.Valid {
+			return Connection{}, errorf(ctx, server.ECONFLICT, "account.adopted")
+		}
+		id, err := uuid.NewV7()
+		if err != nil {
+			return Connection{}, err
+		}
+		fields := map[string]any{"name": truncate(name, 140), "assetClass": ch.AssetClass, "category": category, "currency": currency,
+			"participation": "100", "institution": truncate(institution, 140)}
+		if masked != "" {
+			fields["description"] = truncate(masked, 256)
+		}
+		changes = append(changes, psync.ServerChange{Collection: "assets", RecordID: id.String(), Fields: fields})
+		picks = append(picks, pick{ch.AccountID, id.String()})
+	}
+	if _, err := s.cfg.Sync.WriteAsServer(ctx, c.UserID, c.WorkspaceID, changes); err != nil {
+		return Connection{}, err
+	}
+	for _, p := range picks {
+		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = ? WHERE id = ?`, p.assetID, p.accountID); err != nil {
+			return Connection{}, err
+		}
+	}
+	if _, err := s.refresh(ctx, c); err != nil {
+		s.log.Info("connect: first read after choosing accounts failed", "connection", c.ID, "err", err)
+	}
+	return s.Get(ctx, userID, c.ID)
+}
+
+func truncate(s string, n int) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) > n {
+		r = r[:n]
+	}
+	if len(r) == 0 {
+		return "—"
+	}
+	return string(r)
+}
+
+// RefreshResult says what a refresh did.
+type RefreshResult struct {
+	Refreshed  int        `json:"refreshed"`  // accounts read
+	Limited    int        `json:"limited"`    // accounts left alone: their reads for today are used up
+	Connection Connection `json:"connection"` // the connection after the refresh
+}
+
+// Refresh reads the balances of the connection's accounts that feed an asset, within the
+// provider's daily limit, and writes each as a dated valuation of its asset.
+func (s *Service) Refresh(ctx context.Context, userID, connectionID string) (RefreshResult, error) {
+	c, err := s.load(ctx, connectionID)
+	if err != nil {
+		return RefreshResult{}, err
+	}
+	if err := s.authorize(ctx, userID, c.WorkspaceID, authz.ConnectionManage); err != nil {
+		return RefreshResult{}, err
+	}
+	res, err := s.refresh(ctx, c)
+	if err != nil {
+		return RefreshResult{}, err
+	}
+	if res.Connection, err = s.Get(ctx, userID, c.ID); err != nil {
+		return RefreshResult{}, err
+	}
+	return res, nil
+}
+
+type accountRow struct {
+	id, providerID, currency, readsDay string
+	assetID                            string
+	readsToday                         int
+	lastValuation, lastDate            sql.NullString
+}
+
+func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, error) {
+	var res RefreshResult
+	p, err := s.provider(ctx, c.Provider)
+	if err != nil {
+		return res, err
+	}
+	if c.Status != "active" || !c.Credentials.Valid {
+		return res, errorf(ctx, server.ECONFLICT, "connection.notActive")
+	}
+	now := s.now()
+	if c.ConsentExpiresAt.Valid && !now.Before(c.ConsentExpiresAt.Time) {
+		return res, errorf(ctx, server.ECONFLICT, "consent.expired", providerNames[c.Provider])
+	}
+	creds, err := s.box.open(c.Credentials.String, c.ID)
+	if err != nil {
+		return res, err
+	}
+	rows, err := s.db.Query(ctx, `SELECT id, provider_account_id, currency, reads_day, reads_today, asset_id, last_valuation_id, last_balance_date
+		FROM connection_accounts WHERE connection_id = ? AND asset_id IS NOT NULL ORDER BY id`, c.ID)
+	if err != nil {
+		return res, err
+	}
+	var accounts []accountRow
+	for rows.Next() {
+		var a accountRow
+		if err := rows.Scan(&a.id, &a.providerID, &a.currency, &a.readsDay, &a.readsToday, &a.assetID, &a.lastValuation, &a.lastDate); err != nil {
+			rows.Close()
+			return res, err
+		}
+		accounts = append(accounts, a)
+	}
+	rows.Close()
+	today := now.Format(time.DateOnly)
+	limit := p.ReadsPerDay()
+	for _, a := range accounts {
+		if a.readsDay != today {
+			a.readsToday = 0
+		}
+		if limit > 0 && a.readsToday >= limit {
+			res.Limited++
+			continue
+		}
+		// The read counts before it is made: a failed read still used one of the day's.
+		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET reads_day = ?, reads_today = ? WHERE id = ?`, today, a.readsToday+1, a.id); err != nil {
+			return res, err
+		}
+		balances, err := p.Balances(ctx, creds, a.providerID)
+		if err != nil {
+			key := errorKey(err)
+			status := c.Status
+			if errors.Is(err, ErrConsentExpired) {
+				status = "expired"
+			}
+			_, _ = s.db.Exec(ctx, `UPDATE connections SET last_error = ?, status = ?, updated_at = ? WHERE id = ?`, key, status, now, c.ID)
+			return res, s.providerError(ctx, p, err)
+		}
+		if err := s.writeBalance(ctx, c, a, balances, now); err != nil {
+			return res, err
+		}
+		res.Refreshed++
+	}
+	if _, err := s.db.Exec(ctx, `UPDATE connections SET last_refresh_at = ?, last_error = '', updated_at = ? WHERE id = ?`, now, now, c.ID); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// pickBalance is the first balance in the account's currency, else the first one.
+func pickBalance(balances []Balance, currency string) (Balance, bool) {
+	for _, b := range balances {
+		if b.Currency == currency {
+			return b, true
+		}
+	}
+	if len(balances) > 0 {
+		return balances[0], true
+	}
+	return Balance{}, false
+}
+
+// writeBalance writes a balance as the asset's valuation on its date (a second read on the same
+// date updates that valuation) and as the asset's current value.
+func (s *Service) writeBalance(ctx context.Context, c connectionRow, a accountRow, balances []Balance, now time.Time) error {
+	b, ok := pickBalance(balances, a.currency)
+	if !ok {
+		return nil
+	}
+	date := b.Date.Format(time.DateOnly)
+	if b.Date.IsZero() {
+		date = now.Format(time.DateOnly)
+	}
+	value := b.Amount.Round(4)
+	if value.IsNegative() {
+		// An overdrawn account is a debt, not a value of the asset: nothing is written.
+		_, err := s.db.Exec(ctx, `UPDATE connection_accounts SET last_balance = ?, last_balance_date = ?, last_refresh_at = ? WHERE id = ?`,
+			value.String(), date, now, a.id)
+		return err
+	}
+	valuationID := ""
+	if a.lastValuation.Valid && a.lastDate.Valid && a.lastDate.String == date {
+		valuationID = a.lastValuation.String
+	} else {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return err
+		}
+		valuationID = id.String()
+	}
+	changes := []psync.ServerChange{{Collection: "valuations", RecordID: valuationID, Fields: map[string]any{
+		"assetId": a.assetID, "date": date, "value": value.String(), "currency": b.Currency, "source": "connection",
+	}}}
+	if b.Currency == a.currency {
+		changes = append(changes, psync.ServerChange{Collection: "assets", RecordID: a.assetID, Fields: map[string]any{
+			"currentValue": value.String(), "valuationDate": date,
+		}})
+	}
+	if _, err := s.cfg.Sync.WriteAsServer(ctx, c.UserID, c.WorkspaceID, changes); err != nil {
+		return err
+	}
+	_, err := s.db.Exec(ctx, `UPDATE connection_accounts SET last_balance = ?, last_balance_date = ?, last_valuation_id = ?, last_refresh_at = ? WHERE id = ?`,
+		value.String(), date, valuationID, now, a.id)
+	return err
+}
+
+// Delete removes a connection (its assets and valuations stay: they are the user's records).
+func (s *Service) Delete(ctx context.Context, userID, connectionID string) error {
+	c, err := s.load(ctx, connectionID)
+	if err != nil {
+		return err
+	}
+	if err := s.authorize(ctx, userID, c.WorkspaceID, authz.ConnectionManage); err != nil {
+		return err
+	}
+	_, err = s.db.Exec(ctx, `DELETE FROM connections WHERE id = ?`, c.ID)
+	return err
+}
