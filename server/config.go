@@ -64,6 +64,9 @@ type Config struct {
 	FXConfig
 	// BillingConfig: Stripe's keys and plans; no key means billing is off (config_billing.go).
 	BillingConfig
+	// ConnectionsConfig: bank and broker providers; each is off without its keys
+	// (config_connections.go).
+	ConnectionsConfig
 }
 
 // Dialect says which database the configuration selects.
@@ -117,6 +120,7 @@ type rawConfig struct {
 	auth                                                      rawAuthConfig
 	fx                                                        rawFXConfig
 	billing                                                   rawBillingConfig
+	connections                                               rawConnectionsConfig
 }
 
 func newFlagSet(raw *rawConfig) *flag.FlagSet {
@@ -133,6 +137,7 @@ func newFlagSet(raw *rawConfig) *flag.FlagSet {
 	addAuthFlags(fs, &raw.auth)
 	addFXFlags(fs, &raw.fx)
 	addBillingFlags(fs, &raw.billing)
+	addConnectionsFlags(fs, &raw.connections)
 	return fs
 }
 
@@ -159,6 +164,7 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 		auth:        readAuthEnv(getenv),
 		fx:          readFXEnv(getenv),
 		billing:     readBillingEnv(getenv),
+		connections: readConnectionsEnv(getenv),
 	}
 	fs := newFlagSet(&raw)
 	if err := fs.Parse(args); err != nil {
@@ -207,6 +213,9 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 		return Config{}, err
 	}
 	if err := applyBilling(&cfg, raw.billing); err != nil {
+		return Config{}, err
+	}
+	if err := applyConnections(&cfg, raw.connections); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil

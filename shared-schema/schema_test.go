@@ -213,7 +213,7 @@ func TestCollectionsAndFields(t *testing.T) {
 		t.Fatalf("got %v", fields)
 	}
 	entities, err := schema.Entities()
-	if err != nil || len(entities) != 33 {
+	if err != nil || len(entities) != 37 {
 		t.Fatalf("got %v %v", entities, err)
 	}
 }

@@ -131,6 +131,11 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	accounts.OnSessionEnded = s.sync.EndSession
 	accounts.OnUserEnded = s.sync.EndUser
 	deps.Admin.OnUserEnded = s.sync.EndUser // disabling a user closes their sync sockets at once
+	if deps.Connections, err = newConnections(cfg, db, key, s.sync, logger); err != nil { // connections.go
+		ln.Close()
+		db.Close()
+		return nil, err
+	}
 	s.http = &http.Server{
 		Handler:           httpapi.New(cfg, deps),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -140,7 +145,8 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	// Shutdown does not wait for hijacked connections: sync sockets close with "going away".
 	s.http.RegisterOnShutdown(s.sync.GoingAway)
 	logger.InfoContext(ctx, "opened", "version", server.Version, "database", cfg.DatabaseDescription(),
-		"installation_id", installation, "web_dir", cfg.WebDir, "billing", billingDescription(cfg))
+		"installation_id", installation, "web_dir", cfg.WebDir, "billing", billingDescription(cfg),
+		"connections", cfg.ConnectionsDescription())
 	// What start-up allocated and dropped (argon2id's 64 MiB for the dummy password hash, the
 	// migrations, the enumeration seed) goes back to the operating system now rather than at the
 	// runtime's leisure: a fresh server holds what it uses.

@@ -17,6 +17,7 @@ import (
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 	"patrimonio/server/billing"
+	"patrimonio/server/connect"
 	"patrimonio/server/enums"
 	"patrimonio/server/fx"
 	"patrimonio/server/passkey"
@@ -56,6 +57,8 @@ type Deps struct {
 	FX *fx.Service
 	// Billing serves /stripe (billing_handlers.go); nil or without a Stripe key, billing is off.
 	Billing *billing.Service
+	// Connections serves /connections (connections_handlers.go); nil answers 404 there.
+	Connections *connect.Service
 
 	// Passkeys serves /auth/passkeys (passkey_handlers.go); nil when the server has none (the
 	// public URL is an IP address). ClerkFrontendAPI is the Clerk instance's Frontend API host,
@@ -98,6 +101,8 @@ type api struct {
 	fx         *fx.Service
 	billing    *billing.Service
 
+	connections *connect.Service
+
 	passkeys *passkey.Service
 
 	sync http.Handler
@@ -137,6 +142,7 @@ func newAPI(cfg server.Config, deps Deps) *api {
 	a.enums = deps.Enums
 	a.fx = deps.FX
 	a.billing = deps.Billing
+	a.connections = deps.Connections
 	a.passkeys = deps.Passkeys
 	if a.sync = deps.Sync; a.sync == nil {
 		a.sync = http.HandlerFunc(a.notFound)

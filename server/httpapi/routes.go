@@ -129,6 +129,20 @@ func (a *api) routes() *chi.Mux {
 			r.Post("/stripe/subscriptions/refresh", a.stripeRefresh)
 		})
 		r.Post("/stripe/webhook", a.stripeWebhook)
+		// Bank and broker connections (issue 15): connections_handlers.go (who may: authz).
+		r.Group(func(r chi.Router) {
+			r.Use(a.requireUser, a.validInput)
+			r.Get("/connections/providers", a.connectionProviders)
+			r.Get("/connections/institutions", a.connectionInstitutions)
+			r.Post("/connections", a.startConnection)
+			r.Post("/connections/complete", a.completeConnection)
+			r.Get("/connections/{id}", a.getConnection)
+			r.Delete("/connections/{id}", a.deleteConnection)
+			r.Post("/connections/{id}/renew", a.renewConnection)
+			r.Post("/connections/{id}/assets", a.adoptConnectionAccounts)
+			r.Post("/connections/{id}/refresh", a.refreshConnection)
+			r.Get("/workspaces/{id}/connections", a.listConnections)
+		})
 		r.Get("/openapi.json", a.openAPI) // openapi.go; openapi.yaml must describe every route
 
 		// Sync: the WebSocket of the sync engine (sync/PROTOCOL.md), which checks Origin and the

@@ -17,6 +17,7 @@ export * from "./enumeration";
 export * from "./enumFilter";
 export * from "./enumRequests";
 export * from "./adminRequests";
+export * from "./connectionRequests";
 export * from "./requests";
 export * from "./envelope";
 export * from "./collections";

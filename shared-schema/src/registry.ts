@@ -5,6 +5,7 @@ import { COLLECTIONS, type CollectionName } from "./collections";
 import { enumerationSchema } from "./enumeration";
 import { enumFilterSchema } from "./enumFilter";
 import { ADMIN_REQUEST_SCHEMAS } from "./adminRequests";
+import { CONNECTION_REQUEST_SCHEMAS } from "./connectionRequests";
 import { ENUM_REQUEST_SCHEMAS } from "./enumRequests";
 import { validateWith, type Validated } from "./issues";
 import { loginPlaintextSchema } from "./login";
@@ -32,6 +33,7 @@ export const ENTITY_SCHEMAS = {
   ...REQUEST_SCHEMAS,
   ...ENUM_REQUEST_SCHEMAS,
   ...ADMIN_REQUEST_SCHEMAS,
+  ...CONNECTION_REQUEST_SCHEMAS,
   clientMessage: clientMessageSchema,
   serverMessage: serverMessageSchema,
 } as const;
