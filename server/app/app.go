@@ -130,7 +130,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	deps.Sync = s.sync
 	accounts.OnSessionEnded = s.sync.EndSession
 	accounts.OnUserEnded = s.sync.EndUser
-	deps.Admin.OnUserEnded = s.sync.EndUser // disabling a user closes their sync sockets at once
+	deps.Admin.OnUserEnded = s.sync.EndUser                                               // disabling a user closes their sync sockets at once
 	if deps.Connections, err = newConnections(cfg, db, key, s.sync, logger); err != nil { // connections.go
 		ln.Close()
 		db.Close()

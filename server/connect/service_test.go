@@ -408,4 +408,3 @@ func TestABrokerageAccountBecomesAnInvestmentAndAMissingProviderSaysSo(t *testin
 		}
 	})
 }
-
