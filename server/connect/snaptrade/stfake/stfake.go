@@ -196,7 +196,12 @@ func (s *Server) checkSignature(r *http.Request, body []byte) error {
 			return fmt.Errorf("body is not JSON")
 		}
 	}
-	want, err := snaptrade.Sign(s.consumerKey, r.URL.Path, r.URL.RawQuery, content)
+	// The path as the client sent it (RequestURI), also when the fake is mounted under a prefix.
+	path := r.URL.Path
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil && r.RequestURI != "" {
+		path = u.Path
+	}
+	want, err := snaptrade.Sign(s.consumerKey, path, r.URL.RawQuery, content)
 	if err != nil {
 		return err
 	}
