@@ -2,6 +2,16 @@
 // query hooks (./queries.ts) or mutations; nothing else builds API paths.
 import type { AdminUserActionRequest } from "@patrimonio/shared-schema";
 import type { BillingProduct, BillingState, CheckoutRequest } from "./billing";
+import type {
+  Connection,
+  ConnectionAdoptRequest,
+  ConnectionCompleteRequest,
+  ConnectionProviders,
+  ConnectionRefresh,
+  ConnectionStartRequest,
+  ConnectionStarted,
+  Institution,
+} from "./connections";
 import type { ApiClient } from "./client";
 import { pageFromHeaders, type Page } from "./paging";
 import type {
@@ -33,6 +43,20 @@ export const endpoints = {
   refreshStripeSubscriptions: (api: ApiClient) => api.post<BillingState>("/stripe/subscriptions/refresh"),
   createCheckoutSession: (api: ApiClient, body: CheckoutRequest) => api.post<{ id: string; url: string }>("/stripe/create-checkout-session", body),
   createPortalSession: (api: ApiClient) => api.post<{ url: string }>("/stripe/portal-session"),
+
+  // Bank and broker connections (api/connections.ts).
+  connectionProviders: (api: ApiClient) => api.get<ConnectionProviders>("/connections/providers"),
+  connectionInstitutions: (api: ApiClient, provider: string, country: string) =>
+    api.get<{ institutions: Institution[] }>(`/connections/institutions?provider=${encodeURIComponent(provider)}&country=${encodeURIComponent(country)}`),
+  workspaceConnections: (api: ApiClient, workspaceId: string) =>
+    api.get<{ connections: Connection[] }>(`/workspaces/${encodeURIComponent(workspaceId)}/connections`),
+  startConnection: (api: ApiClient, body: ConnectionStartRequest) => api.post<ConnectionStarted>("/connections", body),
+  completeConnection: (api: ApiClient, body: ConnectionCompleteRequest) => api.post<Connection>("/connections/complete", body),
+  renewConnection: (api: ApiClient, id: string, language: "es" | "en") =>
+    api.post<ConnectionStarted>(`/connections/${encodeURIComponent(id)}/renew`, { language }),
+  adoptConnectionAccounts: (api: ApiClient, id: string, body: ConnectionAdoptRequest) =>
+    api.post<Connection>(`/connections/${encodeURIComponent(id)}/assets`, body),
+  refreshConnection: (api: ApiClient, id: string) => api.post<ConnectionRefresh>(`/connections/${encodeURIComponent(id)}/refresh`),
 
   authConfig: (api: ApiClient) => api.get<AuthConfig>("/auth/config"),
   /** The signed-in user, or null when nobody is (the server answers 204). */

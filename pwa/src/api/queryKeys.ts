@@ -14,4 +14,8 @@ export const queryKeys = {
   stripeProducts: ["stripe/products"] as const,
   /** The user's billing: card check and subscriptions, as the server's database knows them. */
   stripeSubscriptions: ["stripe/subscriptions"] as const,
+  /** Bank and broker connections (issue 15): the providers, institutions, a workspace's connections. */
+  connectionProviders: ["connections", "providers"] as const,
+  connectionInstitutions: (provider: string, country: string) => ["connections", "institutions", provider, country] as const,
+  workspaceConnections: (workspaceId: string) => ["connections", "workspace", workspaceId] as const,
 };

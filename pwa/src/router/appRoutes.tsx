@@ -8,6 +8,7 @@ import { workspaceQuery } from "../api/queries";
 import { areaRoutes } from "./areaRoutes";
 import { assetRoutes } from "./assetRoutes";
 import { profileBillingRoute } from "./billingRoutes";
+import { connectRoutes } from "./connectRoutes";
 import { appLayoutRoute, guardApp, loadMeForGuard } from "./root";
 
 export const dashboardRoute = createRoute({
@@ -127,4 +128,5 @@ export const appRouteTree = appLayoutRoute.addChildren([
   workspaceRoute,
   ...assetRoutes,
   ...areaRoutes,
+  ...connectRoutes,
 ]);

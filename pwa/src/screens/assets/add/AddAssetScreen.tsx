@@ -80,7 +80,7 @@ export function AddAssetScreen() {
       break;
     case "method":
     case "connect":
-      body = <MethodChoice target={state.target} categoryLabel={categoryLabel ?? ""} search={search} connectRequested={state.step === "connect"} />;
+      body = <MethodChoice target={state.target} categoryLabel={categoryLabel ?? ""} search={search} />;
       break;
     case "form":
       body =

@@ -1,10 +1,10 @@
-// Step 2 of adding an asset: connect a bank or investment account (its own later issue: shown, but
-// disabled with the reason) or add it manually (the form of the category's kind).
+// Step 2 of adding an asset: connect a bank or investment account (the connect flow, /connect:
+// investments go to a broker, everything else to a bank) or add it manually (the form of the
+// category's kind).
 import { Link } from "@tanstack/react-router";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { Alert } from "../../../ui/Alert";
-import { Button, buttonClass } from "../../../ui/Button";
+import { buttonClass } from "../../../ui/Button";
 import { Card } from "../../../ui/Card";
 import styles from "./AddAsset.module.css";
 import type { AddAssetSearch, AssetTargetChoice } from "./flow";
@@ -13,16 +13,15 @@ export function MethodChoice({
   target,
   categoryLabel,
   search,
-  connectRequested,
 }: {
   target: AssetTargetChoice;
   categoryLabel: string;
   search: AddAssetSearch;
-  connectRequested: boolean;
 }) {
   const { t } = useTranslation();
   const id = useId();
   const keep = search.structureId ? { structureId: search.structureId } : {};
+  const kind = target.assetClass === "investments" ? "brokerage" : "bank";
   return (
     <Card title={t("assetAdd.method.title")} data-testid="method-choice">
       <p className={styles.chosen}>
@@ -31,21 +30,19 @@ export function MethodChoice({
           {t("assetAdd.method.change")}
         </Link>
       </p>
-      {connectRequested && (
-        <Alert tone="info" className={styles.chosen}>
-          {t("assetAdd.method.connectNotice")}
-        </Alert>
-      )}
       <ul className={styles.methods}>
         <li className={styles.method}>
-          <Button type="button" variant="secondary" disabled aria-describedby={`${id}-connect ${id}-unavailable`} data-testid="method-connect">
+          <Link
+            to="/connect"
+            search={{ kind }}
+            className={buttonClass({ variant: "secondary" })}
+            aria-describedby={`${id}-connect`}
+            data-testid="method-connect"
+          >
             {t("assetAdd.method.connect")}
-          </Button>
+          </Link>
           <p id={`${id}-connect`} className={styles.methodText}>
             {t("assetAdd.method.connectText")}
-          </p>
-          <p id={`${id}-unavailable`} className={styles.unavailable}>
-            {t("assetAdd.method.connectUnavailable")}
           </p>
         </li>
         <li className={styles.method}>

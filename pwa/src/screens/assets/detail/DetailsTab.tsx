@@ -1,4 +1,5 @@
 // The details tab: the spec's sections of one asset, top to bottom.
+import { AssetConnection } from "../../connect/AssetConnection";
 import { AssetFlows } from "../../flows/AssetFlows";
 import { DebtSection } from "./DebtSection";
 import { DeleteAssetSection } from "./DeleteAssetSection";
@@ -18,6 +19,7 @@ export function DetailsTab() {
   return (
     <div className={styles.sections}>
       <SummarySection />
+      <AssetConnection workspaceId={asset.workspaceId} assetId={asset.id} canEdit={canEdit} />
       <div className={styles.grid}>
         <OptionsSection />
         <OwnershipSection structures={structures} />
