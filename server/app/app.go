@@ -16,6 +16,7 @@ import (
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 	"patrimonio/server/billing"
+	"patrimonio/server/connect"
 	"patrimonio/server/enums"
 	"patrimonio/server/fx"
 	"patrimonio/server/httpapi"
@@ -33,6 +34,8 @@ type Server struct {
 	http     *http.Server
 	sync     *psync.Engine // the sync engine behind /api/v1/sync
 	fx       *fx.Service   // the exchange rates behind /api/v1/fx-rates
+	// connections refreshes linked bank and broker accounts (server/connect)
+	connections *connect.Service
 
 	// LoadRates makes Run load exchange rates in the background, at start and every working day
 	// (server/fx). The command sets it unless PATRIMONIO_FX_UPDATES=off; tests leave it off.
@@ -136,6 +139,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		db.Close()
 		return nil, err
 	}
+	s.connections = deps.Connections
 	s.http = &http.Server{
 		Handler:           httpapi.New(cfg, deps),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -169,6 +173,7 @@ func (s *Server) Run(ctx context.Context) error {
 		// Never blocks start-up: a source that cannot be reached is logged and retried.
 		go s.fx.Run(ctx)
 	}
+	go s.connections.Run(ctx) // balances of linked accounts, every six hours within the daily reads
 	s.logger.InfoContext(ctx, "serving", "url", s.URL(), "addr", s.Addr())
 
 	select {

@@ -28,6 +28,7 @@ import (
 // Writer writes synced records as the server's own client (the sync engine's WriteAsServer).
 type Writer interface {
 	WriteAsServer(ctx context.Context, userID, workspaceID string, changes []psync.ServerChange) ([]psync.Outcome, error)
+	RecordExists(ctx context.Context, workspaceID, collection, recordID string) (bool, error)
 }
 
 // KnownProviders are the providers the server can be configured with, in the order shown.
@@ -747,6 +748,15 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	today := now.Format(time.DateOnly)
 	limit := p.ReadsPerDay()
 	for _, a := range accounts {
+		// A member deleted the asset: the account no longer feeds it (and is offered again).
+		if exists, err := s.cfg.Sync.RecordExists(ctx, c.WorkspaceID, "assets", a.assetID); err != nil {
+			return res, err
+		} else if !exists {
+			if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = NULL, last_valuation_id = NULL WHERE id = ?`, a.id); err != nil {
+				return res, err
+			}
+			continue
+		}
 		if a.readsDay != today {
 			a.readsToday = 0
 		}
@@ -834,6 +844,61 @@ func (s *Service) writeBalance(ctx context.Context, c connectionRow, a accountRo
 	_, err := s.db.Exec(ctx, `UPDATE connection_accounts SET last_balance = ?, last_balance_date = ?, last_valuation_id = ?, last_refresh_at = ? WHERE id = ?`,
 		value.String(), date, valuationID, now, a.id)
 	return err
+}
+
+// RefreshAll refreshes every active connection whose consent has not ended, each as the member
+// who linked it, within the providers' daily limits (what a refresh cannot do is kept in the
+// connection's last error). Run calls it on a schedule.
+func (s *Service) RefreshAll(ctx context.Context) (refreshed int) {
+	rows, err := s.db.Query(ctx, `SELECT `+connectionColumns+` FROM connections WHERE status = 'active' ORDER BY id`)
+	if err != nil {
+		s.log.Error("connect: list connections to refresh", "err", err)
+		return 0
+	}
+	var list []connectionRow
+	for rows.Next() {
+		c, err := scanConnection(rows)
+		if err != nil {
+			rows.Close()
+			s.log.Error("connect: read a connection", "err", err)
+			return 0
+		}
+		list = append(list, c)
+	}
+	rows.Close()
+	now := s.now()
+	for _, c := range list {
+		if _, ok := s.providers[c.Provider]; !ok || (c.ConsentExpiresAt.Valid && !now.Before(c.ConsentExpiresAt.Time)) {
+			continue
+		}
+		res, err := s.refresh(ctx, c)
+		if err != nil {
+			s.log.Info("connect: scheduled refresh failed", "connection", c.ID, "provider", c.Provider, "err", err)
+			continue
+		}
+		refreshed += res.Refreshed
+	}
+	return refreshed
+}
+
+// RefreshInterval is how often Run refreshes: six hours, so that four reads a day are spread out.
+const RefreshInterval = 6 * time.Hour
+
+// Run refreshes every connection each RefreshInterval until ctx ends.
+func (s *Service) Run(ctx context.Context) {
+	if len(s.providers) == 0 {
+		return
+	}
+	t := time.NewTicker(RefreshInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s.RefreshAll(ctx)
+		}
+	}
 }
 
 // Delete removes a connection (its assets and valuations stay: they are the user's records).

@@ -259,10 +259,30 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 		if n := len(w.records(t, "valuations")); n != 1 {
 			t.Errorf("reads of the same day made %d valuations, want one updated", n)
 		}
-		// Tomorrow the reads are back.
+		// Tomorrow the reads are back; the scheduled refresh reads every active connection.
 		w.clock.Advance(24 * time.Hour)
-		if res, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil || res.Refreshed != 1 {
-			t.Fatalf("tomorrow: %+v %v", res, err)
+		if n := w.svc.RefreshAll(ctx); n != 1 {
+			t.Fatalf("tomorrow's scheduled refresh read %d accounts", n)
+		}
+		// The bank still dates its balance 27 November: the same valuation, not a second one.
+		if n := len(w.records(t, "valuations")); n != 1 {
+			t.Errorf("%d valuations for one reference date", n)
+		}
+		// A member deletes the asset on a device: the account stops feeding it, nothing is written.
+		if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: assetID, Delete: true}}); err != nil {
+			t.Fatal(err)
+		}
+		if res, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil || res.Refreshed != 0 {
+			t.Fatalf("after the asset was deleted: %+v %v", res, err)
+		}
+		got, err := w.svc.Get(ctx, w.editor, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range got.Accounts {
+			if a.AssetID != nil {
+				t.Errorf("account %s still feeds an asset: %+v", a.Name, a)
+			}
 		}
 	})
 }
