@@ -146,6 +146,12 @@ test.describe("accessibility, signed in", () => {
     await checkScreen(page, testInfo, "workspace", `/workspaces/${id}`);
   });
 
+  test("connect an account (no provider configured here)", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "connect", "/connect?kind=bank", async (p) => {
+      await expect(p.getByTestId("connect-not-configured")).toBeVisible();
+    });
+  });
+
   test("access denied", async ({ page }, testInfo) => {
     await checkScreen(page, testInfo, "access-denied", "/admin", async (p) => {
       await expect(p.getByTestId("access-denied")).toBeVisible();
