@@ -27,7 +27,7 @@ import (
 // against the generated jsonschema/index.json.
 const (
 	ProtocolVersion = 2
-	SchemaVersion   = 3
+	SchemaVersion   = 4
 
 	MaxMessageBytes      = 1_048_576
 	MaxRecordBytes       = 65_536

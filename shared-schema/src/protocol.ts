@@ -30,7 +30,7 @@ import { fail, whenValid } from "./rules";
 /** Version of the message format. A server refuses a hello with another protocolVersion. */
 export const PROTOCOL_VERSION = 2;
 /** Version of the record schemas. Bump it whenever a synced entity changes incompatibly. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export { LIMITS } from "./limits";
 
