@@ -170,7 +170,3 @@ export function goToInstitution(url: string): void {
   window.location.assign(url);
 }
 
-/** The provider that links accounts of an asset class: brokerages for investments, banks otherwise. */
-export function providerForClass(assetClass: string | undefined): ConnectionProvider {
-  return assetClass === "investments" ? "snaptrade" : "enablebanking";
-}
