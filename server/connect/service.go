@@ -270,6 +270,9 @@ func (s *Service) Start(ctx context.Context, userID string, req StartRequest) (S
 		UserRef: id, Previous: previous,
 	})
 	if err != nil {
+		if renewing == nil { // nothing was linked: no pending connection is left behind
+			_, _ = s.db.Exec(ctx, `DELETE FROM connections WHERE id = ? AND status = 'pending'`, id)
+		}
 		return Started{}, s.providerError(ctx, p, err)
 	}
 	sealed, err := s.box.seal(link.Pending, id)

@@ -302,6 +302,15 @@ func TestOnlyEditorsLinkAndAStateIsBoundToItsUserAndGoodOnce(t *testing.T) {
 		if list, err := w.svc.List(ctx, w.viewer, w.w); err != nil || len(list) != 0 {
 			t.Errorf("a viewer lists: %v %v", list, err)
 		}
+		// The provider keeps answering 429 (after three tries): the member is told to wait.
+		w.eb.Throttle(10)
+		if _, err := w.svc.Start(ctx, w.editor, req); code(err) != server.ETOOMANY {
+			t.Errorf("a rate-limited provider: %v", err)
+		}
+		w.eb.Throttle(0)
+		if list, err := w.svc.List(ctx, w.editor, w.w); err != nil || len(list) != 0 {
+			t.Errorf("after a failed start: %+v %v", list, err)
+		}
 		started, err := w.svc.Start(ctx, w.editor, req)
 		if err != nil {
 			t.Fatal(err)
