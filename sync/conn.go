@@ -90,9 +90,12 @@ func reasonVersion(errCode, key string, client, server int64) closeReason {
 	return closeReason{code: CloseVersion, errCode: errCode, key: key, params: map[string]any{"client": client, "server": server}}
 }
 
+// pageRequest asks for one page of a workspace: the changes after `after`, or (snapshot) a
+// snapshot page, the first or the one after token.
 type pageRequest struct {
 	workspace string
 	after     int64
+	snapshot  bool
 	limit     int
 	token     string
 }
@@ -276,7 +279,7 @@ func (c *conn) handle(data []byte) (closeReason, bool) {
 		}
 		p := readPull(m)
 		select {
-		case c.reqs <- pageRequest{workspace: p.WorkspaceID, after: p.After, limit: p.Limit, token: p.PageToken}:
+		case c.reqs <- pageRequest{workspace: p.WorkspaceID, after: p.After, snapshot: p.Snapshot, limit: p.Limit, token: p.PageToken}:
 		case <-c.closing:
 		}
 		return closeReason{}, true
@@ -340,12 +343,19 @@ func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
 	for w := range h.Cursors {
 		workspaces[w] = true
 	}
+	for w := range h.Fresh {
+		workspaces[w] = true
+	}
 	for w := range h.Resume {
 		workspaces[w] = true
 	}
 	for _, w := range sortedKeys(workspaces) {
+		// A snapshot for a workspace the device holds nothing of (or one in progress); else the
+		// changes after its cursor, 0 included (an empty snapshot applied: change 1 comes as a
+		// change).
+		_, held := h.Cursors[w]
 		select {
-		case c.reqs <- pageRequest{workspace: w, after: h.Cursors[w], token: h.Resume[w]}:
+		case c.reqs <- pageRequest{workspace: w, after: h.Cursors[w], snapshot: !held || h.Resume[w] != "", token: h.Resume[w]}:
 		case <-c.closing:
 			return closeReason{}, true
 		}
@@ -560,7 +570,7 @@ func (c *conn) servePull(req pageRequest) {
 	c.mu.Lock()
 	s.live, s.dirty = false, false
 	c.mu.Unlock()
-	if req.token != "" || req.after == 0 {
+	if req.snapshot || req.token != "" {
 		c.serveSnapshot(req)
 		return
 	}

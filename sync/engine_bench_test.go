@@ -86,7 +86,7 @@ func BenchmarkSocketIngest(b *testing.B) {
 				w := addWorkspace(b, db)
 				addMember(b, db, w, user, "owner")
 				c := env.connect(user)
-				c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+				c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 				c.expect("snapshot")
 				clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
 				ds = append(ds, dev{c, w, clock})

@@ -30,7 +30,7 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	readers := []*wsClient{a.connect(user), b.connect(user)}
 	replicas := []*socketReplica{newSocketReplica(), newSocketReplica()}
 	for i, c := range readers {
-		c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+		c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 		replicas[i].apply(t, c.expect("snapshot"))
 	}
 
@@ -39,7 +39,7 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	writers := []*wsClient{a.connect(user), b.connect(user)}
 	done := make(chan error, len(writers))
 	for i, c := range writers {
-		c.hello(uuid.NewString(), map[string]int64{}, nil)
+		c.hello(uuid.NewString(), map[string]any{}, nil)
 		go func() {
 			clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
 			id := int64(0)
@@ -114,7 +114,7 @@ func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
 	reader := b.connect(user)
-	reader.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+	reader.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 	r := newSocketReplica()
 	r.apply(t, reader.expect("snapshot"))
 
@@ -160,7 +160,7 @@ func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 	}
 	other := b.connect(user) // another session of the same user, on the same instance
 	for _, c := range []*wsClient{ended, other} {
-		c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+		c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 		c.expect("snapshot")
 	}
 

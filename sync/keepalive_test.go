@@ -18,7 +18,7 @@ func TestASocketThatAnswersPingsStaysOpenWithoutSendingMessages(t *testing.T) {
 		env := newSocketEnv(t, db, psync.Options{PingInterval: 50 * time.Millisecond, PongWait: 200 * time.Millisecond})
 		user := addUser(t, db)
 		c := env.connect(user)
-		c.hello(uuid.NewString(), map[string]int64{}, nil)
+		c.hello(uuid.NewString(), map[string]any{}, nil)
 		// The client only reads (the WebSocket library answers each ping with a pong meanwhile)
 		// for well over PongWait, sending no message.
 		failed := make(chan error, 1)

@@ -211,9 +211,9 @@ func (c *wsClient) expectClose(code int, errCode string) message {
 	return last
 }
 
-func (c *wsClient) hello(clientID string, cursors map[string]int64, extra map[string]any) message {
+func (c *wsClient) hello(clientID string, cursors map[string]any, extra map[string]any) message {
 	c.t.Helper()
-	h := map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": clientID, "cursors": cursors}
+	h := map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion, "clientId": clientID, "cursors": cursors}
 	for k, v := range extra {
 		h[k] = v
 	}

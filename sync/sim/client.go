@@ -247,7 +247,7 @@ func (c *Client) ProbePull(workspace string) bool {
 	if !c.welcomed {
 		return false
 	}
-	c.sendLocked(map[string]any{"type": "pull", "workspaceId": workspace, "after": 0})
+	c.sendLocked(map[string]any{"type": "pull", "workspaceId": workspace})
 	return true
 }
 
@@ -261,14 +261,14 @@ func (c *Client) SmallPull(rng *rand.Rand) bool {
 	}
 	w := c.ws[rng.IntN(len(c.ws))]
 	s := c.d.Spaces[w]
-	if !s.Snapshotted || s.Cursor == 0 {
-		return false // (after 0 asks for a snapshot)
+	if !s.Snapshotted {
+		return false // (it holds nothing to read changes after yet)
 	}
 	limit := 1 + rng.IntN(3)
 	c.pageLimit[w] = limit
 	after := s.Cursor
 	if after > 0 && rng.IntN(3) == 0 {
-		after = max(1, after-int64(rng.IntN(4))) // an older cursor: the page overlaps what we have
+		after = max(0, after-int64(rng.IntN(4))) // an older cursor: the page overlaps what we have
 	}
 	c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": after, "limit": limit})
 	return true
@@ -339,20 +339,20 @@ func (c *Client) dial() (*websocket.Conn, error) {
 		switch {
 		case s.Token != "":
 			resume[w] = s.Token
-		case s.Snapshotted && s.Cursor > 0:
-			cursors[w] = s.Cursor
+		case s.Snapshotted:
+			cursors[w] = s.Cursor // 0 included: an empty snapshot applied
 		default:
 			s.Snapshotted = false
 			// A first sync: through hello (default page size), or by a pull with small pages.
 			if c.choose.IntN(2) == 0 {
-				cursors[w] = 0
+				cursors[w] = nil
 			} else {
 				c.pageLimit[w] = 1 + c.choose.IntN(2)
 			}
 		}
 	}
 	if c.probeNext != "" {
-		cursors[c.probeNext] = 0
+		cursors[c.probeNext] = nil
 		c.probeNext = ""
 		c.stats.add(&c.stats.Probes, 1)
 	}
@@ -465,7 +465,7 @@ func (c *Client) handleLocked(data []byte) {
 		c.ledger.anomaly(c.Name, "resyncRequired for %s (%v): no cursor of the simulation may be too old or in the future", w, m["reason"])
 		if s := c.d.Spaces[w]; s != nil {
 			*s = space{Records: map[string]*psync.RecordState{}}
-			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": 0})
+			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w})
 		}
 	case "accessDenied":
 		w, _ := m["workspaceId"].(string)
@@ -492,7 +492,7 @@ func (c *Client) welcomeLocked(m map[string]any) {
 	for _, w := range c.ws {
 		s := c.d.Spaces[w]
 		if !s.Snapshotted && s.Token == "" && c.pageLimit[w] > 0 {
-			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": 0, "limit": c.pageLimit[w]})
+			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "limit": c.pageLimit[w]})
 		}
 	}
 	// Resend everything unacknowledged, in order, in batches.
@@ -679,7 +679,7 @@ func (c *Client) snapshotLocked(data []byte) {
 			return // a page it applied already (a duplicate): its pull is out
 		}
 		s.Token = page.PageToken
-		pull := map[string]any{"type": "pull", "workspaceId": page.WorkspaceID, "after": 0, "pageToken": page.PageToken}
+		pull := map[string]any{"type": "pull", "workspaceId": page.WorkspaceID, "pageToken": page.PageToken}
 		if l := c.pageLimit[page.WorkspaceID]; l > 0 {
 			pull["limit"] = l
 		}

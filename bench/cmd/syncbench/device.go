@@ -75,10 +75,15 @@ func (d *device) read(timeout time.Duration) (string, []byte, error) {
 	return typ, msg, nil
 }
 
-// hello says hello with cursors (workspace → last seq; 0: a first sync) and waits for welcome.
-func (d *device) hello(cursors map[string]int64) error {
+// hello says hello for a first sync of the fresh workspaces (null cursors: snapshots) and waits
+// for welcome.
+func (d *device) hello(fresh ...string) error {
+	cursors := map[string]any{}
+	for _, w := range fresh {
+		cursors[w] = nil
+	}
 	msg, _ := json.Marshal(map[string]any{
-		"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": d.clientID, "cursors": cursors,
+		"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion, "clientId": d.clientID, "cursors": cursors,
 	})
 	if err := d.write(msg); err != nil {
 		return err
@@ -226,7 +231,7 @@ func pageTail(msg []byte) (cursor int64, hasMore bool, err error) {
 func pullMessage(workspace string, p page) []byte {
 	m := map[string]any{"type": "pull", "workspaceId": workspace, "after": p.Cursor}
 	if p.Type == "snapshot" {
-		m["after"] = 0
+		delete(m, "after")
 		m["pageToken"] = p.PageToken
 	}
 	msg, _ := json.Marshal(m)

@@ -30,7 +30,7 @@ func openFanoutPair(s *serverProc, u *user, cookieA, cookieB string) (*fanoutPai
 		return nil, err
 	}
 	for _, d := range []*device{p.a, p.b} {
-		if err := d.hello(map[string]int64{u.Workspace: 0}); err != nil {
+		if err := d.hello(u.Workspace); err != nil {
 			p.close()
 			return nil, err
 		}
@@ -157,7 +157,7 @@ func openIdle(s *serverProc, users []*user, n, perUser, parallel int) (*idleConn
 				return
 			}
 			ic.devices[i] = d
-			if err := d.hello(map[string]int64{u.Workspace: 0}); err != nil {
+			if err := d.hello(u.Workspace); err != nil {
 				errs <- err
 				return
 			}

@@ -68,11 +68,11 @@ func runIngest(s *serverProc, users []*user, cfg ingestConfig, pg postgresCPU, s
 			return ingestResult{}, err
 		}
 		defer d.close()
-		cursors := map[string]int64{}
+		var fresh []string
 		if cfg.follow {
-			cursors[u.Workspace] = 0
+			fresh = append(fresh, u.Workspace)
 		}
-		if err := d.hello(cursors); err != nil {
+		if err := d.hello(fresh...); err != nil {
 			return ingestResult{}, err
 		}
 		if cfg.follow {

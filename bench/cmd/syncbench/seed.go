@@ -31,7 +31,7 @@ func seedFrom(s *serverProc, u *user, from, to, batch int) error {
 		return err
 	}
 	defer d.close()
-	if err := d.hello(map[string]int64{}); err != nil {
+	if err := d.hello(); err != nil {
 		return err
 	}
 	c := &ingestClient{d: d, workspace: u.Workspace, window: make(chan struct{}, 2),
@@ -70,7 +70,7 @@ func pullSnapshot(s *serverProc, u *user) (int, time.Duration, error) {
 	}
 	defer d.close()
 	start := time.Now()
-	if err := d.hello(map[string]int64{u.Workspace: 0}); err != nil {
+	if err := d.hello(u.Workspace); err != nil {
 		return 0, 0, err
 	}
 	n, err := d.catchUp(u.Workspace)
