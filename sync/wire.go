@@ -132,10 +132,10 @@ type helloMessage struct {
 	ClientID        string
 	// Cursors: the last seq applied, per workspace the device holds (0 included: an empty
 	// snapshot applied). Fresh: the workspaces it holds nothing of (a null cursor: a snapshot).
-	Cursors map[string]int64
-	Fresh   map[string]bool
-	Resume  map[string]string
-	Language        string
+	Cursors  map[string]int64
+	Fresh    map[string]bool
+	Resume   map[string]string
+	Language string
 }
 
 // readHello reads a hello that passed the schema.
