@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"patrimonio/sync/device"
 	"time"
 )
 
@@ -37,7 +38,7 @@ func seedFrom(s *serverProc, u *user, from, to, batch int) error {
 	c := &ingestClient{d: d, workspace: u.Workspace, window: make(chan struct{}, 2),
 		acked: make(chan int, (to-from)/batch+1), failed: make(chan error, 1)}
 	for start := from; start < to; start += batch {
-		muts := make([]mutation, 0, batch)
+		muts := make([]device.Mutation, 0, batch)
 		for i := start; i < min(to, start+batch); i++ {
 			if i%2 == 0 {
 				muts = append(muts, d.create(u.Workspace, "tasks", taskFields(i)))
@@ -45,7 +46,7 @@ func seedFrom(s *serverProc, u *user, from, to, batch int) error {
 				muts = append(muts, d.create(u.Workspace, "assets", assetFields(i)))
 			}
 		}
-		c.pushes = append(c.pushes, pushMessage(muts))
+		c.pushes = append(c.pushes, device.Push(muts))
 		c.sizes = append(c.sizes, len(muts))
 	}
 	go c.readLoop()
