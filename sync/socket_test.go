@@ -151,11 +151,15 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("a wrong protocol version closes with 4426 and says which versions", func(t *testing.T) {
-			c := env.connect(user)
-			c.send(map[string]any{"type": "hello", "protocolVersion": 1, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(), "cursors": map[string]any{}})
-			m := c.expectClose(psync.CloseVersion, "protocol_version")
-			if text := m["message"].(string); !strings.Contains(text, "protocolo de sincronización 1") || !strings.Contains(text, "el 3") {
-				t.Fatalf("message %q", text)
+			// Protocol 2 (cursor 0 meant "nothing yet" too) and 1 are refused, saying both versions.
+			for _, v := range []int{1, 2} {
+				c := env.connect(user)
+				c.send(map[string]any{"type": "hello", "protocolVersion": v, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(),
+					"cursors": map[string]any{"3f2b8c1e-9d4a-4b6f-a2c7-5e8d9f0a1b2c": 0}})
+				m := c.expectClose(psync.CloseVersion, "protocol_version")
+				if text := m["message"].(string); !strings.Contains(text, fmt.Sprintf("protocolo de sincronización %d", v)) || !strings.Contains(text, "el 3") {
+					t.Fatalf("message %q", text)
+				}
 			}
 		})
 		t.Run("a wrong schema version closes with 4426, in English when asked", func(t *testing.T) {
