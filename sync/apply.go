@@ -100,7 +100,7 @@ func (e *Engine) commitGroup(group []*job) {
 // NOTIFY, sent inside the transaction).
 func (e *Engine) announce(heads map[string]int64) {
 	for w, seq := range heads {
-		e.hub.poke(w, seq)
+		e.ws.hub.poke(w, seq)
 	}
 }
 

@@ -218,7 +218,7 @@ func (c *conn) run() {
 	c.close(reasonDropped)
 	<-writerDone
 	<-delivererDone
-	c.e.hub.remove(c)
+	c.e.ws.hub.remove(c)
 }
 
 // ---------------------------------------------------------------- reader
@@ -357,7 +357,7 @@ func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
 	c.mu.Lock()
 	c.clientID = h.ClientID
 	c.mu.Unlock()
-	if old := e.hub.claimClient(c, h.ClientID); old != nil {
+	if old := e.ws.hub.claimClient(c, h.ClientID); old != nil {
 		old.close(reasonReplaced)
 	}
 	c.helloDone = true
@@ -580,7 +580,7 @@ func (c *conn) drop(workspace string) {
 	c.mu.Lock()
 	delete(c.subs, workspace)
 	c.mu.Unlock()
-	c.e.hub.unsubscribe(c, workspace)
+	c.e.ws.hub.unsubscribe(c, workspace)
 }
 
 // poke: the workspace's head is now seq (from a commit here or elsewhere).
@@ -602,7 +602,7 @@ func (c *conn) servePull(req pageRequest) {
 	s := c.subscription(req.workspace)
 	// Follow the workspace before reading, so that no commit falls between the read and the
 	// subscription.
-	c.e.hub.subscribe(c, req.workspace)
+	c.e.ws.hub.subscribe(c, req.workspace)
 	c.mu.Lock()
 	s.live, s.dirty = false, false
 	c.mu.Unlock()

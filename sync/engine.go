@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
-	"net/http"
 	gosync "sync"
 	"time"
-
-	"github.com/gorilla/websocket"
 
 	"patrimonio/server"
 	"patrimonio/server/store"
@@ -151,9 +148,7 @@ type Engine struct {
 	clock *Clock
 
 	collections map[string]string // collection -> entity
-	origins     map[string]bool
-	upgrader    websocket.Upgrader
-	hub         *hub
+	ws          *sockets          // the WebSocket transport (sockets.go)
 
 	jobs    []chan *job    // one queue per committer; a workspace's pushes always meet in one
 	closeMu gosync.RWMutex // held for reading while queueing a job; Close takes it to refuse more
@@ -162,7 +157,6 @@ type Engine struct {
 	ctx    context.Context // ends at Close: background loops stop
 	cancel context.CancelFunc
 	bg     gosync.WaitGroup // committers, listener, garbage collector
-	conns  gosync.WaitGroup // open sockets
 }
 
 // New starts an engine over db: its committers, its garbage collector and, on Postgres, the
@@ -203,17 +197,9 @@ func New(db *store.DB, auth Authenticator, opts Options) (*Engine, error) {
 		log:         opts.Logger,
 		clock:       clock,
 		collections: collections,
-		origins:     origins,
-		hub:         newHub(),
+		ws:          newSockets(origins),
 		ctx:         ctx,
 		cancel:      cancel,
-	}
-	e.upgrader = websocket.Upgrader{
-		ReadBufferSize:  4096,
-		WriteBufferSize: 4096,
-		WriteBufferPool: &gosync.Pool{},
-		// The origin is checked before the upgrade (ServeHTTP), against the configuration.
-		CheckOrigin: func(*http.Request) bool { return true },
 	}
 	if db.Pool() != nil {
 		// Listen before serving anything, so that no commit of another instance is missed.
@@ -251,7 +237,7 @@ func (e *Engine) GoingAway() {
 	e.closeMu.Lock()
 	e.closed = true
 	e.closeMu.Unlock()
-	for _, c := range e.hub.closeAll() {
+	for _, c := range e.ws.hub.closeAll() {
 		c.close(reasonGoingAway)
 	}
 }
@@ -261,7 +247,7 @@ func (e *Engine) GoingAway() {
 // nothing.
 func (e *Engine) Close() error {
 	e.GoingAway()
-	e.conns.Wait()
+	e.ws.open.Wait()
 	e.cancel()
 	e.bg.Wait()
 	// Pushes queued after the committers stopped (none can be, since closed refuses them) would

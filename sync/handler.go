@@ -32,16 +32,16 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusServiceUnavailable, server.EUNAVAILABLE, "The server is shutting down.")
 		return
 	}
-	e.conns.Add(1)
+	e.ws.open.Add(1)
 	e.closeMu.RUnlock()
-	defer e.conns.Done()
+	defer e.ws.open.Done()
 
 	var principal Principal
 	var authErr error = errNoAuthenticator
 	if e.auth != nil {
 		principal, authErr = e.auth.Authenticate(r)
 	}
-	ws, err := e.upgrader.Upgrade(w, r, nil)
+	ws, err := e.ws.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered the client
 	}
@@ -57,7 +57,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.closeNow(reasonUnauthorized)
 		return
 	}
-	switch e.hub.add(c, e.opts.Limits.MaxConnectionsPerUser) {
+	switch e.ws.hub.add(c, e.opts.Limits.MaxConnectionsPerUser) {
 	case hubClosed:
 		c.closeNow(reasonGoingAway)
 		return
@@ -75,7 +75,7 @@ func (e *Engine) originAllowed(origin string) bool {
 		return false
 	}
 	norm, err := server.ParseOrigin(origin)
-	return err == nil && e.origins[norm]
+	return err == nil && e.ws.origins[norm]
 }
 
 func writeHTTPError(w http.ResponseWriter, status int, code, message string) {
@@ -101,7 +101,7 @@ func (e *Engine) EndUser(userID string) {
 
 // endLocal closes this instance's sockets of a session or a user.
 func (e *Engine) endLocal(kind, id string) {
-	for _, c := range e.hub.all() {
+	for _, c := range e.ws.hub.all() {
 		if (kind == endSession && c.p.SessionID == id) || (kind == endUser && c.p.UserID == id) {
 			c.close(reasonUnauthorized)
 		}
@@ -110,6 +110,6 @@ func (e *Engine) endLocal(kind, id string) {
 
 // OpenSockets is the number of sockets open on this instance.
 func (e *Engine) OpenSockets() int {
-	n, _ := e.hub.count()
+	n, _ := e.ws.hub.count()
 	return n
 }
