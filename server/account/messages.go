@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
-// The languages of messages (server.LangES, the default, and server.LangEN), repeated here for
+// The languages of messages (core.LangES, the default, and core.LangEN), repeated here for
 // the callers of Message.
 const (
-	LangES = server.LangES
-	LangEN = server.LangEN
+	LangES = core.LangES
+	LangEN = core.LangEN
 )
 
 // catalogue holds every user-visible text of the accounts feature, in Spanish and English, by
@@ -140,7 +140,7 @@ func Message(lang, key string, args ...any) string {
 		return key
 	}
 	text := texts[0]
-	if server.NormalizeLanguage(lang) == LangEN {
+	if core.NormalizeLanguage(lang) == LangEN {
 		text = texts[1]
 	}
 	if len(args) == 0 {
@@ -151,18 +151,18 @@ func Message(lang, key string, args ...any) string {
 
 // msg is Message in the language of ctx.
 func msg(ctx context.Context, key string, args ...any) string {
-	return Message(server.LanguageFrom(ctx), key, args...)
+	return Message(core.LanguageFrom(ctx), key, args...)
 }
 
-// errorf returns a *server.Error with code and the message of key in the language of ctx.
-func errorf(ctx context.Context, code, key string, args ...any) *server.Error {
-	return &server.Error{Code: code, Message: msg(ctx, key, args...)}
+// errorf returns a *core.Error with code and the message of key in the language of ctx.
+func errorf(ctx context.Context, code, key string, args ...any) *core.Error {
+	return &core.Error{Code: code, Message: msg(ctx, key, args...)}
 }
 
 // RetryError is a refusal that may be retried after a while (throttling, resend interval). The
 // HTTP layer sends After as Retry-After.
 type RetryError struct {
-	Err   *server.Error
+	Err   *core.Error
 	After time.Duration
 }
 
@@ -183,7 +183,7 @@ type FieldError struct {
 
 // ValidationError is an EINVALID error that names the fields at fault.
 type ValidationError struct {
-	Err    *server.Error
+	Err    *core.Error
 	Fields []FieldError
 }
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Changing and resetting the password (issue 11).
@@ -34,7 +34,7 @@ func (s *Service) ChangePassword(ctx context.Context, u *User, sess *Session, cu
 	}
 	if u.HasPassword {
 		if current == "" {
-			return errorf(ctx, server.EINVALID, "password.required")
+			return errorf(ctx, core.EINVALID, "password.required")
 		}
 		att, err := s.reserve(ctx, s.userKey(u.ID), s.ipKey(ip))
 		if err != nil {
@@ -46,11 +46,11 @@ func (s *Service) ChangePassword(ctx context.Context, u *User, sess *Session, cu
 			return fmt.Errorf("change password: %w", err)
 		}
 		if !ok {
-			return errorf(ctx, server.EINVALID, "password.currentWrong")
+			return errorf(ctx, core.EINVALID, "password.currentWrong")
 		}
 		s.release(ctx, att)
 		if current == next {
-			return errorf(ctx, server.EINVALID, "password.same")
+			return errorf(ctx, core.EINVALID, "password.same")
 		}
 	}
 	if err := s.checkPasswordPolicy(ctx, next, passwordContextOf(u)); err != nil {
@@ -117,7 +117,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, ip string) er
 	}
 	u, err := s.UserByEmail(ctx, email)
 	if err != nil {
-		if server.ErrorCode(err) == server.ENOTFOUND {
+		if core.ErrorCode(err) == core.ENOTFOUND {
 			return nil
 		}
 		return err
@@ -172,7 +172,7 @@ type ResetInput struct {
 // failure of the user and the IP); a password the policy refuses is EINVALID with its reason, and
 // the link or code keeps working.
 func (s *Service) ResetPassword(ctx context.Context, in ResetInput, ip string) error {
-	invalid := errorf(ctx, server.EINVALID, "reset.invalid")
+	invalid := errorf(ctx, core.EINVALID, "reset.invalid")
 	now := s.now()
 	var userID, storedCode string
 	var attempts int
@@ -199,10 +199,10 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, ip string) e
 	case in.Email != "" && in.Code != "":
 		code := strings.TrimSpace(in.Code)
 		if !isSixDigits(code) {
-			return errorf(ctx, server.EINVALID, "code.format")
+			return errorf(ctx, core.EINVALID, "code.format")
 		}
 		u, err := s.UserByEmail(ctx, in.Email)
-		if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+		if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 			return err
 		}
 		keys := []throttleKey{s.ipKey(ip)}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Throttling counts failed attempts in auth_throttle, one row per failure, keyed by a hash of what
@@ -184,8 +184,8 @@ func (s *Service) ThrottleByIP(ctx context.Context, ip string, attempt func() er
 		return err
 	}
 	if err := attempt(); err != nil {
-		switch server.ErrorCode(err) {
-		case server.EUNAUTHORIZED, server.EINVALID:
+		switch core.ErrorCode(err) {
+		case core.EUNAUTHORIZED, core.EINVALID:
 			// The reservation stays: it is the record of this failure.
 		default:
 			s.release(context.WithoutCancel(ctx), att)
@@ -205,7 +205,7 @@ func (s *Service) clearKey(ctx context.Context, k throttleKey) {
 
 func (s *Service) throttled(ctx context.Context, wait time.Duration) error {
 	minutes := int((wait + time.Minute - 1) / time.Minute)
-	return &RetryError{Err: errorf(ctx, server.ETOOMANY, "signin.throttled", max(1, minutes)), After: wait}
+	return &RetryError{Err: errorf(ctx, core.ETOOMANY, "signin.throttled", max(1, minutes)), After: wait}
 }
 
 // sweepInterval is the least time between two sweeps of expired sessions and old failures.

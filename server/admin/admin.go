@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/store"
 )
@@ -231,7 +231,7 @@ func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (
 		return User{}, err
 	}
 	if userID == actor.UserID {
-		return User{}, &server.Error{Code: server.EFORBIDDEN, Message: text(ctx, "self")}
+		return User{}, &core.Error{Code: core.EFORBIDDEN, Message: text(ctx, "self")}
 	}
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -239,12 +239,12 @@ func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (
 	}
 	defer tx.Rollback()
 	lock := ""
-	if s.db.Dialect() == server.Postgres {
+	if s.db.Dialect() == store.Postgres {
 		lock = " FOR UPDATE" // two admins at once: the second sees the first's change
 	}
 	before, err := s.scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`+lock, userID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, &server.Error{Code: server.ENOTFOUND, Message: text(ctx, "notFound")}
+		return User{}, &core.Error{Code: core.ENOTFOUND, Message: text(ctx, "notFound")}
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("admin %s: load user: %w", action, err)
@@ -274,7 +274,7 @@ func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (
 		update, args = `UPDATE users SET is_admin = ?, updated_at = ? WHERE id = ?`, []any{true, now, userID}
 	case ActionRevokeAdmin:
 		if before.AdminByConfig {
-			return User{}, &server.Error{Code: server.ECONFLICT, Message: text(ctx, "configured")}
+			return User{}, &core.Error{Code: core.ECONFLICT, Message: text(ctx, "configured")}
 		}
 		if !before.IsAdmin {
 			return before, tx.Commit()
@@ -415,22 +415,22 @@ var texts = map[string][2]string{
 
 // text returns the text of key in the language of ctx.
 func text(ctx context.Context, key string) string {
-	if server.LanguageFrom(ctx) == server.LangEN {
+	if core.LanguageFrom(ctx) == core.LangEN {
 		return texts[key][1]
 	}
 	return texts[key][0]
 }
 
 // errorf returns an EINVALID error with the text of key in the language of ctx.
-func errorf(ctx context.Context, key string, args ...any) *server.Error {
+func errorf(ctx context.Context, key string, args ...any) *core.Error {
 	text := texts[key][0]
-	if server.LanguageFrom(ctx) == server.LangEN {
+	if core.LanguageFrom(ctx) == core.LangEN {
 		text = texts[key][1]
 	}
 	if len(args) > 0 {
 		text = fmt.Sprintf(text, args...)
 	}
-	return &server.Error{Code: server.EINVALID, Message: text}
+	return &core.Error{Code: core.EINVALID, Message: text}
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

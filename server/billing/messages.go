@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // catalogue holds every user-visible text of billing, in Spanish and English, by key. Texts with
@@ -47,7 +47,7 @@ func text(ctx context.Context, key string, args ...any) string {
 		return key
 	}
 	t := texts[0]
-	if server.LanguageFrom(ctx) == server.LangEN {
+	if core.LanguageFrom(ctx) == core.LangEN {
 		t = texts[1]
 	}
 	if len(args) == 0 {
@@ -56,7 +56,7 @@ func text(ctx context.Context, key string, args ...any) string {
 	return fmt.Sprintf(t, args...)
 }
 
-// errorf is a *server.Error with code and the text of key.
+// errorf is a *core.Error with code and the text of key.
 func errorf(ctx context.Context, code, key string, args ...any) error {
-	return &server.Error{Code: code, Message: text(ctx, key, args...)}
+	return &core.Error{Code: code, Message: text(ctx, key, args...)}
 }

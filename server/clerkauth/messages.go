@@ -1,9 +1,9 @@
 package clerkauth
 
-import "patrimonio/server"
+import "patrimonio/core"
 
 // catalogue holds the user-visible texts of the Clerk provider, in Spanish and English, by key.
-// The language comes from the request (server.LanguageFrom); Spanish is the default.
+// The language comes from the request (core.LanguageFrom); Spanish is the default.
 var catalogue = map[string][2]string{ // key → {es, en}
 	"noEmail":     {"Tu cuenta de Clerk no tiene un correo electrónico principal verificado; verifica uno y vuelve a intentarlo.", "Your Clerk account has no verified primary e-mail address; verify one and try again."},
 	"noUser":      {"Tu cuenta de Clerk ya no existe. Inicia sesión de nuevo.", "Your Clerk account no longer exists. Please sign in again."},
@@ -19,7 +19,7 @@ func Message(lang, key string) string {
 	if !ok {
 		return key
 	}
-	if lang == server.LangEN {
+	if lang == core.LangEN {
 		return texts[1]
 	}
 	return texts[0]

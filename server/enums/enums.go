@@ -21,7 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/store"
 )
@@ -318,7 +318,7 @@ func (s *Service) Create(ctx context.Context, actor Actor, in Input) (Value, err
 		return Value{}, invalid(ctx, "noParent")
 	case in.ParentID != 0:
 		parent, err := get(ctx, tx, in.ParentID)
-		if server.ErrorCode(err) == server.ENOTFOUND {
+		if core.ErrorCode(err) == core.ENOTFOUND {
 			return Value{}, invalid(ctx, "parentMissing")
 		}
 		if err != nil {
@@ -387,7 +387,7 @@ func codeFree(ctx context.Context, tx *store.Tx, typ, code string, except int64)
 		return fmt.Errorf("enum code check: %w", err)
 	}
 	if n > 0 {
-		return &server.Error{Code: server.ECONFLICT, Message: text(ctx, "codeTaken", code)}
+		return &core.Error{Code: core.ECONFLICT, Message: text(ctx, "codeTaken", code)}
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // texts are the service's user-visible texts, {Spanish, English}; texts with verbs take the same
@@ -30,7 +30,7 @@ var texts = map[string][2]string{
 
 func text(ctx context.Context, key string, args ...any) string {
 	t := texts[key][0]
-	if server.LanguageFrom(ctx) == server.LangEN {
+	if core.LanguageFrom(ctx) == core.LangEN {
 		t = texts[key][1]
 	}
 	if len(args) > 0 {
@@ -39,10 +39,10 @@ func text(ctx context.Context, key string, args ...any) string {
 	return t
 }
 
-func invalid(ctx context.Context, key string, args ...any) *server.Error {
-	return &server.Error{Code: server.EINVALID, Message: text(ctx, key, args...)}
+func invalid(ctx context.Context, key string, args ...any) *core.Error {
+	return &core.Error{Code: core.EINVALID, Message: text(ctx, key, args...)}
 }
 
-func notFound(ctx context.Context) *server.Error {
-	return &server.Error{Code: server.ENOTFOUND, Message: text(ctx, "notFound")}
+func notFound(ctx context.Context) *core.Error {
+	return &core.Error{Code: core.ENOTFOUND, Message: text(ctx, "notFound")}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 )
@@ -24,16 +24,16 @@ var adminTexts = map[string][2]string{
 	"admin.integer": {"El parámetro %s debe ser un número entero.", "The parameter %s must be a whole number."},
 }
 
-func adminError(r *http.Request, code, key string, args ...any) *server.Error {
+func adminError(r *http.Request, code, key string, args ...any) *core.Error {
 	texts := adminTexts[key]
 	text := texts[0]
-	if server.LanguageFrom(r.Context()) == server.LangEN {
+	if core.LanguageFrom(r.Context()) == core.LangEN {
 		text = texts[1]
 	}
 	if len(args) > 0 {
 		text = fmt.Sprintf(text, args...)
 	}
-	return &server.Error{Code: code, Message: text}
+	return &core.Error{Code: code, Message: text}
 }
 
 // requireAdmin lets only app admins through: the signed-in user's IsAdmin (the stored flag or a
@@ -42,11 +42,11 @@ func (a *api) requireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, _, ok := account.AuthFrom(r.Context())
 		if !ok {
-			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
+			a.writeError(w, r, core.Errorf(core.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
 			return
 		}
 		if !u.IsAdmin {
-			a.writeError(w, r, adminError(r, server.EFORBIDDEN, "admin.only"))
+			a.writeError(w, r, adminError(r, core.EFORBIDDEN, "admin.only"))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -41,7 +41,7 @@ func (a *api) authConfig(w http.ResponseWriter, r *http.Request) {
 // localOnly refuses the password endpoints when another provider signs users in.
 func (a *api) localOnly(w http.ResponseWriter, r *http.Request) bool {
 	if a.authProvider != ProviderLocal {
-		a.writeError(w, r, server.Errorf(server.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "signin.localOff")))
+		a.writeError(w, r, core.Errorf(core.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "signin.localOff")))
 		return false
 	}
 	return true
@@ -276,7 +276,7 @@ func (a *api) devOutbox(w http.ResponseWriter, r *http.Request) {
 	to := r.URL.Query().Get("to")
 	if to == "" {
 		// Never every user's codes at once: the caller names the mailbox it reads.
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "outbox.to")))
+		a.writeError(w, r, core.Errorf(core.EINVALID, "%s", requestText(r.Context(), "outbox.to")))
 		return
 	}
 	mails, err := account.ReadOutbox(a.cfg.DevOutbox, to)

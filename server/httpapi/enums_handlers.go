@@ -19,7 +19,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/enums"
 )
@@ -37,12 +37,12 @@ var enumTexts = map[string][2]string{
 	"enum.integer": {"El parámetro %s debe ser un número entero positivo.", "The parameter %s must be a positive whole number."},
 }
 
-func enumError(r *http.Request, key string, args ...any) *server.Error {
+func enumError(r *http.Request, key string, args ...any) *core.Error {
 	t := enumTexts[key][0]
-	if server.LanguageFrom(r.Context()) == server.LangEN {
+	if core.LanguageFrom(r.Context()) == core.LangEN {
 		t = enumTexts[key][1]
 	}
-	return server.Errorf(server.EINVALID, t, args...)
+	return core.Errorf(core.EINVALID, t, args...)
 }
 
 // labelsJSON are a value's labels in both languages.

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // requestTexts are the HTTP layer's own refusals of a request body (decodeJSON, limitBody), in
-// Spanish and English by key; the language is the request's (server.LanguageFrom). Texts with
+// Spanish and English by key; the language is the request's (core.LanguageFrom). Texts with
 // verbs take the same arguments in both languages (a test checks it). Services word their own
 // refusals.
 var requestTexts = map[string][2]string{ // key → {es, en}
@@ -52,7 +52,7 @@ func requestText(ctx context.Context, key string, args ...any) string {
 		return key
 	}
 	text := texts[0]
-	if server.LanguageFrom(ctx) == server.LangEN {
+	if core.LanguageFrom(ctx) == core.LangEN {
 		text = texts[1]
 	}
 	if len(args) == 0 {

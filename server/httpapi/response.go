@@ -14,23 +14,23 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 )
 
 // statusByCode is the one place where error codes become HTTP statuses.
 var statusByCode = map[string]int{
-	server.EINVALID:      http.StatusBadRequest,
-	server.EUNAUTHORIZED: http.StatusUnauthorized,
-	server.EFORBIDDEN:    http.StatusForbidden,
-	server.EREVERIFY:     http.StatusForbidden,
-	server.ENOTFOUND:     http.StatusNotFound,
-	server.EMETHOD:       http.StatusMethodNotAllowed,
-	server.ECONFLICT:     http.StatusConflict,
-	server.ETOOLARGE:     http.StatusRequestEntityTooLarge,
-	server.ETOOMANY:      http.StatusTooManyRequests,
-	server.EINTERNAL:     http.StatusInternalServerError,
-	server.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	core.EINVALID:      http.StatusBadRequest,
+	core.EUNAUTHORIZED: http.StatusUnauthorized,
+	core.EFORBIDDEN:    http.StatusForbidden,
+	core.EREVERIFY:     http.StatusForbidden,
+	core.ENOTFOUND:     http.StatusNotFound,
+	core.EMETHOD:       http.StatusMethodNotAllowed,
+	core.ECONFLICT:     http.StatusConflict,
+	core.ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	core.ETOOMANY:      http.StatusTooManyRequests,
+	core.EINTERNAL:     http.StatusInternalServerError,
+	core.EUNAVAILABLE:  http.StatusServiceUnavailable,
 }
 
 func statusOf(code string) int {
@@ -56,7 +56,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err != nil {
 		// Only a programming error (an unencodable type) gets here.
 		status = http.StatusInternalServerError
-		b, _ = json.Marshal(errorBody{errorDetail{server.EINTERNAL, server.ErrorMessage(err)}})
+		b, _ = json.Marshal(errorBody{errorDetail{core.EINTERNAL, core.ErrorMessage(err)}})
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
@@ -70,19 +70,19 @@ func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeInvalidBody(w, invalid) // a request body the shared schema refused (validate.go)
 		return
 	}
-	code := server.ErrorCode(err)
-	if code == server.EINTERNAL && store.Unavailable(err) {
+	code := core.ErrorCode(err)
+	if code == core.EINTERNAL && store.Unavailable(err) {
 		// The database dropped the connection or cannot be reached (a restart): a moment later the
 		// same request may succeed, so say that rather than "internal error".
 		a.logger.WarnContext(r.Context(), "database unavailable", "err", err, "method", r.Method, "path", r.URL.Path)
 		w.Header().Set("Retry-After", "1")
-		writeErrorBody(w, server.EUNAVAILABLE, requestText(r.Context(), "database.unavailable"))
+		writeErrorBody(w, core.EUNAVAILABLE, requestText(r.Context(), "database.unavailable"))
 		return
 	}
-	if code == server.EINTERNAL {
+	if code == core.EINTERNAL {
 		a.logger.ErrorContext(r.Context(), "internal error", "err", err, "method", r.Method, "path", r.URL.Path)
 	}
-	writeErrorBody(w, code, server.ErrorMessage(err))
+	writeErrorBody(w, code, core.ErrorMessage(err))
 }
 
 func writeErrorBody(w http.ResponseWriter, code, message string) {
@@ -91,7 +91,7 @@ func writeErrorBody(w http.ResponseWriter, code, message string) {
 
 // notFound answers any unknown API path.
 func (a *api) notFound(w http.ResponseWriter, r *http.Request) {
-	a.writeError(w, r, server.Errorf(server.ENOTFOUND, "No API endpoint at %s.", r.URL.Path))
+	a.writeError(w, r, core.Errorf(core.ENOTFOUND, "No API endpoint at %s.", r.URL.Path))
 }
 
 // methodNotAllowed answers a known path asked with the wrong method, naming the allowed ones in
@@ -103,7 +103,7 @@ func (a *api) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	a.writeError(w, r, server.Errorf(server.EMETHOD, "Method %s is not allowed here; allowed: %s.", r.Method, strings.Join(allowed, ", ")))
+	a.writeError(w, r, core.Errorf(core.EMETHOD, "Method %s is not allowed here; allowed: %s.", r.Method, strings.Join(allowed, ", ")))
 }
 
 var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
@@ -120,13 +120,13 @@ func (a *api) allowedMethods(path string) []string {
 
 // decodeJSON reads the request body as one JSON value into dst. It requires a JSON content type,
 // refuses unknown fields, trailing data and bodies over maxJSONBody, and explains the problem in
-// an *server.Error (EINVALID, or ETOOLARGE), worded in the request's language, that the handler
+// an *core.Error (EINVALID, or ETOOLARGE), worded in the request's language, that the handler
 // answers with writeError.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	ctx := r.Context()
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		return server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.notJSON"))
+		return core.Errorf(core.EINVALID, "%s", requestText(ctx, "request.notJSON"))
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err != nil {
@@ -145,7 +145,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 		if errors.As(err, &maxErr) {
 			return decodeError(ctx, err)
 		}
-		return server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.singleValue"))
+		return core.Errorf(core.EINVALID, "%s", requestText(ctx, "request.singleValue"))
 	}
 	return nil
 }
@@ -159,11 +159,11 @@ func decodeError(ctx context.Context, err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var maxErr *http.MaxBytesError
 	invalid := func(key string, args ...any) error {
-		return server.Errorf(server.EINVALID, "%s", requestText(ctx, key, args...))
+		return core.Errorf(core.EINVALID, "%s", requestText(ctx, key, args...))
 	}
 	switch {
 	case errors.As(err, &maxErr):
-		return server.Errorf(server.ETOOLARGE, "%s", requestText(ctx, "request.tooLarge", maxErr.Limit>>10))
+		return core.Errorf(core.ETOOLARGE, "%s", requestText(ctx, "request.tooLarge", maxErr.Limit>>10))
 	case errors.Is(err, io.EOF):
 		return invalid("request.emptyBody")
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -13,7 +13,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/passkey"
 )
@@ -225,9 +225,9 @@ func (a *api) reverifyPasskeyFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	lang := server.LanguageFrom(ctx)
+	lang := core.LanguageFrom(ctx)
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(lang, "credential.missing")))
+		a.writeError(w, r, core.Errorf(core.EINVALID, "%s", passkey.Message(lang, "credential.missing")))
 		return
 	}
 	u, sess, _ := account.AuthFrom(ctx)
@@ -237,7 +237,7 @@ func (a *api) reverifyPasskeyFinish(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		if userID != u.ID {
-			return server.Errorf(server.EINVALID, "%s", account.ErrorMessage(ctx, "reverify.passkeyOther"))
+			return core.Errorf(core.EINVALID, "%s", account.ErrorMessage(ctx, "reverify.passkeyOther"))
 		}
 		return nil
 	})
@@ -325,10 +325,10 @@ func (a *api) putAvatar(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
-			a.writeError(w, r, server.Errorf(server.ETOOLARGE, "%s", account.ErrorMessage(r.Context(), "avatar.tooLarge", account.AvatarMaxBytes>>20)))
+			a.writeError(w, r, core.Errorf(core.ETOOLARGE, "%s", account.ErrorMessage(r.Context(), "avatar.tooLarge", account.AvatarMaxBytes>>20)))
 			return
 		}
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "request.unreadable")))
+		a.writeError(w, r, core.Errorf(core.EINVALID, "%s", requestText(r.Context(), "request.unreadable")))
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())

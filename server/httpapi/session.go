@@ -14,8 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	schema "patrimonio/shared-schema"
 )
 
@@ -28,7 +29,7 @@ const SessionCookie = "patrimonio_session"
 const SecureSessionCookie = "__Host-" + SessionCookie
 
 // SessionCookieName is the session cookie's name for the configuration.
-func SessionCookieName(cfg server.Config) string {
+func SessionCookieName(cfg config.Config) string {
 	if cfg.PublicURLSecure() {
 		return SecureSessionCookie
 	}
@@ -94,11 +95,11 @@ func (a *api) clearSessionCookie(w http.ResponseWriter) {
 }
 
 // language puts the language of messages, from Accept-Language (Spanish by default), into the
-// request context (server.LanguageFrom reads it).
+// request context (core.LanguageFrom reads it).
 func (a *api) language(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		lang := schema.Language(r.Header.Get("Accept-Language"))
-		next.ServeHTTP(w, r.WithContext(server.WithLanguage(r.Context(), lang)))
+		next.ServeHTTP(w, r.WithContext(core.WithLanguage(r.Context(), lang)))
 	})
 }
 
@@ -126,7 +127,7 @@ func (a *api) sameOrigin(next http.Handler) http.Handler {
 			ok = len(r.Cookies()) == 0
 		}
 		if !ok {
-			a.writeError(w, r, server.Errorf(server.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "csrf.crossSite")))
+			a.writeError(w, r, core.Errorf(core.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "csrf.crossSite")))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -141,7 +142,7 @@ func (a *api) authenticate(w http.ResponseWriter, r *http.Request) (*account.Use
 	}
 	u, sess, err := a.authn.Authenticate(r)
 	if err != nil {
-		if server.ErrorCode(err) != server.EUNAUTHORIZED {
+		if core.ErrorCode(err) != core.EUNAUTHORIZED {
 			a.writeError(w, r, err)
 			return nil, nil, false
 		}
@@ -162,11 +163,11 @@ func (a *api) requireUser(next http.Handler) http.Handler {
 			return
 		}
 		if u == nil {
-			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
+			a.writeError(w, r, core.Errorf(core.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
 			return
 		}
 		if sess != nil && sess.MFAPending {
-			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.mfaPending")))
+			a.writeError(w, r, core.Errorf(core.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.mfaPending")))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(account.WithAuth(r.Context(), u, sess)))
@@ -181,7 +182,7 @@ func (a *api) requirePendingMFA(next http.Handler) http.Handler {
 			return
 		}
 		if u == nil || sess == nil || !sess.MFAPending {
-			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.noMFA")))
+			a.writeError(w, r, core.Errorf(core.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.noMFA")))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(account.WithAuth(r.Context(), u, sess)))

@@ -17,7 +17,7 @@ import (
 	"net/http"
 	"strings"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -49,7 +49,7 @@ type fieldProblem struct {
 // invalidBodyError is an EINVALID error that names the fields at fault; writeError answers it
 // with error.fields.
 type invalidBodyError struct {
-	err    *server.Error
+	err    *core.Error
 	fields []fieldProblem
 }
 
@@ -57,7 +57,7 @@ func (e *invalidBodyError) Error() string { return e.err.Error() }
 func (e *invalidBodyError) Unwrap() error { return e.err }
 
 // decodeValid reads the JSON body like decodeJSON, validates it as the shared schema's entity
-// and decodes it into dst. Problems are an *server.Error (EINVALID, ETOOLARGE) or an
+// and decodes it into dst. Problems are an *core.Error (EINVALID, ETOOLARGE) or an
 // *invalidBodyError, worded in the request's language; answer them with writeError.
 func decodeValid(w http.ResponseWriter, r *http.Request, entity string, dst any) error {
 	return decodeValidAs(w, r, func(json.RawMessage) string { return entity }, dst)
@@ -84,7 +84,7 @@ func decodeValidAs(w http.ResponseWriter, r *http.Request, entityOf func(json.Ra
 		return err
 	}
 	entity := entityOf(raw)
-	lang := server.LanguageFrom(r.Context())
+	lang := core.LanguageFrom(r.Context())
 	issues, err := schema.Validate(entity, raw, lang)
 	if err != nil {
 		return fmt.Errorf("validate %s: %w", entity, err)
@@ -100,7 +100,7 @@ func decodeValidAs(w http.ResponseWriter, r *http.Request, entityOf func(json.Ra
 				parts = append(parts, is.Path+": "+is.Message)
 			}
 		}
-		out.err = server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "request.invalidFields", strings.Join(parts, "; ")))
+		out.err = core.Errorf(core.EINVALID, "%s", requestText(r.Context(), "request.invalidFields", strings.Join(parts, "; ")))
 		return out
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {

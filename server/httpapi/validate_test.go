@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
 )
 
@@ -112,7 +112,7 @@ func TestRequestBodiesAreValidatedWithTheSharedSchema(t *testing.T) {
 }
 
 func TestAnInvalidBodyIsExplainedInTheRequestsLanguage(t *testing.T) {
-	s := startAuthServer(t, server.SQLite)
+	s := startAuthServer(t, store.SQLite)
 	c := s.client()
 	for _, tt := range []struct{ lang, message, field string }{
 		{"es", "Datos no válidos: email: Correo electrónico no válido; password: Debe tener al menos 10 caracteres.", "Correo electrónico no válido"},

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // catalogue holds every user-visible text of passkeys, in Spanish and English, by key. The
-// language travels in the context (server.WithLanguage); Spanish is the default. Texts with %d
+// language travels in the context (core.WithLanguage); Spanish is the default. Texts with %d
 // take the same arguments in both languages (a test checks it).
 var catalogue = map[string][2]string{ // key → {es, en}
 	"register.gone":      {"Esta solicitud de llave de acceso ha caducado o ya se ha usado. Inténtalo de nuevo.", "This passkey request has expired or was already used. Please try again."},
@@ -35,7 +35,7 @@ func Message(lang, key string, args ...any) string {
 		return key
 	}
 	text := texts[0]
-	if lang == server.LangEN {
+	if lang == core.LangEN {
 		text = texts[1]
 	}
 	if len(args) == 0 {
@@ -44,7 +44,7 @@ func Message(lang, key string, args ...any) string {
 	return fmt.Sprintf(text, args...)
 }
 
-// errorf returns a *server.Error with code and the message of key in the language of ctx.
-func errorf(ctx context.Context, code, key string, args ...any) *server.Error {
-	return &server.Error{Code: code, Message: Message(server.LanguageFrom(ctx), key, args...)}
+// errorf returns a *core.Error with code and the message of key in the language of ctx.
+func errorf(ctx context.Context, code, key string, args ...any) *core.Error {
+	return &core.Error{Code: code, Message: Message(core.LanguageFrom(ctx), key, args...)}
 }

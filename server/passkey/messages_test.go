@@ -22,7 +22,7 @@ func TestEveryMessageHasBothLanguagesWithTheSameArguments(t *testing.T) {
 }
 
 // keyUse finds message keys where they are used: errorf(ctx, code, "key" and Message(lang, "key".
-var keyUse = regexp.MustCompile(`(?:errorf\(ctx, server\.\w+, |Message\([^"]*?, )"([a-zA-Z.]+)"`)
+var keyUse = regexp.MustCompile(`(?:errorf\(ctx, core\.\w+, |Message\([^"]*?, )"([a-zA-Z.]+)"`)
 
 func TestEveryMessageKeyUsedExists(t *testing.T) {
 	used := map[string]bool{}

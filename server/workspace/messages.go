@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 )
 
@@ -25,22 +25,22 @@ var catalogue = map[string][2]string{
 
 // language is the language of messages carried by ctx (the HTTP layer puts it there from
 // Accept-Language): "es" (the default) or "en".
-func language(ctx context.Context) string { return server.LanguageFrom(ctx) }
+func language(ctx context.Context) string { return core.LanguageFrom(ctx) }
 
-// errorf returns an *server.Error with code and the text of key in the language of ctx.
-func errorf(ctx context.Context, code, key string, args ...any) *server.Error {
+// errorf returns an *core.Error with code and the text of key in the language of ctx.
+func errorf(ctx context.Context, code, key string, args ...any) *core.Error {
 	texts, ok := catalogue[key]
 	if !ok {
-		return server.Errorf(server.EINTERNAL, "workspace: no message %q", key)
+		return core.Errorf(core.EINTERNAL, "workspace: no message %q", key)
 	}
 	text := texts[0]
-	if language(ctx) == server.LangEN {
+	if language(ctx) == core.LangEN {
 		text = texts[1]
 	}
 	if len(args) > 0 {
 		text = fmt.Sprintf(text, args...)
 	}
-	return &server.Error{Code: code, Message: text}
+	return &core.Error{Code: code, Message: text}
 }
 
 // authorize asks authz and words a refusal in the language of ctx.
@@ -48,7 +48,7 @@ func authorize(ctx context.Context, req authz.Request) error {
 	err := authz.Authorize(req)
 	var r *authz.Refusal
 	if errors.As(err, &r) {
-		return &server.Error{Code: r.Err.Code, Message: r.Message(language(ctx))}
+		return &core.Error{Code: r.Err.Code, Message: r.Message(language(ctx))}
 	}
 	return err
 }

@@ -1,7 +1,10 @@
-// Package server is Patrimonio's domain package: the error type with its codes, the configuration,
-// the version and the request-scoped logging context. It imports no database, HTTP or other
-// technology package; those live in their own packages (store, httpapi, app) and use this one.
-package server
+// Package core is what every Go package of Patrimonio shares, and nothing else: the error type with
+// its codes, the language of user-visible messages, the request id carried in contexts and logs, the
+// normal form of a web origin, and the build's version. It imports nothing of ours and no database,
+// HTTP or other technology package, so that the server (server/...) and the sync engine (sync/) can
+// both sit on it without depending on each other. The configuration is in server/config, where the
+// server is wired; database dialects are in server/store.
+package core
 
 import (
 	"errors"
