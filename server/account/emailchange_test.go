@@ -151,8 +151,8 @@ func TestEmailChangeRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := e.svc.RequestEmailChange(e.ctx, u, sess, "dos@example.com")
-			var retry *account.RetryError
-			if !errors.As(err, &retry) || core.ErrorCode(err) != core.ETOOMANY {
+			var retry *core.Error
+			if !errors.As(err, &retry) || retry.RetryAfter <= 0 || core.ErrorCode(err) != core.ETOOMANY {
 				t.Fatalf("a second request at once: %v", err)
 			}
 			// A minute later the new request replaces the first: its code no longer works.

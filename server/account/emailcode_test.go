@@ -118,7 +118,7 @@ func TestResendingACodeWaitsAMinuteAndReplacesTheOldCode(t *testing.T) {
 		e.clock.Advance(20 * time.Second)
 		err := e.svc.ResendVerification(e.ctx, u)
 		wantCode(t, err, core.ETOOMANY)
-		var retry *account.RetryError
+		var retry *core.Error
 		if !errors.As(err, &retry) || retry.RetryAfterSeconds() != 40 {
 			t.Fatalf("retry = %+v", retry)
 		}

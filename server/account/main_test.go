@@ -158,7 +158,7 @@ func wantCode(t *testing.T, err error, code string) {
 	}
 }
 
-func en(ctx context.Context) context.Context { return core.WithLanguage(ctx, account.LangEN) }
+func en(ctx context.Context) context.Context { return core.WithLanguage(ctx, core.LangEN) }
 
 // verify confirms the user's address with the e-mailed code and returns the updated user.
 func (e *env) verify(t *testing.T, u *account.User) *account.User {

@@ -126,9 +126,9 @@ func TestAnEmptyIdentityGetsTheSpecsSpanishMessagesOrTheirEnglishOnes(t *testing
 			for name, in := range map[string]account.IdentityInput{"empty strings": empty, "absent fields": {}} {
 				t.Run(lang+" with "+name, func(t *testing.T) {
 					_, err := e.svc.UpdateIdentity(core.WithLanguage(e.ctx, lang), u.ID, in)
-					var ve *account.ValidationError
-					if !errors.As(err, &ve) {
-						t.Fatalf("error %v is not a ValidationError", err)
+					var ve *core.Error
+					if !errors.As(err, &ve) || len(ve.Fields) == 0 {
+						t.Fatalf("error %v does not name the fields at fault", err)
 					}
 					wantCode(t, err, core.EINVALID)
 					got := map[string]string{}
@@ -149,7 +149,7 @@ func TestAnEmptyIdentityGetsTheSpecsSpanishMessagesOrTheirEnglishOnes(t *testing
 		bad := fullIdentity()
 		bad.Birthday, bad.Country, bad.Gender = strp("1981-02-29"), strp("XX"), strp("robot")
 		_, err := e.svc.UpdateIdentity(e.ctx, u.ID, bad)
-		var ve *account.ValidationError
+		var ve *core.Error
 		if !errors.As(err, &ve) || len(ve.Fields) != 3 {
 			t.Fatalf("bad values: %v %+v", err, ve)
 		}

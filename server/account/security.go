@@ -44,7 +44,7 @@ func (s *Service) RequireSecondFactorProof(ctx context.Context, u *User, sess *S
 		return err
 	}
 	if has && !sess.ReverifiedMFA {
-		return errorf(ctx, core.EREVERIFY, "reverify.secondFactor")
+		return core.Refuse(ctx, core.EREVERIFY, "account.reverify.secondFactor")
 	}
 	return nil
 }
@@ -165,7 +165,7 @@ func (s *Service) EndSession(ctx context.Context, u *User, publicID string) erro
 		return fmt.Errorf("end session: %w", err)
 	}
 	if target == "" {
-		return errorf(ctx, core.ENOTFOUND, "session.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "account.session.notFound")
 	}
 	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ? AND user_id = ?`, target, u.ID); err != nil {
 		return fmt.Errorf("end session: %w", err)

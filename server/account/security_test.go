@@ -530,7 +530,7 @@ func TestABirthdayInTheFutureIsRefused(t *testing.T) {
 		u, _ := e.signUp(t, "ana@example.com")
 		_, err := e.svc.UpdateIdentity(e.ctx, u.ID, account.IdentityInput{FirstName: ptr("Ana"), LastName: ptr("García"),
 			Birthday: ptr("2090-01-01"), Gender: ptr("female"), Country: ptr("ES"), State: ptr("Madrid")})
-		var ve *account.ValidationError
+		var ve *core.Error
 		if !errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Path != "birthday" ||
 			ve.Fields[0].Message != "La fecha de nacimiento no puede estar en el futuro" {
 			t.Fatalf("err = %v (%+v)", err, ve)

@@ -107,8 +107,8 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 	}
 	s.send(ctx, Mail{
 		To:      u.Email,
-		Subject: msg(ctx, "mail.signupExists.subject"),
-		Text:    msg(ctx, "mail.signupExists.text", s.cfg.PublicURL+"/signin", s.cfg.PublicURL+"/password/forgot"),
+		Subject: core.Text(ctx, "account.mail.signupExists.subject"),
+		Text:    core.Text(ctx, "account.mail.signupExists.text", s.cfg.PublicURL+"/signin", s.cfg.PublicURL+"/password/forgot"),
 		Purpose: purposeSignUpExists,
 		SentAt:  s.now(),
 	})
@@ -122,7 +122,7 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 func (s *Service) VerifyRegistration(ctx context.Context, email, code string, meta SessionMeta) (*User, string, error) {
 	code = strings.TrimSpace(code)
 	if !isSixDigits(code) {
-		return nil, "", errorf(ctx, core.EINVALID, "code.format")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
 	u, err := s.UserByEmail(ctx, normalizeEmail(email))
 	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
@@ -133,7 +133,7 @@ func (s *Service) VerifyRegistration(ctx context.Context, email, code string, me
 		if _, err := s.reserve(ctx, s.ipKey(meta.IP)); err != nil {
 			return nil, "", err
 		}
-		return nil, "", errorf(ctx, core.EINVALID, "code.wrong")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.code.wrong")
 	}
 	if err := s.checkEmailCode(ctx, u.ID, purposeVerifyEmail, code, meta.IP); err != nil {
 		return nil, "", err
@@ -271,7 +271,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 	}
 	if !ok || u == nil || !u.HasPassword {
 		// The reservation stays: it is the record of this failure.
-		return nil, errorf(ctx, core.EUNAUTHORIZED, "signin.invalid")
+		return nil, core.Refuse(ctx, core.EUNAUTHORIZED, "account.signin.invalid")
 	}
 	s.release(ctx, att)
 	s.clearKey(ctx, acct)
@@ -297,10 +297,10 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 // EINVALID (the pending session stays) and are throttled per user and per IP.
 func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code, recoveryCode string, meta SessionMeta) (*User, string, error) {
 	if pending == nil || !pending.MFAPending {
-		return nil, "", errorf(ctx, core.EUNAUTHORIZED, "session.noMFA")
+		return nil, "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.noMFA")
 	}
 	if (code == "") == (recoveryCode == "") {
-		return nil, "", errorf(ctx, core.EINVALID, "secondFactor.oneOf")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.secondFactor.oneOf")
 	}
 	if code != "" {
 		if err := s.checkTOTPFormat(ctx, code); err != nil {
@@ -323,7 +323,7 @@ func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, "", fmt.Errorf("complete sign-in: %w", err)
 	} else if n == 0 {
-		return nil, "", errorf(ctx, core.EUNAUTHORIZED, "session.noMFA")
+		return nil, "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.noMFA")
 	}
 	token, err := s.insertSession(ctx, tx, pending.UserID, false, meta, now, true)
 	if err != nil {
@@ -405,12 +405,12 @@ func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*Us
 	case err != nil:
 		return nil, fmt.Errorf("ensure user: %w", err)
 	case linked.Valid && linked.String != externalID:
-		return nil, errorf(ctx, core.ECONFLICT, "email.taken")
+		return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.taken")
 	default:
 		if _, err := tx.Exec(ctx, `UPDATE users SET clerk_user_id = ?, email_verified_at = COALESCE(email_verified_at, ?), updated_at = ? WHERE id = ?`,
 			externalID, now, now, id); err != nil {
 			if isUniqueViolation(err) {
-				return nil, errorf(ctx, core.ECONFLICT, "email.taken")
+				return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.taken")
 			}
 			return nil, fmt.Errorf("link clerk user: %w", err)
 		}

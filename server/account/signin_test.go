@@ -157,12 +157,12 @@ func TestFailedSignInsAreThrottledPerAccountAndClientAcrossInstancesAndForgotten
 		for _, svc := range []*account.Service{e.svc, other} {
 			_, err := svc.SignIn(e.ctx, "ana@example.com", goodPassword, stranger)
 			wantCode(t, err, core.ETOOMANY)
-			var retry *account.RetryError
-			if !errors.As(err, &retry) {
-				t.Fatalf("%v is not a RetryError", err)
+			var retry *core.Error
+			if !errors.As(err, &retry) || retry.RetryAfter <= 0 {
+				t.Fatalf("%v does not say when to retry", err)
 			}
-			if retry.After != 14*time.Minute {
-				t.Fatalf("retry after %v, want 14m (the first failure leaves the 15-minute window)", retry.After)
+			if retry.RetryAfter != 14*time.Minute {
+				t.Fatalf("retry after %v, want 14m (the first failure leaves the 15-minute window)", retry.RetryAfter)
 			}
 			if msg := core.ErrorMessage(err); msg != "Demasiados intentos fallidos. Vuelve a intentarlo dentro de 14 minutos." {
 				t.Fatalf("message %q", msg)

@@ -149,36 +149,17 @@ func (r *Refusal) Error() string { return r.Err.Error() }
 func (r *Refusal) Unwrap() error { return r.Err }
 
 // Message is the refusal's text in lang ("es" or "en"; anything else is Spanish, the app's
-// language).
+// language): the catalogue's "authz.<rule>", naming the caller's role where the text has a %s.
 func (r *Refusal) Message(lang string) string {
-	i := 0
-	if lang == "en" {
-		i = 1
+	text := core.TextIn(lang, "authz."+r.rule)
+	if !strings.Contains(text, "%s") {
+		return text
 	}
-	text := refusalTexts[r.rule][i]
-	if strings.Contains(text, "%s") {
-		return fmt.Sprintf(text, roleNames[r.role][i])
+	role := ""
+	if r.role == Owner || r.role == Editor || r.role == Viewer {
+		role = core.TextIn(lang, "authz.role."+string(r.role))
 	}
-	return text
-}
-
-// refusalTexts are the texts of the refusals, {Spanish, English}.
-var refusalTexts = map[string][2]string{
-	"notMember":        {"No se ha encontrado el espacio de trabajo.", "Workspace not found."},
-	"invitationAbsent": {"No se ha encontrado la invitación.", "Invitation not found."},
-	"roleTooLow":       {"Tu rol (%s) no permite hacer esto.", "Your role (%s) does not allow this."},
-	"lastOwner":        {"Un espacio de trabajo debe conservar al menos un propietario.", "A workspace must keep at least one owner."},
-	"personal":         {"Un espacio de trabajo personal no se puede compartir, abandonar ni eliminar.", "A personal workspace cannot be shared, left or deleted."},
-	"aboveOwnRole":     {"No puedes conceder un rol superior al tuyo.", "You cannot grant a role above your own."},
-	"badRole":          {"El rol debe ser propietario, editor o lector.", "The role must be owner, editor or viewer."},
-	"adminOnly":        {"Esta sección es solo para administradores.", "This area is for administrators only."},
-	"signedOut":        {"Inicia sesión para continuar.", "Sign in to continue."},
-}
-
-var roleNames = map[Role][2]string{
-	Owner:  {"propietario", "owner"},
-	Editor: {"editor", "editor"},
-	Viewer: {"lector", "viewer"},
+	return fmt.Sprintf(text, role)
 }
 
 func refuse(code, rule string, role Role) *Refusal {

@@ -39,36 +39,36 @@ func (s *Service) translate(ctx context.Context, op string, err error) error {
 		return nil
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return errorf(ctx, core.EUNAVAILABLE, "stripe.unreachable")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.unreachable")
 	}
 	var se *stripe.Error
 	if !errors.As(err, &se) {
 		// No answer from Stripe: the network, DNS, a timeout.
 		s.logger.WarnContext(ctx, "stripe unreachable", "op", op, "err", err)
-		return errorf(ctx, core.EUNAVAILABLE, "stripe.unreachable")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.unreachable")
 	}
 	attrs := []any{"op", op, "status", se.HTTPStatusCode, "type", string(se.Type), "code", string(se.Code),
 		"param", se.Param, "stripe_message", se.Msg, "stripe_request_id", se.RequestID}
 	switch {
 	case se.HTTPStatusCode == http.StatusUnauthorized || se.HTTPStatusCode == http.StatusForbidden:
 		s.logger.ErrorContext(ctx, "stripe refused the API key: check PATRIMONIO_STRIPE_SECRET_KEY", attrs...)
-		return errorf(ctx, core.EUNAVAILABLE, "stripe.misconfigured")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.misconfigured")
 	case se.HTTPStatusCode == http.StatusTooManyRequests || se.Code == stripe.ErrorCodeRateLimit:
 		s.logger.WarnContext(ctx, "stripe rate limit", attrs...)
-		return errorf(ctx, core.EUNAVAILABLE, "stripe.busy")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.busy")
 	case se.Type == stripe.ErrorTypeCard:
 		s.logger.InfoContext(ctx, "stripe card error", attrs...)
-		return errorf(ctx, core.EINVALID, "stripe.card")
+		return core.Refuse(ctx, core.EINVALID, "billing.stripe.card")
 	case se.Type == stripe.ErrorTypeIdempotency || se.HTTPStatusCode == http.StatusConflict:
 		s.logger.WarnContext(ctx, "stripe idempotency conflict", attrs...)
-		return errorf(ctx, core.ECONFLICT, "stripe.conflict")
+		return core.Refuse(ctx, core.ECONFLICT, "billing.stripe.conflict")
 	case se.HTTPStatusCode == http.StatusNotFound || se.Code == stripe.ErrorCodeResourceMissing:
 		s.logger.WarnContext(ctx, "stripe resource missing", attrs...)
-		return errorf(ctx, core.ENOTFOUND, "stripe.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "billing.stripe.notFound")
 	case se.HTTPStatusCode >= 500 || se.Type == stripe.ErrorTypeAPI:
 		s.logger.WarnContext(ctx, "stripe failed", attrs...)
-		return errorf(ctx, core.EUNAVAILABLE, "stripe.unreachable")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.unreachable")
 	}
 	s.logger.WarnContext(ctx, "stripe refused a request", attrs...)
-	return errorf(ctx, core.EINVALID, "stripe.refused")
+	return core.Refuse(ctx, core.EINVALID, "billing.stripe.refused")
 }

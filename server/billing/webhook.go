@@ -51,10 +51,10 @@ func (s *Service) VerifyWebhook(ctx context.Context, payload []byte, header stri
 	}
 	signedAt, ok := signatureTime(header)
 	if !ok {
-		return stripe.Event{}, errorf(ctx, core.EINVALID, "webhook.signature")
+		return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.signature")
 	}
 	if d := s.Now().Sub(signedAt); d > s.cfg.WebhookTolerance || d < -s.cfg.WebhookTolerance {
-		return stripe.Event{}, errorf(ctx, core.EINVALID, "webhook.time")
+		return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.time")
 	}
 	for _, secret := range s.cfg.WebhookSecrets {
 		// The time was checked above against the service's clock; stripe-go checks the rest.
@@ -62,18 +62,18 @@ func (s *Service) VerifyWebhook(ctx context.Context, payload []byte, header stri
 			webhook.ConstructEventOptions{IgnoreTolerance: true, IgnoreAPIVersionMismatch: true})
 		if err == nil {
 			if ev.ID == "" || ev.Type == "" || ev.Data == nil {
-				return stripe.Event{}, errorf(ctx, core.EINVALID, "webhook.body")
+				return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.body")
 			}
 			return ev, nil
 		}
 		if !errors.Is(err, webhook.ErrNoValidSignature) {
 			if errors.Is(err, webhook.ErrNotSigned) || errors.Is(err, webhook.ErrInvalidHeader) {
-				return stripe.Event{}, errorf(ctx, core.EINVALID, "webhook.signature")
+				return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.signature")
 			}
-			return stripe.Event{}, errorf(ctx, core.EINVALID, "webhook.body")
+			return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.body")
 		}
 	}
-	return stripe.Event{}, errorf(ctx, core.EINVALID, "webhook.signature")
+	return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.signature")
 }
 
 // signatureTime reads t= of a Stripe-Signature header.

@@ -82,7 +82,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*account.User, *account.S
 		return nil, nil, err
 	}
 	if u.Disabled() { // an admin disabled the account: Clerk's session counts for nothing here
-		return nil, nil, core.Errorf(core.EUNAUTHORIZED, "%s", Message(core.LanguageFrom(ctx), "disabled"))
+		return nil, nil, core.Refuse(ctx, core.EUNAUTHORIZED, "account.disabled")
 	}
 	now := a.now().UTC()
 	sess := &account.Session{
@@ -130,7 +130,7 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 	if a.users == nil {
 		if claims.Email == "" {
 			return "", fmt.Errorf("clerk user %s has no email claim and no CLERK_SECRET_KEY is set to look it up: %w",
-				claims.UserID, core.Errorf(core.EFORBIDDEN, "%s", Message(core.LanguageFrom(ctx), "noEmail")))
+				claims.UserID, core.Refuse(ctx, core.EFORBIDDEN, "clerk.noEmail"))
 		}
 		return claims.Email, nil
 	}
@@ -139,10 +139,10 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 		var apiErr *clerk.APIErrorResponse
 		if errors.As(err, &apiErr) && apiErr.HTTPStatusCode == http.StatusNotFound {
 			return "", fmt.Errorf("clerk user %s not found: %w", claims.UserID,
-				core.Errorf(core.EUNAUTHORIZED, "%s", Message(core.LanguageFrom(ctx), "noUser")))
+				core.Refuse(ctx, core.EUNAUTHORIZED, "clerk.noUser"))
 		}
 		return "", fmt.Errorf("fetch clerk user %s: %w", claims.UserID,
-			core.Errorf(core.EUNAVAILABLE, "%s", Message(core.LanguageFrom(ctx), "unavailable")))
+			core.Refuse(ctx, core.EUNAVAILABLE, "clerk.unavailable"))
 	}
 	if cu.PrimaryEmailAddressID != nil {
 		for _, e := range cu.EmailAddresses {
@@ -152,5 +152,5 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 		}
 	}
 	return "", fmt.Errorf("clerk user %s has no verified primary e-mail address: %w", claims.UserID,
-		core.Errorf(core.EFORBIDDEN, "%s", Message(core.LanguageFrom(ctx), "noEmail")))
+		core.Refuse(ctx, core.EFORBIDDEN, "clerk.noEmail"))
 }

@@ -155,7 +155,7 @@ func (v *Verifier) Issuer() string { return v.issuer }
 // ctx), with the reason for logs and tests.
 func invalid(ctx context.Context, reason string, args ...any) error {
 	return fmt.Errorf("clerk session token refused: %s: %w", fmt.Sprintf(reason, args...),
-		core.Errorf(core.EUNAUTHORIZED, "%s", Message(core.LanguageFrom(ctx), "invalid")))
+		core.Refuse(ctx, core.EUNAUTHORIZED, "clerk.invalid"))
 }
 
 // tokenHeader is the JOSE header of a compact JWS, read before verification to refuse anything but

@@ -5,7 +5,6 @@ package httpapi
 // every /api/v1/admin route refuses a signed-in non-admin).
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -18,35 +17,17 @@ import (
 	"patrimonio/server/admin"
 )
 
-// adminTexts are the texts of this file, {Spanish, English}.
-var adminTexts = map[string][2]string{
-	"admin.only":    {"Esta sección es solo para administradores.", "This area is for administrators only."},
-	"admin.integer": {"El parámetro %s debe ser un número entero.", "The parameter %s must be a whole number."},
-}
-
-func adminError(r *http.Request, code, key string, args ...any) *core.Error {
-	texts := adminTexts[key]
-	text := texts[0]
-	if core.LanguageFrom(r.Context()) == core.LangEN {
-		text = texts[1]
-	}
-	if len(args) > 0 {
-		text = fmt.Sprintf(text, args...)
-	}
-	return &core.Error{Code: code, Message: text}
-}
-
 // requireAdmin lets only app admins through: the signed-in user's IsAdmin (the stored flag or a
 // configured admin address). It runs after requireUser; without a user it answers 401 as well.
 func (a *api) requireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, _, ok := account.AuthFrom(r.Context())
 		if !ok {
-			a.writeError(w, r, core.Errorf(core.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EUNAUTHORIZED, "account.session.required"))
 			return
 		}
 		if !u.IsAdmin {
-			a.writeError(w, r, adminError(r, core.EFORBIDDEN, "admin.only"))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EFORBIDDEN, "authz.adminOnly"))
 			return
 		}
 		next.ServeHTTP(w, r)

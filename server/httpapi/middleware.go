@@ -104,7 +104,7 @@ func (a *api) recoverer(next http.Handler) http.Handler {
 			}
 			a.logger.ErrorContext(r.Context(), "panic while serving a request",
 				"panic", v, "method", r.Method, "path", r.URL.Path, "stack", string(debug.Stack()))
-			writeErrorBody(w, core.EINTERNAL, core.ErrorMessage(core.Errorf(core.EINTERNAL, "panic")))
+			writeErrorJSON(w, &core.Error{Code: core.EINTERNAL, Message: core.ErrorMessage(core.Errorf(core.EINTERNAL, "panic"))})
 		}()
 		next.ServeHTTP(w, r)
 	})
@@ -131,7 +131,7 @@ func limitBody(limit int64) func(http.Handler) http.Handler {
 				// The client may still be sending the body; close the connection after answering
 				// rather than reading it all.
 				w.Header().Set("Connection", "close")
-				writeErrorBody(w, core.ETOOLARGE, requestText(r.Context(), "request.tooLarge", limit>>10))
+				writeErrorJSON(w, core.Refuse(r.Context(), core.ETOOLARGE, "http.request.tooLarge", limit>>10))
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)

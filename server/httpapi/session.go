@@ -5,12 +5,10 @@ package httpapi
 // (CSRF), the language of messages, and the client IP used for throttling.
 
 import (
-	"errors"
 	"net"
 	"net/http"
 	"net/netip"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -127,7 +125,7 @@ func (a *api) sameOrigin(next http.Handler) http.Handler {
 			ok = len(r.Cookies()) == 0
 		}
 		if !ok {
-			a.writeError(w, r, core.Errorf(core.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "csrf.crossSite")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EFORBIDDEN, "account.csrf.crossSite"))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -163,11 +161,11 @@ func (a *api) requireUser(next http.Handler) http.Handler {
 			return
 		}
 		if u == nil {
-			a.writeError(w, r, core.Errorf(core.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EUNAUTHORIZED, "account.session.required"))
 			return
 		}
 		if sess != nil && sess.MFAPending {
-			a.writeError(w, r, core.Errorf(core.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.mfaPending")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EUNAUTHORIZED, "account.session.mfaPending"))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(account.WithAuth(r.Context(), u, sess)))
@@ -182,41 +180,11 @@ func (a *api) requirePendingMFA(next http.Handler) http.Handler {
 			return
 		}
 		if u == nil || sess == nil || !sess.MFAPending {
-			a.writeError(w, r, core.Errorf(core.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.noMFA")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EUNAUTHORIZED, "account.session.noMFA"))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(account.WithAuth(r.Context(), u, sess)))
 	})
-}
-
-// writeAccountError is writeError plus what account errors carry: Retry-After for throttling, and
-// the fields at fault for validation errors ({"error":{"code","message","fields":[{path,message}]}}).
-func (a *api) writeAccountError(w http.ResponseWriter, r *http.Request, err error) {
-	var retry *account.RetryError
-	if errors.As(err, &retry) {
-		w.Header().Set("Retry-After", strconv.Itoa(retry.RetryAfterSeconds()))
-	}
-	var ve *account.ValidationError
-	if errors.As(err, &ve) {
-		type field struct {
-			Path    string `json:"path"`
-			Message string `json:"message"`
-		}
-		type detail struct {
-			Code    string  `json:"code"`
-			Message string  `json:"message"`
-			Fields  []field `json:"fields"`
-		}
-		body := struct {
-			Error detail `json:"error"`
-		}{detail{Code: ve.Err.Code, Message: ve.Err.Message}}
-		for _, f := range ve.Fields {
-			body.Error.Fields = append(body.Error.Fields, field{f.Path, f.Message})
-		}
-		writeJSON(w, statusOf(ve.Err.Code), body)
-		return
-	}
-	a.writeError(w, r, err)
 }
 
 // sessionMeta describes the requesting device for a new session.
