@@ -7,8 +7,8 @@
 //
 // The HTTP layer (server/httpapi) decodes requests and calls the Service; the Service owns its
 // transactions and tells the time through Now, which tests replace. Every user-visible message is
-// in messages.go, in Spanish and English; the language travels in the context
-// (core.WithLanguage).
+// in the server's one catalogue (core/messages, keys "account.…"), in Spanish and English; the
+// language travels in the context (core.WithLanguage).
 package account
 
 import (
