@@ -16,8 +16,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/websocket"
 
-	"patrimonio/server"
 	"patrimonio/server/app"
+	"patrimonio/server/config"
 	psync "patrimonio/sync"
 )
 
@@ -34,7 +34,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 	for _, name := range []string{"sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
 			outbox := t.TempDir()
-			cfg, err := server.LoadConfig(func(k string) string {
+			cfg, err := config.Load(func(k string) string {
 				return map[string]string{
 					"PATRIMONIO_ADDR":       "127.0.0.1:0",
 					"DATABASE_URL":          databases[name](t),

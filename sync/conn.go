@@ -12,7 +12,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -348,7 +348,7 @@ func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
 		c.lang = h.Language
 	}
 	if err := e.BindClient(c.ctx, c.p.UserID, h.ClientID); err != nil {
-		if server.ErrorCode(err) == server.EFORBIDDEN {
+		if core.ErrorCode(err) == core.EFORBIDDEN {
 			return reasonForbidden, false
 		}
 		e.log.Error("sync: hello", "err", err)
@@ -404,7 +404,7 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 	e := c.e
 	muts, rejected, err := ParsePush(m, e.opts.Limits.MaxMutationsPerPush)
 	if err != nil {
-		if server.ErrorCode(err) == server.ETOOLARGE {
+		if core.ErrorCode(err) == core.ETOOLARGE {
 			return e.reasonTooLarge(), false
 		}
 		return reasonInvalid, false
@@ -415,7 +415,7 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 			return closeReason{}, true // closing anyway; the client resends
 		}
 		e.log.Error("sync: push", "client", c.client(), "err", err)
-		if server.ErrorCode(err) == server.EUNAVAILABLE {
+		if core.ErrorCode(err) == core.EUNAVAILABLE {
 			return reasonGoingAway, false
 		}
 		return reasonInternal, false
@@ -691,7 +691,7 @@ func (c *conn) readFailedFor(workspace string, err error) {
 	case errors.As(err, &resync):
 		c.drop(workspace)
 		c.send(mustJSON(resyncMessage{Type: msgResyncRequired, WorkspaceID: workspace, Reason: resync.Reason}))
-	case server.ErrorCode(err) == server.ENOTFOUND || server.ErrorCode(err) == server.EFORBIDDEN:
+	case core.ErrorCode(err) == core.ENOTFOUND || core.ErrorCode(err) == core.EFORBIDDEN:
 		c.drop(workspace)
 		c.send(mustJSON(resyncMessage{Type: msgAccessDenied, WorkspaceID: workspace, Reason: DeniedNotAMember}))
 	case c.ctx.Err() != nil:
@@ -705,7 +705,7 @@ func (c *conn) readFailedFor(workspace string, err error) {
 func (c *conn) recheck() {
 	if c.p.Check != nil {
 		if err := c.p.Check(c.ctx); err != nil {
-			if server.ErrorCode(err) == server.EUNAUTHORIZED {
+			if core.ErrorCode(err) == core.EUNAUTHORIZED {
 				c.close(reasonUnauthorized)
 				return
 			}

@@ -9,14 +9,14 @@ import (
 	gosync "sync"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
 )
 
 // Options configure an Engine. The zero value of every field means its default.
 type Options struct {
-	// PublicURL is the origin users load the app from (server.Config.PublicURL). A socket opens
+	// PublicURL is the origin users load the app from (config.Config.PublicURL). A socket opens
 	// only when its handshake's Origin is PublicURL or one of AllowedOrigins.
 	PublicURL      string
 	AllowedOrigins []string
@@ -81,7 +81,7 @@ type Limits struct {
 	MaxStateBytes int
 }
 
-func (o Options) withDefaults(dialect server.Dialect) Options {
+func (o Options) withDefaults(dialect store.Dialect) Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -117,7 +117,7 @@ func (o Options) withDefaults(dialect server.Dialect) Options {
 	def(&l.MaxStateBytes, 512<<10)
 	if o.Committers <= 0 {
 		o.Committers = 2
-		if dialect == server.SQLite {
+		if dialect == store.SQLite {
 			o.Committers = 1
 		}
 	}
@@ -183,7 +183,7 @@ func New(db *store.DB, auth Authenticator, opts Options) (*Engine, error) {
 		if o == "" {
 			continue
 		}
-		norm, err := server.ParseOrigin(o)
+		norm, err := core.ParseOrigin(o)
 		if err != nil {
 			return nil, fmt.Errorf("sync: allowed origin: %w", err)
 		}
@@ -266,7 +266,7 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-var errStopped = server.Errorf(server.EUNAVAILABLE, "The sync engine is stopped.")
+var errStopped = core.Errorf(core.EUNAVAILABLE, "The sync engine is stopped.")
 
 func (e *Engine) now() time.Time { return e.opts.Now().UTC().Truncate(time.Microsecond) }
 
@@ -294,7 +294,7 @@ func (e *Engine) BindClient(ctx context.Context, userID, clientID string) error 
 	return nil
 }
 
-var errClientOfAnotherUser = server.Errorf(server.EFORBIDDEN, "This client id belongs to another user.")
+var errClientOfAnotherUser = core.Errorf(core.EFORBIDDEN, "This client id belongs to another user.")
 
 // Apply applies the mutations of one push by client, in order, and returns one outcome per
 // mutation. It waits for the commit: an outcome is final once Apply returns. Mutations already
@@ -306,7 +306,7 @@ func (e *Engine) Apply(ctx context.Context, client Client, muts []ClientMutation
 		return nil, nil
 	}
 	if len(muts) > e.opts.Limits.MaxMutationsPerPush {
-		return nil, server.Errorf(server.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
+		return nil, core.Errorf(core.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
 	}
 	j := &job{client: client, muts: muts, done: make(chan jobResult, 1)}
 	e.closeMu.RLock()

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -19,17 +19,17 @@ import (
 func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	lang := schema.Language(r.Header.Get("Accept-Language"))
 	if !websocket.IsWebSocketUpgrade(r) {
-		writeHTTPError(w, http.StatusBadRequest, server.EINVALID, "This address only accepts WebSocket connections.")
+		writeHTTPError(w, http.StatusBadRequest, core.EINVALID, "This address only accepts WebSocket connections.")
 		return
 	}
 	if !e.originAllowed(r.Header.Get("Origin")) {
-		writeHTTPError(w, http.StatusForbidden, server.EFORBIDDEN, "This origin may not open the sync socket.")
+		writeHTTPError(w, http.StatusForbidden, core.EFORBIDDEN, "This origin may not open the sync socket.")
 		return
 	}
 	e.closeMu.RLock()
 	if e.closed {
 		e.closeMu.RUnlock()
-		writeHTTPError(w, http.StatusServiceUnavailable, server.EUNAVAILABLE, "The server is shutting down.")
+		writeHTTPError(w, http.StatusServiceUnavailable, core.EUNAVAILABLE, "The server is shutting down.")
 		return
 	}
 	e.ws.open.Add(1)
@@ -46,7 +46,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader answered the client
 	}
 	c := newConn(e, ws, principal, lang)
-	if authErr != nil && server.ErrorCode(authErr) != server.EUNAUTHORIZED {
+	if authErr != nil && core.ErrorCode(authErr) != core.EUNAUTHORIZED {
 		// Not "nobody is signed in" but "the session could not be read" (the database did not
 		// answer): the server's failure. The device must reconnect, not sign in again.
 		e.log.Error("sync: authenticate a socket", "err", authErr)
@@ -68,13 +68,13 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.run()
 }
 
-var errNoAuthenticator = server.Errorf(server.EUNAUTHORIZED, "No authenticator.")
+var errNoAuthenticator = core.Errorf(core.EUNAUTHORIZED, "No authenticator.")
 
 func (e *Engine) originAllowed(origin string) bool {
 	if origin == "" {
 		return false
 	}
-	norm, err := server.ParseOrigin(origin)
+	norm, err := core.ParseOrigin(origin)
 	return err == nil && e.ws.origins[norm]
 }
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
 
@@ -17,8 +17,8 @@ import (
 // order, with no gap in any cursor.
 func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	url := postgresURL(t)
-	dbA := openStore(t, server.Config{DatabaseURL: url})
-	dbB := openStore(t, server.Config{DatabaseURL: url})
+	dbA := openStore(t, store.Postgres, url)
+	dbB := openStore(t, store.Postgres, url)
 	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
 	if a.engine.Node() == b.engine.Node() {
 		t.Fatal("two instances share a clock node id")
@@ -108,8 +108,8 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 // instance listens again and its sockets read what was committed meanwhile: late, never lost.
 func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 	url := postgresURL(t)
-	dbA := openStore(t, server.Config{DatabaseURL: url})
-	dbB := openStore(t, server.Config{DatabaseURL: url})
+	dbA := openStore(t, store.Postgres, url)
+	dbB := openStore(t, store.Postgres, url)
 	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
@@ -143,8 +143,8 @@ func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 // database, so no session check would ever close these sockets.
 func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 	url := postgresURL(t)
-	dbA := openStore(t, server.Config{DatabaseURL: url})
-	dbB := openStore(t, server.Config{DatabaseURL: url})
+	dbA := openStore(t, store.Postgres, url)
+	dbB := openStore(t, store.Postgres, url)
 	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")

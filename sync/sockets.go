@@ -16,7 +16,7 @@ import (
 // sockets is the transport's state: the origins a handshake may come from, the upgrader, the hub
 // of open sockets, and the count of sockets being served (Close waits for it).
 type sockets struct {
-	origins  map[string]bool // normalized origins (server.ParseOrigin)
+	origins  map[string]bool // normalized origins (core.ParseOrigin)
 	upgrader websocket.Upgrader
 	hub      *hub
 	open     gosync.WaitGroup

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -66,8 +66,8 @@ func decodeDocument(raw []byte) (any, error) {
 }
 
 var (
-	errMalformed = server.Errorf(server.EINVALID, "The message is not valid JSON.")
-	errTooDeep   = server.Errorf(server.EINVALID, "The message nests too deep.")
+	errMalformed = core.Errorf(core.EINVALID, "The message is not valid JSON.")
+	errTooDeep   = core.Errorf(core.EINVALID, "The message nests too deep.")
 )
 
 // depthOfJSON is the deepest nesting of objects and arrays in raw (brackets inside strings do not

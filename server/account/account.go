@@ -7,8 +7,8 @@
 //
 // The HTTP layer (server/httpapi) decodes requests and calls the Service; the Service owns its
 // transactions and tells the time through Now, which tests replace. Every user-visible message is
-// in messages.go, in Spanish and English; the language travels in the context
-// (server.WithLanguage).
+// in the server's one catalogue (core/messages, keys "account.…"), in Spanish and English; the
+// language travels in the context (core.WithLanguage).
 package account
 
 import (
@@ -286,7 +286,7 @@ func (s *Service) isConfiguredAdmin(email string) bool {
 }
 
 // Context values: the signed-in user and session. The language of messages travels in the
-// context too, through server.WithLanguage.
+// context too, through core.WithLanguage.
 type authKey struct{}
 
 type auth struct {

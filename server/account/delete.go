@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
 )
@@ -66,7 +66,7 @@ func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) err
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("delete account %s: %w", u.ID, err)
 	} else if n == 0 {
-		return errorf(ctx, server.ENOTFOUND, "user.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete account %s: commit: %w", u.ID, err)
@@ -105,7 +105,7 @@ func (s *Service) deletionPlan(ctx context.Context, q members.Querier, userID st
 // language of ctx.
 func (s *Service) lastOwnerError(ctx context.Context, names []string) error {
 	left, right := "«", "»"
-	if server.LanguageFrom(ctx) == LangEN {
+	if core.LanguageFrom(ctx) == core.LangEN {
 		left, right = "\u201c", "\u201d"
 	}
 	quoted := make([]string, len(names))
@@ -113,7 +113,7 @@ func (s *Service) lastOwnerError(ctx context.Context, names []string) error {
 		quoted[i] = left + n + right
 	}
 	if len(names) == 1 {
-		return errorf(ctx, server.ECONFLICT, "account.lastOwner", quoted[0])
+		return core.Refuse(ctx, core.ECONFLICT, "account.lastOwner", quoted[0])
 	}
-	return errorf(ctx, server.ECONFLICT, "account.lastOwnerMany", strings.Join(quoted, ", "))
+	return core.Refuse(ctx, core.ECONFLICT, "account.lastOwnerMany", strings.Join(quoted, ", "))
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // BeforeDelete (billing: cancel the Stripe subscriptions) runs only for a deletion that is
@@ -23,7 +23,7 @@ func TestBeforeDeleteRunsOnlyForAnAllowedDeletionAndItsRefusalDeletesNothing(t *
 		}
 
 		// The last owner of a workspace with members: refused before the hook runs.
-		wantCode(t, e.svc.DeleteAccount(e.ctx, ana, sess), server.ECONFLICT)
+		wantCode(t, e.svc.DeleteAccount(e.ctx, ana, sess), core.ECONFLICT)
 		if len(calls) != 0 {
 			t.Fatalf("the hook ran for a refused deletion: %v", calls)
 		}
@@ -32,8 +32,8 @@ func TestBeforeDeleteRunsOnlyForAnAllowedDeletionAndItsRefusalDeletesNothing(t *
 		}
 
 		// The hook refuses (Stripe unreachable): its error is the answer, nothing is deleted.
-		refusal = &server.Error{Code: server.EUNAVAILABLE, Message: "not now"}
-		wantCode(t, e.svc.DeleteAccount(e.ctx, ana, sess), server.EUNAVAILABLE)
+		refusal = &core.Error{Code: core.EUNAVAILABLE, Message: "not now"}
+		wantCode(t, e.svc.DeleteAccount(e.ctx, ana, sess), core.EUNAVAILABLE)
 		if rows := e.userRows(t, ana.ID); rows["users"] != 1 || rows["memberships"] != 2 {
 			t.Fatalf("Ana's rows after the hook's refusal %v", rows)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/authz"
 )
@@ -89,7 +89,7 @@ func TestDeletingTheAccountNeedsARecentProof(t *testing.T) {
 		u, token := e.signUp(t, "ana@example.com")
 		e.clock.Advance(10 * time.Minute)
 		sess, u := e.authenticate(t, token)
-		wantCode(t, e.svc.DeleteAccount(e.ctx, u, sess), server.EREVERIFY)
+		wantCode(t, e.svc.DeleteAccount(e.ctx, u, sess), core.EREVERIFY)
 		if n := e.userRows(t, u.ID)["users"]; n != 1 {
 			t.Fatal("the user was deleted without a proof")
 		}
@@ -168,7 +168,7 @@ func TestDeletingTheAccountDeletesEverythingOfTheUserAndNothingElse(t *testing.T
 		// Every session of Ana has ended.
 		for _, tok := range []string{token, second} {
 			_, _, err := e.svc.Authenticate(e.ctx, tok)
-			wantCode(t, err, server.EUNAUTHORIZED)
+			wantCode(t, err, core.EUNAUTHORIZED)
 		}
 		// The address is free again.
 		if _, _, err := e.svc.SignUp(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
@@ -242,8 +242,8 @@ func TestTheLastOwnerOfAWorkspaceWithOtherMembersCannotDeleteTheAccount(t *testi
 		sess, ana := e.authenticate(t, token)
 
 		err := e.svc.DeleteAccount(e.ctx, ana, sess)
-		wantCode(t, err, server.ECONFLICT)
-		if got, want := server.ErrorMessage(err), "No puedes eliminar tu cuenta: eres el único propietario de «Familia García», que tiene otros miembros. "+
+		wantCode(t, err, core.ECONFLICT)
+		if got, want := core.ErrorMessage(err), "No puedes eliminar tu cuenta: eres el único propietario de «Familia García», que tiene otros miembros. "+
 			"Haz propietario a otro miembro o elimina ese espacio de trabajo antes."; got != want {
 			t.Fatalf("message %q, want %q", got, want)
 		}
@@ -256,7 +256,7 @@ func TestTheLastOwnerOfAWorkspaceWithOtherMembersCannotDeleteTheAccount(t *testi
 		// Two such workspaces are both named, in English too.
 		e.teamWorkspace(t, "Club", map[string]string{ana.ID: "owner", bob.ID: "editor"})
 		err = e.svc.DeleteAccount(en(e.ctx), ana, sess)
-		if got, want := server.ErrorMessage(err), "You cannot delete your account: you are the only owner of these workspaces, which have other members: "+
+		if got, want := core.ErrorMessage(err), "You cannot delete your account: you are the only owner of these workspaces, which have other members: "+
 			"\u201cClub\u201d, \u201cFamilia Garc\u00eda\u201d. Make another member an owner or delete those workspaces first."; got != want {
 			t.Fatalf("message %q, want %q", got, want)
 		}

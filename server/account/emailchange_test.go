@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -32,7 +32,7 @@ func TestChangingTheEmailNeedsARecentProof(t *testing.T) {
 		e.clock.Advance(10 * time.Minute)
 		sess, u := e.authenticate(t, token)
 		_, err := e.svc.RequestEmailChange(e.ctx, u, sess, "nueva@example.com")
-		wantCode(t, err, server.EREVERIFY)
+		wantCode(t, err, core.EREVERIFY)
 		if got := e.mailsTo(t, "nueva@example.com", "change_email"); len(got) != 0 {
 			t.Fatalf("a code was sent without a proof: %+v", got)
 		}
@@ -70,7 +70,7 @@ func TestChangingTheEmailSwitchesTheAddressAndEndsTheOtherSessions(t *testing.T)
 
 		e.clock.Advance(time.Minute)
 		_, err = e.svc.ConfirmEmailChange(e.ctx, u, sess, otherCode(mails[0].Code), meta.IP)
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		changed, err := e.svc.ConfirmEmailChange(e.ctx, u, sess, mails[0].Code, meta.IP)
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +81,7 @@ func TestChangingTheEmailSwitchesTheAddressAndEndsTheOtherSessions(t *testing.T)
 		// This session goes on; the other one has ended.
 		e.authenticate(t, token)
 		_, _, err = e.svc.Authenticate(e.ctx, other)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		wantCode(t, err, core.EUNAUTHORIZED)
 		// The old address is told, without the new address in full.
 		notices := e.mailsTo(t, "ana@example.com", "email_changed")
 		if len(notices) != 1 || !strings.Contains(notices[0].Text, "n***@example.com") ||
@@ -93,10 +93,10 @@ func TestChangingTheEmailSwitchesTheAddressAndEndsTheOtherSessions(t *testing.T)
 			t.Fatalf("sign-in with the new address: %v", err)
 		}
 		_, err = e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		wantCode(t, err, core.EUNAUTHORIZED)
 		// The code works once.
 		_, err = e.svc.ConfirmEmailChange(e.ctx, changed, sess, mails[0].Code, meta.IP)
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 	})
 }
 
@@ -114,8 +114,8 @@ func TestAnAddressOfAnotherAccountIsRefusedOnlyWhenTheCodeComesBack(t *testing.T
 		}
 		code := e.lastCode(t, "bob@example.com", "change_email")
 		_, err = e.svc.ConfirmEmailChange(en(e.ctx), u, sess, code, meta.IP)
-		wantCode(t, err, server.ECONFLICT)
-		if msg := server.ErrorMessage(err); msg != "That e-mail address cannot be used. Choose another one." {
+		wantCode(t, err, core.ECONFLICT)
+		if msg := core.ErrorMessage(err); msg != "That e-mail address cannot be used. Choose another one." {
 			t.Fatalf("message %q", msg)
 		}
 		// Nothing changed: Ana keeps her address and her other session.
@@ -135,13 +135,13 @@ func TestEmailChangeRefusals(t *testing.T) {
 		for _, tt := range []struct {
 			name, email, code, message string
 		}{
-			{"an address that is not one is refused", "ana-at-example.com", server.EINVALID, "Enter a valid e-mail address."},
-			{"the current address is refused", "ANA@example.com", server.EINVALID, "That is already your e-mail address."},
+			{"an address that is not one is refused", "ana-at-example.com", core.EINVALID, "Enter a valid e-mail address."},
+			{"the current address is refused", "ANA@example.com", core.EINVALID, "That is already your e-mail address."},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				_, err := e.svc.RequestEmailChange(en(e.ctx), u, sess, tt.email)
 				wantCode(t, err, tt.code)
-				if got := server.ErrorMessage(err); got != tt.message {
+				if got := core.ErrorMessage(err); got != tt.message {
 					t.Fatalf("message %q, want %q", got, tt.message)
 				}
 			})
@@ -151,8 +151,8 @@ func TestEmailChangeRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := e.svc.RequestEmailChange(e.ctx, u, sess, "dos@example.com")
-			var retry *account.RetryError
-			if !errors.As(err, &retry) || server.ErrorCode(err) != server.ETOOMANY {
+			var retry *core.Error
+			if !errors.As(err, &retry) || retry.RetryAfter <= 0 || core.ErrorCode(err) != core.ETOOMANY {
 				t.Fatalf("a second request at once: %v", err)
 			}
 			// A minute later the new request replaces the first: its code no longer works.
@@ -164,7 +164,7 @@ func TestEmailChangeRefusals(t *testing.T) {
 			second := e.lastCode(t, "dos@example.com", "change_email")
 			if first != second {
 				_, err = e.svc.ConfirmEmailChange(e.ctx, u, sess, first, meta.IP)
-				wantCode(t, err, server.EINVALID)
+				wantCode(t, err, core.EINVALID)
 			}
 			changed, err := e.svc.ConfirmEmailChange(e.ctx, u, sess, second, meta.IP)
 			if err != nil || changed.Email != "dos@example.com" {
@@ -179,13 +179,13 @@ func TestEmailChangeRefusals(t *testing.T) {
 			}
 			e.clock.Advance(15 * time.Minute)
 			_, err := e.svc.ConfirmEmailChange(e.ctx, u, sess, e.lastCode(t, "cid2@example.com", "change_email"), meta.IP)
-			wantCode(t, err, server.EINVALID)
+			wantCode(t, err, core.EINVALID)
 		})
 		t.Run("without a pending change there is no code to confirm", func(t *testing.T) {
 			_, token := e.signUp(t, "dan@example.com")
 			sess, u := e.authenticate(t, token)
 			_, err := e.svc.ConfirmEmailChange(en(e.ctx), u, sess, "123456", meta.IP)
-			if server.ErrorMessage(err) != "There is no pending code. Ask for a new one." {
+			if core.ErrorMessage(err) != "There is no pending code. Ask for a new one." {
 				t.Fatalf("confirming nothing: %v", err)
 			}
 		})
@@ -208,7 +208,7 @@ func TestChangingAnUnverifiedAddressVerifiesTheNewOneAndMovesOnboardingOn(t *tes
 		}
 		// The verification code sent to the mistyped address is gone.
 		_, err = e.svc.VerifyEmail(e.ctx, changed, e.lastCode(t, "typo@exmaple.com", "verify_email"), meta.IP)
-		wantCode(t, err, server.ECONFLICT)
+		wantCode(t, err, core.ECONFLICT)
 		var n int
 		if err := e.db.QueryRow(e.ctx, `SELECT COUNT(*) FROM email_codes WHERE user_id = ?`, u.ID).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -231,9 +231,9 @@ func TestAClerkUserChangesTheirEmailAtClerk(t *testing.T) {
 		}
 		sess, u := e.authenticate(t, token)
 		_, err = e.svc.RequestEmailChange(e.ctx, u, sess, "nueva@example.com")
-		wantCode(t, err, server.EFORBIDDEN)
+		wantCode(t, err, core.EFORBIDDEN)
 		_, err = e.svc.ConfirmEmailChange(e.ctx, u, sess, "123456", meta.IP)
-		wantCode(t, err, server.EFORBIDDEN)
+		wantCode(t, err, core.EFORBIDDEN)
 	})
 }
 

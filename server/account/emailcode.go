@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // E-mailed codes are 6 random digits, valid for Config.EmailCodeTTL, with Config.EmailCodeAttempts
@@ -102,7 +102,9 @@ func (s *Service) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, ne
 	if err == nil {
 		if wait := created.Add(s.cfg.EmailResendInterval).Sub(now); wait > 0 {
 			seconds := int((wait + time.Second - 1) / time.Second)
-			return &RetryError{Err: errorf(ctx, server.ETOOMANY, "code.resendTooSoon", seconds), After: wait}
+			e := core.Refuse(ctx, core.ETOOMANY, "account.code.resendTooSoon", seconds)
+			e.RetryAfter = wait
+			return e
 		}
 	}
 	code, err := s.storeEmailCode(ctx, s.db, u.ID, purpose, newEmail, now)
@@ -116,9 +118,9 @@ func (s *Service) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, ne
 // codeMails are the message keys of the mail of each purpose: {subject, text}. A text takes the
 // code and its lifetime in minutes.
 var codeMails = map[string][2]string{
-	purposeVerifyEmail: {"mail.verify.subject", "mail.verify.text"},
-	purposeReverify:    {"mail.reverify.subject", "mail.reverify.text"},
-	purposeChangeEmail: {"mail.changeEmail.subject", "mail.changeEmail.text"},
+	purposeVerifyEmail: {"account.mail.verify.subject", "account.mail.verify.text"},
+	purposeReverify:    {"account.mail.reverify.subject", "account.mail.reverify.text"},
+	purposeChangeEmail: {"account.mail.changeEmail.subject", "account.mail.changeEmail.text"},
 }
 
 // sendCode mails a code in the language of ctx. A delivery failure is logged, not returned: the
@@ -128,8 +130,8 @@ func (s *Service) sendCode(ctx context.Context, to, purpose, code string) {
 	minutes := int(s.cfg.EmailCodeTTL / time.Minute)
 	s.send(ctx, Mail{
 		To:      to,
-		Subject: msg(ctx, keys[0]),
-		Text:    msg(ctx, keys[1], code, minutes),
+		Subject: core.Text(ctx, keys[0]),
+		Text:    core.Text(ctx, keys[1], code, minutes),
 		Code:    code,
 		Purpose: purpose,
 		SentAt:  s.now(),
@@ -158,7 +160,7 @@ func (s *Service) checkEmailCode(ctx context.Context, userID, purpose, code, ip 
 func (s *Service) checkEmailCodeFor(ctx context.Context, userID, purpose, code, ip string) (string, error) {
 	code = strings.TrimSpace(code)
 	if !isSixDigits(code) {
-		return "", errorf(ctx, server.EINVALID, "code.format")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
 	att, err := s.reserve(ctx, s.userKey(userID), s.ipKey(ip))
 	if err != nil {
@@ -166,7 +168,7 @@ func (s *Service) checkEmailCodeFor(ctx context.Context, userID, purpose, code, 
 	}
 	newEmail, err := s.consumeEmailCode(ctx, userID, purpose, code)
 	if err != nil {
-		if server.ErrorCode(err) != server.EINVALID {
+		if core.ErrorCode(err) != core.EINVALID {
 			s.release(context.WithoutCancel(ctx), att)
 		}
 		return "", err
@@ -184,16 +186,16 @@ func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code st
 	err := s.db.QueryRow(ctx, `SELECT code_hash, attempts, expires_at, new_email FROM email_codes
 		WHERE user_id = ? AND purpose = ? AND used_at IS NULL`, userID, purpose).Scan(&stored, &attempts, &expires, &newEmail)
 	if isNoRows(err) {
-		return "", errorf(ctx, server.EINVALID, "code.none")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.none")
 	}
 	if err != nil {
 		return "", fmt.Errorf("load e-mail code: %w", err)
 	}
 	if !now.Before(expires) {
-		return "", errorf(ctx, server.EINVALID, "code.expired")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.expired")
 	}
 	if attempts >= s.cfg.EmailCodeAttempts {
-		return "", errorf(ctx, server.EINVALID, "code.tooManyAttempts")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.tooManyAttempts")
 	}
 	// Count the try first, atomically, so that parallel guesses cannot exceed the limit.
 	res, err := s.db.Exec(ctx, `UPDATE email_codes SET attempts = attempts + 1
@@ -205,10 +207,10 @@ func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code st
 	if n, err := res.RowsAffected(); err != nil {
 		return "", fmt.Errorf("count e-mail code attempt: %w", err)
 	} else if n == 0 {
-		return "", errorf(ctx, server.EINVALID, "code.tooManyAttempts")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.tooManyAttempts")
 	}
 	if subtle.ConstantTimeCompare([]byte(codeHash(userID, purpose, code)), []byte(stored)) != 1 {
-		return "", errorf(ctx, server.EINVALID, "code.wrong")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.wrong")
 	}
 	res, err = s.db.Exec(ctx, `UPDATE email_codes SET used_at = ? WHERE user_id = ? AND purpose = ? AND code_hash = ? AND used_at IS NULL`,
 		now, userID, purpose, stored)
@@ -218,7 +220,7 @@ func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code st
 	if n, err := res.RowsAffected(); err != nil {
 		return "", fmt.Errorf("use e-mail code: %w", err)
 	} else if n == 0 {
-		return "", errorf(ctx, server.EINVALID, "code.none") // used by a parallel request
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.none") // used by a parallel request
 	}
 	return newEmail.String, nil
 }
@@ -227,7 +229,7 @@ func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code st
 // verify_email. It returns the updated user.
 func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*User, error) {
 	if u.EmailVerified() {
-		return nil, errorf(ctx, server.ECONFLICT, "email.alreadyVerified")
+		return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.alreadyVerified")
 	}
 	if err := s.checkEmailCode(ctx, u.ID, purposeVerifyEmail, code, ip); err != nil {
 		return nil, err
@@ -249,7 +251,7 @@ func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*U
 // ResendVerification e-mails a new verification code.
 func (s *Service) ResendVerification(ctx context.Context, u *User) error {
 	if u.EmailVerified() {
-		return errorf(ctx, server.ECONFLICT, "email.alreadyVerified")
+		return core.Refuse(ctx, core.ECONFLICT, "account.email.alreadyVerified")
 	}
 	return s.newCodeAndSend(ctx, u, purposeVerifyEmail)
 }

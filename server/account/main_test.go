@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -50,7 +51,7 @@ func dialects(t *testing.T, f func(t *testing.T, e *env)) {
 func dialectsWith(t *testing.T, change func(*account.Config), f func(t *testing.T, e *env)) {
 	t.Helper()
 	t.Parallel() // every test has its own databases, clock and outbox
-	for _, d := range []server.Dialect{server.SQLite, server.Postgres} {
+	for _, d := range []store.Dialect{store.SQLite, store.Postgres} {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			f(t, newEnv(t, d, change))
@@ -58,15 +59,15 @@ func dialectsWith(t *testing.T, change func(*account.Config), f func(t *testing.
 	}
 }
 
-func openDB(t *testing.T, d server.Dialect) *store.DB {
+func openDB(t *testing.T, d store.Dialect) *store.DB {
 	t.Helper()
-	var cfg server.Config
-	if d == server.Postgres {
+	var cfg config.Config
+	if d == store.Postgres {
 		cfg.DatabaseURL = pgtest.URL(t)
 	} else {
 		cfg.SQLitePath = filepath.Join(t.TempDir(), "accounts.db")
 	}
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func openDB(t *testing.T, d server.Dialect) *store.DB {
 	return db
 }
 
-func newEnv(t *testing.T, d server.Dialect, change func(*account.Config)) *env {
+func newEnv(t *testing.T, d store.Dialect, change func(*account.Config)) *env {
 	t.Helper()
 	db := openDB(t, d)
 	e := &env{db: db, clock: newClock(), outbox: t.TempDir(), ctx: context.Background(), key: randomKey(t)}
@@ -100,7 +101,7 @@ func (e *env) service(t *testing.T, change func(*account.Config)) *account.Servi
 
 func randomKey(t *testing.T) []byte {
 	t.Helper()
-	key := make([]byte, server.SecretKeyLen)
+	key := make([]byte, config.SecretKeyLen)
 	if _, err := rand.Read(key); err != nil {
 		t.Fatal(err)
 	}
@@ -152,12 +153,12 @@ func (e *env) authenticate(t *testing.T, token string) (*account.Session, *accou
 // wantCode fails unless err carries the error code.
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
-	if got := server.ErrorCode(err); got != code {
+	if got := core.ErrorCode(err); got != code {
 		t.Fatalf("error code = %q (%v), want %q", got, err, code)
 	}
 }
 
-func en(ctx context.Context) context.Context { return server.WithLanguage(ctx, account.LangEN) }
+func en(ctx context.Context) context.Context { return core.WithLanguage(ctx, core.LangEN) }
 
 // verify confirms the user's address with the e-mailed code and returns the updated user.
 func (e *env) verify(t *testing.T, u *account.User) *account.User {

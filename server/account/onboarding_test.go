@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -30,13 +30,13 @@ func TestOnboardingFollowsTheStepsInOrderOnTheServer(t *testing.T) {
 			return u
 		}
 		_, err := e.svc.AdvanceOnboarding(e.ctx, u, account.StepVerifyEmail, account.ActionComplete)
-		wantCode(t, err, server.EINVALID) // only the e-mailed code completes it
+		wantCode(t, err, core.EINVALID) // only the e-mailed code completes it
 		_, err = e.svc.AdvanceOnboarding(e.ctx, u, account.StepVerifyEmail, account.ActionSkip)
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		_, err = e.svc.AdvanceOnboarding(e.ctx, u, account.StepSecurityTOTP, account.ActionSkip)
-		wantCode(t, err, server.ECONFLICT) // not the current step
-		if server.ErrorMessage(err) != "Ese paso no es el actual; el paso actual es verify_email." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		wantCode(t, err, core.ECONFLICT) // not the current step
+		if core.ErrorMessage(err) != "Ese paso no es el actual; el paso actual es verify_email." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 
 		if _, err := e.svc.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP); err != nil {
@@ -46,7 +46,7 @@ func TestOnboardingFollowsTheStepsInOrderOnTheServer(t *testing.T) {
 			t.Fatalf("step %q after verifying the e-mail", step())
 		}
 		_, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityTOTP, account.ActionComplete)
-		wantCode(t, err, server.EINVALID) // TOTP is not on
+		wantCode(t, err, core.EINVALID) // TOTP is not on
 		e.enableTOTP(t, token)
 		o, err := e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityTOTP, account.ActionComplete)
 		if err != nil || o.Step != account.StepSecurityPasskey || o.Completed {
@@ -57,9 +57,9 @@ func TestOnboardingFollowsTheStepsInOrderOnTheServer(t *testing.T) {
 			t.Fatalf("after skipping the passkey: %+v %v", o, err)
 		}
 		_, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionSkip)
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		_, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionComplete)
-		wantCode(t, err, server.EINVALID) // identity missing
+		wantCode(t, err, core.EINVALID) // identity missing
 		if _, err := e.svc.UpdateIdentity(e.ctx, u.ID, fullIdentity()); err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestOnboardingFollowsTheStepsInOrderOnTheServer(t *testing.T) {
 		}
 		for _, bad := range []struct{ step, action string }{{"done", "complete"}, {"billing", "complete"}, {"nope", "skip"}, {"security_totp", "finish"}} {
 			_, err := e.svc.AdvanceOnboarding(e.ctx, current(), bad.step, bad.action)
-			wantCode(t, err, server.EINVALID)
+			wantCode(t, err, core.EINVALID)
 		}
 	})
 }
@@ -93,7 +93,7 @@ func TestThePasskeyStepAsksThePasskeyProviderAndBillingIsAStepWhenOn(t *testing.
 			t.Fatal(err)
 		}
 		_, err := e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityPasskey, account.ActionComplete)
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		has = true
 		if _, err := e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityPasskey, account.ActionComplete); err != nil {
 			t.Fatal(err)
@@ -106,7 +106,7 @@ func TestThePasskeyStepAsksThePasskeyProviderAndBillingIsAStepWhenOn(t *testing.
 			t.Fatalf("with billing on: %+v %v", o, err)
 		}
 		_, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepBilling, account.ActionComplete)
-		wantCode(t, err, server.EINVALID) // completed by the billing flow
+		wantCode(t, err, core.EINVALID) // completed by the billing flow
 	})
 }
 
@@ -125,12 +125,12 @@ func TestAnEmptyIdentityGetsTheSpecsSpanishMessagesOrTheirEnglishOnes(t *testing
 		for lang, fields := range want {
 			for name, in := range map[string]account.IdentityInput{"empty strings": empty, "absent fields": {}} {
 				t.Run(lang+" with "+name, func(t *testing.T) {
-					_, err := e.svc.UpdateIdentity(server.WithLanguage(e.ctx, lang), u.ID, in)
-					var ve *account.ValidationError
-					if !errors.As(err, &ve) {
-						t.Fatalf("error %v is not a ValidationError", err)
+					_, err := e.svc.UpdateIdentity(core.WithLanguage(e.ctx, lang), u.ID, in)
+					var ve *core.Error
+					if !errors.As(err, &ve) || len(ve.Fields) == 0 {
+						t.Fatalf("error %v does not name the fields at fault", err)
 					}
-					wantCode(t, err, server.EINVALID)
+					wantCode(t, err, core.EINVALID)
 					got := map[string]string{}
 					for _, f := range ve.Fields {
 						got[f.Path] = f.Message
@@ -149,7 +149,7 @@ func TestAnEmptyIdentityGetsTheSpecsSpanishMessagesOrTheirEnglishOnes(t *testing
 		bad := fullIdentity()
 		bad.Birthday, bad.Country, bad.Gender = strp("1981-02-29"), strp("XX"), strp("robot")
 		_, err := e.svc.UpdateIdentity(e.ctx, u.ID, bad)
-		var ve *account.ValidationError
+		var ve *core.Error
 		if !errors.As(err, &ve) || len(ve.Fields) != 3 {
 			t.Fatalf("bad values: %v %+v", err, ve)
 		}

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/crypto/argon2"
 	"golang.org/x/text/unicode/norm"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Passwords are hashed with argon2id and stored as PHC strings:
@@ -149,23 +149,23 @@ func (s *Service) checkPasswordPolicy(ctx context.Context, password string, pc P
 	n := utf8.RuneCountInString(password)
 	switch {
 	case n == 0:
-		return errorf(ctx, server.EINVALID, "password.required")
+		return core.Refuse(ctx, core.EINVALID, "account.password.required")
 	case strings.TrimSpace(password) == "":
-		return errorf(ctx, server.EINVALID, "password.blank")
+		return core.Refuse(ctx, core.EINVALID, "account.password.blank")
 	case !validText(password):
-		return errorf(ctx, server.EINVALID, "password.badCharacters")
+		return core.Refuse(ctx, core.EINVALID, "account.password.badCharacters")
 	case n < s.cfg.MinPasswordLength:
-		return errorf(ctx, server.EINVALID, "password.tooShort", s.cfg.MinPasswordLength)
+		return core.Refuse(ctx, core.EINVALID, "account.password.tooShort", s.cfg.MinPasswordLength)
 	case n > s.cfg.MaxPasswordLength:
-		return errorf(ctx, server.EINVALID, "password.tooLong", s.cfg.MaxPasswordLength)
+		return core.Refuse(ctx, core.EINVALID, "account.password.tooLong", s.cfg.MaxPasswordLength)
 	case IsCommonPassword(password):
-		return errorf(ctx, server.EINVALID, "password.compromised")
+		return core.Refuse(ctx, core.EINVALID, "account.password.compromised")
 	}
 	folded := foldPassword(password)
 	local, _, _ := strings.Cut(pc.Email, "@")
 	for _, own := range []string{pc.Email, local, pc.FirstName, pc.LastName, pc.FirstName + pc.LastName, pc.LastName + pc.FirstName, pc.Username} {
 		if f := foldPassword(own); f != "" && f == folded {
-			return errorf(ctx, server.EINVALID, "password.personal")
+			return core.Refuse(ctx, core.EINVALID, "account.password.personal")
 		}
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -57,21 +57,21 @@ func TestTheProfileImageIsCheckedByContentAndStoredResized(t *testing.T) {
 			t.Fatal("HasAvatar is false")
 		}
 		// Anything else, whatever it is called, is refused with a clear message.
-		wantCode(t, e.svc.SetAvatar(e.ctx, u, []byte("GIF89a but not really")), server.EINVALID)
+		wantCode(t, e.svc.SetAvatar(e.ctx, u, []byte("GIF89a but not really")), core.EINVALID)
 		for _, data := range [][]byte{[]byte("GIF89a"), []byte("<svg xmlns='http://www.w3.org/2000/svg'/>"), []byte("%PDF-1.7")} {
 			err := e.svc.SetAvatar(e.ctx, u, data)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "La imagen debe ser JPG, PNG, GIF o WEBP." {
-				t.Fatalf("message %q", server.ErrorMessage(err))
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "La imagen debe ser JPG, PNG, GIF o WEBP." {
+				t.Fatalf("message %q", core.ErrorMessage(err))
 			}
 		}
 		big := append(pngOf(t, 10, 10), bytes.Repeat([]byte{0}, account.AvatarMaxBytes)...)
-		wantCode(t, e.svc.SetAvatar(e.ctx, u, big), server.ETOOLARGE)
+		wantCode(t, e.svc.SetAvatar(e.ctx, u, big), core.ETOOLARGE)
 		if err := e.svc.RemoveAvatar(e.ctx, u); err != nil {
 			t.Fatal(err)
 		}
 		_, _, err := e.svc.Avatar(e.ctx, u.ID)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 	})
 }
 
@@ -81,11 +81,11 @@ func TestUsernamesHave3To20CharactersAndAreUnique(t *testing.T) {
 		bob, _ := e.signUp(t, "bob@example.com")
 		for _, bad := range []string{"ab", strings.Repeat("x", 21), "ana garcía", "ana@x"} {
 			_, err := e.svc.SetUsername(e.ctx, ana, bad)
-			wantCode(t, err, server.EINVALID)
+			wantCode(t, err, core.EINVALID)
 		}
 		_, err := e.svc.SetUsername(e.ctx, ana, "ab")
-		if server.ErrorMessage(err) != "El nombre de usuario debe tener entre 3 y 20 caracteres." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		if core.ErrorMessage(err) != "El nombre de usuario debe tener entre 3 y 20 caracteres." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 		u, err := e.svc.SetUsername(e.ctx, ana, "Ana_García")
 		if err != nil || u.Username != "Ana_García" {
@@ -98,9 +98,9 @@ func TestUsernamesHave3To20CharactersAndAreUnique(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = e.svc.SetUsername(e.ctx, bob, "ana_garcía")
-		wantCode(t, err, server.ECONFLICT)
-		if server.ErrorMessage(err) != "Ese nombre de usuario ya está en uso. Elige otro." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		wantCode(t, err, core.ECONFLICT)
+		if core.ErrorMessage(err) != "Ese nombre de usuario ya está en uso. Elige otro." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 		if u, err := e.svc.SetUsername(e.ctx, ana, ""); err != nil || u.Username != "" {
 			t.Fatalf("removing: %+v %v", u, err)

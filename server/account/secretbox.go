@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"patrimonio/server"
 )
 
 // TOTP secrets must stay readable to check codes, so unlike passwords and codes they cannot be
@@ -24,13 +22,20 @@ import (
 
 const sealedPrefix = "enc1:"
 
+// secretKeyVariable names the setting of the key in messages for the operator. The account
+// package does not read the configuration (server/config does, and server/app passes the key).
+const secretKeyVariable = "PATRIMONIO_SECRET_KEY"
+
+// secretKeyLen is the length of an AES-256 key.
+const secretKeyLen = 32
+
 // ErrNoSecretKey is returned by anything that needs the secret key when the service has none
 // (Config.SecretKey unset): secrets are then neither stored nor read, never kept in plaintext.
-var ErrNoSecretKey = errors.New("account: no secret key configured (" + server.EnvSecretKey + "); TOTP secrets cannot be stored or read")
+var ErrNoSecretKey = errors.New("account: no secret key configured (" + secretKeyVariable + "); TOTP secrets cannot be stored or read")
 
 // ErrWrongSecretKey is returned when a sealed value does not open: the key is not the one it was
 // sealed with, or the stored value was changed.
-var ErrWrongSecretKey = errors.New("account: a stored secret cannot be decrypted: " + server.EnvSecretKey +
+var ErrWrongSecretKey = errors.New("account: a stored secret cannot be decrypted: " + secretKeyVariable +
 	" is not the key it was encrypted with, or the database was altered")
 
 // secretBox seals and opens small secrets with AES-256-GCM and a random 96-bit nonce per seal.
@@ -39,8 +44,8 @@ type secretBox struct {
 }
 
 func newSecretBox(key []byte) (*secretBox, error) {
-	if len(key) != server.SecretKeyLen {
-		return nil, fmt.Errorf("account: the secret key must be %d bytes, got %d", server.SecretKeyLen, len(key))
+	if len(key) != secretKeyLen {
+		return nil, fmt.Errorf("account: the secret key must be %d bytes, got %d", secretKeyLen, len(key))
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
@@ -141,7 +146,7 @@ func (s *Service) CheckSecretKey(ctx context.Context) error {
 		return err
 	}
 	s.logger.WarnContext(ctx, "the secret key changed; no stored secret used the old one, so the new key is adopted",
-		"variable", server.EnvSecretKey)
+		"variable", secretKeyVariable)
 	return nil
 }
 

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
+	"patrimonio/server/store"
 )
 
 // storedTOTP reads the user's totp row as stored.
@@ -45,7 +46,7 @@ func TestTOTPSecretsAreNotReadableInTheDatabase(t *testing.T) {
 			t.Fatalf("the active secret is stored as %q (pending was %q)", active, pending)
 		}
 		// Nowhere in the database: the SQLite files hold no trace of the secret.
-		if e.db.Dialect() == server.SQLite {
+		if e.db.Dialect() == store.SQLite {
 			dir := filepath.Dir(sqlitePath(t, e))
 			files, _ := filepath.Glob(filepath.Join(dir, "*"))
 			for _, f := range files {
@@ -88,7 +89,7 @@ func TestAWrongSecretKeyFailsClosed(t *testing.T) {
 
 		other := e.service(t, func(c *account.Config) { c.SecretKey = randomKey(t) })
 		_, err := other.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP)
-		if !errors.Is(err, account.ErrWrongSecretKey) || server.ErrorCode(err) != server.EINTERNAL {
+		if !errors.Is(err, account.ErrWrongSecretKey) || core.ErrorCode(err) != core.EINTERNAL {
 			t.Fatalf("a right code checked with the wrong key: %v, want an internal error wrapping ErrWrongSecretKey", err)
 		}
 		if err := other.CheckSecretKey(e.ctx); !errors.Is(err, account.ErrWrongSecretKey) ||

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Security events and the proofs they need (issue 11):
@@ -33,7 +33,7 @@ func (s *Service) HasSecondFactor(ctx context.Context, u *User) (bool, error) {
 	return s.HasPasskey(ctx, u.ID)
 }
 
-// RequireSecondFactorProof refuses (403, server.EREVERIFY) unless the session holds a recent proof
+// RequireSecondFactorProof refuses (403, core.EREVERIFY) unless the session holds a recent proof
 // (RequireRecentProof) and, when the user has a second factor, that proof included one.
 func (s *Service) RequireSecondFactorProof(ctx context.Context, u *User, sess *Session) error {
 	if err := s.RequireRecentProof(ctx, sess); err != nil {
@@ -44,7 +44,7 @@ func (s *Service) RequireSecondFactorProof(ctx context.Context, u *User, sess *S
 		return err
 	}
 	if has && !sess.ReverifiedMFA {
-		return errorf(ctx, server.EREVERIFY, "reverify.secondFactor")
+		return core.Refuse(ctx, core.EREVERIFY, "account.reverify.secondFactor")
 	}
 	return nil
 }
@@ -165,7 +165,7 @@ func (s *Service) EndSession(ctx context.Context, u *User, publicID string) erro
 		return fmt.Errorf("end session: %w", err)
 	}
 	if target == "" {
-		return errorf(ctx, server.ENOTFOUND, "session.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "account.session.notFound")
 	}
 	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ? AND user_id = ?`, target, u.ID); err != nil {
 		return fmt.Errorf("end session: %w", err)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -95,15 +95,15 @@ func TestRemovingOrReplacingTOTPNeedsAProofWithTheSecondFactor(t *testing.T) {
 		if sess.ReverifiedAt.IsZero() {
 			t.Fatal("the sign-up session holds no proof")
 		}
-		wantCode(t, e.svc.DisableTOTP(e.ctx, u, sess), server.EREVERIFY)
+		wantCode(t, e.svc.DisableTOTP(e.ctx, u, sess), core.EREVERIFY)
 		_, err := e.svc.SetupTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
+		wantCode(t, err, core.EREVERIFY)
 		// A password is not enough, nor an e-mailed code.
 		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
-		wantCode(t, e.svc.DisableTOTP(e.ctx, u, sess), server.EREVERIFY)
+		wantCode(t, e.svc.DisableTOTP(e.ctx, u, sess), core.EREVERIFY)
 		if err := e.svc.SendReverifyCode(e.ctx, u); err != nil {
 			t.Fatal(err)
 		}
@@ -112,9 +112,9 @@ func TestRemovingOrReplacingTOTPNeedsAProofWithTheSecondFactor(t *testing.T) {
 		}
 		sess, u = e.authenticate(t, token)
 		err = e.svc.DisableTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
-		if !strings.Contains(server.ErrorMessage(err), "segundo factor") {
-			t.Fatalf("message %q does not ask for the second factor", server.ErrorMessage(err))
+		wantCode(t, err, core.EREVERIFY)
+		if !strings.Contains(core.ErrorMessage(err), "segundo factor") {
+			t.Fatalf("message %q does not ask for the second factor", core.ErrorMessage(err))
 		}
 		// The authenticator code is.
 		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); err != nil {
@@ -152,9 +152,9 @@ func TestReloadingTheAuthenticatorStepDoesNotReplaceAnEnabledAuthenticator(t *te
 		secret, _ := e.enableTOTP(t, token)
 		sess, u := e.authenticate(t, token)
 		_, err := e.svc.SetupTOTP(e.ctx, u, sess) // the reload
-		wantCode(t, err, server.EREVERIFY)
+		wantCode(t, err, core.EREVERIFY)
 		_, err = e.svc.EnableTOTP(e.ctx, u, sess, totpOf(t, secret, e.clock.Now()))
-		wantCode(t, err, server.EREVERIFY)
+		wantCode(t, err, core.EREVERIFY)
 		// The first authenticator still signs in.
 		res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
@@ -248,7 +248,7 @@ func TestTheSessionsListAndSigningOutOtherDevices(t *testing.T) {
 			t.Fatal("the tablet is still signed in")
 		}
 		bob, _ := e.signUp(t, "bob@example.com")
-		wantCode(t, e.svc.EndSession(e.ctx, bob, list[2].ID), server.ENOTFOUND)
+		wantCode(t, e.svc.EndSession(e.ctx, bob, list[2].ID), core.ENOTFOUND)
 		// Sign out the other devices.
 		n, err := e.svc.EndOtherSessions(e.ctx, u, sess)
 		if err != nil || n != 1 {
@@ -268,12 +268,12 @@ func TestChangingThePasswordNeedsTheCurrentOneAndEndsTheOtherSessions(t *testing
 		other := e.signInAgain(t, "ana@example.com", "198.51.100.5")
 		sess, _ := e.authenticate(t, token)
 		const newPassword = "garbanzos con espinacas 7"
-		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, "not my password", newPassword, meta.IP), server.EINVALID)
-		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, goodPassword, "ana@example.com", meta.IP), server.EINVALID)
+		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, "not my password", newPassword, meta.IP), core.EINVALID)
+		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, goodPassword, "ana@example.com", meta.IP), core.EINVALID)
 		// Without a recent proof: re-verification first.
 		e.clock.Advance(11 * time.Minute)
 		sess, u = e.authenticate(t, token)
-		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, goodPassword, newPassword, meta.IP), server.EREVERIFY)
+		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, goodPassword, newPassword, meta.IP), core.EREVERIFY)
 		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +284,7 @@ func TestChangingThePasswordNeedsTheCurrentOneAndEndsTheOtherSessions(t *testing
 		if e.alive(other) || !rec.has(account.SessionID(other)) || !e.alive(token) {
 			t.Fatal("the password change did not end exactly the other sessions")
 		}
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "198.51.100.6"}); server.ErrorCode(err) != server.EUNAUTHORIZED {
+		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "198.51.100.6"}); core.ErrorCode(err) != core.EUNAUTHORIZED {
 			t.Fatalf("the old password still signs in: %v", err)
 		}
 		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", newPassword, meta); err != nil {
@@ -330,13 +330,13 @@ func TestAPasswordResetAnswersTheSameForEveryAddressAndWorksByLinkOrCode(t *test
 			{Token: strings.Repeat("A", 43), Password: "garbanzos con espinacas 7"},
 		} {
 			err := e.svc.ResetPassword(e.ctx, in, meta.IP)
-			wantCode(t, err, server.EINVALID)
-			if !strings.Contains(server.ErrorMessage(err), "no es válido o ha caducado") {
-				t.Fatalf("refusal %q", server.ErrorMessage(err))
+			wantCode(t, err, core.EINVALID)
+			if !strings.Contains(core.ErrorMessage(err), "no es válido o ha caducado") {
+				t.Fatalf("refusal %q", core.ErrorMessage(err))
 			}
 		}
 		// The policy refuses a weak password without using the link up.
-		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "   "}, meta.IP), server.EINVALID)
+		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "   "}, meta.IP), core.EINVALID)
 		if err := e.svc.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "garbanzos con espinacas 7"}, meta.IP); err != nil {
 			t.Fatal(err)
 		}
@@ -344,7 +344,7 @@ func TestAPasswordResetAnswersTheSameForEveryAddressAndWorksByLinkOrCode(t *test
 			t.Fatal("the reset left a session signed in")
 		}
 		// Used once.
-		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "otra contraseña larga 9"}, meta.IP), server.EINVALID)
+		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "otra contraseña larga 9"}, meta.IP), core.EINVALID)
 		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", "garbanzos con espinacas 7", meta); err != nil {
 			t.Fatal(err)
 		}
@@ -363,7 +363,7 @@ func TestAPasswordResetAnswersTheSameForEveryAddressAndWorksByLinkOrCode(t *test
 		}
 		code = e.lastCode(t, "ana@example.com", "reset_password")
 		e.clock.Advance(31 * time.Minute)
-		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Email: "ana@example.com", Code: code, Password: "y otra más larga 10"}, meta.IP), server.EINVALID)
+		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Email: "ana@example.com", Code: code, Password: "y otra más larga 10"}, meta.IP), core.EINVALID)
 	})
 }
 
@@ -412,9 +412,9 @@ func TestSignUpAnswersTheSameForATakenAddressAndTellsItsOwner(t *testing.T) {
 		// Codes for a verified or unknown address are refused like wrong ones.
 		for _, email := range []string{"ana@example.com", "nobody@example.com"} {
 			_, _, err := e.svc.VerifyRegistration(e.ctx, email, "123456", meta)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "El código no es correcto." {
-				t.Fatalf("%s: %q", email, server.ErrorMessage(err))
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "El código no es correcto." {
+				t.Fatalf("%s: %q", email, core.ErrorMessage(err))
 			}
 		}
 	})
@@ -449,10 +449,10 @@ func TestAStrangerCannotLockTheOwnerOutAndADistributedGuessStaysSlow(t *testing.
 		// A stranger fails from one IP until refused.
 		for range 5 {
 			_, err := e.svc.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.1"})
-			wantCode(t, err, server.EUNAUTHORIZED)
+			wantCode(t, err, core.EUNAUTHORIZED)
 		}
 		_, err := e.svc.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.1"})
-		wantCode(t, err, server.ETOOMANY)
+		wantCode(t, err, core.ETOOMANY)
 		// The owner is not refused.
 		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
 			t.Fatalf("the owner is locked out: %v", err)
@@ -460,10 +460,10 @@ func TestAStrangerCannotLockTheOwnerOutAndADistributedGuessStaysSlow(t *testing.
 		// A guess spread over many IPs stops at the account-wide limit...
 		for i := range 3 {
 			_, err := e.svc.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113." + string(rune('2'+i))})
-			wantCode(t, err, server.EUNAUTHORIZED)
+			wantCode(t, err, core.EUNAUTHORIZED)
 		}
 		_, err = e.svc.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.9"})
-		wantCode(t, err, server.ETOOMANY)
+		wantCode(t, err, core.ETOOMANY)
 		// ...and the owner still gets in at once with an e-mailed reset, which clears it.
 		if err := e.svc.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
 			t.Fatal(err)
@@ -488,9 +488,9 @@ func TestPasswordsThatAreTheUsersOwnAddressOrNameOrBlankAreRefused(t *testing.T)
 			{"ANA.GARCIA", "La contraseña no puede ser tu correo electrónico ni tu nombre."},
 		} {
 			_, err := e.svc.Register(e.ctx, "ana.garcia@example.com", tt.password, meta)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != tt.message {
-				t.Fatalf("%q: %q", tt.password, server.ErrorMessage(err))
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != tt.message {
+				t.Fatalf("%q: %q", tt.password, core.ErrorMessage(err))
 			}
 		}
 		u, token := e.signUp(t, "ana@example.com")
@@ -502,9 +502,9 @@ func TestPasswordsThatAreTheUsersOwnAddressOrNameOrBlankAreRefused(t *testing.T)
 		sess, u := e.authenticate(t, token)
 		for _, p := range []string{"anastasia villalobos", "VillalobosAnastasia"} {
 			err := e.svc.ChangePassword(e.ctx, u, sess, goodPassword, p, meta.IP)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "La contraseña no puede ser tu correo electrónico ni tu nombre." {
-				t.Fatalf("%q: %q", p, server.ErrorMessage(err))
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "La contraseña no puede ser tu correo electrónico ni tu nombre." {
+				t.Fatalf("%q: %q", p, core.ErrorMessage(err))
 			}
 		}
 	})
@@ -530,7 +530,7 @@ func TestABirthdayInTheFutureIsRefused(t *testing.T) {
 		u, _ := e.signUp(t, "ana@example.com")
 		_, err := e.svc.UpdateIdentity(e.ctx, u.ID, account.IdentityInput{FirstName: ptr("Ana"), LastName: ptr("García"),
 			Birthday: ptr("2090-01-01"), Gender: ptr("female"), Country: ptr("ES"), State: ptr("Madrid")})
-		var ve *account.ValidationError
+		var ve *core.Error
 		if !errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Path != "birthday" ||
 			ve.Fields[0].Message != "La fecha de nacimiento no puede estar en el futuro" {
 			t.Fatalf("err = %v (%+v)", err, ve)

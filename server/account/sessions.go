@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Session tokens are 32 random bytes, base64url without padding (43 characters). The database
@@ -53,12 +53,12 @@ func (s *Service) insertSession(ctx context.Context, q queryer, userID string, m
 	var disabled sql.NullTime
 	if err := q.QueryRow(ctx, `SELECT disabled_at FROM users WHERE id = ?`, userID).Scan(&disabled); err != nil {
 		if isNoRows(err) {
-			return "", errorf(ctx, server.EUNAUTHORIZED, "session.required")
+			return "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 		}
 		return "", fmt.Errorf("insert session: user: %w", err)
 	}
 	if disabled.Valid {
-		return "", errorf(ctx, server.EFORBIDDEN, "account.disabled")
+		return "", core.Refuse(ctx, core.EFORBIDDEN, "account.disabled")
 	}
 	if !mfaPending {
 		if _, err := q.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, now, userID); err != nil {
@@ -107,7 +107,7 @@ func (s *Service) StartSession(ctx context.Context, userID string, meta SessionM
 // second factor is returned with MFAPending set; callers decide what it may do. last_seen_at is
 // moved forward at most once per Config.SessionTouch.
 func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *User, error) {
-	unauthorized := errorf(ctx, server.EUNAUTHORIZED, "session.required")
+	unauthorized := core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 	if !wellFormedToken(token) {
 		return nil, nil, unauthorized
 	}
@@ -128,7 +128,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 	}
 	u, err := s.User(ctx, sess.UserID)
 	if err != nil {
-		if server.ErrorCode(err) == server.ENOTFOUND {
+		if core.ErrorCode(err) == core.ENOTFOUND {
 			return nil, nil, unauthorized
 		}
 		return nil, nil, err
@@ -138,7 +138,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 		if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
 			return nil, nil, fmt.Errorf("delete session of a disabled user: %w", err)
 		}
-		return nil, nil, errorf(ctx, server.EUNAUTHORIZED, "account.disabled")
+		return nil, nil, core.Refuse(ctx, core.EUNAUTHORIZED, "account.disabled")
 	}
 	if now.Sub(sess.LastSeenAt) >= s.cfg.SessionTouch {
 		if _, err := s.db.Exec(ctx, `UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?`, now, id, now); err != nil {
@@ -204,7 +204,7 @@ func (s *Service) markReverified(ctx context.Context, sessionID string, secondFa
 	if n, err := res.RowsAffected(); err != nil {
 		return time.Time{}, fmt.Errorf("mark reverified: %w", err)
 	} else if n == 0 {
-		return time.Time{}, errorf(ctx, server.EUNAUTHORIZED, "session.required")
+		return time.Time{}, core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 	}
 	return now.Add(s.cfg.ReverifyWindow), nil
 }
@@ -222,11 +222,11 @@ func (s *Service) ReverifiedUntil(sess *Session) time.Time {
 	return until
 }
 
-// RequireRecentProof refuses (403, code server.EREVERIFY) unless the session proved the user's
+// RequireRecentProof refuses (403, code core.EREVERIFY) unless the session proved the user's
 // identity within Config.ReverifyWindow: by signing in, or through Reverify.
 func (s *Service) RequireRecentProof(ctx context.Context, sess *Session) error {
 	if s.ReverifiedUntil(sess).IsZero() {
-		return errorf(ctx, server.EREVERIFY, "reverify.required")
+		return core.Refuse(ctx, core.EREVERIFY, "account.reverify.required")
 	}
 	return nil
 }

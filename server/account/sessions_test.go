@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -26,7 +26,7 @@ func TestSessionsRefuseForgedMalformedAndSignedOutTokens(t *testing.T) {
 		} {
 			t.Run(name+" is refused", func(t *testing.T) {
 				_, _, err := e.svc.Authenticate(e.ctx, tok)
-				wantCode(t, err, server.EUNAUTHORIZED)
+				wantCode(t, err, core.EUNAUTHORIZED)
 			})
 		}
 		e.authenticate(t, token)
@@ -40,7 +40,7 @@ func TestSessionsRefuseForgedMalformedAndSignedOutTokens(t *testing.T) {
 			t.Fatalf("sessions reported ended: %v, want [%s]", ended, account.SessionID(token))
 		}
 		_, _, err := e.svc.Authenticate(e.ctx, token)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		wantCode(t, err, core.EUNAUTHORIZED)
 		if err := e.svc.SignOut(e.ctx, token); err != nil {
 			t.Fatalf("signing out twice: %v", err)
 		}
@@ -58,7 +58,7 @@ func TestSessionsExpireWhenIdleAndAtTheirAbsoluteLimit(t *testing.T) {
 			e.authenticate(t, active)
 		}
 		_, _, err := e.svc.Authenticate(e.ctx, idle)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		wantCode(t, err, core.EUNAUTHORIZED)
 		var n int
 		if err := e.db.QueryRow(e.ctx, `SELECT COUNT(*) FROM sessions WHERE id = ?`, account.SessionID(idle)).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -71,7 +71,7 @@ func TestSessionsExpireWhenIdleAndAtTheirAbsoluteLimit(t *testing.T) {
 		e.authenticate(t, active)
 		e.clock.Advance(time.Second)
 		_, _, err = e.svc.Authenticate(e.ctx, active)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		wantCode(t, err, core.EUNAUTHORIZED)
 	})
 }
 
@@ -93,7 +93,7 @@ func TestTheIdleLimitIsExactAndLastSeenMovesAtMostOnceAMinute(t *testing.T) {
 		e.authenticate(t, token)
 		e.clock.Advance(7 * 24 * time.Hour)
 		_, _, err := e.svc.Authenticate(e.ctx, token)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		wantCode(t, err, core.EUNAUTHORIZED)
 	})
 }
 
@@ -110,18 +110,18 @@ func TestRecentProofLastsTenMinutesAfterSignInOrReverification(t *testing.T) {
 		e.clock.Advance(10 * time.Minute)
 		sess, _ = e.authenticate(t, token)
 		err := e.svc.RequireRecentProof(en(e.ctx), sess)
-		wantCode(t, err, server.EREVERIFY)
-		if server.ErrorMessage(err) != "Confirm your identity to continue." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		wantCode(t, err, core.EREVERIFY)
+		if core.ErrorMessage(err) != "Confirm your identity to continue." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 		if !e.svc.ReverifiedUntil(sess).IsZero() {
 			t.Fatal("ReverifiedUntil is set after the window")
 		}
 
 		_, err = e.svc.Reverify(e.ctx, u, sess, account.MethodPassword, "wrong password", meta.IP)
-		wantCode(t, err, server.EINVALID)
-		if server.ErrorMessage(err) != "La contraseña no es correcta." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		wantCode(t, err, core.EINVALID)
+		if core.ErrorMessage(err) != "La contraseña no es correcta." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 		until, err := e.svc.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP)
 		if err != nil {
@@ -150,11 +150,11 @@ func TestReverificationByEmailedCodeAndItsRefusals(t *testing.T) {
 		for _, tt := range []struct {
 			name, method, secret, wantCode string
 		}{
-			{"an unknown method is invalid", "sms", "123456", server.EINVALID},
-			{"an e-mail code before any was sent is invalid", account.MethodEmail, "123456", server.EINVALID},
-			{"a TOTP code without TOTP on is invalid", account.MethodTOTP, "123456", server.EINVALID},
-			{"a malformed TOTP code is invalid", account.MethodTOTP, "12a456", server.EINVALID},
-			{"an empty password is invalid", account.MethodPassword, "", server.EINVALID},
+			{"an unknown method is invalid", "sms", "123456", core.EINVALID},
+			{"an e-mail code before any was sent is invalid", account.MethodEmail, "123456", core.EINVALID},
+			{"a TOTP code without TOTP on is invalid", account.MethodTOTP, "123456", core.EINVALID},
+			{"a malformed TOTP code is invalid", account.MethodTOTP, "12a456", core.EINVALID},
+			{"an empty password is invalid", account.MethodPassword, "", core.EINVALID},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				_, err := e.svc.Reverify(e.ctx, u, sess, tt.method, tt.secret, meta.IP)
@@ -169,7 +169,7 @@ func TestReverificationByEmailedCodeAndItsRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := e.svc.Reverify(e.ctx, u, sess, account.MethodEmail, code, meta.IP)
-		wantCode(t, err, server.EINVALID) // used once
+		wantCode(t, err, core.EINVALID) // used once
 	})
 }
 
@@ -188,7 +188,7 @@ func TestStartSessionSignsInWithoutPasswordAndCountsAsProof(t *testing.T) {
 			t.Fatalf("device = %q %q", sess.UserAgent, sess.IP)
 		}
 		_, err = e.svc.StartSession(e.ctx, "no-such-user", meta)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 	})
 }
 
@@ -196,7 +196,7 @@ func TestSweepDeletesExpiredSessionsOldFailuresAndDeadCodes(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		_, old := e.signUp(t, "old@example.com")
 		_, err := e.svc.SignIn(e.ctx, "old@example.com", "wrong password", meta)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		wantCode(t, err, core.EUNAUTHORIZED)
 		e.clock.Advance(8 * 24 * time.Hour)
 		_, fresh := e.signUp(t, "fresh@example.com")
 		if err := e.svc.Sweep(e.ctx); err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // SignUpResult is the answer to a sign-up, the same whether the address was free or taken.
@@ -41,7 +41,7 @@ func (s *Service) Register(ctx context.Context, email, password string, meta Ses
 	out := &SignUpResult{Email: email, ResendAfter: s.cfg.EmailResendInterval}
 	now := s.now()
 	existing, err := s.UserByEmail(ctx, email)
-	if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, err
 	}
 	if existing != nil {
@@ -53,7 +53,7 @@ func (s *Service) Register(ctx context.Context, email, password string, meta Ses
 	}
 	defer tx.Rollback()
 	id, err := s.createUser(ctx, tx, newUser{email: email, passwordHash: hash, step: StepVerifyEmail}, now)
-	if server.ErrorCode(err) == server.ECONFLICT {
+	if core.ErrorCode(err) == core.ECONFLICT {
 		// Taken by a parallel sign-up meanwhile: answer as for a taken address.
 		tx.Rollback()
 		if existing, lerr := s.UserByEmail(ctx, email); lerr == nil {
@@ -95,7 +95,7 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 			return fmt.Errorf("sign up again: commit: %w", err)
 		}
 		s.notifyEnded(ended)
-		if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && server.ErrorCode(err) != server.ETOOMANY {
+		if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && core.ErrorCode(err) != core.ETOOMANY {
 			return err
 		}
 		return nil
@@ -107,8 +107,8 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 	}
 	s.send(ctx, Mail{
 		To:      u.Email,
-		Subject: msg(ctx, "mail.signupExists.subject"),
-		Text:    msg(ctx, "mail.signupExists.text", s.cfg.PublicURL+"/signin", s.cfg.PublicURL+"/password/forgot"),
+		Subject: core.Text(ctx, "account.mail.signupExists.subject"),
+		Text:    core.Text(ctx, "account.mail.signupExists.text", s.cfg.PublicURL+"/signin", s.cfg.PublicURL+"/password/forgot"),
 		Purpose: purposeSignUpExists,
 		SentAt:  s.now(),
 	})
@@ -122,10 +122,10 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 func (s *Service) VerifyRegistration(ctx context.Context, email, code string, meta SessionMeta) (*User, string, error) {
 	code = strings.TrimSpace(code)
 	if !isSixDigits(code) {
-		return nil, "", errorf(ctx, server.EINVALID, "code.format")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
 	u, err := s.UserByEmail(ctx, normalizeEmail(email))
-	if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, "", err
 	}
 	if u == nil || u.EmailVerified() {
@@ -133,7 +133,7 @@ func (s *Service) VerifyRegistration(ctx context.Context, email, code string, me
 		if _, err := s.reserve(ctx, s.ipKey(meta.IP)); err != nil {
 			return nil, "", err
 		}
-		return nil, "", errorf(ctx, server.EINVALID, "code.wrong")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.code.wrong")
 	}
 	if err := s.checkEmailCode(ctx, u.ID, purposeVerifyEmail, code, meta.IP); err != nil {
 		return nil, "", err
@@ -175,7 +175,7 @@ func (s *Service) ResendRegistrationCode(ctx context.Context, email string) (*Si
 	out := &SignUpResult{Email: normalizeEmail(email), ResendAfter: s.cfg.EmailResendInterval}
 	u, err := s.UserByEmail(ctx, email)
 	if err != nil {
-		if server.ErrorCode(err) == server.ENOTFOUND {
+		if core.ErrorCode(err) == core.ENOTFOUND {
 			return out, nil
 		}
 		return nil, err
@@ -183,7 +183,7 @@ func (s *Service) ResendRegistrationCode(ctx context.Context, email string) (*Si
 	if u.EmailVerified() {
 		return out, nil
 	}
-	if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && server.ErrorCode(err) != server.ETOOMANY {
+	if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && core.ErrorCode(err) != core.ETOOMANY {
 		return nil, err
 	}
 	return out, nil
@@ -256,7 +256,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 		return nil, err
 	}
 	u, err := s.UserByEmail(ctx, email)
-	if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		s.release(context.WithoutCancel(ctx), att)
 		return nil, err
 	}
@@ -271,7 +271,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 	}
 	if !ok || u == nil || !u.HasPassword {
 		// The reservation stays: it is the record of this failure.
-		return nil, errorf(ctx, server.EUNAUTHORIZED, "signin.invalid")
+		return nil, core.Refuse(ctx, core.EUNAUTHORIZED, "account.signin.invalid")
 	}
 	s.release(ctx, att)
 	s.clearKey(ctx, acct)
@@ -297,10 +297,10 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 // EINVALID (the pending session stays) and are throttled per user and per IP.
 func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code, recoveryCode string, meta SessionMeta) (*User, string, error) {
 	if pending == nil || !pending.MFAPending {
-		return nil, "", errorf(ctx, server.EUNAUTHORIZED, "session.noMFA")
+		return nil, "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.noMFA")
 	}
 	if (code == "") == (recoveryCode == "") {
-		return nil, "", errorf(ctx, server.EINVALID, "secondFactor.oneOf")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.secondFactor.oneOf")
 	}
 	if code != "" {
 		if err := s.checkTOTPFormat(ctx, code); err != nil {
@@ -323,7 +323,7 @@ func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, "", fmt.Errorf("complete sign-in: %w", err)
 	} else if n == 0 {
-		return nil, "", errorf(ctx, server.EUNAUTHORIZED, "session.noMFA")
+		return nil, "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.noMFA")
 	}
 	token, err := s.insertSession(ctx, tx, pending.UserID, false, meta, now, true)
 	if err != nil {
@@ -352,7 +352,7 @@ func (s *Service) proveSecondFactor(ctx context.Context, userID, code, recoveryC
 		err = s.useTOTPCode(ctx, userID, code)
 	}
 	if err != nil {
-		if code := server.ErrorCode(err); code != server.EINVALID {
+		if code := core.ErrorCode(err); code != core.EINVALID {
 			s.release(context.WithoutCancel(ctx), att)
 		}
 		return err
@@ -368,11 +368,11 @@ func (s *Service) proveSecondFactor(ctx context.Context, userID, code, recoveryC
 // primary address only, since linking by address trusts it.
 func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*User, error) {
 	if externalID == "" {
-		return nil, server.Errorf(server.EINVALID, "EnsureUser: empty external id")
+		return nil, core.Errorf(core.EINVALID, "EnsureUser: empty external id")
 	}
 	if u, err := s.userWhere(ctx, s.db, "u.clerk_user_id = ?", externalID); err == nil {
 		return u, s.applyConfiguredAdmin(ctx, u)
-	} else if server.ErrorCode(err) != server.ENOTFOUND {
+	} else if core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, err
 	}
 	email, err := checkEmail(ctx, email)
@@ -391,7 +391,7 @@ func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*Us
 	switch {
 	case isNoRows(err):
 		id, err = s.createUser(ctx, tx, newUser{email: email, clerkUserID: externalID, verifiedAt: now, step: StepPersonalInfo}, now)
-		if server.ErrorCode(err) == server.ECONFLICT {
+		if core.ErrorCode(err) == core.ECONFLICT {
 			// Two first requests of the same Clerk user raced; the other one created it.
 			tx.Rollback()
 			if u, lerr := s.userWhere(ctx, s.db, "u.clerk_user_id = ?", externalID); lerr == nil {
@@ -405,12 +405,12 @@ func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*Us
 	case err != nil:
 		return nil, fmt.Errorf("ensure user: %w", err)
 	case linked.Valid && linked.String != externalID:
-		return nil, errorf(ctx, server.ECONFLICT, "email.taken")
+		return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.taken")
 	default:
 		if _, err := tx.Exec(ctx, `UPDATE users SET clerk_user_id = ?, email_verified_at = COALESCE(email_verified_at, ?), updated_at = ? WHERE id = ?`,
 			externalID, now, now, id); err != nil {
 			if isUniqueViolation(err) {
-				return nil, errorf(ctx, server.ECONFLICT, "email.taken")
+				return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.taken")
 			}
 			return nil, fmt.Errorf("link clerk user: %w", err)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Throttling counts failed attempts in auth_throttle, one row per failure, keyed by a hash of what
@@ -84,7 +84,7 @@ type attempt struct {
 	ids []string
 }
 
-// reserve records one attempt under every key and refuses it (RetryError) when a key is over its
+// reserve records one attempt under every key and refuses it (a core.Error with RetryAfter) when a key is over its
 // limit within the window.
 func (s *Service) reserve(ctx context.Context, keys ...throttleKey) (*attempt, error) {
 	now := s.now()
@@ -176,7 +176,7 @@ func (s *Service) release(ctx context.Context, a *attempt) {
 // ThrottleByIP runs attempt, a sign-in that names no account (a passkey assertion), under the
 // per-IP failure limit that password sign-ins count against too (Config.IPFailures per
 // Config.ThrottleWindow, in auth_throttle). Over the limit the attempt is not run and the answer
-// is a RetryError (429 with the wait). An attempt refused as EUNAUTHORIZED or EINVALID counts as a
+// is a core.Error with RetryAfter (429 with the wait). An attempt refused as EUNAUTHORIZED or EINVALID counts as a
 // failure of the IP; one that succeeds or fails otherwise (the database) does not.
 func (s *Service) ThrottleByIP(ctx context.Context, ip string, attempt func() error) error {
 	att, err := s.reserve(ctx, s.ipKey(ip))
@@ -184,8 +184,8 @@ func (s *Service) ThrottleByIP(ctx context.Context, ip string, attempt func() er
 		return err
 	}
 	if err := attempt(); err != nil {
-		switch server.ErrorCode(err) {
-		case server.EUNAUTHORIZED, server.EINVALID:
+		switch core.ErrorCode(err) {
+		case core.EUNAUTHORIZED, core.EINVALID:
 			// The reservation stays: it is the record of this failure.
 		default:
 			s.release(context.WithoutCancel(ctx), att)
@@ -205,7 +205,9 @@ func (s *Service) clearKey(ctx context.Context, k throttleKey) {
 
 func (s *Service) throttled(ctx context.Context, wait time.Duration) error {
 	minutes := int((wait + time.Minute - 1) / time.Minute)
-	return &RetryError{Err: errorf(ctx, server.ETOOMANY, "signin.throttled", max(1, minutes)), After: wait}
+	e := core.Refuse(ctx, core.ETOOMANY, "account.signin.throttled", max(1, minutes))
+	e.RetryAfter = wait
+	return e
 }
 
 // sweepInterval is the least time between two sweeps of expired sessions and old failures.

@@ -19,7 +19,7 @@ import (
 
 	qrcode "github.com/skip2/go-qrcode"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // TOTP follows RFC 6238 with the parameters every authenticator app supports: HMAC-SHA1, 30-second
@@ -61,7 +61,7 @@ func decodeSecret(s string) ([]byte, error) {
 
 func (s *Service) checkTOTPFormat(ctx context.Context, code string) error {
 	if !isSixDigits(strings.TrimSpace(code)) {
-		return errorf(ctx, server.EINVALID, "code.format")
+		return core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
 	return nil
 }
@@ -150,7 +150,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 	var pendingAt sql.NullTime
 	err := s.db.QueryRow(ctx, `SELECT pending_secret, pending_created_at FROM totp WHERE user_id = ?`, u.ID).Scan(&pending, &pendingAt)
 	if isNoRows(err) || (err == nil && (!pending.Valid || !pendingAt.Valid || !now.Before(pendingAt.Time.Add(s.cfg.TOTPSetupTTL)))) {
-		return nil, errorf(ctx, server.EINVALID, "totp.noSetup")
+		return nil, core.Refuse(ctx, core.EINVALID, "account.totp.noSetup")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load totp setup: %w", err)
@@ -171,7 +171,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 	}
 	step, ok := matchStep(secret, code, now, 0)
 	if !ok {
-		return nil, errorf(ctx, server.EINVALID, "totp.wrong")
+		return nil, core.Refuse(ctx, core.EINVALID, "account.totp.wrong")
 	}
 	codes, hashes, err := newRecoveryCodes()
 	if err != nil {
@@ -191,7 +191,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, fmt.Errorf("enable totp: %w", err)
 	} else if n == 0 {
-		return nil, errorf(ctx, server.EINVALID, "totp.noSetup") // confirmed by a parallel request
+		return nil, core.Refuse(ctx, core.EINVALID, "account.totp.noSetup") // confirmed by a parallel request
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM recovery_codes WHERE user_id = ?`, u.ID); err != nil {
 		return nil, fmt.Errorf("replace recovery codes: %w", err)
@@ -219,7 +219,7 @@ func (s *Service) DisableTOTP(ctx context.Context, u *User, sess *Session) error
 		return err
 	}
 	if !u.TOTPEnabled {
-		return errorf(ctx, server.ECONFLICT, "totp.notEnabled")
+		return core.Refuse(ctx, core.ECONFLICT, "account.totp.notEnabled")
 	}
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -250,7 +250,7 @@ func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
 	var last int64
 	err := s.db.QueryRow(ctx, `SELECT secret, last_used_step FROM totp WHERE user_id = ? AND enabled = ?`, userID, true).Scan(&secretText, &last)
 	if isNoRows(err) || (err == nil && !secretText.Valid) {
-		return errorf(ctx, server.EINVALID, "totp.notEnabled")
+		return core.Refuse(ctx, core.EINVALID, "account.totp.notEnabled")
 	}
 	if err != nil {
 		return fmt.Errorf("load totp: %w", err)
@@ -268,7 +268,7 @@ func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
 	}
 	step, ok := matchStep(secret, code, s.now(), last)
 	if !ok {
-		return errorf(ctx, server.EINVALID, "totp.wrong")
+		return core.Refuse(ctx, core.EINVALID, "account.totp.wrong")
 	}
 	res, err := s.db.Exec(ctx, `UPDATE totp SET last_used_step = ?, updated_at = ? WHERE user_id = ? AND enabled = ? AND last_used_step < ?`,
 		step, s.now(), userID, true, step)
@@ -278,7 +278,7 @@ func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("record totp step: %w", err)
 	} else if n == 0 {
-		return errorf(ctx, server.EINVALID, "totp.wrong") // replayed, here or in parallel
+		return core.Refuse(ctx, core.EINVALID, "account.totp.wrong") // replayed, here or in parallel
 	}
 	return nil
 }
@@ -333,7 +333,7 @@ func recoveryHash(code string) string {
 // useRecoveryCode consumes one unused recovery code of the user; EINVALID when wrong or used.
 func (s *Service) useRecoveryCode(ctx context.Context, userID, code string) error {
 	if len(foldRecoveryCode(code)) != 10 {
-		return errorf(ctx, server.EINVALID, "recovery.wrong")
+		return core.Refuse(ctx, core.EINVALID, "account.recovery.wrong")
 	}
 	res, err := s.db.Exec(ctx, `UPDATE recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL`,
 		s.now(), userID, recoveryHash(code))
@@ -343,7 +343,7 @@ func (s *Service) useRecoveryCode(ctx context.Context, userID, code string) erro
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("use recovery code: %w", err)
 	} else if n == 0 {
-		return errorf(ctx, server.EINVALID, "recovery.wrong")
+		return core.Refuse(ctx, core.EINVALID, "account.recovery.wrong")
 	}
 	return nil
 }

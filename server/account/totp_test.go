@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -109,7 +109,7 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 		u, token := e.signUp(t, "ana@example.com")
 		sess, _ := e.authenticate(t, token)
 		_, err := e.svc.EnableTOTP(e.ctx, u, sess, "123456")
-		wantCode(t, err, server.EINVALID) // nothing set up
+		wantCode(t, err, core.EINVALID) // nothing set up
 
 		setup, err := e.svc.SetupTOTP(e.ctx, u, sess)
 		if err != nil {
@@ -123,7 +123,7 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				_, err := e.svc.EnableTOTP(e.ctx, u, sess, tt.code)
-				wantCode(t, err, server.EINVALID)
+				wantCode(t, err, core.EINVALID)
 			})
 		}
 		// One step behind is inside the window.
@@ -156,7 +156,7 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 		e.clock.Advance(time.Minute)
 		sess, u = e.authenticate(t, token)
 		_, err = e.svc.SetupTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
+		wantCode(t, err, core.EREVERIFY)
 		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 		}
 		sess, _ = e.authenticate(t, token)
 		_, err = e.svc.EnableTOTP(e.ctx, u, sess, totpOf(t, setup2.Secret, e.clock.Now()))
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 	})
 }
 
@@ -193,9 +193,9 @@ func TestSignInWithTOTPNeedsTheSecondFactorAndRefusesReplayedCodes(t *testing.T)
 			t.Fatalf("pending session = %+v", pending)
 		}
 		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending, wrongCode(t, secret, e.clock.Now()), "", meta)
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending, "123456", "abcde-fghjk", meta)
-		wantCode(t, err, server.EINVALID) // both at once
+		wantCode(t, err, core.EINVALID) // both at once
 
 		code := totpOf(t, secret, e.clock.Now())
 		u, full, err := e.svc.SignInSecondFactor(e.ctx, pending, code, "", meta)
@@ -210,7 +210,7 @@ func TestSignInWithTOTPNeedsTheSecondFactorAndRefusesReplayedCodes(t *testing.T)
 			t.Fatalf("full session = %+v", sess)
 		}
 		_, _, err = e.svc.Authenticate(e.ctx, res.Token)
-		wantCode(t, err, server.EUNAUTHORIZED) // the pending session is gone
+		wantCode(t, err, core.EUNAUTHORIZED) // the pending session is gone
 
 		// The same code again, on a new pending sign-in, is a replay.
 		res2, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
@@ -219,13 +219,13 @@ func TestSignInWithTOTPNeedsTheSecondFactorAndRefusesReplayedCodes(t *testing.T)
 		}
 		pending2, _ := e.authenticate(t, res2.Token)
 		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending2, code, "", meta)
-		wantCode(t, err, server.EINVALID)
-		if server.ErrorMessage(err) != "El código del autenticador no es correcto o ya se ha usado." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		wantCode(t, err, core.EINVALID)
+		if core.ErrorMessage(err) != "El código del autenticador no es correcto o ya se ha usado." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 		// So is the previous step's code once a later one was used.
 		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending2, totpOf(t, secret, e.clock.Now().Add(-30*time.Second)), "", meta)
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		// The next step's code works.
 		e.clock.Advance(30 * time.Second)
 		if _, _, err := e.svc.SignInSecondFactor(e.ctx, pending2, totpOf(t, secret, e.clock.Now()), "", meta); err != nil {
@@ -244,7 +244,7 @@ func TestAPendingSignInExpiresAfterTenMinutes(t *testing.T) {
 		}
 		e.clock.Advance(10 * time.Minute)
 		_, _, err = e.svc.Authenticate(e.ctx, res.Token)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		wantCode(t, err, core.EUNAUTHORIZED)
 	})
 }
 
@@ -270,10 +270,10 @@ func TestAParallelReplayOfOneTOTPCodeSucceedsOnce(t *testing.T) {
 		wg.Wait()
 		ok, replays, other := 0, 0, 0
 		for _, err := range results {
-			switch server.ErrorCode(err) {
+			switch core.ErrorCode(err) {
 			case "":
 				ok++
-			case server.EINVALID:
+			case core.EINVALID:
 				replays++
 			default:
 				other++
@@ -303,7 +303,7 @@ func TestRecoveryCodesWorkOnceEachAlsoInParallel(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err := e.svc.SignInSecondFactor(e.ctx, signInPending(), "", codes[0], meta)
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 
 		// Parallel uses of one code: one wins. Four, so that with the one failure above they stay
 		// within the limit of failures and throttling refuses none before the code is checked.
@@ -352,9 +352,9 @@ func TestChangingOrRemovingTOTPNeedsARecentProof(t *testing.T) {
 		e.clock.Advance(10 * time.Minute)
 		sess, u := e.authenticate(t, token)
 		_, err := e.svc.SetupTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
+		wantCode(t, err, core.EREVERIFY)
 		err = e.svc.DisableTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
+		wantCode(t, err, core.EREVERIFY)
 
 		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatal(err)
@@ -368,7 +368,7 @@ func TestChangingOrRemovingTOTPNeedsARecentProof(t *testing.T) {
 			t.Fatal("TOTP still on")
 		}
 		err = e.svc.DisableTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.ECONFLICT)
+		wantCode(t, err, core.ECONFLICT)
 		left, _ := e.svc.RecoveryCodesLeft(e.ctx, u.ID)
 		if left != 0 {
 			t.Fatalf("%d recovery codes left after turning TOTP off", left)
@@ -393,9 +393,9 @@ func TestWrongSecondFactorsAreThrottled(t *testing.T) {
 		wrong := wrongCode(t, secret, e.clock.Now())
 		for range 5 {
 			_, _, err := e.svc.SignInSecondFactor(e.ctx, pending, wrong, "", meta)
-			wantCode(t, err, server.EINVALID)
+			wantCode(t, err, core.EINVALID)
 		}
 		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending, right, "", meta)
-		wantCode(t, err, server.ETOOMANY)
+		wantCode(t, err, core.ETOOMANY)
 	})
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
 )
@@ -71,11 +71,11 @@ func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) 
 
 func (s *Service) userWhere(ctx context.Context, q queryer, where string, arg any) (*User, error) {
 	if v, ok := arg.(string); ok && !validText(v) {
-		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound") // Postgres refuses NUL bytes
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound") // Postgres refuses NUL bytes
 	}
 	u, err := s.scanUser(q.QueryRow(ctx, userSelect+"WHERE "+where, arg))
 	if isNoRows(err) {
-		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load user: %w", err)
@@ -92,7 +92,7 @@ const maxEmailLength = 254
 // checkEmail normalises an address and checks it is a plain addr-spec with a dotted domain.
 func checkEmail(ctx context.Context, email string) (string, error) {
 	e := normalizeEmail(email)
-	bad := errorf(ctx, server.EINVALID, "email.invalid")
+	bad := core.Refuse(ctx, core.EINVALID, "account.email.invalid")
 	if e == "" || len(e) > maxEmailLength || strings.ContainsAny(e, " \t\r\n<>\"(),;:\\[]") {
 		return "", bad
 	}
@@ -136,7 +136,7 @@ func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now tim
 		onboarding_step, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		id.String(), n.email, verified, hash, clerk, !n.verifiedAt.IsZero() && s.isConfiguredAdmin(n.email), n.step, now, now); err != nil {
 		if isUniqueViolation(err) {
-			return "", errorf(ctx, server.ECONFLICT, "email.taken")
+			return "", core.Refuse(ctx, core.ECONFLICT, "account.email.taken")
 		}
 		return "", fmt.Errorf("insert user: %w", err)
 	}
@@ -145,7 +145,7 @@ func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now tim
 		return "", fmt.Errorf("new workspace id: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO workspaces (id, name, kind, created_at) VALUES (?, ?, ?, ?)`,
-		ws.String(), msg(ctx, "workspace.personalName"), string(authz.Personal), now); err != nil {
+		ws.String(), core.Text(ctx, "account.workspace.personalName"), string(authz.Personal), now); err != nil {
 		return "", fmt.Errorf("insert personal workspace: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`,
@@ -187,7 +187,7 @@ func (s *Service) SetAdmin(ctx context.Context, email string, admin bool) (*User
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, fmt.Errorf("set admin: %w", err)
 	} else if n == 0 {
-		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
 	return s.UserByEmail(ctx, email)
 }

@@ -12,10 +12,11 @@ import (
 	"runtime/debug"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 	"patrimonio/server/billing"
+	"patrimonio/server/config"
 	"patrimonio/server/enums"
 	"patrimonio/server/fx"
 	"patrimonio/server/httpapi"
@@ -26,7 +27,7 @@ import (
 
 // Server is a running Patrimonio: an open database and a listening HTTP server.
 type Server struct {
-	cfg      server.Config
+	cfg      config.Config
 	logger   *slog.Logger
 	db       *store.DB
 	listener net.Listener
@@ -44,7 +45,7 @@ type Server struct {
 
 // Open opens the database (applying migrations), listens on cfg.Addr (port 0 picks a free port)
 // and prepares the router. It serves nothing until Run.
-func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server, error) {
+func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -54,7 +55,10 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	}
 	// A database that cannot be reached yet (Postgres starting or restarting) is waited for, saying
 	// why, until ctx ends; any other failure stops the start.
-	db, err := store.OpenWaiting(ctx, func(ctx context.Context) (*store.DB, error) { return store.Open(ctx, cfg) },
+	openDB := func(ctx context.Context) (*store.DB, error) {
+		return store.Open(ctx, cfg.Dialect(), cfg.DatabaseSource())
+	}
+	db, err := store.OpenWaiting(ctx, openDB,
 		func(err error, next time.Duration) {
 			logger.WarnContext(ctx, "database not reachable; trying again", "err", err, "retry_in", next.String())
 		})
@@ -81,7 +85,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		// with the port actually obtained.
 		host, _, _ := net.SplitHostPort(cfg.Addr)
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
-		cfg.PublicURL = server.OriginFromAddr(net.JoinHostPort(host, port))
+		cfg.PublicURL = config.OriginFromAddr(net.JoinHostPort(host, port))
 	}
 
 	s := &Server{
@@ -139,7 +143,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	}
 	// Shutdown does not wait for hijacked connections: sync sockets close with "going away".
 	s.http.RegisterOnShutdown(s.sync.GoingAway)
-	logger.InfoContext(ctx, "opened", "version", server.Version, "database", cfg.DatabaseDescription(),
+	logger.InfoContext(ctx, "opened", "version", core.Version, "database", cfg.DatabaseDescription(),
 		"installation_id", installation, "web_dir", cfg.WebDir, "billing", billingDescription(cfg))
 	// What start-up allocated and dropped (argon2id's 64 MiB for the dummy password hash, the
 	// migrations, the enumeration seed) goes back to the operating system now rather than at the
@@ -207,7 +211,7 @@ func (s *Server) Close() error {
 // newAccounts builds the local accounts service with its mailer (SMTP when configured, otherwise
 // the log and, in development, the dev outbox) and its secret key, which must be the one the
 // database's secrets are sealed with; secrets still stored in plaintext are sealed now.
-func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byte, logger *slog.Logger) (*account.Service, error) {
+func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byte, logger *slog.Logger) (*account.Service, error) {
 	mailer, err := account.NewMailer(cfg.SMTPURL, cfg.MailFrom, cfg.DevOutbox, logger)
 	if err != nil {
 		return nil, fmt.Errorf("mail: %w", err)
@@ -231,7 +235,7 @@ func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byt
 	}
 	if cfg.DevOutbox != "" {
 		logger.Warn("development outbox on: e-mails are written to "+cfg.DevOutbox+
-			" and listed at /api/v1/dev/outbox to anyone; never set "+server.EnvDevOutbox+" in production",
+			" and listed at /api/v1/dev/outbox to anyone; never set "+config.EnvDevOutbox+" in production",
 			"dir", cfg.DevOutbox)
 	}
 	return accounts, nil
@@ -240,7 +244,7 @@ func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byt
 // newSync starts the sync engine. Its socket authenticates like the rest of /api/v1 (authn, or the
 // local session cookie when nil); server-side sessions are re-checked while a socket is open,
 // Clerk's short-lived tokens cannot be (the socket keeps the handshake's copy).
-func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
+func newSync(cfg config.Config, db *store.DB, accounts *account.Service, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
 	if authn == nil {
 		authn = httpapi.CookieAuthenticator{Accounts: accounts, Name: httpapi.SessionCookieName(cfg)}
 	}
@@ -254,7 +258,7 @@ func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn h
 			out.SessionID, out.MFAPending = sess.ID, sess.MFAPending
 		}
 		return out, nil
-	}, cfg.Provider() != server.AuthClerk)
+	}, cfg.Provider() != config.AuthClerk)
 	engine, err := psync.New(db, auth, psync.Options{PublicURL: cfg.PublicURL, AllowedOrigins: cfg.AllowedOriginList(), Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("sync: %w", err)
@@ -264,7 +268,7 @@ func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn h
 
 // billingDescription says whether billing is on, and against which API, for the start-up log
 // (never the keys).
-func billingDescription(cfg server.Config) string {
+func billingDescription(cfg config.Config) string {
 	switch {
 	case !cfg.BillingEnabled():
 		return "off"

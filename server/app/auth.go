@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"log/slog"
 
-	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/clerkauth"
+	"patrimonio/server/config"
 	"patrimonio/server/httpapi"
 	"patrimonio/server/passkey"
 	"patrimonio/server/store"
@@ -15,13 +15,13 @@ import (
 // wireAuth adds the auth provider's parts to deps: passkeys for the local provider (none when the
 // public URL's host cannot be a WebAuthn relying party, which is logged), or Clerk's token
 // verification. cfg.PublicURL must be final (after listening).
-func wireAuth(cfg server.Config, db *store.DB, accounts *account.Service, logger *slog.Logger, deps *httpapi.Deps) error {
+func wireAuth(cfg config.Config, db *store.DB, accounts *account.Service, logger *slog.Logger, deps *httpapi.Deps) error {
 	deps.AuthProvider = cfg.Provider()
 	switch cfg.Provider() {
-	case server.AuthClerk:
+	case config.AuthClerk:
 		frontendAPI, err := clerkauth.FrontendAPI(cfg.ClerkPublishableKey)
 		if err != nil {
-			return fmt.Errorf("%s: %w", server.EnvClerkPublishableKey, err)
+			return fmt.Errorf("%s: %w", config.EnvClerkPublishableKey, err)
 		}
 		authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 			PublishableKey: cfg.ClerkPublishableKey,

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 )
 
 // adminRoutes are the routes of the table under /api/v1/admin, found by walking the router, so a
@@ -121,7 +122,7 @@ func TestAdminsListUsers(t *testing.T) {
 
 // TestRevokedAdminLosesAccessAtOnce: admin rights are read from the user on every request.
 func TestRevokedAdminLosesAccessAtOnce(t *testing.T) {
-	f := newTeamFixture(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
+	f := newTeamFixture(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
 	root := f.signUp("root@example.com")
 	ctx := context.Background()
 	if _, err := f.accounts.SetAdmin(ctx, root.email, true); err != nil {
@@ -232,7 +233,7 @@ func TestGrantingAndRevokingAdminNeedsARecentProof(t *testing.T) {
 		f.advance(11 * time.Minute)
 		rec := f.act(boss, ana.id, "revoke_admin")
 		f.expect(rec, "POST", route, 403, nil)
-		if d := errorOf(t, rec); d.Code != server.EREVERIFY {
+		if d := errorOf(t, rec); d.Code != core.EREVERIFY {
 			t.Fatalf("revoke without a recent proof: %+v", d)
 		}
 		// Disabling and enabling need no proof.

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -41,7 +41,7 @@ func (a *api) authConfig(w http.ResponseWriter, r *http.Request) {
 // localOnly refuses the password endpoints when another provider signs users in.
 func (a *api) localOnly(w http.ResponseWriter, r *http.Request) bool {
 	if a.authProvider != ProviderLocal {
-		a.writeError(w, r, server.Errorf(server.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "signin.localOff")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EFORBIDDEN, "account.signin.localOff"))
 		return false
 	}
 	return true
@@ -70,7 +70,7 @@ func (a *api) signUp(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := a.accounts.Register(r.Context(), req.Email, req.Password, a.sessionMeta(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, toSignUpJSON(res))
@@ -96,7 +96,7 @@ func (a *api) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := a.accounts.SignIn(r.Context(), req.Email, req.Password, a.sessionMeta(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	if res.MFARequired {
@@ -124,7 +124,7 @@ func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 	_, pending, _ := account.AuthFrom(r.Context())
 	u, token, err := a.accounts.SignInSecondFactor(r.Context(), pending, req.Code, req.RecoveryCode, a.sessionMeta(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	a.setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
@@ -164,7 +164,7 @@ func (a *api) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
 	u, err := a.accounts.VerifyEmail(r.Context(), u, req.Code, a.clientIP(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -178,7 +178,7 @@ func (a *api) verifyEmail(w http.ResponseWriter, r *http.Request) {
 func (a *api) resendEmail(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
 	if err := a.accounts.ResendVerification(r.Context(), u); err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -196,7 +196,7 @@ func (a *api) totpSetup(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
 	setup, err := a.accounts.SetupTOTP(r.Context(), u, sess)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, totpSetupJSON{Secret: setup.Secret, OTPAuthURL: setup.OTPAuthURL, QRPNG: setup.QRPNG})
@@ -212,7 +212,7 @@ func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
 	codes, err := a.accounts.EnableTOTP(r.Context(), u, sess, req.Code)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -224,7 +224,7 @@ func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 func (a *api) totpDisable(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
 	if err := a.accounts.DisableTOTP(r.Context(), u, sess); err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -251,7 +251,7 @@ func (a *api) reverify(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
 	until, err := a.accounts.Reverify(r.Context(), u, sess, req.Method, secret, a.clientIP(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -263,7 +263,7 @@ func (a *api) reverify(w http.ResponseWriter, r *http.Request) {
 func (a *api) reverifyEmail(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
 	if err := a.accounts.SendReverifyCode(r.Context(), u); err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -276,7 +276,7 @@ func (a *api) devOutbox(w http.ResponseWriter, r *http.Request) {
 	to := r.URL.Query().Get("to")
 	if to == "" {
 		// Never every user's codes at once: the caller names the mailbox it reads.
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "outbox.to")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.outbox.to"))
 		return
 	}
 	mails, err := account.ReadOutbox(a.cfg.DevOutbox, to)

@@ -13,20 +13,21 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 	"patrimonio/server/billing"
+	"patrimonio/server/config"
 	"patrimonio/server/enums"
 	"patrimonio/server/fx"
 	"patrimonio/server/passkey"
+	"patrimonio/server/store"
 	"patrimonio/server/workspace"
 )
 
 // Database is what the HTTP layer needs to know about the database: which one it is and whether
 // it answers. *store.DB satisfies it.
 type Database interface {
-	Dialect() server.Dialect
+	Dialect() store.Dialect
 	Ping(ctx context.Context) error
 }
 
@@ -70,7 +71,7 @@ type Deps struct {
 
 // api holds what the handlers share. It is built once by New.
 type api struct {
-	cfg    server.Config
+	cfg    config.Config
 	db     Database
 	logger *slog.Logger
 	mux    *chi.Mux
@@ -104,11 +105,11 @@ type api struct {
 }
 
 // New returns the handler of the whole server: /api/v1 and the PWA.
-func New(cfg server.Config, deps Deps) http.Handler {
+func New(cfg config.Config, deps Deps) http.Handler {
 	return newAPI(cfg, deps).mux
 }
 
-func newAPI(cfg server.Config, deps Deps) *api {
+func newAPI(cfg config.Config, deps Deps) *api {
 	logger := deps.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)

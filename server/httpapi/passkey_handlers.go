@@ -15,7 +15,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/passkey"
 )
@@ -36,7 +36,7 @@ func toPasskeyJSON(p passkey.Passkey) passkeyJSON {
 // signs users in, or the public URL's host cannot be a WebAuthn relying party (an IP address).
 func (a *api) passkeysOn(w http.ResponseWriter, r *http.Request) bool {
 	if a.passkeys == nil || a.authProvider != ProviderLocal {
-		a.writeError(w, r, server.Errorf(server.ENOTFOUND, "%s", passkey.Message(server.LanguageFrom(r.Context()), "unavailable")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.ENOTFOUND, "passkey.unavailable"))
 		return false
 	}
 	return true
@@ -103,7 +103,7 @@ func (a *api) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(server.LanguageFrom(r.Context()), "credential.missing")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "passkey.credential.missing"))
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
@@ -153,7 +153,7 @@ func (a *api) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(server.LanguageFrom(ctx), "credential.missing")))
+		a.writeError(w, r, core.Refuse(ctx, core.EINVALID, "passkey.credential.missing"))
 		return
 	}
 	// Failed assertions count against the client's IP like wrong passwords do (429 past the limit).
@@ -165,7 +165,7 @@ func (a *api) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 	})
 	if err != nil {
 		a.logPasskeyRefusal(r, err)
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	if ck, err := r.Cookie(a.cookieName); err == nil {
@@ -231,8 +231,8 @@ func (a *api) passkeyRemove(w http.ResponseWriter, r *http.Request) {
 // logPasskeyRefusal logs why a ceremony was refused (the client only learns that it was): the
 // library's reason is worth having when a browser or authenticator misbehaves.
 func (a *api) logPasskeyRefusal(r *http.Request, err error) {
-	switch server.ErrorCode(err) {
-	case server.EINVALID, server.EUNAUTHORIZED:
+	switch core.ErrorCode(err) {
+	case core.EINVALID, core.EUNAUTHORIZED:
 		a.logger.InfoContext(r.Context(), "passkey ceremony refused", "path", r.URL.Path, "reason", err.Error())
 	}
 }

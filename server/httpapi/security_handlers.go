@@ -13,9 +13,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
-	"patrimonio/server/passkey"
 )
 
 // bodyPasswordReset is the shared schema's entity of a reset (shared-schema/src/requests.ts).
@@ -49,7 +48,7 @@ func (a *api) signUpVerify(w http.ResponseWriter, r *http.Request) {
 	}
 	u, token, err := a.accounts.VerifyRegistration(r.Context(), req.Email, req.Code, a.sessionMeta(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	a.setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
@@ -76,7 +75,7 @@ func (a *api) signUpResend(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := a.accounts.ResendRegistrationCode(r.Context(), req.Email)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, toSignUpJSON(res))
@@ -100,7 +99,7 @@ func (a *api) changePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
 	if err := a.accounts.ChangePassword(r.Context(), u, sess, req.CurrentPassword, req.NewPassword, a.clientIP(r)); err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -118,7 +117,7 @@ func (a *api) forgotPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := a.accounts.RequestPasswordReset(r.Context(), req.Email, a.clientIP(r)); err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, struct{}{})
@@ -144,7 +143,7 @@ func (a *api) resetPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	err := a.accounts.ResetPassword(r.Context(), account.ResetInput{Token: req.Token, Email: req.Email, Code: req.Code, Password: req.Password}, a.clientIP(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -225,9 +224,8 @@ func (a *api) reverifyPasskeyFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	lang := server.LanguageFrom(ctx)
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(lang, "credential.missing")))
+		a.writeError(w, r, core.Refuse(ctx, core.EINVALID, "passkey.credential.missing"))
 		return
 	}
 	u, sess, _ := account.AuthFrom(ctx)
@@ -237,13 +235,13 @@ func (a *api) reverifyPasskeyFinish(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		if userID != u.ID {
-			return server.Errorf(server.EINVALID, "%s", account.ErrorMessage(ctx, "reverify.passkeyOther"))
+			return core.Refuse(ctx, core.EINVALID, "account.reverify.passkeyOther")
 		}
 		return nil
 	})
 	if err != nil {
 		a.logPasskeyRefusal(r, err)
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	until, err := a.accounts.MarkReverifiedSecondFactor(ctx, sess.ID)
@@ -296,7 +294,7 @@ func (a *api) setUsername(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
 	u, err := a.accounts.SetUsername(r.Context(), u, req.Username)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, userEnvelope{toUserJSON(u)})
@@ -325,15 +323,15 @@ func (a *api) putAvatar(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
-			a.writeError(w, r, server.Errorf(server.ETOOLARGE, "%s", account.ErrorMessage(r.Context(), "avatar.tooLarge", account.AvatarMaxBytes>>20)))
+			a.writeError(w, r, core.Refuse(r.Context(), core.ETOOLARGE, "account.avatar.tooLarge", account.AvatarMaxBytes>>20))
 			return
 		}
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "request.unreadable")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.request.unreadable"))
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
 	if err := a.accounts.SetAvatar(r.Context(), u, data); err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	u, err = a.accounts.User(r.Context(), u.ID)

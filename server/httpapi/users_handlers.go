@@ -140,7 +140,7 @@ func (a *api) updateUser(w http.ResponseWriter, r *http.Request) {
 		Gender: req.Gender, Country: req.Country, State: req.State,
 	})
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, userEnvelope{toUserJSON(u)})
@@ -162,7 +162,7 @@ func (a *api) advanceOnboarding(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
 	o, err := a.accounts.AdvanceOnboarding(r.Context(), u, req.Step, req.Action)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -193,7 +193,7 @@ func (a *api) requestEmailChange(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
 	change, err := a.accounts.RequestEmailChange(r.Context(), u, sess, req.Email)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, emailChangeJSON{PendingEmail: change.NewEmail, ExpiresAt: change.ExpiresAt})
@@ -211,7 +211,7 @@ func (a *api) confirmEmailChange(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
 	u, err := a.accounts.ConfirmEmailChange(r.Context(), u, sess, req.Code, a.clientIP(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, userEnvelope{toUserJSON(u)})
@@ -223,7 +223,7 @@ func (a *api) confirmEmailChange(w http.ResponseWriter, r *http.Request) {
 func (a *api) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
 	if err := a.accounts.DeleteAccount(r.Context(), u, sess); err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	a.clearSessionCookie(w)

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -41,13 +41,13 @@ func TestTheAdminSubcommandGrantsAndRevokesTheAdminRole(t *testing.T) {
 			if dialect == "postgres" {
 				databaseURL = pgtest.URL(t)
 			}
-			cfg, err := server.LoadConfig(func(k string) string {
+			cfg, err := config.Load(func(k string) string {
 				return map[string]string{"DATABASE_URL": databaseURL}[k]
 			}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			db, err := store.Open(context.Background(), cfg)
+			db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 			if err != nil {
 				t.Fatal(err)
 			}

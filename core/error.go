@@ -1,11 +1,15 @@
-// Package server is Patrimonio's domain package: the error type with its codes, the configuration,
-// the version and the request-scoped logging context. It imports no database, HTTP or other
-// technology package; those live in their own packages (store, httpapi, app) and use this one.
-package server
+// Package core is what every Go package of Patrimonio shares, and nothing else: the error type with
+// its codes, the language of user-visible messages, the request id carried in contexts and logs, the
+// normal form of a web origin, and the build's version. It imports nothing of ours and no database,
+// HTTP or other technology package, so that the server (server/...) and the sync engine (sync/) can
+// both sit on it without depending on each other. The configuration is in server/config, where the
+// server is wired; database dialects are in server/store.
+package core
 
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Error codes. Each code says what kind of failure happened; the HTTP layer turns a code into a
@@ -31,10 +35,34 @@ const EREVERIFY = "reverification_required"
 const internalMessage = "Internal error."
 
 // Error is the one error type of Patrimonio. Code is one of the E* constants; Message is safe to show
-// to the user (it never holds secrets or internal details).
+// to the user (it never holds secrets or internal details). Fields names the fields at fault of a
+// refused document (EINVALID); RetryAfter, when positive, says when the same request may succeed
+// (ETOOMANY, EUNAVAILABLE). The HTTP layer writes all of it with one writer: the body
+// {"error":{"code","message","fields"}} and the Retry-After header.
 type Error struct {
-	Code    string
-	Message string
+	Code       string
+	Message    string
+	Fields     []FieldIssue
+	RetryAfter time.Duration
+}
+
+// FieldIssue is one problem with one field of a submitted document: its dotted path and the message
+// in the reader's language; for the shared schema's checks also the message key (shared-schema
+// messages/<lang>.json) and its parameters, for clients that translate themselves.
+type FieldIssue struct {
+	Path    string         `json:"path"`
+	Key     string         `json:"key,omitempty"`
+	Params  map[string]any `json:"params,omitempty"`
+	Message string         `json:"message"`
+}
+
+// RetryAfterSeconds is RetryAfter in whole seconds, rounded up, at least 1; 0 when RetryAfter is not
+// positive.
+func (e *Error) RetryAfterSeconds() int {
+	if e.RetryAfter <= 0 {
+		return 0
+	}
+	return max(1, int((e.RetryAfter+time.Second-1)/time.Second))
 }
 
 // Error implements the error interface. It is meant for logs, not for users.

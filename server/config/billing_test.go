@@ -1,20 +1,20 @@
-package server_test
+package config_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/server/config"
 )
 
 func TestBillingConfig(t *testing.T) {
 	// Unset: billing off.
-	cfg, err := server.LoadConfig(envFrom(nil), nil)
-	if err != nil || cfg.BillingEnabled() || cfg.BillingConfig != (server.BillingConfig{}) {
+	cfg, err := config.Load(envFrom(nil), nil)
+	if err != nil || cfg.BillingEnabled() || cfg.BillingConfig != (config.BillingConfig{}) {
 		t.Fatalf("defaults: %+v %v", cfg.BillingConfig, err)
 	}
-	cfg, err = server.LoadConfig(envFrom(map[string]string{
+	cfg, err = config.Load(envFrom(map[string]string{
 		"PATRIMONIO_STRIPE_SECRET_KEY":     "sk_test_51Abc",
 		"PATRIMONIO_STRIPE_WEBHOOK_SECRET": "whsec_old, whsec_new",
 		"PATRIMONIO_STRIPE_PLANS":          "prod_Basic,prod_Premium",
@@ -25,7 +25,7 @@ func TestBillingConfig(t *testing.T) {
 		t.Fatalf("set: %+v %v", cfg.BillingConfig, err)
 	}
 	// The flag wins over the environment.
-	if cfg, err := server.LoadConfig(envFrom(map[string]string{"PATRIMONIO_STRIPE_PLANS": "prod_A"}), []string{"-stripe-plans", "prod_B"}); err != nil ||
+	if cfg, err := config.Load(envFrom(map[string]string{"PATRIMONIO_STRIPE_PLANS": "prod_A"}), []string{"-stripe-plans", "prod_B"}); err != nil ||
 		cfg.StripePlans != "prod_B" {
 		t.Fatalf("flag: %+v %v", cfg.BillingConfig, err)
 	}
@@ -41,7 +41,7 @@ func TestBillingConfig(t *testing.T) {
 		{map[string]string{"PATRIMONIO_STRIPE_PLANS": "price_1"}, "not a Stripe product id"},
 		{map[string]string{"PATRIMONIO_STRIPE_API_URL": "ftp://x"}, "http"},
 	} {
-		_, err := server.LoadConfig(envFrom(bad.env), nil)
+		_, err := config.Load(envFrom(bad.env), nil)
 		if err == nil || !strings.Contains(err.Error(), bad.inError) || strings.Contains(err.Error(), "SECRETVALUE") {
 			t.Errorf("%v: %v", bad.env, err)
 		}

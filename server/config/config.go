@@ -1,4 +1,9 @@
-package server
+// Package config reads the server's configuration once at start, from the environment and the
+// command line, into one Config value that server/app (where the server is wired) hands out in
+// pieces: the store gets a dialect and a URL, each service the settings it needs. Nothing reads the
+// environment after that. Only server/app, server/httpapi, the commands and the sync/sim harness
+// import this package.
+package config
 
 import (
 	"errors"
@@ -10,15 +15,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-)
 
-// Dialect names a database engine. Its values are also the folder names of the migrations.
-type Dialect string
-
-// The two database dialects Patrimonio runs on.
-const (
-	SQLite   Dialect = "sqlite"
-	Postgres Dialect = "postgres"
+	"patrimonio/core"
+	"patrimonio/server/store"
 )
 
 // Defaults of the configuration.
@@ -42,9 +41,9 @@ const (
 type Config struct {
 	// Addr is the TCP address to listen on, host:port. Port 0 picks a free port.
 	Addr string
-	// DatabaseURL is a postgres:// URL when the database is Postgres, and "" for SQLite.
+	// DatabaseURL is a postgres:// URL when the database is store.Postgres, and "" for store.SQLite.
 	DatabaseURL string
-	// SQLitePath is the SQLite database file when DatabaseURL is "".
+	// SQLitePath is the store.SQLite database file when DatabaseURL is "".
 	SQLitePath string
 	// PublicURL is the origin users reach, e.g. "https://patrimonio.example.com": scheme, host and
 	// a port only when it is not the scheme's default; no path, no trailing slash.
@@ -66,12 +65,21 @@ type Config struct {
 	BillingConfig
 }
 
-// Dialect says which database the configuration selects.
-func (c Config) Dialect() Dialect {
+// store.Dialect says which database the configuration selects.
+func (c Config) Dialect() store.Dialect {
 	if c.DatabaseURL != "" {
-		return Postgres
+		return store.Postgres
 	}
-	return SQLite
+	return store.SQLite
+}
+
+// DatabaseSource is where store.Open finds the database of Dialect: the Postgres URL, or the
+// SQLite file path.
+func (c Config) DatabaseSource() string {
+	if c.DatabaseURL != "" {
+		return c.DatabaseURL
+	}
+	return c.SQLitePath
 }
 
 // DatabaseDescription describes the database for logs, without any password.
@@ -124,7 +132,7 @@ func newFlagSet(raw *rawConfig) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&raw.addr, "addr", raw.addr, "address to listen on, host:port ("+EnvAddr+")")
 	fs.StringVar(&raw.databaseURL, "database-url", raw.databaseURL,
-		"postgres:// URL, or sqlite:PATH; empty means SQLite at "+DefaultSQLitePath+" ("+EnvDatabaseURL+")")
+		"postgres:// URL, or sqlite:PATH; empty means store.SQLite at "+DefaultSQLitePath+" ("+EnvDatabaseURL+")")
 	fs.StringVar(&raw.publicURL, "public-url", raw.publicURL, "origin users reach, e.g. https://example.com ("+EnvPublicURL+")")
 	fs.StringVar(&raw.logLevel, "log-level", raw.logLevel, "debug, info, warn or error ("+EnvLogLevel+")")
 	fs.StringVar(&raw.logFormat, "log-format", raw.logFormat, "text or json ("+EnvLogFormat+")")
@@ -137,7 +145,7 @@ func newFlagSet(raw *rawConfig) *flag.FlagSet {
 }
 
 // PrintConfigUsage writes the flags and the environment variables they mirror.
-func PrintConfigUsage(w io.Writer) {
+func PrintUsage(w io.Writer) {
 	raw := rawConfig{addr: DefaultAddr, logLevel: "info", logFormat: string(LogText), webDir: DefaultWebDir}
 	fs := newFlagSet(&raw)
 	fs.SetOutput(w)
@@ -147,7 +155,7 @@ func PrintConfigUsage(w io.Writer) {
 // LoadConfig builds the configuration from environment variables (read through getenv) and
 // command-line flags (args, without the program name), flags winning. It returns an error that
 // names the variable or flag for any bad value; -h or -help gives an error wrapping flag.ErrHelp.
-func LoadConfig(getenv func(string) string, args []string) (Config, error) {
+func Load(getenv func(string) string, args []string) (Config, error) {
 	raw := rawConfig{
 		addr:        orDefault(getenv(EnvAddr), DefaultAddr),
 		databaseURL: strings.TrimSpace(getenv(EnvDatabaseURL)),
@@ -182,7 +190,7 @@ func LoadConfig(getenv func(string) string, args []string) (Config, error) {
 	if raw.publicURL == "" {
 		cfg.PublicURL = OriginFromAddr(cfg.Addr)
 		cfg.PublicURLFromAddr = true
-	} else if cfg.PublicURL, err = ParseOrigin(strings.TrimSpace(raw.publicURL)); err != nil {
+	} else if cfg.PublicURL, err = core.ParseOrigin(strings.TrimSpace(raw.publicURL)); err != nil {
 		return Config{}, fmt.Errorf("%s (-public-url): %w", EnvPublicURL, err)
 	}
 	if cfg.LogLevel, err = parseLogLevel(raw.logLevel); err != nil {
@@ -233,7 +241,7 @@ func parseAddr(addr string) (string, error) {
 	return addr, nil
 }
 
-// parseDatabaseURL returns the Postgres URL, or the SQLite path when the value selects SQLite.
+// parseDatabaseURL returns the store.Postgres URL, or the store.SQLite path when the value selects store.SQLite.
 // The error never repeats the value, which may hold a password.
 func parseDatabaseURL(v string) (pgURL, sqlitePath string, err error) {
 	if v == "" {
@@ -245,7 +253,7 @@ func parseDatabaseURL(v string) (pgURL, sqlitePath string, err error) {
 			return "", "", errors.New("sqlite: needs a file path, e.g. sqlite:data/patrimonio.db")
 		}
 		if strings.ContainsAny(path, "?#") {
-			return "", "", errors.New("the SQLite path must not contain ? or #")
+			return "", "", errors.New("the store.SQLite path must not contain ? or #")
 		}
 		return "", path, nil
 	}
@@ -253,7 +261,7 @@ func parseDatabaseURL(v string) (pgURL, sqlitePath string, err error) {
 	switch strings.ToLower(scheme) {
 	case "postgres", "postgresql":
 	default:
-		return "", "", errors.New("must be a postgres:// or postgresql:// URL (or sqlite:PATH, or unset for SQLite)")
+		return "", "", errors.New("must be a postgres:// or postgresql:// URL (or sqlite:PATH, or unset for store.SQLite)")
 	}
 	u, err := url.Parse(v)
 	if err != nil {
@@ -263,43 +271,6 @@ func parseDatabaseURL(v string) (pgURL, sqlitePath string, err error) {
 		return "", "", errors.New("the postgres URL has no host")
 	}
 	return v, "", nil
-}
-
-// ParseOrigin checks that s is an http(s) origin (scheme and host, no path beyond "/", no query,
-// fragment or user) and returns it in the form browsers send in an Origin header: lower case,
-// default port dropped, no trailing slash.
-func ParseOrigin(s string) (string, error) {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "", fmt.Errorf("%q is not a URL", s)
-	}
-	scheme := strings.ToLower(u.Scheme)
-	if scheme != "http" && scheme != "https" {
-		return "", fmt.Errorf("%q must start with http:// or https://", s)
-	}
-	if u.Host == "" || u.Hostname() == "" {
-		return "", fmt.Errorf("%q has no host", s)
-	}
-	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
-		return "", fmt.Errorf("%q must be an origin only (scheme://host[:port]), without path, query or user", s)
-	}
-	host := strings.ToLower(u.Hostname())
-	port := u.Port()
-	if port != "" {
-		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return "", fmt.Errorf("%q has an invalid port", s)
-		}
-	}
-	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	return scheme + "://" + host, nil
 }
 
 // OriginFromAddr is the default public URL of a listening address: http, with "localhost" for

@@ -1,4 +1,4 @@
-package server_test
+package config_test
 
 import (
 	"encoding/base64"
@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/server/config"
 )
 
 func TestLoadConfigReadsTheAccountsVariables(t *testing.T) {
-	cfg, err := server.LoadConfig(envFrom(map[string]string{
+	cfg, err := config.Load(envFrom(map[string]string{
 		"PATRIMONIO_PUBLIC_URL":      "https://wealth.example.com",
 		"PATRIMONIO_ADMIN_EMAILS":    " Boss@Example.com, ops@example.com ,",
 		"PATRIMONIO_SMTP_URL":        "smtp://mailer:p%40ss@mail.example.com:587",
@@ -40,7 +40,7 @@ func TestLoadConfigReadsTheAccountsVariables(t *testing.T) {
 		t.Errorf("trusted proxies %v", got)
 	}
 	// Flags override the variables, like the others.
-	cfg, err = server.LoadConfig(envFrom(map[string]string{"PATRIMONIO_ADMIN_EMAILS": "a@example.com"}),
+	cfg, err = config.Load(envFrom(map[string]string{"PATRIMONIO_ADMIN_EMAILS": "a@example.com"}),
 		[]string{"-admin-emails", "b@example.com", "-dev-outbox", "out", "-allowed-origins", "http://localhost:5173"})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestLoadConfigRejectsBadAccountsValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := server.LoadConfig(envFrom(tt.env), nil)
+			_, err := config.Load(envFrom(tt.env), nil)
 			if err == nil {
 				t.Fatal("LoadConfig succeeded, want an error")
 			}
@@ -85,7 +85,7 @@ func TestLoadConfigRejectsBadAccountsValues(t *testing.T) {
 
 func TestTheSMTPURLHasNoFlag(t *testing.T) {
 	var b strings.Builder
-	server.PrintConfigUsage(&b)
+	config.PrintUsage(&b)
 	for _, name := range []string{"-admin-emails", "-mail-from", "-dev-outbox", "-allowed-origins", "-trusted-proxies"} {
 		if !strings.Contains(b.String(), name) {
 			t.Errorf("usage does not mention %s", name)
@@ -94,7 +94,7 @@ func TestTheSMTPURLHasNoFlag(t *testing.T) {
 	if strings.Contains(b.String(), "-smtp-url") {
 		t.Error("the SMTP URL, which holds a password, has a command-line flag")
 	}
-	if _, err := server.LoadConfig(envFrom(nil), []string{"-smtp-url", "smtp://x"}); err == nil {
+	if _, err := config.Load(envFrom(nil), []string{"-smtp-url", "smtp://x"}); err == nil {
 		t.Error("-smtp-url is accepted")
 	}
 }
@@ -114,7 +114,7 @@ func TestTheSecretKeyIsReadAsBase64Of32BytesAndHasNoFlag(t *testing.T) {
 		{"URL-safe base64 without padding", base64.RawURLEncoding.EncodeToString(key)},
 	} {
 		t.Run(tt.name+" is accepted", func(t *testing.T) {
-			cfg, err := server.LoadConfig(envFrom(map[string]string{"PATRIMONIO_SECRET_KEY": tt.value}), nil)
+			cfg, err := config.Load(envFrom(map[string]string{"PATRIMONIO_SECRET_KEY": tt.value}), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,19 +128,19 @@ func TestTheSecretKeyIsReadAsBase64Of32BytesAndHasNoFlag(t *testing.T) {
 		{"a key of 16 bytes is refused", base64.StdEncoding.EncodeToString(key[:16]), "decodes to 16 bytes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := server.LoadConfig(envFrom(map[string]string{"PATRIMONIO_SECRET_KEY": tt.value}), nil)
+			_, err := config.Load(envFrom(map[string]string{"PATRIMONIO_SECRET_KEY": tt.value}), nil)
 			if err == nil || !strings.Contains(err.Error(), "PATRIMONIO_SECRET_KEY") || !strings.Contains(err.Error(), tt.want) ||
 				strings.Contains(err.Error(), tt.value) {
 				t.Fatalf("err = %v", err)
 			}
 		})
 	}
-	cfg, err := server.LoadConfig(envFrom(nil), nil)
+	cfg, err := config.Load(envFrom(nil), nil)
 	if err != nil || cfg.SecretKey != "" || cfg.SecretKeyBytes() != nil {
 		t.Fatalf("without the variable: %q, %v", cfg.SecretKey, err)
 	}
 	var usage strings.Builder
-	server.PrintConfigUsage(&usage)
+	config.PrintUsage(&usage)
 	if strings.Contains(usage.String(), "secret-key") {
 		t.Error("the secret key has a command-line flag")
 	}

@@ -1,4 +1,4 @@
-package server
+package config
 
 import (
 	"encoding/base64"
@@ -9,16 +9,18 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"patrimonio/core"
 )
 
 // The environment variables of the local accounts provider (issue 4). PATRIMONIO_SMTP_URL and
 // PATRIMONIO_SECRET_KEY have no flag: a secret on the command line would show in the process list.
 const (
 	// EnvSecretKey is the key that encrypts secrets at rest (TOTP secrets): 32 random bytes in
-	// base64. Required with Postgres; with SQLite, a key file next to the database is made on first
+	// base64. Required with store.Postgres; with store.SQLite, a key file next to the database is made on first
 	// start when it is unset.
 	EnvSecretKey = "PATRIMONIO_SECRET_KEY"
-	// EnvSecretKeyFile is where the key file is (made on first start with SQLite when missing),
+	// EnvSecretKeyFile is where the key file is (made on first start with store.SQLite when missing),
 	// instead of next to the database: keep the key and the data apart.
 	EnvSecretKeyFile  = "PATRIMONIO_SECRET_KEY_FILE"
 	EnvAdminEmails    = "PATRIMONIO_ADMIN_EMAILS"
@@ -51,7 +53,7 @@ type AccountsConfig struct {
 	// unset. It is a secret: never log it (SecretKeyBytes decodes it).
 	SecretKey string
 	// SecretKeyFile is the path of the key file (PATRIMONIO_SECRET_KEY_FILE), "" for the default:
-	// secret.key next to the SQLite database. Ignored when SecretKey is set.
+	// secret.key next to the store.SQLite database. Ignored when SecretKey is set.
 	SecretKeyFile string
 }
 
@@ -180,7 +182,7 @@ func applyAccounts(cfg *Config, raw rawAccountsConfig) error {
 
 	var origins []string
 	for _, o := range splitList(raw.allowedOrigins) {
-		origin, err := ParseOrigin(o)
+		origin, err := core.ParseOrigin(o)
 		if err != nil {
 			return fmt.Errorf("%s (-allowed-origins): %w", EnvAllowedOrigins, err)
 		}

@@ -1,19 +1,19 @@
-package server_test
+package config_test
 
 import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/server/config"
 )
 
 func TestFXConfig(t *testing.T) {
 	// Unset: the ECB's own files (server/fx's defaults), loading on, no second source.
-	cfg, err := server.LoadConfig(envFrom(nil), nil)
-	if err != nil || cfg.FXConfig != (server.FXConfig{}) {
+	cfg, err := config.Load(envFrom(nil), nil)
+	if err != nil || cfg.FXConfig != (config.FXConfig{}) {
 		t.Fatalf("defaults: %+v %v", cfg.FXConfig, err)
 	}
-	cfg, err = server.LoadConfig(envFrom(map[string]string{
+	cfg, err = config.Load(envFrom(map[string]string{
 		"PATRIMONIO_FX_UPDATES":          "off",
 		"PATRIMONIO_FX_ECB_DAILY_URL":    "http://mirror.lan/daily.xml",
 		"PATRIMONIO_FX_ECB_90D_URL":      "https://mirror.example/90d.xml",
@@ -21,13 +21,13 @@ func TestFXConfig(t *testing.T) {
 		"PATRIMONIO_FX_EXTRA_URL":        "https://rates.example/v1",
 		"PATRIMONIO_FX_EXTRA_CURRENCIES": "ars, clp,UYU",
 	}), nil)
-	want := server.FXConfig{FXUpdatesOff: true, FXECBDailyURL: "http://mirror.lan/daily.xml", FXECB90DayURL: "https://mirror.example/90d.xml",
+	want := config.FXConfig{FXUpdatesOff: true, FXECBDailyURL: "http://mirror.lan/daily.xml", FXECB90DayURL: "https://mirror.example/90d.xml",
 		FXECBHistoryURL: "https://mirror.example/hist.xml", FXExtraURL: "https://rates.example/v1", FXExtraCurrencies: "ARS,CLP,UYU"}
 	if err != nil || cfg.FXConfig != want {
 		t.Fatalf("set: %+v %v", cfg.FXConfig, err)
 	}
 	// The flag wins over the environment.
-	if cfg, err := server.LoadConfig(envFrom(map[string]string{"PATRIMONIO_FX_UPDATES": "off"}), []string{"-fx-updates", "on"}); err != nil || cfg.FXUpdatesOff {
+	if cfg, err := config.Load(envFrom(map[string]string{"PATRIMONIO_FX_UPDATES": "off"}), []string{"-fx-updates", "on"}); err != nil || cfg.FXUpdatesOff {
 		t.Fatalf("flag: %+v %v", cfg.FXConfig, err)
 	}
 	for _, bad := range []struct{ name, value, inError string }{
@@ -35,7 +35,7 @@ func TestFXConfig(t *testing.T) {
 		{"PATRIMONIO_FX_ECB_DAILY_URL", "ftp://ecb/daily.xml", "http"},
 		{"PATRIMONIO_FX_EXTRA_CURRENCIES", "ARS;CLP", "ISO 4217"},
 	} {
-		_, err := server.LoadConfig(envFrom(map[string]string{bad.name: bad.value}), nil)
+		_, err := config.Load(envFrom(map[string]string{bad.name: bad.value}), nil)
 		if err == nil || !strings.Contains(err.Error(), bad.name) || !strings.Contains(err.Error(), bad.inError) {
 			t.Errorf("%s=%s: %v", bad.name, bad.value, err)
 		}

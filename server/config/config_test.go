@@ -1,4 +1,4 @@
-package server_test
+package config_test
 
 import (
 	"errors"
@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/server/config"
+	"patrimonio/server/store"
 )
 
 func envFrom(m map[string]string) func(string) string {
@@ -19,14 +20,14 @@ func TestLoadConfig(t *testing.T) {
 		name string
 		env  map[string]string
 		args []string
-		want server.Config
+		want config.Config
 	}{
 		{
 			name: "an empty environment gives the defaults with SQLite and a public URL from the address",
-			want: server.Config{
+			want: config.Config{
 				Addr: "localhost:8080", SQLitePath: "data/patrimonio.db",
 				PublicURL: "http://localhost:8080", PublicURLFromAddr: true,
-				LogLevel: slog.LevelInfo, LogFormat: server.LogText, WebDir: "pwa/dist",
+				LogLevel: slog.LevelInfo, LogFormat: config.LogText, WebDir: "pwa/dist",
 			},
 		},
 		{
@@ -39,72 +40,72 @@ func TestLoadConfig(t *testing.T) {
 				"PATRIMONIO_LOG_FORMAT": "json",
 				"PATRIMONIO_WEB_DIR":    "/srv/pwa",
 			},
-			want: server.Config{
+			want: config.Config{
 				Addr:        "0.0.0.0:9000",
 				DatabaseURL: "postgres://app:secret@db.internal:5432/patrimonio?sslmode=require",
 				PublicURL:   "https://wealth.example.com",
-				LogLevel:    slog.LevelDebug, LogFormat: server.LogJSON, WebDir: "/srv/pwa",
+				LogLevel:    slog.LevelDebug, LogFormat: config.LogJSON, WebDir: "/srv/pwa",
 			},
 		},
 		{
 			name: "flags override the environment",
 			env:  map[string]string{"PATRIMONIO_ADDR": "localhost:1", "PATRIMONIO_LOG_LEVEL": "error"},
 			args: []string{"-addr", "127.0.0.1:0", "-log-level=warn", "-web-dir", "dist", "-database-url", "sqlite:/tmp/x.db"},
-			want: server.Config{
+			want: config.Config{
 				Addr: "127.0.0.1:0", SQLitePath: "/tmp/x.db",
 				PublicURL: "http://127.0.0.1:0", PublicURLFromAddr: true,
-				LogLevel: slog.LevelWarn, LogFormat: server.LogText, WebDir: "dist",
+				LogLevel: slog.LevelWarn, LogFormat: config.LogText, WebDir: "dist",
 			},
 		},
 		{
 			name: "postgresql scheme also selects Postgres",
 			env:  map[string]string{"DATABASE_URL": "postgresql://localhost/patrimonio"},
-			want: server.Config{
+			want: config.Config{
 				Addr: "localhost:8080", DatabaseURL: "postgresql://localhost/patrimonio",
 				PublicURL: "http://localhost:8080", PublicURLFromAddr: true,
-				LogLevel: slog.LevelInfo, LogFormat: server.LogText, WebDir: "pwa/dist",
+				LogLevel: slog.LevelInfo, LogFormat: config.LogText, WebDir: "pwa/dist",
 			},
 		},
 		{
 			name: "a sqlite URL with three slashes is an absolute path",
 			env:  map[string]string{"DATABASE_URL": "sqlite:///var/lib/patrimonio/p.db"},
-			want: server.Config{
+			want: config.Config{
 				Addr: "localhost:8080", SQLitePath: "/var/lib/patrimonio/p.db",
 				PublicURL: "http://localhost:8080", PublicURLFromAddr: true,
-				LogLevel: slog.LevelInfo, LogFormat: server.LogText, WebDir: "pwa/dist",
+				LogLevel: slog.LevelInfo, LogFormat: config.LogText, WebDir: "pwa/dist",
 			},
 		},
 		{
 			name: "an address without host gets localhost in the default public URL",
 			env:  map[string]string{"PATRIMONIO_ADDR": ":8081"},
-			want: server.Config{
+			want: config.Config{
 				Addr: ":8081", SQLitePath: "data/patrimonio.db",
 				PublicURL: "http://localhost:8081", PublicURLFromAddr: true,
-				LogLevel: slog.LevelInfo, LogFormat: server.LogText, WebDir: "pwa/dist",
+				LogLevel: slog.LevelInfo, LogFormat: config.LogText, WebDir: "pwa/dist",
 			},
 		},
 		{
 			name: "the default port of the public URL is dropped like browsers do in Origin",
 			env:  map[string]string{"PATRIMONIO_PUBLIC_URL": "https://example.com:443"},
-			want: server.Config{
+			want: config.Config{
 				Addr: "localhost:8080", SQLitePath: "data/patrimonio.db",
 				PublicURL: "https://example.com",
-				LogLevel:  slog.LevelInfo, LogFormat: server.LogText, WebDir: "pwa/dist",
+				LogLevel:  slog.LevelInfo, LogFormat: config.LogText, WebDir: "pwa/dist",
 			},
 		},
 		{
 			name: "an IPv6 public URL keeps its brackets and port",
 			env:  map[string]string{"PATRIMONIO_PUBLIC_URL": "http://[::1]:8080"},
-			want: server.Config{
+			want: config.Config{
 				Addr: "localhost:8080", SQLitePath: "data/patrimonio.db",
 				PublicURL: "http://[::1]:8080",
-				LogLevel:  slog.LevelInfo, LogFormat: server.LogText, WebDir: "pwa/dist",
+				LogLevel:  slog.LevelInfo, LogFormat: config.LogText, WebDir: "pwa/dist",
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := server.LoadConfig(envFrom(tt.env), tt.args)
+			got, err := config.Load(envFrom(tt.env), tt.args)
 			if err != nil {
 				t.Fatalf("LoadConfig: %v", err)
 			}
@@ -141,7 +142,7 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := server.LoadConfig(envFrom(tt.env), tt.args)
+			_, err := config.Load(envFrom(tt.env), tt.args)
 			if err == nil {
 				t.Fatal("LoadConfig succeeded, want an error")
 			}
@@ -158,12 +159,12 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 }
 
 func TestLoadConfigHelpFlagAsksForUsage(t *testing.T) {
-	_, err := server.LoadConfig(envFrom(nil), []string{"-h"})
+	_, err := config.Load(envFrom(nil), []string{"-h"})
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("err = %v, want flag.ErrHelp", err)
 	}
 	var b strings.Builder
-	server.PrintConfigUsage(&b)
+	config.PrintUsage(&b)
 	for _, name := range []string{"-addr", "PATRIMONIO_ADDR", "-database-url", "-public-url", "-log-level", "-web-dir"} {
 		if !strings.Contains(b.String(), name) {
 			t.Errorf("usage does not mention %s:\n%s", name, b.String())
@@ -174,23 +175,23 @@ func TestLoadConfigHelpFlagAsksForUsage(t *testing.T) {
 func TestConfigDerivedValues(t *testing.T) {
 	tests := []struct {
 		name                    string
-		cfg                     server.Config
-		wantDialect             server.Dialect
+		cfg                     config.Config
+		wantDialect             store.Dialect
 		wantDescription, wantWS string
 		wantSecure              bool
 	}{
 		{
 			name:            "an https public URL is secure and its socket origin is wss",
-			cfg:             server.Config{PublicURL: "https://example.com", DatabaseURL: "postgres://u:pw@h/db"},
-			wantDialect:     server.Postgres,
+			cfg:             config.Config{PublicURL: "https://example.com", DatabaseURL: "postgres://u:pw@h/db"},
+			wantDialect:     store.Postgres,
 			wantDescription: "postgres://u:xxxxx@h/db",
 			wantWS:          "wss://example.com",
 			wantSecure:      true,
 		},
 		{
 			name:            "an http public URL is not secure and its socket origin is ws",
-			cfg:             server.Config{PublicURL: "http://localhost:8080", SQLitePath: "data/p.db"},
-			wantDialect:     server.SQLite,
+			cfg:             config.Config{PublicURL: "http://localhost:8080", SQLitePath: "data/p.db"},
+			wantDialect:     store.SQLite,
 			wantDescription: "sqlite:data/p.db",
 			wantWS:          "ws://localhost:8080",
 		},

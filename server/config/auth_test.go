@@ -1,10 +1,10 @@
-package server_test
+package config_test
 
 import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/server/config"
 )
 
 const (
@@ -17,41 +17,41 @@ func TestLoadConfigChoosesTheAuthProvider(t *testing.T) {
 		name string
 		env  map[string]string
 		args []string
-		want server.AuthConfig
+		want config.AuthConfig
 	}{
 		{
 			name: "without configuration the local provider signs users in",
-			want: server.AuthConfig{},
+			want: config.AuthConfig{},
 		},
 		{
 			name: "local is the local provider",
 			env:  map[string]string{"PATRIMONIO_AUTH_PROVIDER": "local"},
-			want: server.AuthConfig{},
+			want: config.AuthConfig{},
 		},
 		{
 			name: "clerk with a publishable key and a PEM key is networkless Clerk",
 			env: map[string]string{"PATRIMONIO_AUTH_PROVIDER": "Clerk", "CLERK_PUBLISHABLE_KEY": testPK,
 				"CLERK_JWT_KEY": testPEM},
-			want: server.AuthConfig{AuthProvider: "clerk", ClerkPublishableKey: testPK, ClerkJWTKey: testPEM},
+			want: config.AuthConfig{AuthProvider: "clerk", ClerkPublishableKey: testPK, ClerkJWTKey: testPEM},
 		},
 		{
 			name: "clerk with a secret key fetches keys from the Backend API",
 			env: map[string]string{"PATRIMONIO_AUTH_PROVIDER": "clerk", "CLERK_PUBLISHABLE_KEY": testPK,
 				"CLERK_SECRET_KEY": "sk_test_abc", "CLERK_API_URL": "http://localhost:9999/v1/"},
-			want: server.AuthConfig{AuthProvider: "clerk", ClerkPublishableKey: testPK, ClerkSecretKey: "sk_test_abc",
+			want: config.AuthConfig{AuthProvider: "clerk", ClerkPublishableKey: testPK, ClerkSecretKey: "sk_test_abc",
 				ClerkAPIURL: "http://localhost:9999/v1"},
 		},
 		{
 			name: "clerk with a JWKS URL, given by flags",
 			args: []string{"-auth-provider", "clerk", "-clerk-publishable-key", testPK,
 				"-clerk-jwks-url", "https://clerk.patrimonio.test/.well-known/jwks.json"},
-			want: server.AuthConfig{AuthProvider: "clerk", ClerkPublishableKey: testPK,
+			want: config.AuthConfig{AuthProvider: "clerk", ClerkPublishableKey: testPK,
 				ClerkJWKSURL: "https://clerk.patrimonio.test/.well-known/jwks.json"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := server.LoadConfig(envFrom(tt.env), tt.args)
+			cfg, err := config.Load(envFrom(tt.env), tt.args)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestLoadConfigRejectsBadAuthValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" is refused", func(t *testing.T) {
-			_, err := server.LoadConfig(envFrom(tt.env), nil)
+			_, err := config.Load(envFrom(tt.env), nil)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("error %v, want one naming %s", err, tt.wantErr)
 			}
