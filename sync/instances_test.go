@@ -150,7 +150,7 @@ func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 	addMember(t, dbA, w, user, "owner")
 
 	token := b.signIn(user)
-	session, _, err := a.accounts.Authenticate(context.Background(), token)
+	session, _, err := a.accounts.Sessions.Authenticate(context.Background(), token)
 	if err != nil {
 		t.Fatal(err)
 	}

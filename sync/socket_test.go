@@ -464,7 +464,7 @@ func TestTheSocketClosesWhenTheSessionEndsAndDeniesAWorkspaceWhenTheMemberLeaves
 		if m := c.expect("accessDenied"); m["workspaceId"] != w {
 			t.Fatalf("%v", m)
 		}
-		if err := env.accounts.SignOut(context.Background(), token); err != nil {
+		if err := env.accounts.Sessions.SignOut(context.Background(), token); err != nil {
 			t.Fatal(err)
 		}
 		c.expectClose(psync.CloseUnauthorized, "unauthorized")
@@ -476,7 +476,7 @@ func TestTheSocketClosesWhenTheSessionEndsAndDeniesAWorkspaceWhenTheMemberLeaves
 			t.Fatal(err)
 		}
 		c2.hello(uuid.NewString(), map[string]any{}, nil)
-		sess, _, err := env.accounts.Authenticate(context.Background(), token2)
+		sess, _, err := env.accounts.Sessions.Authenticate(context.Background(), token2)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,11 +29,11 @@ type EmailChange struct {
 // recent proof (EREVERIFY). Asking again replaces the pending change, at most once per
 // Config.EmailResendInterval (429 with the wait). Users of the Clerk provider change their address
 // at Clerk (EFORBIDDEN).
-func (s *Service) RequestEmailChange(ctx context.Context, u *User, sess *Session, newEmail string) (*EmailChange, error) {
+func (s *Profile) RequestEmailChange(ctx context.Context, u *User, sess *Session, newEmail string) (*EmailChange, error) {
 	if u.ClerkUserID != "" {
 		return nil, core.Refuse(ctx, core.EFORBIDDEN, "account.email.clerkManaged")
 	}
-	if err := s.RequireRecentProof(ctx, sess); err != nil {
+	if err := s.requireRecentProof(ctx, sess); err != nil {
 		return nil, err
 	}
 	email, err := checkEmail(ctx, newEmail)
@@ -55,7 +55,7 @@ func (s *Service) RequestEmailChange(ctx context.Context, u *User, sess *Session
 // user (sess stays) and e-mails a notice to the old address. Wrong codes are EINVALID and count as
 // failures of the user and the IP. An address taken meanwhile by another account is ECONFLICT,
 // worded without saying more than that it cannot be used. It returns the updated user.
-func (s *Service) ConfirmEmailChange(ctx context.Context, u *User, sess *Session, code, ip string) (*User, error) {
+func (s *Profile) ConfirmEmailChange(ctx context.Context, u *User, sess *Session, code, ip string) (*User, error) {
 	if u.ClerkUserID != "" {
 		return nil, core.Refuse(ctx, core.EFORBIDDEN, "account.email.clerkManaged")
 	}
@@ -109,7 +109,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u *User, sess *Session
 		Purpose: purposeEmailChanged,
 		SentAt:  now,
 	})
-	fresh, err := s.User(ctx, u.ID)
+	fresh, err := s.user(ctx, u.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func isSixDigits(s string) bool {
 
 // storeEmailCode makes a new code for the purpose, replacing the live one, and returns it.
 // newEmail is the address a change_email code confirms, "" for the other purposes.
-func (s *Service) storeEmailCode(ctx context.Context, q queryer, userID, purpose, newEmail string, now time.Time) (string, error) {
+func (s *base) storeEmailCode(ctx context.Context, q queryer, userID, purpose, newEmail string, now time.Time) (string, error) {
 	code, err := sixDigits()
 	if err != nil {
 		return "", err
@@ -86,12 +86,12 @@ func (s *Service) storeEmailCode(ctx context.Context, q queryer, userID, purpose
 
 // newCodeAndSend replaces the code of the purpose and mails it to the user's address, unless the
 // last one was sent less than Config.EmailResendInterval ago (429 with the wait).
-func (s *Service) newCodeAndSend(ctx context.Context, u *User, purpose string) error {
+func (s *base) newCodeAndSend(ctx context.Context, u *User, purpose string) error {
 	return s.newCodeAndSendTo(ctx, u, purpose, u.Email, "")
 }
 
 // newCodeAndSendTo is newCodeAndSend to the address to, storing newEmail beside the code.
-func (s *Service) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, newEmail string) error {
+func (s *base) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, newEmail string) error {
 	now := s.now()
 	var created time.Time
 	err := s.db.QueryRow(ctx, `SELECT created_at FROM email_codes WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
@@ -125,7 +125,7 @@ var codeMails = map[string][2]string{
 
 // sendCode mails a code in the language of ctx. A delivery failure is logged, not returned: the
 // account change is done, and the user can ask for the code again.
-func (s *Service) sendCode(ctx context.Context, to, purpose, code string) {
+func (s *base) sendCode(ctx context.Context, to, purpose, code string) {
 	keys := codeMails[purpose]
 	minutes := int(s.cfg.EmailCodeTTL / time.Minute)
 	s.send(ctx, Mail{
@@ -139,7 +139,7 @@ func (s *Service) sendCode(ctx context.Context, to, purpose, code string) {
 }
 
 // send delivers a mail; a failure is logged, not returned.
-func (s *Service) send(ctx context.Context, m Mail) {
+func (s *base) send(ctx context.Context, m Mail) {
 	if s.mailer == nil {
 		s.logger.ErrorContext(ctx, "no mailer configured; e-mail not sent", "purpose", m.Purpose)
 		return
@@ -150,14 +150,14 @@ func (s *Service) send(ctx context.Context, m Mail) {
 }
 
 // checkEmailCode consumes the user's code of the purpose if code matches it.
-func (s *Service) checkEmailCode(ctx context.Context, userID, purpose, code, ip string) error {
+func (s *base) checkEmailCode(ctx context.Context, userID, purpose, code, ip string) error {
 	_, err := s.checkEmailCodeFor(ctx, userID, purpose, code, ip)
 	return err
 }
 
 // checkEmailCodeFor is checkEmailCode that also returns the new address stored beside the code
 // (change_email), "" for other purposes.
-func (s *Service) checkEmailCodeFor(ctx context.Context, userID, purpose, code, ip string) (string, error) {
+func (s *base) checkEmailCodeFor(ctx context.Context, userID, purpose, code, ip string) (string, error) {
 	code = strings.TrimSpace(code)
 	if !isSixDigits(code) {
 		return "", core.Refuse(ctx, core.EINVALID, "account.code.format")
@@ -177,7 +177,7 @@ func (s *Service) checkEmailCodeFor(ctx context.Context, userID, purpose, code, 
 	return newEmail, nil
 }
 
-func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code string) (string, error) {
+func (s *base) consumeEmailCode(ctx context.Context, userID, purpose, code string) (string, error) {
 	now := s.now()
 	var stored string
 	var attempts int
@@ -227,7 +227,7 @@ func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code st
 
 // VerifyEmail marks the user's address verified with the e-mailed code and moves onboarding past
 // verify_email. It returns the updated user.
-func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*User, error) {
+func (s *Signup) VerifyEmail(ctx context.Context, u *User, code, ip string) (*User, error) {
 	if u.EmailVerified() {
 		return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.alreadyVerified")
 	}
@@ -241,7 +241,7 @@ func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*U
 		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID); err != nil {
 		return nil, fmt.Errorf("verify e-mail: %w", err)
 	}
-	fresh, err := s.User(ctx, u.ID)
+	fresh, err := s.user(ctx, u.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +249,7 @@ func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*U
 }
 
 // ResendVerification e-mails a new verification code.
-func (s *Service) ResendVerification(ctx context.Context, u *User) error {
+func (s *Signup) ResendVerification(ctx context.Context, u *User) error {
 	if u.EmailVerified() {
 		return core.Refuse(ctx, core.ECONFLICT, "account.email.alreadyVerified")
 	}
@@ -257,6 +257,6 @@ func (s *Service) ResendVerification(ctx context.Context, u *User) error {
 }
 
 // SendReverifyCode e-mails a code that proves the user's identity (Reverify with method email).
-func (s *Service) SendReverifyCode(ctx context.Context, u *User) error {
+func (s *Reverify) SendReverifyCode(ctx context.Context, u *User) error {
 	return s.newCodeAndSend(ctx, u, purposeReverify)
 }

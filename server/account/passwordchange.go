@@ -28,8 +28,8 @@ import (
 // ChangePassword replaces the user's password. current must be right (wrong answers are EINVALID
 // and count as failures of the user and the IP); a user without a password (passkeys only) sets
 // one without it.
-func (s *Service) ChangePassword(ctx context.Context, u *User, sess *Session, current, next, ip string) error {
-	if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
+func (s *Profile) ChangePassword(ctx context.Context, u *User, sess *Session, current, next, ip string) error {
+	if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 		return err
 	}
 	if u.HasPassword {
@@ -83,7 +83,7 @@ func (s *Service) ChangePassword(ctx context.Context, u *User, sess *Session, cu
 	return nil
 }
 
-func (s *Service) sendPasswordChanged(ctx context.Context, to string) {
+func (s *base) sendPasswordChanged(ctx context.Context, to string) {
 	s.send(ctx, Mail{
 		To:      to,
 		Subject: core.Text(ctx, "account.mail.passwordChanged.subject"),
@@ -107,7 +107,7 @@ func tokenHash(token string) string {
 // one. It answers nil either way (and for an address asked again within the resend interval,
 // when nothing is sent); only too many requests from one IP get an error with RetryAfter, whatever the
 // addresses.
-func (s *Service) RequestPasswordReset(ctx context.Context, email, ip string) error {
+func (s *Signup) RequestPasswordReset(ctx context.Context, email, ip string) error {
 	if _, err := s.reserve(ctx, s.resetIPKey(ip)); err != nil {
 		return err // the reservation of each request stays: it is what the limit counts
 	}
@@ -115,7 +115,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, ip string) er
 	if !validText(email) {
 		return nil
 	}
-	u, err := s.UserByEmail(ctx, email)
+	u, err := s.userByEmail(ctx, email)
 	if err != nil {
 		if core.ErrorCode(err) == core.ENOTFOUND {
 			return nil
@@ -171,7 +171,7 @@ type ResetInput struct {
 // A wrong, used or expired link or code is EINVALID "reset.invalid" (a wrong code counts as a
 // failure of the user and the IP); a password the policy refuses is EINVALID with its reason, and
 // the link or code keeps working.
-func (s *Service) ResetPassword(ctx context.Context, in ResetInput, ip string) error {
+func (s *Signup) ResetPassword(ctx context.Context, in ResetInput, ip string) error {
 	invalid := core.Refuse(ctx, core.EINVALID, "account.reset.invalid")
 	now := s.now()
 	var userID, storedCode string
@@ -201,7 +201,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, ip string) e
 		if !isSixDigits(code) {
 			return core.Refuse(ctx, core.EINVALID, "account.code.format")
 		}
-		u, err := s.UserByEmail(ctx, in.Email)
+		u, err := s.userByEmail(ctx, in.Email)
 		if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 			return err
 		}
@@ -246,7 +246,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, ip string) e
 	}
 	// The link or code is right: the attempt is not a failure.
 	s.release(ctx, att)
-	u, err := s.User(ctx, userID)
+	u, err := s.user(ctx, userID)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ const (
 
 // SetUsername sets the user's username ("" removes it). It must have 3 to 20 characters: letters,
 // digits, ".", "_" or "-". A username another user has (in any case) is ECONFLICT.
-func (s *Service) SetUsername(ctx context.Context, u *User, username string) (*User, error) {
+func (s *Profile) SetUsername(ctx context.Context, u *User, username string) (*User, error) {
 	username = strings.TrimSpace(username)
 	var value, key any
 	if username != "" {
@@ -57,12 +57,12 @@ func (s *Service) SetUsername(ctx context.Context, u *User, username string) (*U
 		}
 		return nil, fmt.Errorf("set username: %w", err)
 	}
-	return s.User(ctx, u.ID)
+	return s.user(ctx, u.ID)
 }
 
 // SetAvatar checks data as a JPEG, PNG, GIF or WEBP image under AvatarMaxBytes by its content,
 // resizes it to an AvatarSize square (cropped to the middle) and stores it as PNG.
-func (s *Service) SetAvatar(ctx context.Context, u *User, data []byte) error {
+func (s *Profile) SetAvatar(ctx context.Context, u *User, data []byte) error {
 	if len(data) == 0 {
 		return core.Refuse(ctx, core.EINVALID, "account.avatar.empty")
 	}
@@ -93,7 +93,7 @@ func (s *Service) SetAvatar(ctx context.Context, u *User, data []byte) error {
 }
 
 // RemoveAvatar deletes the user's profile image (nothing to delete is not an error).
-func (s *Service) RemoveAvatar(ctx context.Context, u *User) error {
+func (s *Profile) RemoveAvatar(ctx context.Context, u *User) error {
 	if _, err := s.db.Exec(ctx, `DELETE FROM user_avatars WHERE user_id = ?`, u.ID); err != nil {
 		return fmt.Errorf("remove profile image: %w", err)
 	}
@@ -101,7 +101,7 @@ func (s *Service) RemoveAvatar(ctx context.Context, u *User) error {
 }
 
 // Avatar returns the stored profile image of the user and its content type; ENOTFOUND when none.
-func (s *Service) Avatar(ctx context.Context, userID string) ([]byte, string, error) {
+func (s *Profile) Avatar(ctx context.Context, userID string) ([]byte, string, error) {
 	var data []byte
 	var contentType string
 	err := s.db.QueryRow(ctx, `SELECT data, content_type FROM user_avatars WHERE user_id = ?`, userID).Scan(&data, &contentType)

@@ -20,7 +20,7 @@ const (
 // code (each code once) or the code of SendReverifyCode — and returns until when sensitive actions
 // are open. Wrong answers are EINVALID (never 401: the session stays) and count as failures of the
 // user and the IP.
-func (s *Service) Reverify(ctx context.Context, u *User, sess *Session, method, secret, ip string) (time.Time, error) {
+func (s *Reverify) Reverify(ctx context.Context, u *User, sess *Session, method, secret, ip string) (time.Time, error) {
 	if sess == nil || sess.MFAPending {
 		return time.Time{}, core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 	}
@@ -63,14 +63,14 @@ func (s *Service) Reverify(ctx context.Context, u *User, sess *Session, method, 
 }
 
 // steps is the onboarding order.
-func (s *Service) steps() []string {
+func (s *base) steps() []string {
 	if s.cfg.Billing {
 		return []string{StepVerifyEmail, StepSecurityTOTP, StepSecurityPasskey, StepPersonalInfo, StepBilling, StepDone}
 	}
 	return []string{StepVerifyEmail, StepSecurityTOTP, StepSecurityPasskey, StepPersonalInfo, StepDone}
 }
 
-func (s *Service) nextStep(step string) string {
+func (s *base) nextStep(step string) string {
 	steps := s.steps()
 	for i, st := range steps {
 		if st == step && i+1 < len(steps) {
@@ -81,7 +81,7 @@ func (s *Service) nextStep(step string) string {
 }
 
 // OnboardingOf is where the user is in onboarding.
-func (s *Service) OnboardingOf(u *User) Onboarding {
+func (s *Profile) OnboardingOf(u *User) Onboarding {
 	if u.OnboardingStep == StepBilling && !s.cfg.Billing {
 		// Billing was turned off after this user reached its step: there is nothing left to do.
 		return Onboarding{Step: StepDone, Completed: true}
@@ -100,7 +100,7 @@ const (
 // checks what "complete" claims: TOTP on, a passkey registered (when the passkey provider tells),
 // personal identity filled in. Only the two security steps may be skipped; e-mail verification is
 // completed by VerifyEmail and billing by the billing flow.
-func (s *Service) AdvanceOnboarding(ctx context.Context, u *User, step, action string) (Onboarding, error) {
+func (s *Profile) AdvanceOnboarding(ctx context.Context, u *User, step, action string) (Onboarding, error) {
 	known := false
 	for _, st := range s.steps() {
 		known = known || st == step
@@ -129,8 +129,8 @@ func (s *Service) AdvanceOnboarding(ctx context.Context, u *User, step, action s
 				return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.needTOTP")
 			}
 		case StepSecurityPasskey:
-			if s.HasPasskey != nil {
-				has, err := s.HasPasskey(ctx, u.ID)
+			if s.hooks.HasPasskey != nil {
+				has, err := s.hooks.HasPasskey(ctx, u.ID)
 				if err != nil {
 					return Onboarding{}, err
 				}
@@ -155,7 +155,7 @@ func (s *Service) AdvanceOnboarding(ctx context.Context, u *User, step, action s
 	if n, err := res.RowsAffected(); err != nil {
 		return Onboarding{}, fmt.Errorf("advance onboarding: %w", err)
 	} else if n == 0 {
-		fresh, err := s.User(ctx, u.ID)
+		fresh, err := s.user(ctx, u.ID)
 		if err != nil {
 			return Onboarding{}, err
 		}
@@ -184,7 +184,7 @@ func identityDocument(id Identity) map[string]any {
 // UpdateIdentity validates the personal identity with the shared schema (patrimonio/shared-schema,
 // the same rules and messages as the PWA's form: all six fields required) and stores it exactly as
 // given. Problems are a *core.Error (EINVALID) naming each field (Fields) with its message in the language of ctx.
-func (s *Service) UpdateIdentity(ctx context.Context, userID string, in IdentityInput) (*User, error) {
+func (s *Profile) UpdateIdentity(ctx context.Context, userID string, in IdentityInput) (*User, error) {
 	doc := map[string]any{}
 	for k, v := range map[string]*string{"first_name": in.FirstName, "last_name": in.LastName, "birthday": in.Birthday,
 		"gender": in.Gender, "country": in.Country, "state": in.State} {
@@ -214,7 +214,7 @@ func (s *Service) UpdateIdentity(ctx context.Context, userID string, in Identity
 	} else if n == 0 {
 		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
-	return s.User(ctx, userID)
+	return s.user(ctx, userID)
 }
 
 func deref(p *string) string {

@@ -87,13 +87,13 @@ func (b *secretBox) open(stored, ad string) (string, error) {
 func totpAD(userID string) string { return "patrimonio totp " + userID }
 
 // sealTOTP seals a user's base32 TOTP secret for storage.
-func (s *Service) sealTOTP(userID, secret string) (string, error) {
+func (s *base) sealTOTP(userID, secret string) (string, error) {
 	return s.box.seal(secret, totpAD(userID))
 }
 
 // openTOTP returns the base32 secret of a stored value, and whether the value was a plaintext one
 // that should be sealed now. Without a key even plaintext values are refused (fail closed).
-func (s *Service) openTOTP(userID, stored string) (secret string, plaintext bool, err error) {
+func (s *base) openTOTP(userID, stored string) (secret string, plaintext bool, err error) {
 	if s.box == nil {
 		return "", false, ErrNoSecretKey
 	}
@@ -115,7 +115,7 @@ const (
 // The first start stores a check value; later starts open it. When it does not open, the start is
 // refused (ErrWrongSecretKey) unless no sealed secret exists yet, in which case the check is
 // replaced with a warning (nothing would be lost: e.g. a development key file was deleted).
-func (s *Service) CheckSecretKey(ctx context.Context) error {
+func (s *SecondFactors) CheckSecretKey(ctx context.Context) error {
 	if s.box == nil {
 		return ErrNoSecretKey
 	}
@@ -153,7 +153,7 @@ func (s *Service) CheckSecretKey(ctx context.Context) error {
 // SealPlaintextSecrets seals the TOTP secrets still stored in plaintext (written before secrets
 // were encrypted) and returns how many it sealed. Each row is updated only if it still holds the
 // value read, so a concurrent change wins.
-func (s *Service) SealPlaintextSecrets(ctx context.Context) (int, error) {
+func (s *SecondFactors) SealPlaintextSecrets(ctx context.Context) (int, error) {
 	if s.box == nil {
 		return 0, ErrNoSecretKey
 	}

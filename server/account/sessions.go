@@ -49,7 +49,7 @@ const maxUserAgent = 512
 // secondFactor says whether that proof included a second factor (a TOTP code, a passkey).
 // Every sign-in passes here: a disabled user is refused (EFORBIDDEN, account.disabled), and a full
 // session records the user's last sign-in.
-func (s *Service) insertSession(ctx context.Context, q queryer, userID string, mfaPending bool, meta SessionMeta, now time.Time, secondFactor ...bool) (string, error) {
+func (s *base) insertSession(ctx context.Context, q queryer, userID string, mfaPending bool, meta SessionMeta, now time.Time, secondFactor ...bool) (string, error) {
 	var disabled sql.NullTime
 	if err := q.QueryRow(ctx, `SELECT disabled_at FROM users WHERE id = ?`, userID).Scan(&disabled); err != nil {
 		if isNoRows(err) {
@@ -90,8 +90,8 @@ func (s *Service) insertSession(ctx context.Context, q queryer, userID string, m
 // for providers that proved the user's identity themselves: passkey sign-in (a passkey is a second
 // factor in itself, so no TOTP is asked) and Clerk. The session counts as a fresh proof that
 // includes a second factor.
-func (s *Service) StartSession(ctx context.Context, userID string, meta SessionMeta) (string, error) {
-	u, err := s.User(ctx, userID)
+func (s *Sessions) StartSession(ctx context.Context, userID string, meta SessionMeta) (string, error) {
+	u, err := s.user(ctx, userID)
 	if err != nil {
 		return "", err
 	}
@@ -106,7 +106,7 @@ func (s *Service) StartSession(ctx context.Context, userID string, meta SessionM
 // malformed, unknown or expired token (an expired session is deleted). A session waiting for its
 // second factor is returned with MFAPending set; callers decide what it may do. last_seen_at is
 // moved forward at most once per Config.SessionTouch.
-func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *User, error) {
+func (s *Sessions) Authenticate(ctx context.Context, token string) (*Session, *User, error) {
 	unauthorized := core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 	if !wellFormedToken(token) {
 		return nil, nil, unauthorized
@@ -126,7 +126,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 		}
 		return nil, nil, unauthorized
 	}
-	u, err := s.User(ctx, sess.UserID)
+	u, err := s.user(ctx, sess.UserID)
 	if err != nil {
 		if core.ErrorCode(err) == core.ENOTFOUND {
 			return nil, nil, unauthorized
@@ -149,7 +149,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 	return sess, u, nil
 }
 
-func (s *Service) session(ctx context.Context, id string) (*Session, error) {
+func (s *base) session(ctx context.Context, id string) (*Session, error) {
 	var sess Session
 	var reverified sql.NullTime
 	err := s.db.QueryRow(ctx, `SELECT id, user_id, created_at, last_seen_at, expires_at, reverified_at, reverified_mfa, mfa_pending,
@@ -169,7 +169,7 @@ func (s *Service) session(ctx context.Context, id string) (*Session, error) {
 }
 
 // SignOut ends the session of token. Signing out of an unknown or expired session is not an error.
-func (s *Service) SignOut(ctx context.Context, token string) error {
+func (s *Sessions) SignOut(ctx context.Context, token string) error {
 	if !wellFormedToken(token) {
 		return nil
 	}
@@ -177,25 +177,25 @@ func (s *Service) SignOut(ctx context.Context, token string) error {
 	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
 		return fmt.Errorf("sign out: %w", err)
 	}
-	if s.OnSessionEnded != nil {
-		s.OnSessionEnded(id)
+	if s.hooks.OnSessionEnded != nil {
+		s.hooks.OnSessionEnded(id)
 	}
 	return nil
 }
 
 // MarkReverified records a fresh proof of identity without a second factor (a password, an
 // e-mailed code) on the session and returns until when sensitive actions are open.
-func (s *Service) MarkReverified(ctx context.Context, sessionID string) (time.Time, error) {
+func (s *Reverify) MarkReverified(ctx context.Context, sessionID string) (time.Time, error) {
 	return s.markReverified(ctx, sessionID, false)
 }
 
 // MarkReverifiedSecondFactor records a fresh proof with a second factor (an authenticator code, a
 // passkey), which changing second factors needs (RequireSecondFactorProof).
-func (s *Service) MarkReverifiedSecondFactor(ctx context.Context, sessionID string) (time.Time, error) {
+func (s *Reverify) MarkReverifiedSecondFactor(ctx context.Context, sessionID string) (time.Time, error) {
 	return s.markReverified(ctx, sessionID, true)
 }
 
-func (s *Service) markReverified(ctx context.Context, sessionID string, secondFactor bool) (time.Time, error) {
+func (s *base) markReverified(ctx context.Context, sessionID string, secondFactor bool) (time.Time, error) {
 	now := s.now()
 	res, err := s.db.Exec(ctx, `UPDATE sessions SET reverified_at = ?, reverified_mfa = ? WHERE id = ? AND mfa_pending = ?`, now, secondFactor, sessionID, false)
 	if err != nil {
@@ -209,9 +209,9 @@ func (s *Service) markReverified(ctx context.Context, sessionID string, secondFa
 	return now.Add(s.cfg.ReverifyWindow), nil
 }
 
-// ReverifiedUntil is until when the session's last proof keeps sensitive actions open; zero when
+// reverifiedUntil is until when the session's last proof keeps sensitive actions open; zero when
 // it does not (never proved, or expired).
-func (s *Service) ReverifiedUntil(sess *Session) time.Time {
+func (s *base) reverifiedUntil(sess *Session) time.Time {
 	if sess == nil || sess.ReverifiedAt.IsZero() {
 		return time.Time{}
 	}
@@ -222,10 +222,10 @@ func (s *Service) ReverifiedUntil(sess *Session) time.Time {
 	return until
 }
 
-// RequireRecentProof refuses (403, code core.EREVERIFY) unless the session proved the user's
+// requireRecentProof refuses (403, code core.EREVERIFY) unless the session proved the user's
 // identity within Config.ReverifyWindow: by signing in, or through Reverify.
-func (s *Service) RequireRecentProof(ctx context.Context, sess *Session) error {
-	if s.ReverifiedUntil(sess).IsZero() {
+func (s *base) requireRecentProof(ctx context.Context, sess *Session) error {
+	if s.reverifiedUntil(sess).IsZero() {
 		return core.Refuse(ctx, core.EREVERIFY, "account.reverify.required")
 	}
 	return nil

@@ -26,7 +26,7 @@ type SignUpResult struct {
 //     and a new code: only the mailbox's owner can finish, and other sessions of that account end;
 //   - the owner of a verified address is e-mailed a notice instead (at most one per throttle
 //     window), saying how to sign in or reset the password.
-func (s *Service) Register(ctx context.Context, email, password string, meta SessionMeta) (*SignUpResult, error) {
+func (s *Signup) Register(ctx context.Context, email, password string, meta SessionMeta) (*SignUpResult, error) {
 	email, err := checkEmail(ctx, email)
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func (s *Service) Register(ctx context.Context, email, password string, meta Ses
 	}
 	out := &SignUpResult{Email: email, ResendAfter: s.cfg.EmailResendInterval}
 	now := s.now()
-	existing, err := s.UserByEmail(ctx, email)
+	existing, err := s.userByEmail(ctx, email)
 	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (s *Service) Register(ctx context.Context, email, password string, meta Ses
 	if core.ErrorCode(err) == core.ECONFLICT {
 		// Taken by a parallel sign-up meanwhile: answer as for a taken address.
 		tx.Rollback()
-		if existing, lerr := s.UserByEmail(ctx, email); lerr == nil {
+		if existing, lerr := s.userByEmail(ctx, email); lerr == nil {
 			return out, s.signUpTaken(ctx, existing, hash)
 		}
 		return out, nil
@@ -76,7 +76,7 @@ func (s *Service) Register(ctx context.Context, email, password string, meta Ses
 }
 
 // signUpTaken is the sign-up of an address that has an account (see Register).
-func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
+func (s *base) signUpTaken(ctx context.Context, u *User, hash string) error {
 	if !u.EmailVerified() && u.ClerkUserID == "" {
 		tx, err := s.db.BeginTx(ctx)
 		if err != nil {
@@ -119,12 +119,12 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 // (the first session, a fresh proof). Any other session of the account ends: whoever set a
 // password before the address was verified does not keep a way in. A wrong code, an unknown or an
 // already verified address all answer EINVALID "the code is wrong", throttled per user and IP.
-func (s *Service) VerifyRegistration(ctx context.Context, email, code string, meta SessionMeta) (*User, string, error) {
+func (s *Signup) VerifyRegistration(ctx context.Context, email, code string, meta SessionMeta) (*User, string, error) {
 	code = strings.TrimSpace(code)
 	if !isSixDigits(code) {
 		return nil, "", core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
-	u, err := s.UserByEmail(ctx, normalizeEmail(email))
+	u, err := s.userByEmail(ctx, normalizeEmail(email))
 	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, "", err
 	}
@@ -162,7 +162,7 @@ func (s *Service) VerifyRegistration(ctx context.Context, email, code string, me
 		return nil, "", fmt.Errorf("verify sign-up: commit: %w", err)
 	}
 	s.notifyEnded(ended)
-	fresh, err := s.User(ctx, u.ID)
+	fresh, err := s.user(ctx, u.ID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -171,9 +171,9 @@ func (s *Service) VerifyRegistration(ctx context.Context, email, code string, me
 
 // ResendRegistrationCode e-mails a new verification code to an account that was never verified. It
 // answers the same (nil) for any address: unknown, verified, or asked again too soon.
-func (s *Service) ResendRegistrationCode(ctx context.Context, email string) (*SignUpResult, error) {
+func (s *Signup) ResendRegistrationCode(ctx context.Context, email string) (*SignUpResult, error) {
 	out := &SignUpResult{Email: normalizeEmail(email), ResendAfter: s.cfg.EmailResendInterval}
-	u, err := s.UserByEmail(ctx, email)
+	u, err := s.userByEmail(ctx, email)
 	if err != nil {
 		if core.ErrorCode(err) == core.ENOTFOUND {
 			return out, nil
@@ -193,7 +193,7 @@ func (s *Service) ResendRegistrationCode(ctx context.Context, email string) (*Si
 // workspace (owner) and a session, in one transaction; then it e-mails the verification code and
 // onboarding starts at verify_email. A taken address is ECONFLICT. It is for tools and tests that
 // need a signed-in user; the HTTP sign-up is Register, which answers the same for taken addresses.
-func (s *Service) SignUp(ctx context.Context, email, password string, meta SessionMeta) (*User, string, error) {
+func (s *Signup) SignUp(ctx context.Context, email, password string, meta SessionMeta) (*User, string, error) {
 	email, err := checkEmail(ctx, email)
 	if err != nil {
 		return nil, "", err
@@ -226,7 +226,7 @@ func (s *Service) SignUp(ctx context.Context, email, password string, meta Sessi
 	if err := tx.Commit(); err != nil {
 		return nil, "", fmt.Errorf("sign up: commit: %w", err)
 	}
-	u, err := s.User(ctx, id)
+	u, err := s.user(ctx, id)
 	if err != nil {
 		return nil, "", err
 	}
@@ -247,7 +247,7 @@ type SignInResult struct {
 // answer after the same work (an unknown address is checked against a dummy hash). Failures are
 // throttled per address and per IP (429 with a retry delay). When the user has TOTP on, the
 // session is only a pending one (MFARequired) that SignInSecondFactor completes.
-func (s *Service) SignIn(ctx context.Context, email, password string, meta SessionMeta) (*SignInResult, error) {
+func (s *Sessions) SignIn(ctx context.Context, email, password string, meta SessionMeta) (*SignInResult, error) {
 	email = normalizeEmail(email)
 	s.maybeSweep(ctx)
 	acct := s.accountKey(email, meta.IP)
@@ -255,7 +255,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.UserByEmail(ctx, email)
+	u, err := s.userByEmail(ctx, email)
 	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		s.release(context.WithoutCancel(ctx), att)
 		return nil, err
@@ -295,7 +295,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 // SignInSecondFactor completes a pending sign-in with a TOTP code or a recovery code (exactly one).
 // The pending session is replaced by a new full session, whose token it returns. Wrong codes are
 // EINVALID (the pending session stays) and are throttled per user and per IP.
-func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code, recoveryCode string, meta SessionMeta) (*User, string, error) {
+func (s *Sessions) SignInSecondFactor(ctx context.Context, pending *Session, code, recoveryCode string, meta SessionMeta) (*User, string, error) {
 	if pending == nil || !pending.MFAPending {
 		return nil, "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.noMFA")
 	}
@@ -332,7 +332,7 @@ func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code
 	if err := tx.Commit(); err != nil {
 		return nil, "", fmt.Errorf("complete sign-in: commit: %w", err)
 	}
-	u, err := s.User(ctx, pending.UserID)
+	u, err := s.user(ctx, pending.UserID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -341,7 +341,7 @@ func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code
 
 // proveSecondFactor checks a TOTP code (once only) or a recovery code (single use) of the user,
 // throttled per user and per IP.
-func (s *Service) proveSecondFactor(ctx context.Context, userID, code, recoveryCode, ip string) error {
+func (s *base) proveSecondFactor(ctx context.Context, userID, code, recoveryCode, ip string) error {
 	att, err := s.reserve(ctx, s.userKey(userID), s.ipKey(ip))
 	if err != nil {
 		return err
@@ -366,7 +366,7 @@ func (s *Service) proveSecondFactor(ctx context.Context, userID, code, recoveryC
 // verified, personal workspace) is created. Its onboarding starts at personal_info: e-mail
 // verification and second factors are Clerk's. The caller must pass the Clerk user's verified
 // primary address only, since linking by address trusts it.
-func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*User, error) {
+func (s *Users) EnsureUser(ctx context.Context, externalID, email string) (*User, error) {
 	if externalID == "" {
 		return nil, core.Errorf(core.EINVALID, "EnsureUser: empty external id")
 	}
@@ -418,7 +418,7 @@ func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*Us
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("ensure user: commit: %w", err)
 	}
-	u, err := s.User(ctx, id)
+	u, err := s.user(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func TestSignUpCreatesTheUserThePersonalWorkspaceASessionAndAVerificationCode(t 
 		if u.OnboardingStep != account.StepVerifyEmail {
 			t.Errorf("onboarding step = %q, want verify_email", u.OnboardingStep)
 		}
-		ws, err := e.svc.Workspaces(e.ctx, u.ID)
+		ws, err := e.svc.Users.Workspaces(e.ctx, u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestSignUpRefusesBadInput(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				ctx := core.WithLanguage(e.ctx, tt.lang)
-				_, _, err := e.svc.SignUp(ctx, tt.email, tt.password, meta)
+				_, _, err := e.svc.Signup.SignUp(ctx, tt.email, tt.password, meta)
 				wantCode(t, err, tt.wantCode)
 				if got := core.ErrorMessage(err); got != tt.wantMessage {
 					t.Fatalf("message = %q, want %q", got, tt.wantMessage)
@@ -84,7 +84,7 @@ func TestSignUpRefusesBadInput(t *testing.T) {
 			})
 		}
 		// Exactly ten characters (counted as characters, not bytes) is enough.
-		if _, _, err := e.svc.SignUp(e.ctx, "ten@example.com", "ñandú-ßé9Z", meta); err != nil {
+		if _, _, err := e.svc.Signup.SignUp(e.ctx, "ten@example.com", "ñandú-ßé9Z", meta); err != nil {
 			t.Fatalf("a 10-character password was refused: %v", err)
 		}
 	})
@@ -93,7 +93,7 @@ func TestSignUpRefusesBadInput(t *testing.T) {
 func TestSignInAnswersAlikeForAWrongPasswordAnUnknownAddressAndAPasswordlessAccount(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		u, _ := e.signUp(t, "ana@example.com")
-		if _, err := e.svc.EnsureUser(e.ctx, "user_clerk1", "clerk.only@example.com"); err != nil {
+		if _, err := e.svc.Users.EnsureUser(e.ctx, "user_clerk1", "clerk.only@example.com"); err != nil {
 			t.Fatal(err)
 		}
 		var answers []string
@@ -103,7 +103,7 @@ func TestSignInAnswersAlikeForAWrongPasswordAnUnknownAddressAndAPasswordlessAcco
 			{"clerk.only@example.com", "not the password at all"},
 			{"nobody@example.com", goodPassword},
 		} {
-			_, err := e.svc.SignIn(e.ctx, try.email, try.password, account.SessionMeta{IP: "198.51.100." + string(rune('1'+len(answers)))})
+			_, err := e.svc.Sessions.SignIn(e.ctx, try.email, try.password, account.SessionMeta{IP: "198.51.100." + string(rune('1'+len(answers)))})
 			answers = append(answers, core.ErrorCode(err)+" "+core.ErrorMessage(err))
 		}
 		for _, a := range answers {
@@ -111,7 +111,7 @@ func TestSignInAnswersAlikeForAWrongPasswordAnUnknownAddressAndAPasswordlessAcco
 				t.Fatalf("answers differ or are not the expected one: %q", answers)
 			}
 		}
-		res, err := e.svc.SignIn(e.ctx, "ANA@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "ANA@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestEverySignInGetsANewSessionToken(t *testing.T) {
 		_, first := e.signUp(t, "ana@example.com")
 		seen := map[string]bool{first: true}
 		for range 3 {
-			res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+			res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,13 +149,13 @@ func TestFailedSignInsAreThrottledPerAccountAndClientAcrossInstancesAndForgotten
 			if i%2 == 1 {
 				svc = other
 			}
-			_, err := svc.SignIn(e.ctx, "ana@example.com", "wrong password "+string(rune('a'+i)), stranger)
+			_, err := svc.Sessions.SignIn(e.ctx, "ana@example.com", "wrong password "+string(rune('a'+i)), stranger)
 			wantCode(t, err, core.EUNAUTHORIZED)
 		}
 		e.clock.Advance(time.Minute)
 		// The stranger's sixth try is refused even with the right password, by either instance.
-		for _, svc := range []*account.Service{e.svc, other} {
-			_, err := svc.SignIn(e.ctx, "ana@example.com", goodPassword, stranger)
+		for _, svc := range []*account.Services{e.svc, other} {
+			_, err := svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, stranger)
 			wantCode(t, err, core.ETOOMANY)
 			var retry *core.Error
 			if !errors.As(err, &retry) || retry.RetryAfter <= 0 {
@@ -169,19 +169,19 @@ func TestFailedSignInsAreThrottledPerAccountAndClientAcrossInstancesAndForgotten
 			}
 		}
 		// The owner, on another IP, is not locked out by the stranger.
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "198.51.100.20"}); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "198.51.100.20"}); err != nil {
 			t.Fatalf("a stranger's failures locked the owner out: %v", err)
 		}
 		// An unknown address is throttled the same way (no enumeration through 429s).
 		for range 5 {
-			_, err := e.svc.SignIn(e.ctx, "ghost@example.com", "wrong password", account.SessionMeta{IP: "203.0.113.50"})
+			_, err := e.svc.Sessions.SignIn(e.ctx, "ghost@example.com", "wrong password", account.SessionMeta{IP: "203.0.113.50"})
 			wantCode(t, err, core.EUNAUTHORIZED)
 		}
-		_, err := e.svc.SignIn(e.ctx, "ghost@example.com", "wrong password", account.SessionMeta{IP: "203.0.113.50"})
+		_, err := e.svc.Sessions.SignIn(e.ctx, "ghost@example.com", "wrong password", account.SessionMeta{IP: "203.0.113.50"})
 		wantCode(t, err, core.ETOOMANY)
 
 		e.clock.Advance(14 * time.Minute)
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, stranger); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, stranger); err != nil {
 			t.Fatalf("after the window the right password is refused: %v", err)
 		}
 	})
@@ -191,14 +191,14 @@ func TestASuccessfulSignInClearsTheAccountsFailures(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		e.signUp(t, "ana@example.com")
 		for range 4 {
-			_, err := e.svc.SignIn(e.ctx, "ana@example.com", "wrong password", meta)
+			_, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "wrong password", meta)
 			wantCode(t, err, core.EUNAUTHORIZED)
 		}
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
 			t.Fatal(err)
 		}
 		for range 5 {
-			_, err := e.svc.SignIn(e.ctx, "ana@example.com", "wrong password", account.SessionMeta{IP: "192.0.2.77"})
+			_, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "wrong password", account.SessionMeta{IP: "192.0.2.77"})
 			wantCode(t, err, core.EUNAUTHORIZED)
 		}
 	})
@@ -209,14 +209,14 @@ func TestFailedSignInsAreThrottledPerIP(t *testing.T) {
 		e.signUp(t, "ana@example.com")
 		ip := account.SessionMeta{IP: "2001:db8:1:2::17"}
 		for i := range 20 {
-			_, err := e.svc.SignIn(e.ctx, "victim"+string(rune('a'+i))+"@example.com", "wrong password", ip)
+			_, err := e.svc.Sessions.SignIn(e.ctx, "victim"+string(rune('a'+i))+"@example.com", "wrong password", ip)
 			wantCode(t, err, core.EUNAUTHORIZED)
 		}
 		// Another address of the same IPv6 /64 is the same client.
-		_, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "2001:db8:1:2::99"})
+		_, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "2001:db8:1:2::99"})
 		wantCode(t, err, core.ETOOMANY)
 		// Another /64 is not.
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "2001:db8:1:3::17"}); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "2001:db8:1:3::17"}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -232,7 +232,7 @@ func TestParallelWrongPasswordsCannotExceedTheLimit(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := e.svc.SignIn(e.ctx, "ana@example.com", "wrong password", account.SessionMeta{IP: "198.51.100.200"})
+				_, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "wrong password", account.SessionMeta{IP: "198.51.100.200"})
 				codes[i] = core.ErrorCode(err)
 			}()
 		}
@@ -277,43 +277,43 @@ func TestConfiguredAdminsAreAdminsAndTheFlagIsStoredAtSignIn(t *testing.T) {
 		if ana.IsAdmin {
 			t.Fatal("an ordinary user is an admin")
 		}
-		u, err := e.svc.SetAdmin(e.ctx, "ANA@example.com", true)
+		u, err := e.svc.Users.SetAdmin(e.ctx, "ANA@example.com", true)
 		if err != nil || !u.IsAdmin {
 			t.Fatalf("grant: %+v %v", u, err)
 		}
-		if u, err = e.svc.SetAdmin(e.ctx, "ana@example.com", false); err != nil || u.IsAdmin {
+		if u, err = e.svc.Users.SetAdmin(e.ctx, "ana@example.com", false); err != nil || u.IsAdmin {
 			t.Fatalf("revoke: %+v %v", u, err)
 		}
-		if u, err = e.svc.SetAdmin(e.ctx, "boss@example.com", false); err != nil || !u.IsAdmin {
+		if u, err = e.svc.Users.SetAdmin(e.ctx, "boss@example.com", false); err != nil || !u.IsAdmin {
 			t.Fatalf("a configured admin stops being one when its flag is revoked: %+v %v", u, err)
 		}
-		_, err = e.svc.SetAdmin(e.ctx, "nobody@example.com", true)
+		_, err = e.svc.Users.SetAdmin(e.ctx, "nobody@example.com", true)
 		wantCode(t, err, core.ENOTFOUND)
 	})
 }
 
 func TestEnsureUserProvisionsLinksAndRefusesAnAddressOfAnotherClerkUser(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		u, err := e.svc.EnsureUser(e.ctx, "user_1", "New.Person@example.com")
+		u, err := e.svc.Users.EnsureUser(e.ctx, "user_1", "New.Person@example.com")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if u.Email != "new.person@example.com" || !u.EmailVerified() || u.HasPassword || u.OnboardingStep != account.StepPersonalInfo || u.ClerkUserID != "user_1" {
 			t.Fatalf("provisioned user = %+v", u)
 		}
-		if ws, _ := e.svc.Workspaces(e.ctx, u.ID); len(ws) != 1 {
+		if ws, _ := e.svc.Users.Workspaces(e.ctx, u.ID); len(ws) != 1 {
 			t.Fatalf("workspaces = %+v", ws)
 		}
-		again, err := e.svc.EnsureUser(e.ctx, "user_1", "changed@example.com")
+		again, err := e.svc.Users.EnsureUser(e.ctx, "user_1", "changed@example.com")
 		if err != nil || again.ID != u.ID {
 			t.Fatalf("second call: %+v %v", again, err)
 		}
 		local, _ := e.signUp(t, "local@example.com")
-		linked, err := e.svc.EnsureUser(e.ctx, "user_2", "local@example.com")
+		linked, err := e.svc.Users.EnsureUser(e.ctx, "user_2", "local@example.com")
 		if err != nil || linked.ID != local.ID || linked.ClerkUserID != "user_2" || !linked.EmailVerified() {
 			t.Fatalf("linking: %+v %v", linked, err)
 		}
-		_, err = e.svc.EnsureUser(e.ctx, "user_3", "local@example.com")
+		_, err = e.svc.Users.EnsureUser(e.ctx, "user_3", "local@example.com")
 		wantCode(t, err, core.ECONFLICT)
 	})
 }

@@ -59,7 +59,7 @@ func decodeSecret(s string) ([]byte, error) {
 	return base32NoPad.DecodeString(strings.TrimRight(s, "="))
 }
 
-func (s *Service) checkTOTPFormat(ctx context.Context, code string) error {
+func (s *base) checkTOTPFormat(ctx context.Context, code string) error {
 	if !isSixDigits(strings.TrimSpace(code)) {
 		return core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
@@ -90,9 +90,9 @@ type TOTPSetup struct {
 // authenticator), the session must hold a recent proof that included a second factor
 // (RequireSecondFactorProof): a reload of the setup page never replaces an enabled authenticator.
 // The active secret keeps working until EnableTOTP confirms the new one.
-func (s *Service) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPSetup, error) {
+func (s *SecondFactors) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPSetup, error) {
 	if u.TOTPEnabled {
-		if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
+		if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 			return nil, err
 		}
 	}
@@ -135,9 +135,9 @@ func (s *Service) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPS
 // EnableTOTP confirms the pending secret with a code from the app, turns TOTP on and returns 10
 // new recovery codes (shown once; the old ones stop working). Replacing an active authenticator
 // needs a recent proof with a second factor. Every other session of the user ends.
-func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code string) ([]string, error) {
+func (s *SecondFactors) EnableTOTP(ctx context.Context, u *User, sess *Session, code string) ([]string, error) {
 	if u.TOTPEnabled {
-		if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
+		if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 			return nil, err
 		}
 	}
@@ -214,8 +214,8 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 
 // DisableTOTP turns TOTP off and deletes the recovery codes; it needs a recent proof that
 // included a second factor. Every other session of the user ends.
-func (s *Service) DisableTOTP(ctx context.Context, u *User, sess *Session) error {
-	if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
+func (s *SecondFactors) DisableTOTP(ctx context.Context, u *User, sess *Session) error {
+	if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 		return err
 	}
 	if !u.TOTPEnabled {
@@ -244,7 +244,7 @@ func (s *Service) DisableTOTP(ctx context.Context, u *User, sess *Session) error
 }
 
 // useTOTPCode accepts code for the user's active secret once: EINVALID when wrong or already used.
-func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
+func (s *base) useTOTPCode(ctx context.Context, userID, code string) error {
 	code = strings.TrimSpace(code)
 	var secretText sql.NullString
 	var last int64
@@ -285,7 +285,7 @@ func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
 
 // resealTOTP replaces a plaintext active secret (stored before secrets were encrypted) with its
 // sealed form, unless it changed meanwhile. A failure is logged: the code check goes on.
-func (s *Service) resealTOTP(ctx context.Context, userID, stored, secret string) {
+func (s *base) resealTOTP(ctx context.Context, userID, stored, secret string) {
 	sealed, err := s.sealTOTP(userID, secret)
 	if err == nil {
 		_, err = s.db.Exec(ctx, `UPDATE totp SET secret = ? WHERE user_id = ? AND secret = ?`, sealed, userID, stored)
@@ -331,7 +331,7 @@ func recoveryHash(code string) string {
 }
 
 // useRecoveryCode consumes one unused recovery code of the user; EINVALID when wrong or used.
-func (s *Service) useRecoveryCode(ctx context.Context, userID, code string) error {
+func (s *base) useRecoveryCode(ctx context.Context, userID, code string) error {
 	if len(foldRecoveryCode(code)) != 10 {
 		return core.Refuse(ctx, core.EINVALID, "account.recovery.wrong")
 	}
@@ -349,7 +349,7 @@ func (s *Service) useRecoveryCode(ctx context.Context, userID, code string) erro
 }
 
 // RecoveryCodesLeft counts the user's unused recovery codes.
-func (s *Service) RecoveryCodesLeft(ctx context.Context, userID string) (int, error) {
+func (s *SecondFactors) RecoveryCodesLeft(ctx context.Context, userID string) (int, error) {
 	var n int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM recovery_codes WHERE user_id = ? AND used_at IS NULL`, userID).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count recovery codes: %w", err)

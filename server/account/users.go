@@ -32,7 +32,7 @@ const userSelect = `SELECT u.id, u.email, u.email_verified_at, u.password_hash, 
 
 type rowScanner interface{ Scan(dest ...any) error }
 
-func (s *Service) scanUser(row rowScanner) (*User, error) {
+func (s *base) scanUser(row rowScanner) (*User, error) {
 	var u User
 	var verified, disabled sql.NullTime
 	var hash, clerk, first, last, birthday, gender, country, state, username sql.NullString
@@ -59,17 +59,17 @@ func (s *Service) scanUser(row rowScanner) (*User, error) {
 	return &u, nil
 }
 
-// User returns the user with id, or an ENOTFOUND error.
-func (s *Service) User(ctx context.Context, id string) (*User, error) {
+// user returns the user with id, or an ENOTFOUND error.
+func (s *base) user(ctx context.Context, id string) (*User, error) {
 	return s.userWhere(ctx, s.db, "u.id = ?", id)
 }
 
-// UserByEmail returns the user with the address (any case), or an ENOTFOUND error.
-func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) {
+// userByEmail returns the user with the address (any case), or an ENOTFOUND error.
+func (s *base) userByEmail(ctx context.Context, email string) (*User, error) {
 	return s.userWhere(ctx, s.db, "u.email = ?", normalizeEmail(email))
 }
 
-func (s *Service) userWhere(ctx context.Context, q queryer, where string, arg any) (*User, error) {
+func (s *base) userWhere(ctx context.Context, q queryer, where string, arg any) (*User, error) {
 	if v, ok := arg.(string); ok && !validText(v) {
 		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound") // Postgres refuses NUL bytes
 	}
@@ -117,7 +117,7 @@ type newUser struct {
 }
 
 // createUser inserts the user, a personal workspace and the owner membership, inside tx.
-func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now time.Time) (string, error) {
+func (s *base) createUser(ctx context.Context, tx queryer, n newUser, now time.Time) (string, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return "", fmt.Errorf("new user id: %w", err)
@@ -166,7 +166,7 @@ func isUniqueViolation(err error) bool {
 
 // applyConfiguredAdmin stores the admin flag of a configured admin address, so that queries on
 // users.is_admin (the admin user list) agree with the configuration.
-func (s *Service) applyConfiguredAdmin(ctx context.Context, u *User) error {
+func (s *base) applyConfiguredAdmin(ctx context.Context, u *User) error {
 	if !u.EmailVerified() || !s.isConfiguredAdmin(u.Email) {
 		return nil
 	}
@@ -179,7 +179,7 @@ func (s *Service) applyConfiguredAdmin(ctx context.Context, u *User) error {
 // SetAdmin grants (admin true) or revokes the app admin flag of the user with the address. It
 // answers ENOTFOUND for an unknown address. A revoked address that is still in
 // PATRIMONIO_ADMIN_EMAILS stays an admin; the caller should say so.
-func (s *Service) SetAdmin(ctx context.Context, email string, admin bool) (*User, error) {
+func (s *Users) SetAdmin(ctx context.Context, email string, admin bool) (*User, error) {
 	res, err := s.db.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, s.now(), normalizeEmail(email))
 	if err != nil {
 		return nil, fmt.Errorf("set admin: %w", err)
@@ -189,10 +189,10 @@ func (s *Service) SetAdmin(ctx context.Context, email string, admin bool) (*User
 	} else if n == 0 {
 		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
-	return s.UserByEmail(ctx, email)
+	return s.userByEmail(ctx, email)
 }
 
 // Workspaces lists the user's workspaces with the user's role: the personal one first, then by name.
-func (s *Service) Workspaces(ctx context.Context, userID string) ([]members.Workspace, error) {
+func (s *Users) Workspaces(ctx context.Context, userID string) ([]members.Workspace, error) {
 	return members.OfUser(ctx, s.db, userID, false)
 }

@@ -95,14 +95,7 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 		listener:        ln,
 		ShutdownTimeout: 30 * time.Second,
 	}
-	accounts, err := newAccounts(ctx, cfg, db, key, logger)
-	if err != nil {
-		ln.Close()
-		db.Close()
-		return nil, err
-	}
 	deps := httpapi.Deps{DB: db, Logger: logger,
-		Accounts:   accounts,
 		Workspaces: workspace.NewService(db),
 		Admin:      admin.NewService(db, cfg.AdminEmailList()),
 		Enums:      enums.NewService(db),
@@ -113,15 +106,31 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 			Plans: cfg.StripePlanList(), APIURL: cfg.StripeAPIURL, PublicURL: cfg.PublicURL}, logger),
 	}
 	s.fx = deps.FX
+	// The account services are built with their hooks. The sync engine authenticates through the
+	// sessions, so it is built after them: the hooks that close its sockets are Server methods that
+	// reach it once it exists (before anything is served, so before any session can end).
+	hooks := account.Hooks{OnSessionEnded: s.sessionEnded, OnUserEnded: s.userEnded}
 	if deps.Billing.Enabled() { // deleting an account cancels its Stripe subscriptions first
-		accounts.BeforeDelete = deps.Billing.CancelSubscriptions
+		hooks.BeforeDelete = deps.Billing.CancelSubscriptions
 	}
+	if cfg.Provider() != config.AuthClerk { // auth.go: passkeys for the local provider
+		if deps.Passkeys = newPasskeys(cfg, db, logger); deps.Passkeys != nil {
+			hooks.HasPasskey = deps.Passkeys.Has // a passkey is a second factor and an onboarding step
+		}
+	}
+	accounts, err := newAccounts(ctx, cfg, db, key, logger, hooks)
+	if err != nil {
+		ln.Close()
+		db.Close()
+		return nil, err
+	}
+	deps.Accounts = accounts
 	if err := deps.Enums.Seed(ctx); err != nil { // the reference lists (server/enums/data)
 		ln.Close()
 		db.Close()
 		return nil, err
 	}
-	if err := wireAuth(cfg, db, accounts, logger, &deps); err != nil { // auth.go: passkeys or Clerk
+	if err := wireAuth(cfg, accounts, logger, &deps); err != nil { // auth.go: Clerk when it is the provider
 		ln.Close()
 		db.Close()
 		return nil, err
@@ -132,8 +141,6 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 		return nil, err
 	}
 	deps.Sync = s.sync
-	accounts.OnSessionEnded = s.sync.EndSession
-	accounts.OnUserEnded = s.sync.EndUser
 	deps.Admin.OnUserEnded = s.sync.EndUser // disabling a user closes their sync sockets at once
 	s.http = &http.Server{
 		Handler:           httpapi.New(cfg, deps),
@@ -150,6 +157,20 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 	// runtime's leisure: a fresh server holds what it uses.
 	debug.FreeOSMemory()
 	return s, nil
+}
+
+// sessionEnded closes the sync sockets of a session the account services ended.
+func (s *Server) sessionEnded(sessionID string) {
+	if s.sync != nil {
+		s.sync.EndSession(sessionID)
+	}
+}
+
+// userEnded closes the sync sockets of a user the account services deleted.
+func (s *Server) userEnded(userID string) {
+	if s.sync != nil {
+		s.sync.EndUser(userID)
+	}
 }
 
 // Addr is the address the server listens on, with the actual port.
@@ -211,7 +232,7 @@ func (s *Server) Close() error {
 // newAccounts builds the local accounts service with its mailer (SMTP when configured, otherwise
 // the log and, in development, the dev outbox) and its secret key, which must be the one the
 // database's secrets are sealed with; secrets still stored in plaintext are sealed now.
-func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byte, logger *slog.Logger) (*account.Service, error) {
+func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byte, logger *slog.Logger, hooks account.Hooks) (*account.Services, error) {
 	mailer, err := account.NewMailer(cfg.SMTPURL, cfg.MailFrom, cfg.DevOutbox, logger)
 	if err != nil {
 		return nil, fmt.Errorf("mail: %w", err)
@@ -221,14 +242,14 @@ func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byt
 	acfg.SecretKey = key
 	acfg.PublicURL = cfg.PublicURL
 	acfg.Billing = cfg.BillingEnabled() // the onboarding's payment step (completed by server/billing)
-	accounts, err := account.New(db, acfg, mailer, logger)
+	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer, Logger: logger, Hooks: hooks})
 	if err != nil {
 		return nil, err
 	}
-	if err := accounts.CheckSecretKey(ctx); err != nil {
+	if err := accounts.SecondFactors.CheckSecretKey(ctx); err != nil {
 		return nil, err
 	}
-	if n, err := accounts.SealPlaintextSecrets(ctx); err != nil {
+	if n, err := accounts.SecondFactors.SealPlaintextSecrets(ctx); err != nil {
 		return nil, err
 	} else if n > 0 {
 		logger.InfoContext(ctx, "encrypted the authenticator secrets stored in plaintext", "count", n)
@@ -244,9 +265,9 @@ func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byt
 // newSync starts the sync engine. Its socket authenticates like the rest of /api/v1 (authn, or the
 // local session cookie when nil); server-side sessions are re-checked while a socket is open,
 // Clerk's short-lived tokens cannot be (the socket keeps the handshake's copy).
-func newSync(cfg config.Config, db *store.DB, accounts *account.Service, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
+func newSync(cfg config.Config, db *store.DB, accounts *account.Services, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
 	if authn == nil {
-		authn = httpapi.CookieAuthenticator{Accounts: accounts, Name: httpapi.SessionCookieName(cfg)}
+		authn = httpapi.CookieAuthenticator{Sessions: accounts.Sessions, Name: httpapi.SessionCookieName(cfg)}
 	}
 	auth := psync.SessionAuthenticator(func(r *http.Request) (psync.HTTPSession, error) {
 		u, sess, err := authn.Authenticate(r)

@@ -173,19 +173,19 @@ func TestALostKeyFileStopsTheStartOnceSecretsAreSealed(t *testing.T) {
 	acfg := account.DefaultConfig()
 	acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
 	acfg.SecretKey = key
-	accounts, err := account.New(db, acfg, nil, nil)
+	accounts, err := account.New(db, acfg, account.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, token, err := accounts.SignUp(context.Background(), "ana@example.com", "lentejas con chorizo 42", account.SessionMeta{})
+	u, token, err := accounts.Signup.SignUp(context.Background(), "ana@example.com", "lentejas con chorizo 42", account.SessionMeta{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, _, err := accounts.Authenticate(context.Background(), token)
+	sess, _, err := accounts.Sessions.Authenticate(context.Background(), token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := accounts.SetupTOTP(context.Background(), u, sess); err != nil {
+	if _, err := accounts.SecondFactors.SetupTOTP(context.Background(), u, sess); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

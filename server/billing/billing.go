@@ -649,7 +649,7 @@ func (s *Service) inTx(ctx context.Context, f func(tx *store.Tx) error) error {
 var endedStatuses = []string{"canceled", "incomplete_expired"}
 
 // CancelSubscriptions cancels at once every subscription of the user that is not already ended,
-// before their account is deleted (account.Service.BeforeDelete), so that nobody keeps paying for
+// before their account is deleted (account.Hooks.BeforeDelete), so that nobody keeps paying for
 // an account that is gone. It asks Stripe for the customer's subscriptions (so one whose webhook
 // has not arrived yet is canceled too) and adds those our database holds. With billing off, or a
 // user who never got as far as a Stripe customer, there is nothing to do and Stripe is not called.

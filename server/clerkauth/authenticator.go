@@ -15,7 +15,7 @@ import (
 	"patrimonio/server/account"
 )
 
-// Accounts is what the Clerk provider needs of the users' service: *account.Service.
+// Accounts is what the Clerk provider needs of the users' service: *account.Users.
 type Accounts interface {
 	// EnsureUser returns the user of a Clerk identity, creating it (or linking the user with the
 	// same address) on first sight. An existing identity needs no address; a new one without a

@@ -43,7 +43,7 @@ func openDB(t *testing.T, cfg config.Config) *store.DB {
 	return db
 }
 
-func accounts(t *testing.T, db *store.DB) *account.Service {
+func accounts(t *testing.T, db *store.DB) *account.Services {
 	t.Helper()
 	cfg := account.DefaultConfig()
 	cfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
@@ -51,11 +51,10 @@ func accounts(t *testing.T, db *store.DB) *account.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := account.New(db, cfg, mailer, nil)
+	s, err := account.New(db, cfg, account.Options{Mailer: mailer, Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Now = fixedNow
 	return s
 }
 
@@ -135,7 +134,7 @@ func TestTheFirstVerifiedRequestProvisionsTheUserOnce(t *testing.T) {
 			authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 				PublishableKey: publishableKey, AllowedOrigins: []string{appOrigin}, Now: fixedNow,
 				SecretKey: testSecretKey, APIURL: api.URL + "/v1",
-			}, accounts(t, db))
+			}, accounts(t, db).Users)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,14 +174,14 @@ func TestTheFirstVerifiedRequestProvisionsTheUserOnce(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("%d users for one Clerk identity, want 1", n)
 		}
-		u, err := accts.User(ctx, ids[0])
+		u, err := accts.Users.User(ctx, ids[0])
 		if err != nil {
 			t.Fatal(err)
 		}
 		if u.Email != "ana@example.com" || !u.EmailVerified() || u.HasPassword || u.OnboardingStep != account.StepPersonalInfo {
 			t.Fatalf("provisioned user: %+v", u)
 		}
-		ws, err := accts.Workspaces(ctx, u.ID)
+		ws, err := accts.Users.Workspaces(ctx, u.ID)
 		if err != nil || len(ws) != 1 || ws[0].Kind != authz.Personal {
 			t.Fatalf("workspaces of the new user: %+v, %v", ws, err)
 		}
@@ -205,7 +204,7 @@ func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 	authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 		PublishableKey: publishableKey, AllowedOrigins: []string{appOrigin}, Now: fixedNow,
 		JWTKey: publicPEM(t, a.key),
-	}, accts)
+	}, accts.Users)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +237,7 @@ func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 			!s.ReverifiedAt.Equal(now.Add(-3*time.Minute)) || !s.ExpiresAt.Equal(now.Add(50*time.Second)) {
 			t.Fatalf("session %+v", s)
 		}
-		if err := accts.RequireRecentProof(ctx, s); err != nil {
+		if err := accts.Reverify.RequireRecentProof(ctx, s); err != nil {
 			t.Fatalf("a first factor 3 minutes ago is not a recent proof: %v", err)
 		}
 	})
@@ -249,7 +248,7 @@ func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := accts.RequireRecentProof(ctx, s); core.ErrorCode(err) != core.EREVERIFY {
+		if err := accts.Reverify.RequireRecentProof(ctx, s); core.ErrorCode(err) != core.EREVERIFY {
 			t.Fatalf("RequireRecentProof: %v", err)
 		}
 	})
@@ -271,7 +270,7 @@ func TestProvisioningTakesOnlyAVerifiedPrimaryAddress(t *testing.T) {
 	authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 		PublishableKey: publishableKey, AllowedOrigins: []string{appOrigin}, Now: fixedNow,
 		SecretKey: testSecretKey, APIURL: api.URL + "/v1",
-	}, accounts(t, db))
+	}, accounts(t, db).Users)
 	if err != nil {
 		t.Fatal(err)
 	}

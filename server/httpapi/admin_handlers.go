@@ -127,7 +127,7 @@ func (a *api) adminUserAction(w http.ResponseWriter, r *http.Request) {
 	ctx, id, actor := r.Context(), chi.URLParam(r, "id"), adminActor(r)
 	if admin.NeedsReverification(req.Action) && id != actor.UserID {
 		_, sess, _ := account.AuthFrom(ctx)
-		if err := a.accounts.RequireRecentProof(ctx, sess); err != nil {
+		if err := a.accounts.Reverify.RequireRecentProof(ctx, sess); err != nil {
 			a.writeError(w, r, err)
 			return
 		}

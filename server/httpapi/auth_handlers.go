@@ -68,7 +68,7 @@ func (a *api) signUp(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	res, err := a.accounts.Register(r.Context(), req.Email, req.Password, a.sessionMeta(r))
+	res, err := a.accounts.Signup.Register(r.Context(), req.Email, req.Password, a.sessionMeta(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -94,7 +94,7 @@ func (a *api) signIn(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	res, err := a.accounts.SignIn(r.Context(), req.Email, req.Password, a.sessionMeta(r))
+	res, err := a.accounts.Sessions.SignIn(r.Context(), req.Email, req.Password, a.sessionMeta(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -122,7 +122,7 @@ func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, pending, _ := account.AuthFrom(r.Context())
-	u, token, err := a.accounts.SignInSecondFactor(r.Context(), pending, req.Code, req.RecoveryCode, a.sessionMeta(r))
+	u, token, err := a.accounts.Sessions.SignInSecondFactor(r.Context(), pending, req.Code, req.RecoveryCode, a.sessionMeta(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -136,7 +136,7 @@ func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 // same with no or a stale session.
 func (a *api) signOut(w http.ResponseWriter, r *http.Request) {
 	if ck, err := r.Cookie(a.cookieName); err == nil {
-		if err := a.accounts.SignOut(r.Context(), ck.Value); err != nil {
+		if err := a.accounts.Sessions.SignOut(r.Context(), ck.Value); err != nil {
 			a.writeError(w, r, err)
 			return
 		}
@@ -162,7 +162,7 @@ func (a *api) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
-	u, err := a.accounts.VerifyEmail(r.Context(), u, req.Code, a.clientIP(r))
+	u, err := a.accounts.Signup.VerifyEmail(r.Context(), u, req.Code, a.clientIP(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -170,14 +170,14 @@ func (a *api) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, struct {
 		User       *userJSON      `json:"user"`
 		Onboarding onboardingJSON `json:"onboarding"`
-	}{toUserJSON(u), toOnboardingJSON(a.accounts.OnboardingOf(u))})
+	}{toUserJSON(u), toOnboardingJSON(a.accounts.Profile.OnboardingOf(u))})
 }
 
 // POST /api/v1/auth/email/resend → 204; a new verification code is e-mailed (at most one a minute:
 // 429 with Retry-After).
 func (a *api) resendEmail(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.ResendVerification(r.Context(), u); err != nil {
+	if err := a.accounts.Signup.ResendVerification(r.Context(), u); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -194,7 +194,7 @@ type totpSetupJSON struct {
 // is already on.
 func (a *api) totpSetup(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	setup, err := a.accounts.SetupTOTP(r.Context(), u, sess)
+	setup, err := a.accounts.SecondFactors.SetupTOTP(r.Context(), u, sess)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -210,7 +210,7 @@ func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	codes, err := a.accounts.EnableTOTP(r.Context(), u, sess, req.Code)
+	codes, err := a.accounts.SecondFactors.EnableTOTP(r.Context(), u, sess, req.Code)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -223,7 +223,7 @@ func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 // DELETE /api/v1/auth/totp → 204 (recent proof required).
 func (a *api) totpDisable(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.DisableTOTP(r.Context(), u, sess); err != nil {
+	if err := a.accounts.SecondFactors.DisableTOTP(r.Context(), u, sess); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -249,7 +249,7 @@ func (a *api) reverify(w http.ResponseWriter, r *http.Request) {
 		secret = req.Password
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	until, err := a.accounts.Reverify(r.Context(), u, sess, req.Method, secret, a.clientIP(r))
+	until, err := a.accounts.Reverify.Reverify(r.Context(), u, sess, req.Method, secret, a.clientIP(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -262,7 +262,7 @@ func (a *api) reverify(w http.ResponseWriter, r *http.Request) {
 // POST /api/v1/auth/reverify/email → 204; e-mails a re-verification code (at most one a minute).
 func (a *api) reverifyEmail(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.SendReverifyCode(r.Context(), u); err != nil {
+	if err := a.accounts.Reverify.SendReverifyCode(r.Context(), u); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -50,7 +50,7 @@ type authServer struct {
 	t        *testing.T
 	cfg      config.Config
 	db       *store.DB
-	accounts *account.Service
+	accounts *account.Services
 	clock    *authClock
 	api      *api
 }
@@ -88,12 +88,12 @@ func startAuthServer(t *testing.T, d store.Dialect, change ...func(*config.Confi
 	acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
 	acfg.AdminEmails = cfg.AdminEmailList()
 	acfg.SecretKey = testSecretKey(t)
-	accounts, err := account.New(db, acfg, &account.LogMailer{OutboxDir: cfg.DevOutbox}, slog.New(slog.DiscardHandler))
+	clock := &authClock{t: time.Date(2025, 3, 10, 10, 0, 0, 0, time.UTC)}
+	accounts, err := account.New(db, acfg, account.Options{Mailer: &account.LogMailer{OutboxDir: cfg.DevOutbox},
+		Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &authClock{t: time.Date(2025, 3, 10, 10, 0, 0, 0, time.UTC)}
-	accounts.Now = clock.Now
 	return &authServer{t: t, cfg: cfg, db: db, accounts: accounts, clock: clock,
 		api: newAPI(cfg, Deps{DB: db, Accounts: accounts})}
 }

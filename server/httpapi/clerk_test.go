@@ -42,15 +42,14 @@ func TestTheClerkProviderOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts, err := account.New(db, acfg, mailer, nil)
+	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer, Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts.Now = clock
 	authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 		PublishableKey: inst.PublishableKey, JWTKey: inst.PublicKeyPEM(),
 		AllowedOrigins: cfg.AllowedOriginList(), Now: clock,
-	}, accounts)
+	}, accounts.Users)
 	if err != nil {
 		t.Fatal(err)
 	}

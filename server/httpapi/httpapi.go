@@ -36,9 +36,9 @@ type Deps struct {
 	DB     Database
 	Logger *slog.Logger
 
-	// Accounts is the local provider and users' service (session.go, auth_handlers.go,
-	// users_handlers.go).
-	Accounts *account.Service
+	// Accounts are the local provider's and users' services (session.go, auth_handlers.go,
+	// security_handlers.go, users_handlers.go), each handler using the one it needs.
+	Accounts *account.Services
 	// Authenticator finds the signed-in user of a request; nil means the session cookie of
 	// Accounts (CookieAuthenticator). The Clerk provider sets its own.
 	Authenticator Authenticator
@@ -83,8 +83,8 @@ type api struct {
 	csp  string
 	hsts string
 
-	// Accounts (session.go): the service, who signs in, and the same-origin rule's inputs.
-	accounts            *account.Service
+	// Accounts (session.go): the services, who signs in, and the same-origin rule's inputs.
+	accounts            *account.Services
 	authn               Authenticator
 	authProvider        string
 	clerkPublishableKey string
@@ -127,7 +127,7 @@ func newAPI(cfg config.Config, deps Deps) *api {
 	a.accounts, a.authn = deps.Accounts, deps.Authenticator
 	a.cookieName = SessionCookieName(cfg)
 	if a.authn == nil && deps.Accounts != nil {
-		a.authn = CookieAuthenticator{Accounts: deps.Accounts, Name: a.cookieName}
+		a.authn = CookieAuthenticator{Sessions: deps.Accounts.Sessions, Name: a.cookieName}
 	}
 	a.authProvider, a.clerkPublishableKey = deps.AuthProvider, deps.ClerkPublishableKey
 	if a.authProvider == "" {

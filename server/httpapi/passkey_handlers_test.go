@@ -60,17 +60,16 @@ func startPasskeyServer(t *testing.T, cfg config.Config) *passkeyServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts, err := account.New(db, acfg, mailer, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	accounts.Now = clock.Now
 	passkeys, err := passkey.New(db, passkey.Options{PublicURL: publicURL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	passkeys.Now = clock.Now
-	accounts.HasPasskey = passkeys.Has
+	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer, Now: clock.Now,
+		Hooks: account.Hooks{HasPasskey: passkeys.Has}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(httpapi.New(cfg, httpapi.Deps{DB: db, Accounts: accounts, Passkeys: passkeys}))
 	t.Cleanup(srv.Close)
 	return &passkeyServer{url: srv.URL, db: db, clock: clock}

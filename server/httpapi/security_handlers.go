@@ -46,7 +46,7 @@ func (a *api) signUpVerify(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	u, token, err := a.accounts.VerifyRegistration(r.Context(), req.Email, req.Code, a.sessionMeta(r))
+	u, token, err := a.accounts.Signup.VerifyRegistration(r.Context(), req.Email, req.Code, a.sessionMeta(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -55,7 +55,7 @@ func (a *api) signUpVerify(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, struct {
 		User       *userJSON      `json:"user"`
 		Onboarding onboardingJSON `json:"onboarding"`
-	}{toUserJSON(u), toOnboardingJSON(a.accounts.OnboardingOf(u))})
+	}{toUserJSON(u), toOnboardingJSON(a.accounts.Profile.OnboardingOf(u))})
 }
 
 type emailRequest struct {
@@ -73,7 +73,7 @@ func (a *api) signUpResend(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	res, err := a.accounts.ResendRegistrationCode(r.Context(), req.Email)
+	res, err := a.accounts.Signup.ResendRegistrationCode(r.Context(), req.Email)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -98,7 +98,7 @@ func (a *api) changePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.ChangePassword(r.Context(), u, sess, req.CurrentPassword, req.NewPassword, a.clientIP(r)); err != nil {
+	if err := a.accounts.Profile.ChangePassword(r.Context(), u, sess, req.CurrentPassword, req.NewPassword, a.clientIP(r)); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -116,7 +116,7 @@ func (a *api) forgotPassword(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if err := a.accounts.RequestPasswordReset(r.Context(), req.Email, a.clientIP(r)); err != nil {
+	if err := a.accounts.Signup.RequestPasswordReset(r.Context(), req.Email, a.clientIP(r)); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -141,7 +141,7 @@ func (a *api) resetPassword(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	err := a.accounts.ResetPassword(r.Context(), account.ResetInput{Token: req.Token, Email: req.Email, Code: req.Code, Password: req.Password}, a.clientIP(r))
+	err := a.accounts.Signup.ResetPassword(r.Context(), account.ResetInput{Token: req.Token, Email: req.Email, Code: req.Code, Password: req.Password}, a.clientIP(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -162,7 +162,7 @@ type sessionJSON struct {
 // recently used first.
 func (a *api) listSessions(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	list, err := a.accounts.Sessions(r.Context(), u, sess)
+	list, err := a.accounts.Sessions.Sessions(r.Context(), u, sess)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -177,7 +177,7 @@ func (a *api) listSessions(w http.ResponseWriter, r *http.Request) {
 // DELETE /api/v1/auth/sessions/{id} → 204: that device is signed out (its sync socket closes).
 func (a *api) endSession(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.EndSession(r.Context(), u, chi.URLParam(r, "id")); err != nil {
+	if err := a.accounts.Sessions.EndSession(r.Context(), u, chi.URLParam(r, "id")); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -187,7 +187,7 @@ func (a *api) endSession(w http.ResponseWriter, r *http.Request) {
 // POST /api/v1/auth/sessions/signout-others → 200 {ended}: every other device is signed out.
 func (a *api) signOutOthers(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	n, err := a.accounts.EndOtherSessions(r.Context(), u, sess)
+	n, err := a.accounts.Sessions.EndOtherSessions(r.Context(), u, sess)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -229,7 +229,7 @@ func (a *api) reverifyPasskeyFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(ctx)
-	err := a.accounts.ThrottleByIP(ctx, a.clientIP(r), func() error {
+	err := a.accounts.Sessions.ThrottleByIP(ctx, a.clientIP(r), func() error {
 		userID, err := a.passkeys.FinishLogin(ctx, req.Credential)
 		if err != nil {
 			return err
@@ -244,7 +244,7 @@ func (a *api) reverifyPasskeyFinish(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	until, err := a.accounts.MarkReverifiedSecondFactor(ctx, sess.ID)
+	until, err := a.accounts.Reverify.MarkReverifiedSecondFactor(ctx, sess.ID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -292,7 +292,7 @@ func (a *api) setUsername(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
-	u, err := a.accounts.SetUsername(r.Context(), u, req.Username)
+	u, err := a.accounts.Profile.SetUsername(r.Context(), u, req.Username)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -306,7 +306,7 @@ func (a *api) setUsername(w http.ResponseWriter, r *http.Request) {
 // GET /api/v1/users/avatar → 200 image/png (the signed-in user's profile image), 404 when none.
 func (a *api) getAvatar(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	data, contentType, err := a.accounts.Avatar(r.Context(), u.ID)
+	data, contentType, err := a.accounts.Profile.Avatar(r.Context(), u.ID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -330,11 +330,11 @@ func (a *api) putAvatar(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.SetAvatar(r.Context(), u, data); err != nil {
+	if err := a.accounts.Profile.SetAvatar(r.Context(), u, data); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	u, err = a.accounts.User(r.Context(), u.ID)
+	u, err = a.accounts.Users.User(r.Context(), u.ID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -345,7 +345,7 @@ func (a *api) putAvatar(w http.ResponseWriter, r *http.Request) {
 // DELETE /api/v1/users/avatar → 204.
 func (a *api) deleteAvatar(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.RemoveAvatar(r.Context(), u); err != nil {
+	if err := a.accounts.Profile.RemoveAvatar(r.Context(), u); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -45,7 +45,7 @@ type Authenticator interface {
 // CookieAuthenticator authenticates the session cookie named Name (SessionCookieName; empty is
 // SessionCookie).
 type CookieAuthenticator struct {
-	Accounts *account.Service
+	Sessions *account.Sessions
 	Name     string
 }
 
@@ -59,7 +59,7 @@ func (c CookieAuthenticator) Authenticate(r *http.Request) (*account.User, *acco
 	if err != nil || ck.Value == "" {
 		return nil, nil, nil
 	}
-	sess, u, err := c.Accounts.Authenticate(r.Context(), ck.Value)
+	sess, u, err := c.Sessions.Authenticate(r.Context(), ck.Value)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -33,7 +33,7 @@ type teamFixture struct {
 	t        *testing.T
 	cfg      config.Config
 	db       *store.DB
-	accounts *account.Service
+	accounts *account.Services
 	api      *api
 
 	mu  sync.Mutex
@@ -84,11 +84,11 @@ func newTeamFixture(t *testing.T, cfg config.Config) *teamFixture {
 	if outbox == "" {
 		outbox = t.TempDir()
 	}
-	accounts, err := account.New(db, acfg, &account.LogMailer{OutboxDir: outbox}, slog.New(slog.DiscardHandler))
+	accounts, err := account.New(db, acfg, account.Options{Mailer: &account.LogMailer{OutboxDir: outbox},
+		Logger: slog.New(slog.DiscardHandler), Now: f.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts.Now = f.clock
 	workspaces := workspace.NewService(db)
 	workspaces.Now = f.clock
 	f.accounts = accounts
@@ -103,7 +103,7 @@ type person struct {
 
 func (f *teamFixture) signUp(email string) person {
 	f.t.Helper()
-	u, token, err := f.accounts.SignUp(context.Background(), email, "lentejas con chorizo 42", account.SessionMeta{IP: "192.0.2.1"})
+	u, token, err := f.accounts.Signup.SignUp(context.Background(), email, "lentejas con chorizo 42", account.SessionMeta{IP: "192.0.2.1"})
 	if err != nil {
 		f.t.Fatalf("sign up %s: %v", email, err)
 	}
@@ -263,11 +263,11 @@ func TestWorkspaceEndpointsFromCreationToDeletion(t *testing.T) {
 		if code := errorOf(t, rec).Code; code != core.EREVERIFY {
 			t.Fatalf("deleting without a recent proof: code %q", code)
 		}
-		sess, _, err := f.accounts.Authenticate(context.Background(), strings.TrimPrefix(ana.cookie, SessionCookie+"="))
+		sess, _, err := f.accounts.Sessions.Authenticate(context.Background(), strings.TrimPrefix(ana.cookie, SessionCookie+"="))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.accounts.MarkReverified(context.Background(), sess.ID); err != nil {
+		if _, err := f.accounts.Reverify.MarkReverified(context.Background(), sess.ID); err != nil {
 			t.Fatal(err)
 		}
 		f.expect(f.call(ana, "DELETE", wsPath, nil), "DELETE", "/api/v1/workspaces/{id}", 204, nil)

@@ -383,7 +383,7 @@ func (s *Service) List(ctx context.Context, userID string) ([]Passkey, error) {
 	return out, nil
 }
 
-// Has says whether a user has registered a passkey (account.Service.HasPasskey).
+// Has says whether a user has registered a passkey (account.Hooks.HasPasskey).
 func (s *Service) Has(ctx context.Context, userID string) (bool, error) {
 	n, err := s.Count(ctx, userID)
 	return n > 0, err

@@ -52,12 +52,12 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 	defer db.Close()
 	acfg := account.DefaultConfig()
 	acfg.AdminEmails = cfg.AdminEmailList()
-	accounts, err := account.New(db, acfg, nil, slog.New(slog.DiscardHandler))
+	accounts, err := account.New(db, acfg, account.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		fmt.Fprintln(stderr, "patrimonio admin:", err)
 		return 1
 	}
-	u, err := accounts.SetAdmin(ctx, email, grant)
+	u, err := accounts.Users.SetAdmin(ctx, email, grant)
 	if core.ErrorCode(err) == core.ENOTFOUND {
 		fmt.Fprintf(stderr, "patrimonio admin: no user has the e-mail address %s (they must sign up first)\n", email)
 		return 1
