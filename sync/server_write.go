@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Server-side writes. Some records are written by the server itself: balances read from a bank
@@ -52,7 +52,7 @@ func (e *RejectedError) Error() string {
 
 func (e *RejectedError) Unwrap() error {
 	if e.Outcome.Code == RejectForbidden || e.Outcome.Code == RejectNotFound {
-		return server.Errorf(server.EFORBIDDEN, "You may not change records in this workspace.")
+		return core.Errorf(core.EFORBIDDEN, "You may not change records in this workspace.")
 	}
 	return errServerWriteRejected
 }
@@ -67,7 +67,7 @@ func (e *Engine) WriteAsServer(ctx context.Context, userID, workspaceID string, 
 		return nil, nil
 	}
 	if len(changes) > e.opts.Limits.MaxMutationsPerPush {
-		return nil, server.Errorf(server.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
+		return nil, core.Errorf(core.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
 	}
 	client := Client{UserID: userID, ClientID: ServerClientID(userID)}
 	if err := e.BindClient(ctx, client.UserID, client.ClientID); err != nil {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
@@ -76,7 +76,7 @@ func TestAServerWriteIsCheckedLikeAPush(t *testing.T) {
 
 		_, err := e.WriteAsServer(ctx, viewer, w, []psync.ServerChange{{Collection: "tasks", RecordID: newRecordID(t), Fields: task("x")}})
 		var rej *psync.RejectedError
-		if !errors.As(err, &rej) || rej.Outcome.Code != psync.RejectForbidden || server.ErrorCode(err) != server.EFORBIDDEN {
+		if !errors.As(err, &rej) || rej.Outcome.Code != psync.RejectForbidden || core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Fatalf("a write on behalf of a viewer: %v", err)
 		}
 		// A task without its title breaks the collection's schema.

@@ -3,7 +3,7 @@ package app
 import (
 	"log/slog"
 
-	"patrimonio/server"
+	"patrimonio/server/config"
 	"patrimonio/server/connect"
 	"patrimonio/server/connect/enablebanking"
 	"patrimonio/server/connect/snaptrade"
@@ -14,7 +14,7 @@ import (
 // newConnections builds the bank and broker connections (issue 15) from the configuration: each
 // provider whose keys are set. Their credentials are sealed with the server's secret key; what
 // they read is written through the sync engine as the server's own client.
-func newConnections(cfg server.Config, db *store.DB, key []byte, engine *psync.Engine, logger *slog.Logger) (*connect.Service, error) {
+func newConnections(cfg config.Config, db *store.DB, key []byte, engine *psync.Engine, logger *slog.Logger) (*connect.Service, error) {
 	var providers []connect.Provider
 	if cfg.EnableBankingEnabled() {
 		p, err := enablebanking.New(enablebanking.Config{AppID: cfg.EnableBankingAppID, Key: cfg.EnableBankingKey, BaseURL: cfg.EnableBankingAPIURL})

@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"patrimonio/server"
 )
 
 // Provider credentials are sealed at rest like the TOTP secrets (server/account/secretbox.go):
@@ -19,14 +17,22 @@ import (
 
 const sealedPrefix = "enc1:"
 
+// secretKeyVariable names the setting of the key in messages for the operator, and secretKeyLen is
+// the length of an AES-256 key (server/config reads and checks the key; a service does not import
+// the configuration).
+const (
+	secretKeyVariable = "PATRIMONIO_SECRET_KEY"
+	secretKeyLen      = 32
+)
+
 // ErrWrongSecretKey: sealed credentials do not open (another key, or an altered row).
-var ErrWrongSecretKey = errors.New("connect: stored credentials cannot be decrypted with " + server.EnvSecretKey)
+var ErrWrongSecretKey = errors.New("connect: stored credentials cannot be decrypted with " + secretKeyVariable)
 
 type secretBox struct{ aead cipher.AEAD }
 
 func newSecretBox(key []byte) (*secretBox, error) {
-	if len(key) != server.SecretKeyLen {
-		return nil, fmt.Errorf("connect: the secret key must be %d bytes, got %d", server.SecretKeyLen, len(key))
+	if len(key) != secretKeyLen {
+		return nil, fmt.Errorf("connect: the secret key must be %d bytes, got %d", secretKeyLen, len(key))
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {

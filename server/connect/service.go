@@ -18,7 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
 	"patrimonio/server/store"
@@ -36,6 +36,11 @@ var KnownProviders = []struct {
 	Name string
 	Kind Kind
 }{{"enablebanking", KindBank}, {"snaptrade", KindBrokerage}}
+
+// providerNames are the providers' names as people know them. The texts a person reads are in
+// core/messages under connect.*; providers' own messages are English and may name internal
+// details: they are logged, never shown.
+var providerNames = map[string]string{"enablebanking": "Enable Banking", "snaptrade": "SnapTrade"}
 
 // Config configures the Service.
 type Config struct {
@@ -126,11 +131,11 @@ func (s *Service) provider(ctx context.Context, name string) (Provider, error) {
 		return k.Name == name
 	})
 	if !known {
-		return nil, errorf(ctx, server.ENOTFOUND, "provider.unknown")
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "connect.provider.unknown")
 	}
 	p, ok := s.providers[name]
 	if !ok || s.box == nil {
-		return nil, errorf(ctx, server.ENOTFOUND, "provider.off", providerNames[name])
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "connect.provider.off", providerNames[name])
 	}
 	return p, nil
 }
@@ -145,7 +150,7 @@ func (s *Service) Institutions(ctx context.Context, providerName, country string
 	}
 	country = strings.ToUpper(strings.TrimSpace(country))
 	if !countryPattern.MatchString(country) {
-		return nil, errorf(ctx, server.EINVALID, "country.invalid")
+		return nil, core.Refuse(ctx, core.EINVALID, "connect.country.invalid")
 	}
 	list, err := p.Institutions(ctx, country)
 	if err != nil {
@@ -160,14 +165,16 @@ func (s *Service) providerError(ctx context.Context, p Provider, err error) erro
 	var rl *RateLimitError
 	switch {
 	case errors.As(err, &rl):
-		return &server.Error{Code: server.ETOOMANY, Message: text(ctx, "provider.busy", name, int(rl.RetryAfter.Seconds()))}
+		e := &core.Error{Code: core.ETOOMANY, RetryAfter: rl.RetryAfter} // Retry-After on the answer
+		e.Message = core.Text(ctx, "connect.provider.busy", name, max(1, e.RetryAfterSeconds()))
+		return e
 	case errors.Is(err, ErrConsentExpired):
-		return errorf(ctx, server.ECONFLICT, "consent.expired", name)
+		return core.Refuse(ctx, core.ECONFLICT, "connect.consent.expired", name)
 	case errors.Is(err, ErrLinkRefused):
-		return errorf(ctx, server.ECONFLICT, "link.refused")
+		return core.Refuse(ctx, core.ECONFLICT, "connect.link.refused")
 	}
 	s.log.Warn("connect: provider call failed", "provider", p.Name(), "err", err)
-	return errorf(ctx, server.EUNAVAILABLE, "provider.unavailable", name)
+	return core.Refuse(ctx, core.EUNAVAILABLE, "connect.provider.unavailable", name)
 }
 
 func (s *Service) authorize(ctx context.Context, userID, workspaceID string, action authz.Action) error {
@@ -178,7 +185,7 @@ func (s *Service) authorize(ctx context.Context, userID, workspaceID string, act
 	if err := authz.Authorize(authz.Request{Role: role, Action: action}); err != nil {
 		var r *authz.Refusal
 		if errors.As(err, &r) {
-			return &server.Error{Code: r.Err.Code, Message: r.Message(server.LanguageFrom(ctx))}
+			return &core.Error{Code: r.Err.Code, Message: r.Message(core.LanguageFrom(ctx))}
 		}
 		return err
 	}
@@ -212,7 +219,7 @@ func (s *Service) Start(ctx context.Context, userID string, req StartRequest) (S
 	if req.RenewConnectionID != "" {
 		row, err := s.load(ctx, req.RenewConnectionID)
 		if err != nil || row.WorkspaceID != req.WorkspaceID {
-			return Started{}, errorf(ctx, server.ENOTFOUND, "connection.notFound")
+			return Started{}, core.Refuse(ctx, core.ENOTFOUND, "connect.connection.notFound")
 		}
 		renewing = &row
 		req.Provider, req.InstitutionID, req.Country = row.Provider, row.InstitutionID, row.Country
@@ -235,7 +242,7 @@ func (s *Service) Start(ctx context.Context, userID string, req StartRequest) (S
 		}
 		i := slices.IndexFunc(list, func(x Institution) bool { return x.ID == req.InstitutionID })
 		if i < 0 {
-			return Started{}, errorf(ctx, server.ENOTFOUND, "institution.unknown")
+			return Started{}, core.Refuse(ctx, core.ENOTFOUND, "connect.institution.unknown")
 		}
 		inst = list[i]
 		if inst.Country == "" {
@@ -266,7 +273,7 @@ func (s *Service) Start(ctx context.Context, userID string, req StartRequest) (S
 	}
 	link, err := p.StartLink(ctx, LinkRequest{
 		Institution: inst, RedirectURL: s.cfg.PublicURL + "/connect/return?provider=" + url.QueryEscape(p.Name()), State: state,
-		Language: server.NormalizeLanguage(req.Language), ValidUntil: now.Add(time.Duration(s.cfg.ConsentDays) * 24 * time.Hour),
+		Language: core.NormalizeLanguage(req.Language), ValidUntil: now.Add(time.Duration(s.cfg.ConsentDays) * 24 * time.Hour),
 		UserRef: id, Previous: previous,
 	})
 	if err != nil {
@@ -321,7 +328,7 @@ func scanConnection(row interface{ Scan(...any) error }) (connectionRow, error) 
 func (s *Service) load(ctx context.Context, id string) (connectionRow, error) {
 	c, err := scanConnection(s.db.QueryRow(ctx, `SELECT `+connectionColumns+` FROM connections WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, errorf(ctx, server.ENOTFOUND, "connection.notFound")
+		return c, core.Refuse(ctx, core.ENOTFOUND, "connect.connection.notFound")
 	}
 	return c, err
 }
@@ -331,11 +338,11 @@ func (s *Service) load(ctx context.Context, id string) (connectionRow, error) {
 // renewal keeps their assets), and the connection becomes active.
 func (s *Service) Complete(ctx context.Context, userID, state string, params url.Values) (Connection, error) {
 	if state == "" {
-		return Connection{}, errorf(ctx, server.ENOTFOUND, "link.unknown")
+		return Connection{}, core.Refuse(ctx, core.ENOTFOUND, "connect.link.unknown")
 	}
 	c, err := scanConnection(s.db.QueryRow(ctx, `SELECT `+connectionColumns+` FROM connections WHERE state_hash = ?`, hashOf(state)))
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && c.UserID != userID) {
-		return Connection{}, errorf(ctx, server.ENOTFOUND, "link.unknown")
+		return Connection{}, core.Refuse(ctx, core.ENOTFOUND, "connect.link.unknown")
 	}
 	if err != nil {
 		return Connection{}, err
@@ -345,7 +352,7 @@ func (s *Service) Complete(ctx context.Context, userID, state string, params url
 	}
 	now := s.now()
 	if !c.LinkStartedAt.Valid || now.Sub(c.LinkStartedAt.Time) > s.cfg.LinkTTL {
-		return Connection{}, errorf(ctx, server.ECONFLICT, "link.expired")
+		return Connection{}, core.Refuse(ctx, core.ECONFLICT, "connect.link.expired")
 	}
 	p, err := s.provider(ctx, c.Provider)
 	if err != nil {
@@ -562,7 +569,7 @@ func (s *Service) Get(ctx context.Context, userID, id string) (Connection, error
 		return Connection{}, err
 	}
 	if err := s.authorize(ctx, userID, c.WorkspaceID, authz.ConnectionRead); err != nil {
-		return Connection{}, errorf(ctx, server.ENOTFOUND, "connection.notFound")
+		return Connection{}, core.Refuse(ctx, core.ENOTFOUND, "connect.connection.notFound")
 	}
 	return s.view(ctx, c)
 }
@@ -620,7 +627,7 @@ func (s *Service) Adopt(ctx context.Context, userID, connectionID string, choice
 		return Connection{}, err
 	}
 	if len(choices) == 0 {
-		return Connection{}, errorf(ctx, server.EINVALID, "choices.empty")
+		return Connection{}, core.Refuse(ctx, core.EINVALID, "connect.choices.empty")
 	}
 	type pick struct {
 		accountID, assetID string
@@ -630,20 +637,20 @@ func (s *Service) Adopt(ctx context.Context, userID, connectionID string, choice
 	for _, ch := range choices {
 		category, ok := categoryOf[ch.AssetClass]
 		if !ok {
-			return Connection{}, errorf(ctx, server.EINVALID, "account.class")
+			return Connection{}, core.Refuse(ctx, core.EINVALID, "connect.account.class")
 		}
 		var name, institution, currency, masked string
 		var asset sql.NullString
 		err := s.db.QueryRow(ctx, `SELECT name, institution, currency, masked, asset_id FROM connection_accounts WHERE id = ? AND connection_id = ?`,
 			ch.AccountID, c.ID).Scan(&name, &institution, &currency, &masked, &asset)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Connection{}, errorf(ctx, server.ENOTFOUND, "account.unknown")
+			return Connection{}, core.Refuse(ctx, core.ENOTFOUND, "connect.account.unknown")
 		}
 		if err != nil {
 			return Connection{}, err
 		}
 		if asset.Valid {
-			return Connection{}, errorf(ctx, server.ECONFLICT, "account.adopted")
+			return Connection{}, core.Refuse(ctx, core.ECONFLICT, "connect.account.adopted")
 		}
 		id, err := uuid.NewV7()
 		if err != nil {
@@ -723,11 +730,11 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 		return res, err
 	}
 	if c.Status != "active" || !c.Credentials.Valid {
-		return res, errorf(ctx, server.ECONFLICT, "connection.notActive")
+		return res, core.Refuse(ctx, core.ECONFLICT, "connect.connection.notActive")
 	}
 	now := s.now()
 	if c.ConsentExpiresAt.Valid && !now.Before(c.ConsentExpiresAt.Time) {
-		return res, errorf(ctx, server.ECONFLICT, "consent.expired", providerNames[c.Provider])
+		return res, core.Refuse(ctx, core.ECONFLICT, "connect.consent.expired", providerNames[c.Provider])
 	}
 	creds, err := s.box.open(c.Credentials.String, c.ID)
 	if err != nil {

@@ -13,9 +13,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
+	"patrimonio/server/config"
 	"patrimonio/server/connect"
 	"patrimonio/server/connect/enablebanking"
 	"patrimonio/server/connect/enablebanking/ebfake"
@@ -99,7 +100,7 @@ func setup(t *testing.T, db *store.DB, providers ...string) *world {
 			list = append(list, p)
 		}
 	}
-	key := make([]byte, server.SecretKeyLen)
+	key := make([]byte, config.SecretKeyLen)
 	_, _ = rand.Read(key)
 	if w.svc, err = connect.New(connect.Config{DB: db, Sync: w.engine, SecretKey: key, Providers: list, PublicURL: publicURL, Now: w.clock.Now}); err != nil {
 		t.Fatal(err)
@@ -165,12 +166,12 @@ func (w *world) records(t *testing.T, collection string) map[string]*psync.Recor
 
 var bank = connect.StartRequest{Provider: "enablebanking", InstitutionID: "Banco Santander", Country: "es", Language: "es"}
 
-func code(err error) string { return server.ErrorCode(err) }
+func code(err error) string { return core.ErrorCode(err) }
 
 func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *testing.T) {
 	testkit.Stores(t, func(t *testing.T, db *store.DB) {
 		w := setup(t, db, "enablebanking")
-		ctx := server.WithLanguage(context.Background(), "es")
+		ctx := core.WithLanguage(context.Background(), "es")
 		req := bank
 		req.WorkspaceID = w.w
 		c := w.link(t, ctx, req)
@@ -232,7 +233,7 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 				t.Errorf("after the first read: %+v", a)
 			}
 		}
-		if _, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: nomina.ID, AssetClass: "bank_accounts"}}); code(err) != server.ECONFLICT {
+		if _, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: nomina.ID, AssetClass: "bank_accounts"}}); code(err) != core.ECONFLICT {
 			t.Errorf("choosing the same account twice: %v", err)
 		}
 
@@ -293,10 +294,10 @@ func TestOnlyEditorsLinkAndAStateIsBoundToItsUserAndGoodOnce(t *testing.T) {
 		ctx := context.Background()
 		req := bank
 		req.WorkspaceID = w.w
-		if _, err := w.svc.Start(ctx, w.viewer, req); code(err) != server.EFORBIDDEN {
+		if _, err := w.svc.Start(ctx, w.viewer, req); code(err) != core.EFORBIDDEN {
 			t.Errorf("a viewer starts a link: %v", err)
 		}
-		if _, err := w.svc.Start(ctx, w.outside, req); code(err) != server.ENOTFOUND {
+		if _, err := w.svc.Start(ctx, w.outside, req); code(err) != core.ENOTFOUND {
 			t.Errorf("a stranger starts a link: %v", err)
 		}
 		if list, err := w.svc.List(ctx, w.viewer, w.w); err != nil || len(list) != 0 {
@@ -304,7 +305,7 @@ func TestOnlyEditorsLinkAndAStateIsBoundToItsUserAndGoodOnce(t *testing.T) {
 		}
 		// The provider keeps answering 429 (after three tries): the member is told to wait.
 		w.eb.Throttle(10)
-		if _, err := w.svc.Start(ctx, w.editor, req); code(err) != server.ETOOMANY {
+		if _, err := w.svc.Start(ctx, w.editor, req); code(err) != core.ETOOMANY {
 			t.Errorf("a rate-limited provider: %v", err)
 		}
 		w.eb.Throttle(0)
@@ -316,16 +317,16 @@ func TestOnlyEditorsLinkAndAStateIsBoundToItsUserAndGoodOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		back := visit(t, started.RedirectURL)
-		if _, err := w.svc.Complete(ctx, w.viewer, back.Get("state"), back); code(err) != server.ENOTFOUND {
+		if _, err := w.svc.Complete(ctx, w.viewer, back.Get("state"), back); code(err) != core.ENOTFOUND {
 			t.Errorf("another user completes the link: %v", err)
 		}
-		if _, err := w.svc.Complete(ctx, w.editor, "forged", back); code(err) != server.ENOTFOUND {
+		if _, err := w.svc.Complete(ctx, w.editor, "forged", back); code(err) != core.ENOTFOUND {
 			t.Errorf("a forged state: %v", err)
 		}
 		if _, err := w.svc.Complete(ctx, w.editor, back.Get("state"), back); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.svc.Complete(ctx, w.editor, back.Get("state"), back); code(err) != server.ENOTFOUND {
+		if _, err := w.svc.Complete(ctx, w.editor, back.Get("state"), back); code(err) != core.ENOTFOUND {
 			t.Errorf("the same state twice: %v", err)
 		}
 		// A link left for more than half an hour must be started again.
@@ -335,14 +336,14 @@ func TestOnlyEditorsLinkAndAStateIsBoundToItsUserAndGoodOnce(t *testing.T) {
 		}
 		back = visit(t, started.RedirectURL)
 		w.clock.Advance(31 * time.Minute)
-		if _, err := w.svc.Complete(ctx, w.editor, back.Get("state"), back); code(err) != server.ECONFLICT {
+		if _, err := w.svc.Complete(ctx, w.editor, back.Get("state"), back); code(err) != core.ECONFLICT {
 			t.Errorf("a late return: %v", err)
 		}
 		list, err := w.svc.List(ctx, w.viewer, w.w)
 		if err != nil || len(list) != 1 || list[0].Status != "active" {
 			t.Errorf("the viewer sees the active connection only: %+v %v", list, err)
 		}
-		if _, err := w.svc.Refresh(ctx, w.viewer, list[0].ID); code(err) != server.EFORBIDDEN {
+		if _, err := w.svc.Refresh(ctx, w.viewer, list[0].ID); code(err) != core.EFORBIDDEN {
 			t.Errorf("a viewer refreshes: %v", err)
 		}
 	})
@@ -369,7 +370,7 @@ func TestAnExpiredConsentIsRenewedOntoTheSameAssetsNeverDuplicatingThem(t *testi
 		}
 
 		w.eb.ExpireSessions()
-		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); code(err) != server.ECONFLICT {
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); code(err) != core.ECONFLICT {
 			t.Fatalf("reading through an expired consent: %v", err)
 		}
 		if got, _ := w.svc.Get(ctx, w.editor, c.ID); got.Status != "expired" || got.LastError != "consent_expired" {
@@ -409,13 +410,13 @@ func TestAnExpiredConsentIsRenewedOntoTheSameAssetsNeverDuplicatingThem(t *testi
 func TestABrokerageAccountBecomesAnInvestmentAndAMissingProviderSaysSo(t *testing.T) {
 	testkit.Stores(t, func(t *testing.T, db *store.DB) {
 		w := setup(t, db, "snaptrade")
-		ctx := server.WithLanguage(context.Background(), "en")
+		ctx := core.WithLanguage(context.Background(), "en")
 		info := w.svc.Providers()
 		if len(info) != 2 || info[0].Name != "enablebanking" || info[0].Configured || !info[1].Configured {
 			t.Fatalf("providers: %+v", info)
 		}
 		_, err := w.svc.Start(ctx, w.editor, connect.StartRequest{WorkspaceID: w.w, Provider: "enablebanking", InstitutionID: "BBVA", Country: "ES"})
-		if code(err) != server.ENOTFOUND || !strings.Contains(server.ErrorMessage(err), "not configured") {
+		if code(err) != core.ENOTFOUND || !strings.Contains(core.ErrorMessage(err), "not configured") {
 			t.Fatalf("a bank without Enable Banking: %v", err)
 		}
 		c := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
@@ -432,7 +433,7 @@ func TestABrokerageAccountBecomesAnInvestmentAndAMissingProviderSaysSo(t *testin
 			}
 		}
 		w.st.Revoke()
-		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); code(err) != server.ECONFLICT || !strings.Contains(server.ErrorMessage(err), "Renew") {
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); code(err) != core.ECONFLICT || !strings.Contains(core.ErrorMessage(err), "Renew") {
 			t.Errorf("a removed brokerage connection: %v", err)
 		}
 	})
