@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -304,8 +305,11 @@ func TestOnlyEditorsLinkAndAStateIsBoundToItsUserAndGoodOnce(t *testing.T) {
 			t.Errorf("a viewer lists: %v %v", list, err)
 		}
 		// The provider keeps answering 429 (after three tries): the member is told to wait.
+		// The refusal carries the provider's wait, which the API sends as Retry-After.
 		w.eb.Throttle(10)
-		if _, err := w.svc.Start(ctx, w.editor, req); code(err) != core.ETOOMANY {
+		_, err := w.svc.Start(ctx, w.editor, req)
+		var refused *core.Error
+		if code(err) != core.ETOOMANY || !errors.As(err, &refused) || refused.RetryAfterSeconds() != 1 {
 			t.Errorf("a rate-limited provider: %v", err)
 		}
 		w.eb.Throttle(0)
