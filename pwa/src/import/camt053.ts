@@ -5,15 +5,15 @@
 // closing when both balances are given.
 import { checkBalances, isoPrefix, maskAccount, plainDecimal, squash, stripBom, withIds } from "./common";
 import { children, descendants, path, readMarkup, textAt, type Element } from "./markup";
-import { StatementError, guarded, type Balance, type Movement, type ParseResult, type Statement } from "./types";
+import { StatementError, guarded, type Balance, type Movement, type ParseResult, type Progress, type Statement } from "./types";
 
 function signedAmount(el: Element): { amount: string; currency: string } {
   const amt = path(el, "Amt");
   const text = amt?.text.trim() ?? "";
   const value = plainDecimal(text);
-  if (!amt || value === undefined || value.startsWith("-")) throw new StatementError(amt?.line ?? el.line, "import.errors.amount", { value: text });
+  if (!amt || value === undefined || value.startsWith("-")) throw new StatementError(amt?.line ?? el.line, "statementImport.errors.amount", { value: text });
   const ind = textAt(el, "CdtDbtInd");
-  if (ind !== "CRDT" && ind !== "DBIT") throw new StatementError(el.line, "import.errors.camtIndicator", { value: ind ?? "" });
+  if (ind !== "CRDT" && ind !== "DBIT") throw new StatementError(el.line, "statementImport.errors.camtIndicator", { value: ind ?? "" });
   const currency = amt.attrs.Ccy ?? "";
   return { amount: ind === "DBIT" && value !== "0" ? `-${value}` : value, currency };
 }
@@ -21,7 +21,7 @@ function signedAmount(el: Element): { amount: string; currency: string } {
 function dateOf(el: Element | undefined, line: number): string {
   const t = textAt(el, "Dt") ?? textAt(el, "DtTm");
   const d = t === undefined ? undefined : isoPrefix(t);
-  if (d === undefined) throw new StatementError(el?.line ?? line, "import.errors.date", { value: t ?? "" });
+  if (d === undefined) throw new StatementError(el?.line ?? line, "statementImport.errors.date", { value: t ?? "" });
   return d;
 }
 
@@ -30,7 +30,7 @@ function balance(stmt: Element, codes: readonly string[], currency: string): { b
     const bal = children(stmt, "Bal").find((b) => textAt(b, "Tp", "CdOrPrtry", "Cd") === code);
     if (!bal) continue;
     const { amount, currency: ccy } = signedAmount(bal);
-    if (ccy !== "" && ccy !== currency) throw new StatementError(bal.line, "import.errors.currencyMismatch", { currency: ccy, expected: currency });
+    if (ccy !== "" && ccy !== currency) throw new StatementError(bal.line, "statementImport.errors.currencyMismatch", { currency: ccy, expected: currency });
     return { balance: { date: dateOf(path(bal, "Dt"), bal.line), amount }, line: bal.line };
   }
   return undefined;
@@ -45,27 +45,27 @@ function description(ntry: Element): string {
   return squash([...new Set(parts)].join(" · "));
 }
 
-export function parseCamt053(input: string): ParseResult {
+export function parseCamt053(input: string, onProgress?: Progress): ParseResult {
   return guarded(() => {
-    const root = readMarkup(stripBom(input));
+    const root = readMarkup(stripBom(input), false, onProgress);
     const doc = root.children.find((c) => c.name === "Document");
     const top = path(doc, "BkToCstmrStmt");
-    if (!doc || !top) throw new StatementError(doc?.line ?? 1, "import.errors.camtNotStatement");
+    if (!doc || !top) throw new StatementError(doc?.line ?? 1, "statementImport.errors.camtNotStatement");
     const statements: Statement[] = [];
     for (const stmt of children(top, "Stmt")) {
       const acct = path(stmt, "Acct");
       const account = textAt(acct, "Id", "IBAN") ?? textAt(acct, "Id", "Othr", "Id");
-      if (account === undefined) throw new StatementError(acct?.line ?? stmt.line, "import.errors.noAccount");
+      if (account === undefined) throw new StatementError(acct?.line ?? stmt.line, "statementImport.errors.noAccount");
       const entries = children(stmt, "Ntry");
       const currency = textAt(acct, "Ccy") ?? path(entries[0], "Amt")?.attrs.Ccy ?? children(stmt, "Bal").map((b) => path(b, "Amt")?.attrs.Ccy).find((c) => c !== undefined);
-      if (currency === undefined || !/^[A-Z]{3}$/.test(currency)) throw new StatementError(acct?.line ?? stmt.line, "import.errors.unknownCurrency", { currency: currency ?? "" });
+      if (currency === undefined || !/^[A-Z]{3}$/.test(currency)) throw new StatementError(acct?.line ?? stmt.line, "statementImport.errors.unknownCurrency", { currency: currency ?? "" });
       const institution = textAt(acct, "Svcr", "FinInstnId", "Nm") ?? textAt(acct, "Svcr", "FinInstnId", "BICFI") ?? textAt(acct, "Svcr", "FinInstnId", "BIC");
       const movements: Omit<Movement, "id">[] = [];
       for (const ntry of entries) {
         const status = textAt(ntry, "Sts", "Cd") ?? textAt(ntry, "Sts");
         if (status !== undefined && status !== "BOOK") continue;
         const { amount, currency: ccy } = signedAmount(ntry);
-        if (ccy !== currency) throw new StatementError(path(ntry, "Amt")?.line ?? ntry.line, "import.errors.currencyMismatch", { currency: ccy, expected: currency });
+        if (ccy !== currency) throw new StatementError(path(ntry, "Amt")?.line ?? ntry.line, "statementImport.errors.currencyMismatch", { currency: ccy, expected: currency });
         const bookingDate = dateOf(path(ntry, "BookgDt"), ntry.line);
         const valueDate = path(ntry, "ValDt") ? dateOf(path(ntry, "ValDt"), ntry.line) : undefined;
         const reference = textAt(ntry, "AcctSvcrRef") ?? textAt(ntry, "NtryRef") ?? descendants(ntry, "EndToEndId").map((e) => e.text.trim()).find((t) => t !== "" && t !== "NOTPROVIDED");
@@ -92,7 +92,7 @@ export function parseCamt053(input: string): ParseResult {
         movements: withIds(account, movements),
       });
     }
-    if (statements.length === 0) throw new StatementError(top.line, "import.errors.empty");
+    if (statements.length === 0) throw new StatementError(top.line, "statementImport.errors.empty");
     return statements;
   });
 }

@@ -119,7 +119,7 @@ export function checkBalances(opening: string | undefined, closing: string | und
   if (opening === undefined || closing === undefined) return;
   const expected = new Decimal(opening).plus(sum(movements.map((m) => m.amount)));
   if (!expected.equals(closing)) {
-    throw new StatementError(line, "import.errors.balanceMismatch", { opening, closing, expected: canon(expected) });
+    throw new StatementError(line, "statementImport.errors.balanceMismatch", { opening, closing, expected: canon(expected) });
   }
 }
 

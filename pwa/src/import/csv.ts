@@ -5,7 +5,7 @@
 import Papa from "papaparse";
 import Decimal from "decimal.js";
 import { canon, isValidDate, isoDate, maskAccount, squash, stripBom, withIds } from "./common";
-import { StatementError, guarded, type Movement, type ParseResult, type Statement } from "./types";
+import { StatementError, guarded, type Movement, type ParseResult, type Progress, type Statement } from "./types";
 
 export const CSV_DATE_FORMATS = ["DD/MM/YYYY", "DD-MM-YYYY", "DD.MM.YYYY", "DD/MM/YY", "YYYY-MM-DD", "MM/DD/YYYY"] as const;
 export type CsvDateFormat = (typeof CSV_DATE_FORMATS)[number];
@@ -52,7 +52,7 @@ export function guessDelimiter(text: string): string {
   return ",";
 }
 
-function parseRows(text: string, delimiter: string): { rows: string[][]; starts: number[]; delimiter: string } {
+function parseRows(text: string, delimiter: string, onProgress?: Progress): { rows: string[][]; starts: number[]; delimiter: string } {
   const rows: string[][] = [];
   const starts: number[] = [];
   let cursor = 0;
@@ -61,6 +61,7 @@ function parseRows(text: string, delimiter: string): { rows: string[][]; starts:
     delimiter: used,
     skipEmptyLines: false,
     step: (r) => {
+      if (onProgress && rows.length % 2000 === 0) onProgress(cursor / text.length);
       starts.push(cursor);
       cursor = r.meta.cursor;
       rows.push(r.data);
@@ -132,11 +133,11 @@ export function csvDate(text: string, format: CsvDateFormat): string | undefined
 }
 
 /** Reads a CSV with its mapping. A row that does not fit the mapping refuses the file, naming its line. */
-export function parseCsv(input: string, options: CsvOptions): ParseResult {
+export function parseCsv(input: string, options: CsvOptions, onProgress?: Progress): ParseResult {
   return guarded(() => {
     const { mapping } = options;
     const text = stripBom(input);
-    const { rows, starts } = parseRows(text, mapping.delimiter);
+    const { rows, starts } = parseRows(text, mapping.delimiter, onProgress);
     let skipped = 0;
     const items: (Omit<Movement, "id"> & { balance?: string })[] = [];
     for (const [i, row] of rows.entries()) {
@@ -148,37 +149,37 @@ export function parseCsv(input: string, options: CsvOptions): ParseResult {
       const line = lineAt(text, starts[i] ?? 0);
       const cell = (col: number | undefined): string => (col === undefined ? "" : (row[col] ?? "").trim());
       const need = (col: number, name: string): string => {
-        if (col >= row.length) throw new StatementError(line, "import.errors.csvColumns", { found: row.length, column: name });
+        if (col >= row.length) throw new StatementError(line, "statementImport.errors.csvColumns", { found: row.length, column: name });
         return cell(col);
       };
       const rawDate = need(mapping.dateColumn, "date");
       const bookingDate = csvDate(rawDate, mapping.dateFormat);
-      if (bookingDate === undefined) throw new StatementError(line, "import.errors.date", { value: rawDate });
+      if (bookingDate === undefined) throw new StatementError(line, "statementImport.errors.date", { value: rawDate });
       let valueDate: string | undefined;
       if (mapping.valueDateColumn !== undefined && cell(mapping.valueDateColumn) !== "") {
         valueDate = csvDate(cell(mapping.valueDateColumn), mapping.dateFormat);
-        if (valueDate === undefined) throw new StatementError(line, "import.errors.date", { value: cell(mapping.valueDateColumn) });
+        if (valueDate === undefined) throw new StatementError(line, "statementImport.errors.date", { value: cell(mapping.valueDateColumn) });
       }
       let amount: string | undefined;
       if (mapping.amount.kind === "signed") {
         const raw = need(mapping.amount.column, "amount");
         amount = csvAmount(raw, mapping.decimalSeparator);
-        if (amount === undefined) throw new StatementError(line, "import.errors.amount", { value: raw });
+        if (amount === undefined) throw new StatementError(line, "statementImport.errors.amount", { value: raw });
       } else {
         const out = need(mapping.amount.debitColumn, "debit");
         const inn = need(mapping.amount.creditColumn, "credit");
         const o = out === "" ? "0" : csvAmount(out, mapping.decimalSeparator);
         const n = inn === "" ? "0" : csvAmount(inn, mapping.decimalSeparator);
-        if (o === undefined) throw new StatementError(line, "import.errors.amount", { value: out });
-        if (n === undefined) throw new StatementError(line, "import.errors.amount", { value: inn });
-        if (out === "" && inn === "") throw new StatementError(line, "import.errors.amount", { value: "" });
+        if (o === undefined) throw new StatementError(line, "statementImport.errors.amount", { value: out });
+        if (n === undefined) throw new StatementError(line, "statementImport.errors.amount", { value: inn });
+        if (out === "" && inn === "") throw new StatementError(line, "statementImport.errors.amount", { value: "" });
         amount = canon(new Decimal(n).minus(new Decimal(o).abs()));
       }
       let balance: string | undefined;
       if (mapping.balanceColumn !== undefined) {
         const raw = need(mapping.balanceColumn, "balance");
         balance = csvAmount(raw, mapping.decimalSeparator);
-        if (balance === undefined) throw new StatementError(line, "import.errors.amount", { value: raw });
+        if (balance === undefined) throw new StatementError(line, "statementImport.errors.amount", { value: raw });
       }
       const reference = cell(mapping.referenceColumn);
       items.push({
@@ -191,7 +192,7 @@ export function parseCsv(input: string, options: CsvOptions): ParseResult {
         ...(balance !== undefined ? { balance } : {}),
       });
     }
-    if (items.length === 0) throw new StatementError(0, "import.errors.empty");
+    if (items.length === 0) throw new StatementError(0, "statementImport.errors.empty");
     // Many banks list the newest movement first: read them oldest first.
     const first = items[0] as (typeof items)[number];
     const last = items[items.length - 1] as (typeof items)[number];
@@ -206,7 +207,7 @@ export function parseCsv(input: string, options: CsvOptions): ParseResult {
           const open = canon(bal.minus(it.amount));
           opening = { date: it.bookingDate, amount: open };
         } else if (!running.plus(it.amount).equals(bal)) {
-          throw new StatementError(it.line, "import.errors.csvBalance", { expected: canon(running.plus(it.amount)), found: canon(bal) });
+          throw new StatementError(it.line, "statementImport.errors.csvBalance", { expected: canon(running.plus(it.amount)), found: canon(bal) });
         }
         running = bal;
       }

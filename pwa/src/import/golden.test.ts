@@ -55,10 +55,10 @@ describe("golden statements", () => {
   });
 
   const MALFORMED: [string, StatementFormat, number, string][] = [
-    ["norma43-malformed.n43", "norma43", 8, "import.errors.n43Field"],
-    ["camt053-malformed.xml", "camt053", 94, "import.errors.amount"],
-    ["ofx1-malformed.ofx", "ofx", 63, "import.errors.date"],
-    ["csv-malformed.csv", "csv", 4, "import.errors.date"],
+    ["norma43-malformed.n43", "norma43", 8, "statementImport.errors.n43Field"],
+    ["camt053-malformed.xml", "camt053", 94, "statementImport.errors.amount"],
+    ["ofx1-malformed.ofx", "ofx", 63, "statementImport.errors.date"],
+    ["csv-malformed.csv", "csv", 4, "statementImport.errors.date"],
   ];
   test.each(MALFORMED)("%s is refused whole, naming its line", (name, format, line, key) => {
     const result = read(name, format);

@@ -4,7 +4,7 @@ import { parseCamt053 } from "./camt053";
 import { parseCsv, type CsvOptions } from "./csv";
 import { parseNorma43 } from "./norma43";
 import { parseOfx } from "./ofx";
-import type { ParseResult, StatementFormat } from "./types";
+import type { ParseResult, Progress, StatementFormat } from "./types";
 
 export * from "./types";
 export { CSV_DATE_FORMATS, csvTable, type CsvDateFormat, type CsvMapping, type CsvOptions, type CsvTable } from "./csv";
@@ -13,16 +13,16 @@ export { decodeStatement, detectFormat } from "./detect";
 export { maskAccount } from "./common";
 
 /** Parses a decoded file in the given format (CSV needs its mapping). */
-export function parseStatement(text: string, format: StatementFormat, csv?: CsvOptions): ParseResult {
+export function parseStatement(text: string, format: StatementFormat, csv?: CsvOptions, onProgress?: Progress): ParseResult {
   switch (format) {
     case "norma43":
-      return parseNorma43(text);
+      return parseNorma43(text, onProgress);
     case "camt053":
-      return parseCamt053(text);
+      return parseCamt053(text, onProgress);
     case "ofx":
-      return parseOfx(text);
+      return parseOfx(text, onProgress);
     case "csv":
-      if (!csv) return { ok: false, error: { line: 0, key: "import.errors.csvMapping", params: { line: 0 } } };
-      return parseCsv(text, csv);
+      if (!csv) return { ok: false, error: { line: 0, key: "statementImport.errors.csvMapping", params: { line: 0 } } };
+      return parseCsv(text, csv, onProgress);
   }
 }

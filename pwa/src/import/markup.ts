@@ -2,7 +2,7 @@
 // closed), without DOMParser so that it also runs in a Web Worker and in Node. It builds a tree of
 // elements with their attributes, text and line numbers; namespace prefixes are dropped. Unknown
 // entities, unbalanced closing tags and unterminated markup are errors naming the line.
-import { StatementError } from "./types";
+import { StatementError, type Progress } from "./types";
 
 export interface Element {
   name: string;
@@ -19,7 +19,7 @@ function unescape(text: string, line: number): string {
     if (e.startsWith("#x")) return String.fromCodePoint(parseInt(e.slice(2), 16));
     if (e.startsWith("#")) return String.fromCodePoint(parseInt(e.slice(1), 10));
     const v = ENTITIES[e];
-    if (v === undefined) throw new StatementError(line, "import.errors.markup", { detail: `&${e};` });
+    if (v === undefined) throw new StatementError(line, "statementImport.errors.markup", { detail: `&${e};` });
     return v;
   });
 }
@@ -34,12 +34,17 @@ function localName(name: string): string {
  * missing ends where its parent closes (OFX 1: `<TRNAMT>-12.50` with no `</TRNAMT>`), and a leaf's
  * text is the text up to the next tag.
  */
-export function readMarkup(input: string, sgml = false): Element {
+export function readMarkup(input: string, sgml = false, onProgress?: Progress): Element {
   const root: Element = { name: "#root", attrs: {}, children: [], text: "", line: 1 };
   const stack: Element[] = [root];
   let line = 1;
   let i = 0;
+  let told = 0;
   const advance = (to: number): void => {
+    if (onProgress && to - told > 65_536) {
+      told = to;
+      onProgress(to / input.length);
+    }
     for (let k = i; k < to; k++) if (input.charCodeAt(k) === 10) line++;
     i = to;
   };
@@ -56,20 +61,20 @@ export function readMarkup(input: string, sgml = false): Element {
     const startLine = line;
     if (input.startsWith("<!--", i)) {
       const end = input.indexOf("-->", i + 4);
-      if (end < 0) throw new StatementError(startLine, "import.errors.markup", { detail: "<!--" });
+      if (end < 0) throw new StatementError(startLine, "statementImport.errors.markup", { detail: "<!--" });
       advance(end + 3);
       continue;
     }
     if (input.startsWith("<![CDATA[", i)) {
       const end = input.indexOf("]]>", i + 9);
-      if (end < 0) throw new StatementError(startLine, "import.errors.markup", { detail: "CDATA" });
+      if (end < 0) throw new StatementError(startLine, "statementImport.errors.markup", { detail: "CDATA" });
       const top = stack[stack.length - 1];
       if (top) top.text += input.slice(i + 9, end);
       advance(end + 3);
       continue;
     }
     const gt = input.indexOf(">", i);
-    if (gt < 0) throw new StatementError(startLine, "import.errors.markup", { detail: input.slice(i, i + 20) });
+    if (gt < 0) throw new StatementError(startLine, "statementImport.errors.markup", { detail: input.slice(i, i + 20) });
     const tag = input.slice(i + 1, gt);
     advance(gt + 1);
     if (tag.startsWith("?") || tag.startsWith("!")) continue;
@@ -78,17 +83,17 @@ export function readMarkup(input: string, sgml = false): Element {
       // SGML: close every open element up to the named one; XML: it must be the innermost.
       let k = stack.length - 1;
       while (k > 0 && stack[k]?.name !== name) {
-        if (!sgml) throw new StatementError(startLine, "import.errors.markupClose", { found: name, expected: stack[k]?.name ?? "" });
+        if (!sgml) throw new StatementError(startLine, "statementImport.errors.markupClose", { found: name, expected: stack[k]?.name ?? "" });
         k--;
       }
-      if (k === 0) throw new StatementError(startLine, "import.errors.markupClose", { found: name, expected: stack[stack.length - 1]?.name ?? "" });
+      if (k === 0) throw new StatementError(startLine, "statementImport.errors.markupClose", { found: name, expected: stack[stack.length - 1]?.name ?? "" });
       stack.length = k;
       continue;
     }
     const selfClosing = tag.endsWith("/");
     const body = selfClosing ? tag.slice(0, -1) : tag;
     const m = /^([^\s/>]+)([\s\S]*)$/.exec(body.trim());
-    if (!m?.[1]) throw new StatementError(startLine, "import.errors.markup", { detail: `<${tag}>` });
+    if (!m?.[1]) throw new StatementError(startLine, "statementImport.errors.markup", { detail: `<${tag}>` });
     const attrs: Record<string, string> = {};
     for (const a of (m[2] ?? "").matchAll(/([^\s=]+)\s*=\s*("([^"]*)"|'([^']*)')/g)) {
       if (a[1]) attrs[localName(a[1])] = unescape(a[3] ?? a[4] ?? "", startLine);
@@ -105,7 +110,7 @@ export function readMarkup(input: string, sgml = false): Element {
   }
   if (!sgml && stack.length > 1) {
     const open = stack[stack.length - 1] as Element;
-    throw new StatementError(open.line, "import.errors.markupUnclosed", { name: open.name });
+    throw new StatementError(open.line, "statementImport.errors.markupUnclosed", { name: open.name });
   }
   return root;
 }

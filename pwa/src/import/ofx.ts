@@ -6,13 +6,13 @@
 import Decimal from "decimal.js";
 import { bankName, canon, isValidDate, isoDate, maskAccount, plainDecimal, squash, stripBom, sum, withIds } from "./common";
 import { descendants, path, readMarkup, textAt, type Element } from "./markup";
-import { StatementError, guarded, type Movement, type ParseResult, type Statement } from "./types";
+import { StatementError, guarded, type Movement, type ParseResult, type Progress, type Statement } from "./types";
 
 /** YYYYMMDD[HHMMSS[.XXX][[+-]H:TZ]] → YYYY-MM-DD. */
 function ofxDate(text: string | undefined, line: number): string {
   const m = /^(\d{4})(\d{2})(\d{2})/.exec(text ?? "");
   const [y, mo, d] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3])];
-  if (!m || !isValidDate(y, mo, d)) throw new StatementError(line, "import.errors.date", { value: text ?? "" });
+  if (!m || !isValidDate(y, mo, d)) throw new StatementError(line, "statementImport.errors.date", { value: text ?? "" });
   return isoDate(y, mo, d);
 }
 
@@ -20,24 +20,24 @@ function amountAt(el: Element, name: string): string {
   const text = textAt(el, name) ?? "";
   // Some banks write a decimal comma in OFX 1.
   const value = plainDecimal(/^[+-]?\d+,\d+$/.test(text) ? text.replace(",", ".") : text);
-  if (value === undefined) throw new StatementError(path(el, name)?.line ?? el.line, "import.errors.amount", { value: text });
+  if (value === undefined) throw new StatementError(path(el, name)?.line ?? el.line, "statementImport.errors.amount", { value: text });
   return value;
 }
 
-export function parseOfx(input: string): ParseResult {
+export function parseOfx(input: string, onProgress?: Progress): ParseResult {
   return guarded(() => {
     const text = stripBom(input);
     const start = text.indexOf("<OFX>");
-    if (start < 0) throw new StatementError(1, "import.errors.ofxNoBody");
+    if (start < 0) throw new StatementError(1, "statementImport.errors.ofxNoBody");
     const sgml = !/<\?xml|<\?OFX/i.test(text.slice(0, start));
-    const root = readMarkup(text, sgml);
+    const root = readMarkup(text, sgml, onProgress);
     const statements: Statement[] = [];
     for (const rs of [...descendants(root, "STMTRS"), ...descendants(root, "CCSTMTRS")].sort((a, b) => a.line - b.line)) {
       const from = path(rs, "BANKACCTFROM") ?? path(rs, "CCACCTFROM");
       const account = textAt(from, "ACCTID");
-      if (account === undefined) throw new StatementError(from?.line ?? rs.line, "import.errors.noAccount");
+      if (account === undefined) throw new StatementError(from?.line ?? rs.line, "statementImport.errors.noAccount");
       const currency = textAt(rs, "CURDEF");
-      if (currency === undefined || !/^[A-Z]{3}$/.test(currency)) throw new StatementError(rs.line, "import.errors.unknownCurrency", { currency: currency ?? "" });
+      if (currency === undefined || !/^[A-Z]{3}$/.test(currency)) throw new StatementError(rs.line, "statementImport.errors.unknownCurrency", { currency: currency ?? "" });
       const list = path(rs, "BANKTRANLIST");
       const movements: Omit<Movement, "id">[] = [];
       for (const trn of list ? list.children.filter((c) => c.name === "STMTTRN") : []) {
@@ -73,7 +73,7 @@ export function parseOfx(input: string): ParseResult {
         movements: withIds(account, movements),
       });
     }
-    if (statements.length === 0) throw new StatementError(1, "import.errors.empty");
+    if (statements.length === 0) throw new StatementError(1, "statementImport.errors.empty");
     return statements;
   });
 }

@@ -50,22 +50,22 @@ describe("Norma 43", () => {
     const wrongCount = `${totals.slice(0, 20)}00006${totals.slice(25)}`;
     expect(parseNorma43(withLine(n43Lines, 22, wrongCount))).toEqual({
       ok: false,
-      error: { line: 23, key: "import.errors.n43Counts", params: { debits: 6, credits: 4, foundDebits: 7, foundCredits: 4, line: 23 } },
+      error: { line: 23, key: "statementImport.errors.n43Counts", params: { debits: 6, credits: 4, foundDebits: 7, foundCredits: 4, line: 23 } },
     });
     const wrongTotal = `${totals.slice(0, 25)}00000000276800${totals.slice(39)}`;
-    expect(parseNorma43(withLine(n43Lines, 22, wrongTotal))).toMatchObject({ ok: false, error: { line: 23, key: "import.errors.n43Totals" } });
+    expect(parseNorma43(withLine(n43Lines, 22, wrongTotal))).toMatchObject({ ok: false, error: { line: 23, key: "statementImport.errors.n43Totals" } });
     const wrongBalance = `${totals.slice(0, 59)}00000001562668${totals.slice(73)}`;
-    expect(parseNorma43(withLine(n43Lines, 22, wrongBalance))).toMatchObject({ ok: false, error: { line: 23, key: "import.errors.balanceMismatch", params: { expected: "15626.67", closing: "15626.68" } } });
+    expect(parseNorma43(withLine(n43Lines, 22, wrongBalance))).toMatchObject({ ok: false, error: { line: 23, key: "statementImport.errors.balanceMismatch", params: { expected: "15626.67", closing: "15626.68" } } });
     const end = n43Lines[23] as string;
-    expect(parseNorma43(withLine(n43Lines, 23, `${end.slice(0, 20)}000099${end.slice(26)}`))).toMatchObject({ ok: false, error: { line: 24, key: "import.errors.n43RecordCount", params: { stated: 99, found: 23 } } });
+    expect(parseNorma43(withLine(n43Lines, 23, `${end.slice(0, 20)}000099${end.slice(26)}`))).toMatchObject({ ok: false, error: { line: 24, key: "statementImport.errors.n43RecordCount", params: { stated: 99, found: 23 } } });
   });
 
   test("a truncated file, a record too long, an unknown record and a record out of place are refused", () => {
-    expect(parseNorma43(n43Lines.slice(0, 10).join("\r\n"))).toMatchObject({ ok: false, error: { key: "import.errors.n43NoTotals", params: { header: 1 } } });
-    expect(parseNorma43(n43Lines.slice(0, 23).join("\r\n"))).toMatchObject({ ok: false, error: { key: "import.errors.n43NoEnd" } });
-    expect(parseNorma43(withLine(n43Lines, 3, `${n43Lines[3]}X`))).toMatchObject({ ok: false, error: { line: 4, key: "import.errors.n43Length", params: { length: 81 } } });
-    expect(parseNorma43(withLine(n43Lines, 3, `44${(n43Lines[3] as string).slice(2)}`))).toMatchObject({ ok: false, error: { line: 4, key: "import.errors.n43Record", params: { record: "44" } } });
-    expect(parseNorma43(n43Lines.slice(1).join("\r\n"))).toMatchObject({ ok: false, error: { line: 1, key: "import.errors.n43Unexpected", params: { record: "22" } } });
+    expect(parseNorma43(n43Lines.slice(0, 10).join("\r\n"))).toMatchObject({ ok: false, error: { key: "statementImport.errors.n43NoTotals", params: { header: 1 } } });
+    expect(parseNorma43(n43Lines.slice(0, 23).join("\r\n"))).toMatchObject({ ok: false, error: { key: "statementImport.errors.n43NoEnd" } });
+    expect(parseNorma43(withLine(n43Lines, 3, `${n43Lines[3]}X`))).toMatchObject({ ok: false, error: { line: 4, key: "statementImport.errors.n43Length", params: { length: 81 } } });
+    expect(parseNorma43(withLine(n43Lines, 3, `44${(n43Lines[3] as string).slice(2)}`))).toMatchObject({ ok: false, error: { line: 4, key: "statementImport.errors.n43Record", params: { record: "44" } } });
+    expect(parseNorma43(n43Lines.slice(1).join("\r\n"))).toMatchObject({ ok: false, error: { line: 1, key: "statementImport.errors.n43Unexpected", params: { record: "22" } } });
   });
 
   test("trailing spaces trimmed by an editor are accepted (records are padded back to 80)", () => {
@@ -114,23 +114,23 @@ describe("CAMT.053", () => {
     const s = statement(parseCamt053(camt));
     expect(s.movements.map((m) => m.description)).not.toContain("PAGO PENDIENTE BIZUM");
     const wrong = camt.replace('<Amt Ccy="EUR">4012.15</Amt>', '<Amt Ccy="EUR">4012.16</Amt>');
-    expect(parseCamt053(wrong)).toMatchObject({ ok: false, error: { line: 43, key: "import.errors.balanceMismatch" } });
+    expect(parseCamt053(wrong)).toMatchObject({ ok: false, error: { line: 43, key: "statementImport.errors.balanceMismatch" } });
   });
 
   test("an entry in another currency and a document that is not a statement are refused", () => {
     expect(parseCamt053(camt.replace('<Amt Ccy="EUR">1875.00</Amt>', '<Amt Ccy="USD">1875.00</Amt>'))).toMatchObject({
       ok: false,
-      error: { line: 57, key: "import.errors.currencyMismatch", params: { currency: "USD", expected: "EUR" } },
+      error: { line: 57, key: "statementImport.errors.currencyMismatch", params: { currency: "USD", expected: "EUR" } },
     });
-    expect(parseCamt053('<?xml version="1.0"?>\n<Document><BkToCstmrDbtCdtNtfctn/></Document>')).toMatchObject({ ok: false, error: { key: "import.errors.camtNotStatement" } });
+    expect(parseCamt053('<?xml version="1.0"?>\n<Document><BkToCstmrDbtCdtNtfctn/></Document>')).toMatchObject({ ok: false, error: { key: "statementImport.errors.camtNotStatement" } });
   });
 });
 
 describe("markup", () => {
   test("XML must close what it opens, naming the line", () => {
-    expect(() => readMarkup("<a>\n<b>1</c>\n</a>")).toThrow(expect.objectContaining({ line: 2, key: "import.errors.markupClose" }));
-    expect(() => readMarkup("<a>\n<b>1</b>\n")).toThrow(expect.objectContaining({ line: 1, key: "import.errors.markupUnclosed" }));
-    expect(() => readMarkup("<a>&bogus;</a>")).toThrow(expect.objectContaining({ key: "import.errors.markup" }));
+    expect(() => readMarkup("<a>\n<b>1</c>\n</a>")).toThrow(expect.objectContaining({ line: 2, key: "statementImport.errors.markupClose" }));
+    expect(() => readMarkup("<a>\n<b>1</b>\n")).toThrow(expect.objectContaining({ line: 1, key: "statementImport.errors.markupUnclosed" }));
+    expect(() => readMarkup("<a>&bogus;</a>")).toThrow(expect.objectContaining({ key: "statementImport.errors.markup" }));
   });
 
   test("SGML leaves end at the next tag", () => {
@@ -143,7 +143,7 @@ describe("markup", () => {
   });
 
   test("OFX 1 without a body is refused", () => {
-    expect(parseOfx("OFXHEADER:100\nDATA:OFXSGML\n")).toMatchObject({ ok: false, error: { key: "import.errors.ofxNoBody" } });
+    expect(parseOfx("OFXHEADER:100\nDATA:OFXSGML\n")).toMatchObject({ ok: false, error: { key: "statementImport.errors.ofxNoBody" } });
   });
 });
 
@@ -183,10 +183,10 @@ describe("CSV", () => {
   });
 
   test("a row with too few columns and a running balance that does not follow are refused with their line", () => {
-    expect(parseCsv("Date,Concept,Out,In\n2025-01-02,Seguro hogar\n", split)).toMatchObject({ ok: false, error: { line: 2, key: "import.errors.csvColumns" } });
+    expect(parseCsv("Date,Concept,Out,In\n2025-01-02,Seguro hogar\n", split)).toMatchObject({ ok: false, error: { line: 2, key: "statementImport.errors.csvColumns" } });
     const withBalance: CsvOptions = { ...split, mapping: { ...split.mapping, balanceColumn: 4 } };
     const text = "Date,Concept,Out,In,Balance\n2025-01-02,Seguro hogar,310.20,,1000.00\n\n2025-01-05,Devolución,,12.00,1013.00\n";
-    expect(parseCsv(text, withBalance)).toMatchObject({ ok: false, error: { line: 4, key: "import.errors.csvBalance", params: { expected: "1012", found: "1013" } } });
+    expect(parseCsv(text, withBalance)).toMatchObject({ ok: false, error: { line: 4, key: "statementImport.errors.csvBalance", params: { expected: "1012", found: "1013" } } });
   });
 });
 

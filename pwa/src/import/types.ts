@@ -40,13 +40,16 @@ export interface Statement {
   movements: Movement[];
 }
 
-/** A refusal: a message key under "import.errors", its parameters, and the file line (1-based; 0
+/** A refusal: a message key under "statementImport.errors", its parameters, and the file line (1-based; 0
  * when it concerns the whole file). */
 export interface ParseError {
   line: number;
   key: string;
   params: Record<string, string | number>;
 }
+
+/** Told how far a parse is, from 0 to 1 (every few thousand lines). */
+export type Progress = (fraction: number) => void;
 
 export type ParseResult = { ok: true; statements: Statement[] } | { ok: false; error: ParseError };
 

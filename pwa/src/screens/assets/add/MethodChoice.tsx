@@ -62,6 +62,16 @@ export function MethodChoice({
             {t("assetAdd.method.manualText")}
           </p>
         </li>
+        {(target.assetClass === "bank_accounts" || target.assetClass === "investments") && (
+          <li className={styles.method}>
+            <Link to="/import" className={buttonClass({ variant: "secondary" })} aria-describedby={`${id}-statement`} data-testid="method-statement">
+              {t("assetAdd.method.statement")}
+            </Link>
+            <p id={`${id}-statement`} className={styles.methodText}>
+              {t("assetAdd.method.statementText")}
+            </p>
+          </li>
+        )}
       </ul>
     </Card>
   );
