@@ -211,3 +211,44 @@ describe("recurring movements", () => {
     expect(recurringMovements([m("2025-01-01", "100", "X", 1), m("2025-02-15", "100", "X", 2)])).toEqual([]);
   });
 });
+
+describe("large files", () => {
+  /** A Norma 43 file of one account with `n` card payments of 1,00 € (records built field by field). */
+  function bigNorma43(n: number): string {
+    const head = n43Lines[0] as string;
+    const move = `22    0418250110250110120101${"100".padStart(14, "0")}${"0".repeat(10)}${"0".repeat(12)}${"TPV".padEnd(16)}`;
+    const concept = `2301${"COMPRA TARJETA GASOLINERA".padEnd(38)}${"".padEnd(38)}`;
+    const opening = 12345.67;
+    const closing = Math.round((opening - n) * 100);
+    const totals = `33${"2100"}${"0418"}${"0200051332"}${String(n).padStart(5, "0")}${String(n * 100).padStart(14, "0")}${"0".padStart(5, "0")}${"0".padStart(14, "0")}${closing < 0 ? "1" : "2"}${String(Math.abs(closing)).padStart(14, "0")}978    `;
+    const records = [head];
+    for (let i = 0; i < n; i++) records.push(move, concept);
+    records.push(totals);
+    records.push(`88${"9".repeat(18)}${String(records.length).padStart(6, "0")}`.padEnd(80));
+    return records.join("\r\n");
+  }
+
+  test("a file of 20,000 movements is read whole in the worker's job, telling its progress", async () => {
+    const { runParseJob } = await import("./jobs");
+    const text = bigNorma43(20_000);
+    const bytes = new TextEncoder().encode(text).buffer as ArrayBuffer;
+    const fractions: number[] = [];
+    let result: ParseResult | undefined;
+    runParseJob({ id: 1, bytes, format: "norma43" }, (msg) => {
+      if (msg.kind === "progress") fractions.push(msg.fraction);
+      else result = msg.result;
+    });
+    expect(fractions.length).toBeGreaterThan(10);
+    expect(fractions).toEqual([...fractions].sort((x, y) => x - y));
+    const s = statement(result as ParseResult);
+    expect(s.movements).toHaveLength(20_000);
+    expect(s.closing?.amount).toBe("-7654.33");
+    expect(s.movements[19_999]).toMatchObject({ amount: "-1", description: "COMPRA TARJETA GASOLINERA", reference: "TPV", line: 40_000 });
+    expect(new Set(s.movements.map((m) => m.id)).size).toBe(20_000);
+    // One day of movements: a single end-of-day balance, negative (an overdraft), plus the closing day.
+    expect(dailyBalances(s).map((b) => [b.date, b.amount, b.movementIds.length])).toEqual([
+      ["2025-01-10", "-7654.33", 20_000],
+      ["2025-03-31", "-7654.33", 0],
+    ]);
+  });
+});
