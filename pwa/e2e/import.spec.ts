@@ -9,7 +9,7 @@
 import path from "node:path";
 import { ImportPage, STATEMENT_FILES } from "./support/import-page";
 import { AppShell } from "./support/app-shell";
-import { expect, syncTest as test } from "./support/sync-fixtures";
+import { Devices, expect, freshAccount, syncTest as test } from "./support/sync-fixtures";
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
 
 const PENSION = "PENSIÓN JUBILACIÓN INSS ABONO PENSIÓN";
@@ -100,5 +100,75 @@ test.describe("statement import", () => {
     await expect(financialB.getByTestId("fact-currentValue").locator("dd")).toHaveText("15.626,67 €");
     await expect(b.page.getByTestId("valuation-row")).toHaveCount(10);
     await expect(b.page.getByText(PENSION)).toBeVisible();
+  });
+
+  test("a CSV file: its columns guessed, a new bank account made from it, the mapping kept for the bank", async ({ devices }) => {
+    const a = await devices.open();
+    const screen = new ImportPage(a.page);
+    await screen.open();
+    await screen.file.setInputFiles(path.join(STATEMENT_FILES, "csv-bankinter.csv"));
+    const mapping = a.page.getByTestId("import-mapping");
+    await expect(mapping).toBeVisible();
+    // The title line above the header is skipped and each column found by its name.
+    await expect(mapping.getByLabel("Filas antes de los datos")).toHaveValue("2");
+    await expect(mapping.getByRole("combobox", { name: "Importe", exact: true })).toHaveValue("3");
+    await expect(mapping.getByRole("combobox", { name: "Saldo", exact: true })).toHaveValue("4");
+    await expect(a.page.getByTestId("import-sample").locator("th").first()).toHaveText("Fecha");
+    await mapping.getByLabel("Entidad").fill("Bankinter");
+    await mapping.getByLabel("Cuenta (IBAN)").fill("ES05 0128 0010 9101 2345 6789");
+    await a.page.getByTestId("import-read-csv").click();
+
+    await expect(screen.preview).toBeVisible();
+    await expect(screen.fact("account")).toHaveText("ES05 •••• 6789");
+    await expect(screen.fact("closing")).toHaveText("7480,15 € · 28 mar 2025");
+    expect(await screen.plans()).toEqual(Array(5).fill("create"));
+    // No bank account yet: a new one, named after the bank and the account.
+    await expect(a.page.getByTestId("import-new-name")).toHaveValue("Bankinter 6789");
+    await screen.submit();
+    await expect(a.page.getByTestId("import-created")).toHaveText("5 valoraciones nuevas");
+    await a.page.getByTestId("import-open-asset").click();
+    await expect(a.page.getByRole("heading", { level: 1 })).toHaveText("Bankinter 6789");
+    await expect(a.page.getByTestId("section-financial").getByTestId("fact-currentValue").locator("dd")).toHaveText("7480,15 €");
+    await expect(a.page.getByTestId("valuation-row")).toHaveCount(5);
+
+    // The next file of the bank: its mapping is filled in; into the account just made, nothing is new.
+    await screen.open();
+    await screen.file.setInputFiles(path.join(STATEMENT_FILES, "csv-bankinter.csv"));
+    await expect(mapping.getByLabel("Entidad")).toHaveValue("Bankinter");
+    await expect(mapping.getByLabel("Cuenta (IBAN)")).toHaveValue("ES05 0128 0010 9101 2345 6789");
+    await a.page.getByTestId("import-read-csv").click();
+    await a.page.getByTestId("import-asset").selectOption({ index: 1 });
+    expect(await screen.plans()).toEqual(Array(5).fill("duplicate"));
+    await expect(screen.fact("movements")).toHaveText("5 (5 ya importados)");
+  });
+
+  test("a viewer of a team workspace cannot import, and is told why", async ({ browser, devices }) => {
+    const owner = devices.account;
+    const viewer = await freshAccount(devices.baseURL, "import-viewer");
+    const api = async (method: string, apiPath: string, token: string, body?: unknown) => {
+      const res = await fetch(`${devices.baseURL}/api/v1${apiPath}`, {
+        method,
+        headers: { Origin: devices.baseURL, Cookie: `patrimonio_session=${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${await res.text()}`);
+      return res.status === 204 ? undefined : ((await res.json()) as unknown);
+    };
+    const { workspace } = (await api("POST", "/workspaces", owner.sessionToken, { name: "Familia" })) as { workspace: { id: string } };
+    await api("POST", `/workspaces/${workspace.id}/invitations`, owner.sessionToken, { email: viewer.email, role: "viewer" });
+    const invitations = (await api("GET", "/invitations", viewer.sessionToken)) as { id: string }[];
+    await api("POST", `/invitations/${invitations[0]!.id}/accept`, viewer.sessionToken);
+
+    const viewers = new Devices(browser, devices.baseURL, viewer);
+    try {
+      const v = await viewers.open();
+      await v.context.addInitScript((id: string) => window.localStorage.setItem("patrimonio.activeWorkspace", id), workspace.id);
+      const screen = new ImportPage(v.page);
+      await screen.open();
+      await expect(v.page.getByTestId("import-viewer")).toContainText("tu rol aquí es lector");
+      await expect(screen.file).toHaveCount(0);
+    } finally {
+      await viewers.closeAll();
+    }
   });
 });

@@ -52,7 +52,7 @@ export function guessDelimiter(text: string): string {
   return ",";
 }
 
-function parseRows(text: string, delimiter: string, onProgress?: Progress): { rows: string[][]; starts: number[]; delimiter: string } {
+function parseRows(text: string, delimiter: string, onProgress?: Progress, limit?: number): { rows: string[][]; starts: number[]; delimiter: string } {
   const rows: string[][] = [];
   const starts: number[] = [];
   let cursor = 0;
@@ -60,6 +60,8 @@ function parseRows(text: string, delimiter: string, onProgress?: Progress): { ro
   Papa.parse<string[]>(text, {
     delimiter: used,
     skipEmptyLines: false,
+    // The mapping screen's sample reads only the first rows (with some to spare for empty ones).
+    ...(limit !== undefined ? { preview: limit + 20 } : {}),
     step: (r) => {
       if (onProgress && rows.length % 2000 === 0) onProgress(cursor / text.length);
       starts.push(cursor);
@@ -83,12 +85,12 @@ function lineAt(text: string, offset: number): number {
 }
 
 /** The columns and a few rows of a CSV, for choosing the mapping. */
-export function csvTable(input: string, mapping: Pick<CsvMapping, "delimiter" | "skipRows" | "header">): CsvTable {
+export function csvTable(input: string, mapping: Pick<CsvMapping, "delimiter" | "skipRows" | "header"> & { sampleRows?: number }): CsvTable {
   const text = stripBom(input);
-  const { rows, delimiter } = parseRows(text, mapping.delimiter);
+  const { rows, delimiter } = parseRows(text, mapping.delimiter, undefined, mapping.skipRows + (mapping.sampleRows ?? 5));
   const nonEmpty = rows.filter((r) => r.some((c) => c.trim() !== ""));
   const head = mapping.header ? nonEmpty[mapping.skipRows - 1] : undefined;
-  const data = nonEmpty.slice(mapping.skipRows, mapping.skipRows + 5);
+  const data = nonEmpty.slice(mapping.skipRows, mapping.skipRows + (mapping.sampleRows ?? 5));
   const width = Math.max(head?.length ?? 0, ...data.map((r) => r.length));
   const columns = Array.from({ length: width }, (_, i) => head?.[i]?.trim() || String(i + 1));
   return { columns, sample: data, delimiter };

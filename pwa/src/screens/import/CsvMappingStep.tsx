@@ -3,7 +3,7 @@
 // what, with the first rows of the file as read with the current choices. "Read the file" saves the
 // mapping for the institution on this device and reads the file with it.
 import { Controller } from "react-hook-form";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { saveImportMapping, useClientDb, useImportMappings } from "@patrimonio/clientdb";
 import formStyles from "../../forms/form.module.css";
@@ -18,7 +18,7 @@ import { Field } from "../../ui/Field";
 import { NativeSelect } from "../../ui/NativeSelect";
 import { RadioGroup } from "../../ui/RadioGroup";
 import { TextInput } from "../../ui/TextInput";
-import { EMPTY_MAPPING, csvMappingFormSchema, fromSaved, guessMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 import type { CsvOptions } from "../../import/csv";
 import styles from "./import.module.css";
 
@@ -43,16 +43,26 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
   const { language } = useLanguage();
   const db = useClientDb();
   const saved = useImportMappings();
-  const firstColumns = useMemo(() => csvTable(text, { delimiter: "", skipRows: 1, header: true }).columns, [text]);
+  // Without a saved mapping: the header row found among the first rows, its columns guessed.
+  const guessed = useMemo(() => {
+    const rows = csvTable(text, { delimiter: "", skipRows: 0, header: false, sampleRows: 10 }).sample;
+    const header = findHeaderRow(rows);
+    const skipRows = header === undefined ? 0 : header + 1;
+    return guessMapping(header === undefined ? [] : (rows[header] ?? []), { ...EMPTY_MAPPING, skipRows: String(skipRows), header: header !== undefined });
+  }, [text]);
   const initial = useMemo(() => {
     const last = saved?.find((r) => isSavedCsvMapping(r.mapping));
-    return last && isSavedCsvMapping(last.mapping) ? fromSaved(last.institution, last.mapping) : guessMapping(firstColumns, EMPTY_MAPPING);
-  }, [saved, firstColumns]);
+    return last && isSavedCsvMapping(last.mapping) ? fromSaved(last.institution, last.mapping) : guessed;
+  }, [saved, guessed]);
   const form = useSchemaForm(csvMappingFormSchema, { defaultValues: EMPTY_MAPPING });
   const { reset } = form;
-  // The newest saved mapping once the device database answers (the form starts from a guess).
+  // Once, when the device database first answers: the newest saved mapping, else the guess. (The
+  // list is live, and the meta table changes with every sync; what is typed is never replaced.)
+  const filled = useRef(false);
   useEffect(() => {
-    if (saved !== undefined) reset(initial);
+    if (saved === undefined || filled.current) return;
+    filled.current = true;
+    reset(initial);
   }, [saved, initial, reset]);
 
   const values = form.watch();

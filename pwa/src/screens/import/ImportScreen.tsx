@@ -74,7 +74,7 @@ export function ImportScreen() {
   const [error, setError] = useState<ParseError | null>(null);
   const [statements, setStatements] = useState<Statement[]>([]);
   const [which, setWhich] = useState(0);
-  const [target, setTarget] = useState<"existing" | "new">(search.assetId ? "existing" : "existing");
+  const [target, setTarget] = useState<"existing" | "new">("existing");
   const [assetId, setAssetId] = useState(search.assetId ?? "");
   const [newName, setNewName] = useState("");
   const [chosenFlows, setChosenFlows] = useState<Set<number>>(new Set());
@@ -88,7 +88,9 @@ export function ImportScreen() {
     [assets, statement],
   );
   const preset = search.assetId ? assets?.find((a) => a.id === search.assetId) : undefined;
-  const chosenId = target === "existing" ? assetId : "";
+  // With no asset that fits, the only way is a new bank account.
+  const where = eligible.length === 0 ? "new" : target;
+  const chosenId = where === "existing" ? assetId : "";
   const derived = useMemo(() => {
     if (!statement) return undefined;
     const mine = (valuations ?? []).filter((v) => v.fields.assetId === chosenId);
@@ -143,6 +145,8 @@ export function ImportScreen() {
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0];
+    // Emptied, so that choosing the same file again (once fixed) reads it again.
+    e.target.value = "";
     setError(null);
     if (!f) return;
     if (f.size > MAX_FILE_BYTES) {
@@ -181,7 +185,7 @@ export function ImportScreen() {
         label: [FORMAT_NAMES[statement.format], statement.institution, statement.accountMasked].filter(Boolean).join(" · "),
       };
       const r =
-        target === "new"
+        where === "new"
           ? await importStatement(db, workspace.workspaceId, {
               ...common,
               newAsset: {
@@ -314,7 +318,7 @@ export function ImportScreen() {
                 <div className={formStyles.form}>
                   <Field label={t("statementImport.asset.where")} group>
                     <RadioGroup
-                      value={target}
+                      value={where}
                       onChange={(v) => setTarget(v as "existing" | "new")}
                       options={[
                         { value: "existing", label: t("statementImport.asset.existing"), disabled: eligible.length === 0 },
@@ -322,22 +326,19 @@ export function ImportScreen() {
                       ]}
                     />
                   </Field>
-                  {target === "existing" ? (
-                    eligible.length === 0 ? (
-                      <p className={styles.muted}>{t("statementImport.asset.noneEligible", { currency: statement.currency })}</p>
-                    ) : (
-                      <Field label={t("statementImport.asset.choose")} required>
-                        <NativeSelect value={assetId} onChange={(e) => setAssetId(e.target.value)} data-testid="import-asset">
-                          <option value="">{t("statementImport.asset.placeholder")}</option>
-                          {eligible.map((a) => (
-                            <option key={a.id} value={a.id}>
-                              {a.fields.name}
-                              {a.fields.currentValue !== undefined ? ` · ${fmt.money(a.fields.currentValue, a.fields.currency)}` : ""}
-                            </option>
-                          ))}
-                        </NativeSelect>
-                      </Field>
-                    )
+                  {eligible.length === 0 && <p className={styles.muted}>{t("statementImport.asset.noneEligible", { currency: statement.currency })}</p>}
+                  {where === "existing" ? (
+                    <Field label={t("statementImport.asset.choose")} required>
+                      <NativeSelect value={assetId} onChange={(e) => setAssetId(e.target.value)} data-testid="import-asset">
+                        <option value="">{t("statementImport.asset.placeholder")}</option>
+                        {eligible.map((a) => (
+                          <option key={a.id} value={a.id}>
+                            {a.fields.name}
+                            {a.fields.currentValue !== undefined ? ` · ${fmt.money(a.fields.currentValue, a.fields.currency)}` : ""}
+                          </option>
+                        ))}
+                      </NativeSelect>
+                    </Field>
                   ) : (
                     <Field label={t("statementImport.asset.newName")} required>
                       <TextInput value={newName} onChange={(e) => setNewName(e.target.value)} maxLength={140} data-testid="import-new-name" />
@@ -360,7 +361,7 @@ export function ImportScreen() {
                       variant="primary"
                       icon={<FileUp size={16} />}
                       loading={importing}
-                      disabled={(target === "existing" && assetId === "") || (target === "new" && newName.trim() === "")}
+                      disabled={(where === "existing" && assetId === "") || (where === "new" && newName.trim() === "")}
                       onClick={() => void doImport()}
                       data-testid="import-submit"
                     >

@@ -112,6 +112,18 @@ const GUESSES: [keyof CsvMappingForm, RegExp][] = [
   ["referenceColumn", /referencia|reference|ref\.?$/i],
 ];
 
+/** How many of the guesses a row's cells answer: a header row answers several. */
+function headerScore(row: readonly string[]): number {
+  return GUESSES.filter(([, pattern]) => row.some((c) => pattern.test(c.trim()))).length;
+}
+
+/** The header row among the first ten: the first that names at least two known columns (date,
+ * amount, description, …); the rows above it are titles. Undefined when none does. */
+export function findHeaderRow(rows: readonly (readonly string[])[]): number | undefined {
+  const i = rows.slice(0, 10).findIndex((r) => headerScore(r) >= 2);
+  return i < 0 ? undefined : i;
+}
+
 /** A first mapping for a file of an institution nobody mapped yet: the columns whose names say
  * what they are (Spanish and English bank exports), Spanish number and date formats. */
 export function guessMapping(columns: readonly string[], base: CsvMappingForm): CsvMappingForm {
