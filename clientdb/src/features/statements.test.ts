@@ -128,6 +128,18 @@ describe("importStatement", () => {
   });
 });
 
+describe("a day with more movements than a valuation may list", () => {
+  test("is written without its list, and recognised by its value the next time", async () => {
+    const { db } = await openDevice();
+    const { id: assetId } = ok(await createAsset(db, WORKSPACE, account, { recordValuation: false }));
+    const ids = Array.from({ length: 2001 }, (_, i) => i.toString(16).padStart(16, "0"));
+    const busy: StatementBalance[] = [{ date: "2025-01-10", amount: "500.25", movementIds: ids }];
+    expect(ok(await importStatement(db, WORKSPACE, { assetId, currency: "EUR", balances: busy }))).toMatchObject({ created: 1 });
+    expect((await db.list("valuations", WORKSPACE))[0]?.fields).not.toHaveProperty("statementMovements");
+    expect(ok(await importStatement(db, WORKSPACE, { assetId, currency: "EUR", balances: busy }))).toMatchObject({ created: 0, updated: 0, duplicates: 1 });
+  });
+});
+
 describe("planBalances", () => {
   test("marks what the preview shows before anything is written", async () => {
     const { db } = await openDevice();

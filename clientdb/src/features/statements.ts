@@ -5,7 +5,7 @@
 // file twice writes nothing the second time. Column mappings of CSV files are kept per institution
 // on the device (meta rows "importMapping:<institution>", not synced).
 import { useLiveQuery } from "dexie-react-hooks";
-import type { Issue } from "@patrimonio/shared-schema";
+import { STATEMENT_MOVEMENTS_MAX, type Issue } from "@patrimonio/shared-schema";
 import { dbOf, type ClientDb, type CommandResult, type EntityOf, type SyncedRecord } from "../clientdb";
 import { useClientDb } from "../context";
 import { assetMissing, atomically, isLiveAsset, liveRows, must, recordOf, recordsOf, rowById } from "./batch";
@@ -91,7 +91,8 @@ function canonical(value: string): string {
  * every movement of its day was imported before, or when the asset already has a valuation of that
  * value on that date. A balance whose day has new movements replaces the value of that day's earlier
  * statement valuation (a statement that ended mid-day), keeping both lists of movements; otherwise
- * it is a new valuation. A negative balance is not a valuation (values are never negative).
+ * it is a new valuation. A negative balance is not a valuation (values are never negative). A day
+ * with more movements than a valuation may list (STATEMENT_MOVEMENTS_MAX) is remembered by its value.
  */
 export function planBalances(balances: readonly StatementBalance[], valuations: readonly SyncedRecord<"valuations">[]): BalancePlan[] {
   const live = valuations.filter((v) => !v.deleted);
@@ -102,6 +103,8 @@ export function planBalances(balances: readonly StatementBalance[], valuations: 
     if (balance.movementIds.length > 0 && fresh.length === 0) return { kind: "duplicate", balance };
     const sameDay = live.filter((v) => v.fields.date === balance.date);
     const statementDay = sameDay.find((v) => v.fields.source === "statement");
+    // The same balance as that day's statement valuation: nothing changes (movements netting to zero).
+    if (statementDay && sameValue(statementDay.fields.value, balance.amount)) return { kind: "duplicate", balance };
     if (statementDay && fresh.length > 0) {
       const ids = [...new Set([...(statementDay.fields.statementMovements ?? []), ...balance.movementIds])];
       return { kind: "update", balance, valuationId: statementDay.id, movementIds: ids };
@@ -156,7 +159,8 @@ export function importStatement(db: ClientDb, workspaceId: string, input: Import
       if (plan.kind === "negative") result.negative.push(plan.balance.date);
       else if (plan.kind === "duplicate") result.duplicates++;
       else if (plan.kind === "update") {
-        must(await db.update("valuations", plan.valuationId, { value, statementMovements: plan.movementIds }), refuse, `balances.${i}`);
+        const ids = plan.movementIds.length <= STATEMENT_MOVEMENTS_MAX ? plan.movementIds : null;
+        must(await db.update("valuations", plan.valuationId, { value, statementMovements: ids }), refuse, `balances.${i}`);
         result.updated++;
       } else {
         const fields: ValuationFields = {
@@ -165,7 +169,8 @@ export function importStatement(db: ClientDb, workspaceId: string, input: Import
           value,
           currency: input.currency,
           source: "statement",
-          ...(plan.balance.movementIds.length > 0 ? { statementMovements: plan.balance.movementIds } : {}),
+          // A day with more movements than a record may list keeps none: its value tells it again.
+          ...(plan.balance.movementIds.length > 0 && plan.balance.movementIds.length <= STATEMENT_MOVEMENTS_MAX ? { statementMovements: plan.balance.movementIds } : {}),
           ...(input.label ? { notes: input.label.slice(0, 500) } : {}),
         };
         must(await db.create("valuations", workspaceId, fields), refuse, `balances.${i}`);
