@@ -7,7 +7,7 @@ GO      ?= go
 NPM     ?= npm
 BIN     := bin/patrimonio
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X patrimonio/server.Version=$(VERSION)
+LDFLAGS := -X patrimonio/core.Version=$(VERSION)
 # Runs a command with TEST_DATABASE_URL pointing at a throwaway Postgres cluster (or the one you set).
 PGTMP   := bin/pgtmp
 WITH_PG := ./$(PGTMP) --

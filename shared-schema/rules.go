@@ -14,7 +14,7 @@ import (
 
 // The cross-field rules JSON Schema cannot express, one Go function per rule set, mirroring the
 // TypeScript ones (src/asset.ts assetRules, src/liability.ts, src/cashFlow.ts, src/beneficiary.ts,
-// src/protocol.ts pushRules). They run only on documents that passed JSON Schema, so the type
+// src/protocol.ts pushRules and pullRules). They run only on documents that passed JSON Schema, so the type
 // assertions below hold. The shared vectors pin both sides to the same paths and keys.
 
 type report func(path []string, key string, params map[string]any)
@@ -38,6 +38,8 @@ func (s *schemaSet) runRules(name string, value any) []rawIssue {
 		birthdayNotInFuture(doc, add)
 	case "message.push":
 		s.pushRules(doc, add)
+	case "message.pull":
+		pullRules(doc, add)
 	}
 	return out
 }
@@ -200,6 +202,16 @@ func (s *schemaSet) pushRules(push map[string]any, add report) {
 				add(at("resolves", fmt.Sprint(j), "field"), "validation.unknownField", nil)
 			}
 		}
+	}
+}
+
+// pullRules: after reads changes, pageToken continues a snapshot; not both (src/protocol.ts
+// pullRules).
+func pullRules(pull map[string]any, add report) {
+	_, after := pull["after"]
+	_, token := pull["pageToken"]
+	if after && token {
+		add([]string{"pageToken"}, "validation.notApplicable", nil)
 	}
 }
 

@@ -26,7 +26,7 @@ import (
 // Protocol and schema versions and limits. They mirror src/protocol.ts; a test checks them
 // against the generated jsonschema/index.json.
 const (
-	ProtocolVersion = 2
+	ProtocolVersion = 3
 	SchemaVersion   = 3
 
 	MaxMessageBytes      = 1_048_576

@@ -16,8 +16,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/websocket"
 
-	"patrimonio/server"
 	"patrimonio/server/app"
+	"patrimonio/server/config"
 	psync "patrimonio/sync"
 )
 
@@ -34,7 +34,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 	for _, name := range []string{"sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
 			outbox := t.TempDir()
-			cfg, err := server.LoadConfig(func(k string) string {
+			cfg, err := config.Load(func(k string) string {
 				return map[string]string{
 					"PATRIMONIO_ADDR":       "127.0.0.1:0",
 					"DATABASE_URL":          databases[name](t),
@@ -129,7 +129,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 				t.Fatal(err)
 			}
 			c := &wsClient{t: t, ws: ws}
-			c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+			c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 			c.expect("snapshot")
 			clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
 			c.send(push(wireMutation(1, w, "tasks", newRecordID(t), "put", clock.Now(), task("Hacer testamento"), nil)))
@@ -174,7 +174,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 				t.Fatal(err)
 			}
 			c2 := &wsClient{t: t, ws: ws2}
-			c2.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+			c2.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 			c2.expect("snapshot")
 
 			// A third device signs out the other devices (issue 11): their sockets close at once
@@ -203,7 +203,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 				t.Fatal(err)
 			}
 			c3 := &wsClient{t: t, ws: ws3}
-			c3.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+			c3.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 			c3.expect("snapshot")
 			req, _ = http.NewRequest(http.MethodPost, s.URL()+"/api/v1/auth/sessions/signout-others", nil)
 			req.Header.Set("Origin", s.URL())

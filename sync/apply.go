@@ -13,9 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
+	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
 )
 
@@ -100,7 +101,7 @@ func (e *Engine) commitGroup(group []*job) {
 // NOTIFY, sent inside the transaction).
 func (e *Engine) announce(heads map[string]int64) {
 	for w, seq := range heads {
-		e.hub.poke(w, seq)
+		e.ws.hub.poke(w, seq)
 	}
 }
 
@@ -247,7 +248,7 @@ func (g *groupTxn) bindClients() error {
 			owners[j.client.ClientID] = owner
 		}
 		if owner != j.client.UserID {
-			g.results[i].err = server.Errorf(server.EFORBIDDEN, "The client id is not bound to this user: say hello first.")
+			g.results[i].err = core.Errorf(core.EFORBIDDEN, "The client id is not bound to this user: say hello first.")
 		}
 	}
 	return nil
@@ -416,7 +417,7 @@ func (g *groupTxn) notify() (map[string]int64, error) {
 	for w, we := range g.workspaces {
 		if we.exists && we.head != we.startAt {
 			heads[w] = we.head
-			if g.e.db.Dialect() == server.Postgres {
+			if g.e.db.Dialect() == store.Postgres {
 				if err := g.tx.exec(g.ctx, `SELECT pg_notify(?, ?)`, notifyChannel, notifyPayload(g.e.clock.Node(), w, we.head)); err != nil {
 					return nil, fmt.Errorf("notify commit: %w", err)
 				}
@@ -445,7 +446,7 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 			Issues: []schema.Issue{{Path: "", Key: key, Params: params}}}, nil
 	}
 	if err := authz.Authorize(authz.Request{Role: role, Action: authz.RecordWrite}); err != nil {
-		if server.ErrorCode(err) == server.EFORBIDDEN {
+		if core.ErrorCode(err) == core.EFORBIDDEN {
 			return reject(RejectForbidden, "sync.reject.readOnly", map[string]any{"role": string(role)})
 		}
 		return reject(RejectNotFound, "sync.reject.notMember", nil)
@@ -598,7 +599,7 @@ func (e *Engine) loadRecords(ctx context.Context, tx txn, workspace, collection 
 		return nil
 	}
 	const one = `SELECT record_id, seq, state FROM sync_records WHERE workspace_id = ? AND collection = ? AND record_id = ?`
-	if e.db.Dialect() == server.Postgres {
+	if e.db.Dialect() == store.Postgres {
 		// Point lookups in one pipelined batch: a whole-key equality is always an index lookup,
 		// while Postgres may plan an IN list on a table grown since its last ANALYZE as a scan of
 		// the whole collection.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Principal is the signed-in user behind a socket.
@@ -80,4 +80,4 @@ func SessionAuthenticator(authenticate func(r *http.Request) (HTTPSession, error
 	})
 }
 
-var errSessionEnded = server.Errorf(server.EUNAUTHORIZED, "The session has ended.")
+var errSessionEnded = core.Errorf(core.EUNAUTHORIZED, "The session has ended.")

@@ -6,7 +6,7 @@ import (
 	gosync "sync"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // DefaultMaxDrift is how far ahead of the server's wall clock a stamp may be and still be trusted
@@ -53,18 +53,18 @@ type Clock struct {
 // MaxDrift or an invalid Last.
 func NewClock(cfg ClockConfig) (*Clock, error) {
 	if !ValidNode(cfg.Node) {
-		return nil, server.Errorf(server.EINVALID, "Invalid clock node id %q: it must be 16 lowercase hex digits.", cfg.Node)
+		return nil, core.Errorf(core.EINVALID, "Invalid clock node id %q: it must be 16 lowercase hex digits.", cfg.Node)
 	}
 	if cfg.Now == nil {
-		return nil, server.Errorf(server.EINVALID, "A clock needs a wall clock (Now).")
+		return nil, core.Errorf(core.EINVALID, "A clock needs a wall clock (Now).")
 	}
 	if cfg.MaxDrift < 0 {
-		return nil, server.Errorf(server.EINVALID, "A clock's maximum drift cannot be negative.")
+		return nil, core.Errorf(core.EINVALID, "A clock's maximum drift cannot be negative.")
 	}
 	c := &Clock{node: cfg.Node, now: cfg.Now, maxDrift: cfg.MaxDrift.Milliseconds()}
 	if !cfg.Last.IsZero() {
 		if cfg.Last.Millis < 0 || cfg.Last.Millis > MaxMillis {
-			return nil, server.Errorf(server.EINVALID, "Invalid last clock stamp: time %d ms is outside 1970–9999.", cfg.Last.Millis)
+			return nil, core.Errorf(core.EINVALID, "Invalid last clock stamp: time %d ms is outside 1970–9999.", cfg.Last.Millis)
 		}
 		c.millis, c.counter = cfg.Last.Millis, cfg.Last.Counter
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // clockVectors is testdata/clock_vectors.json, shared with clientdb/src/hlc.test.ts.
@@ -115,9 +115,9 @@ func TestClockVectors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("ParseStamp(%q) = %+v, want an error", c.Input, st)
 			}
-			var e *server.Error
-			if !errors.As(err, &e) || e.Code != server.EINVALID {
-				t.Errorf("error %v is not an EINVALID *server.Error", err)
+			var e *core.Error
+			if !errors.As(err, &e) || e.Code != core.EINVALID {
+				t.Errorf("error %v is not an EINVALID *core.Error", err)
 			}
 		})
 	}

@@ -18,7 +18,7 @@ func TestAHelloSentWithABrokenPushIsWelcomedBeforeTheError(t *testing.T) {
 		user := addUser(t, db)
 		for range 20 {
 			c := env.connect(user)
-			c.send(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(),
+			c.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(),
 				"cursors": map[string]any{}})
 			c.send(map[string]any{"type": "push", "mutations": "not a list"})
 			code, _, before := c.closed()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -90,9 +90,12 @@ func reasonVersion(errCode, key string, client, server int64) closeReason {
 	return closeReason{code: CloseVersion, errCode: errCode, key: key, params: map[string]any{"client": client, "server": server}}
 }
 
+// pageRequest asks for one page of a workspace: the changes after `after`, or (snapshot) a
+// snapshot page, the first or the one after token.
 type pageRequest struct {
 	workspace string
 	after     int64
+	snapshot  bool
 	limit     int
 	token     string
 }
@@ -127,6 +130,10 @@ type conn struct {
 	readerDone chan struct{}
 	bucket     tokenBucket
 	helloDone  bool
+
+	// deadlineMu orders the reader's own read deadlines with the close's linger: once closing, the
+	// read deadline is the writer's alone.
+	deadlineMu gosync.Mutex
 }
 
 func newConn(e *Engine, ws *websocket.Conn, p Principal, lang string) *conn {
@@ -163,6 +170,37 @@ func (c *conn) close(reason closeReason) {
 	})
 }
 
+// closeLinger is how long a closing socket keeps reading (and discarding) after its close frame,
+// waiting for the peer's (PROTOCOL.md, "error").
+const closeLinger = 2 * time.Second
+
+func (c *conn) isClosing() bool {
+	select {
+	case <-c.closing:
+		return true
+	default:
+		return false
+	}
+}
+
+// setReadDeadline sets the reader's deadline unless the socket is closing (then the close's
+// linger decides).
+func (c *conn) setReadDeadline(t time.Time) {
+	c.deadlineMu.Lock()
+	defer c.deadlineMu.Unlock()
+	if !c.isClosing() {
+		_ = c.ws.SetReadDeadline(t)
+	}
+}
+
+// linger sets the read deadline of a closing socket: the reader discards what still arrives until
+// the peer's close frame, an error, or t.
+func (c *conn) linger(t time.Time) {
+	c.deadlineMu.Lock()
+	defer c.deadlineMu.Unlock()
+	_ = c.ws.SetReadDeadline(t)
+}
+
 // run serves the socket until it closes. It returns once all three goroutines are done.
 func (c *conn) run() {
 	writerDone := make(chan struct{})
@@ -180,11 +218,16 @@ func (c *conn) run() {
 	c.close(reasonDropped)
 	<-writerDone
 	<-delivererDone
-	c.e.hub.remove(c)
+	c.e.ws.hub.remove(c)
 }
 
 // ---------------------------------------------------------------- reader
 
+// readLoop reads until the connection ends. Once the socket is closing (whoever decided it) it
+// goes on reading and discarding — a lingering close — until the peer's close frame or the
+// linger's deadline: a socket is never closed with unread data, which makes the kernel answer with
+// a reset that can cost the peer the close frame and the messages before it (a flooding client
+// keeps writing while the server closes).
 func (c *conn) readLoop() {
 	e := c.e
 	c.ws.SetReadLimit(int64(e.opts.Limits.MaxMessageBytes))
@@ -195,7 +238,7 @@ func (c *conn) readLoop() {
 	// ReadMessage.
 	alive := func() {
 		if c.helloDone {
-			_ = c.ws.SetReadDeadline(time.Now().Add(e.opts.PongWait))
+			c.setReadDeadline(time.Now().Add(e.opts.PongWait))
 		}
 	}
 	c.ws.SetPongHandler(func(string) error {
@@ -212,28 +255,25 @@ func (c *conn) readLoop() {
 		if c.helloDone {
 			deadline = time.Now().Add(e.opts.PongWait)
 		}
-		_ = c.ws.SetReadDeadline(deadline)
+		c.setReadDeadline(deadline)
 		typ, data, err := c.ws.ReadMessage()
 		if err != nil {
 			c.readFailed(err)
 			return
 		}
-		select {
-		case <-c.closing:
-			return
-		default:
+		if c.isClosing() {
+			continue // lingering: discard
 		}
 		if !c.bucket.take(time.Now()) {
 			c.close(e.reasonRateLimited())
-			return
+			continue
 		}
 		if typ != websocket.TextMessage {
 			c.close(reasonInvalid)
-			return
+			continue
 		}
 		if reason, ok := c.handle(data); !ok {
 			c.close(reason)
-			return
 		}
 	}
 }
@@ -276,7 +316,7 @@ func (c *conn) handle(data []byte) (closeReason, bool) {
 		}
 		p := readPull(m)
 		select {
-		case c.reqs <- pageRequest{workspace: p.WorkspaceID, after: p.After, limit: p.Limit, token: p.PageToken}:
+		case c.reqs <- pageRequest{workspace: p.WorkspaceID, after: p.After, snapshot: p.Snapshot, limit: p.Limit, token: p.PageToken}:
 		case <-c.closing:
 		}
 		return closeReason{}, true
@@ -308,7 +348,7 @@ func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
 		c.lang = h.Language
 	}
 	if err := e.BindClient(c.ctx, c.p.UserID, h.ClientID); err != nil {
-		if server.ErrorCode(err) == server.EFORBIDDEN {
+		if core.ErrorCode(err) == core.EFORBIDDEN {
 			return reasonForbidden, false
 		}
 		e.log.Error("sync: hello", "err", err)
@@ -317,7 +357,7 @@ func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
 	c.mu.Lock()
 	c.clientID = h.ClientID
 	c.mu.Unlock()
-	if old := e.hub.claimClient(c, h.ClientID); old != nil {
+	if old := e.ws.hub.claimClient(c, h.ClientID); old != nil {
 		old.close(reasonReplaced)
 	}
 	c.helloDone = true
@@ -340,12 +380,19 @@ func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
 	for w := range h.Cursors {
 		workspaces[w] = true
 	}
+	for w := range h.Fresh {
+		workspaces[w] = true
+	}
 	for w := range h.Resume {
 		workspaces[w] = true
 	}
 	for _, w := range sortedKeys(workspaces) {
+		// A snapshot for a workspace the device holds nothing of (or one in progress); else the
+		// changes after its cursor, 0 included (an empty snapshot applied: change 1 comes as a
+		// change).
+		_, held := h.Cursors[w]
 		select {
-		case c.reqs <- pageRequest{workspace: w, after: h.Cursors[w], token: h.Resume[w]}:
+		case c.reqs <- pageRequest{workspace: w, after: h.Cursors[w], snapshot: !held || h.Resume[w] != "", token: h.Resume[w]}:
 		case <-c.closing:
 			return closeReason{}, true
 		}
@@ -357,7 +404,7 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 	e := c.e
 	muts, rejected, err := ParsePush(m, e.opts.Limits.MaxMutationsPerPush)
 	if err != nil {
-		if server.ErrorCode(err) == server.ETOOLARGE {
+		if core.ErrorCode(err) == core.ETOOLARGE {
 			return e.reasonTooLarge(), false
 		}
 		return reasonInvalid, false
@@ -368,7 +415,7 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 			return closeReason{}, true // closing anyway; the client resends
 		}
 		e.log.Error("sync: push", "client", c.client(), "err", err)
-		if server.ErrorCode(err) == server.EUNAVAILABLE {
+		if core.ErrorCode(err) == core.EUNAVAILABLE {
 			return reasonGoingAway, false
 		}
 		return reasonInternal, false
@@ -448,51 +495,50 @@ func (c *conn) writeLoop() {
 	}
 }
 
-// finish sends the closing error and close frame (unless the reason is silent), waits briefly for
-// the peer's close frame, and closes the connection.
+// finish ends a closing socket: unless the reason is silent, it writes what was queued, the error
+// and the close frame, then half-closes the connection (FIN: the peer reads everything, then the
+// end); meanwhile the reader goes on discarding what the peer still sends (readLoop), until the
+// peer's close frame or closeLinger after ours. Then the connection is closed, with nothing
+// unread.
 func (c *conn) finish() {
 	r := c.reason
+	lingerUntil := time.Now() // silent: the connection is gone or needs nothing more
 	if !r.silent {
 		// What was queued before the reason to close (a welcome, acks) goes first: the error
-		// and the close frame come last, in the order the server decided them.
-		_ = c.ws.SetWriteDeadline(time.Now().Add(time.Second))
+		// and the close frame come last, in the order the server decided them. The whole close
+		// may take one write timeout (the peer reads while we write: see readLoop).
+		deadline := time.Now().Add(c.e.opts.WriteTimeout)
+		_ = c.ws.SetWriteDeadline(deadline)
 		for {
 			msg, ok := c.out.pop()
 			if !ok || c.ws.WriteMessage(websocket.TextMessage, msg) != nil {
 				break
 			}
 		}
-		deadline := time.Now().Add(time.Second)
 		if r.errCode != "" {
 			msg := errorMessage{Type: msgError, Code: r.errCode, Message: schema.Message(c.lang, r.key, r.params)}
-			_ = c.ws.SetWriteDeadline(deadline)
 			_ = c.ws.WriteMessage(websocket.TextMessage, mustJSON(msg))
 		}
 		if err := c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(r.code, r.errCode), deadline); err == nil {
-			// Let the reader see the peer's close frame (a clean close) before cutting.
-			_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
-			select {
-			case <-c.readerDone:
-				// The reader has stopped (often right after the message that made us close):
-				// read on, discarding, until the peer's close frame, so the connection is not
-				// closed with unread data, which resets it and can cost the peer the close frame.
-				_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
-				for {
-					if _, _, err := c.ws.NextReader(); err != nil {
-						break
-					}
-				}
-			case <-time.After(2 * time.Second):
+			if hc, ok := c.ws.NetConn().(interface{ CloseWrite() error }); ok {
+				_ = hc.CloseWrite()
 			}
+			lingerUntil = time.Now().Add(closeLinger)
 		}
 	}
+	c.linger(lingerUntil)
+	<-c.readerDone
 	_ = c.ws.Close()
 }
 
-// closeNow closes a socket that was never run (refused at the handshake).
+// closeNow closes a socket that was never run (refused at the handshake), reading and discarding
+// what the client sends meanwhile (its hello) like any closing socket.
 func (c *conn) closeNow(r closeReason) {
 	c.close(r)
-	close(c.readerDone)
+	go func() {
+		defer close(c.readerDone)
+		c.readLoop()
+	}()
 	c.finish()
 }
 
@@ -534,7 +580,7 @@ func (c *conn) drop(workspace string) {
 	c.mu.Lock()
 	delete(c.subs, workspace)
 	c.mu.Unlock()
-	c.e.hub.unsubscribe(c, workspace)
+	c.e.ws.hub.unsubscribe(c, workspace)
 }
 
 // poke: the workspace's head is now seq (from a commit here or elsewhere).
@@ -556,11 +602,11 @@ func (c *conn) servePull(req pageRequest) {
 	s := c.subscription(req.workspace)
 	// Follow the workspace before reading, so that no commit falls between the read and the
 	// subscription.
-	c.e.hub.subscribe(c, req.workspace)
+	c.e.ws.hub.subscribe(c, req.workspace)
 	c.mu.Lock()
 	s.live, s.dirty = false, false
 	c.mu.Unlock()
-	if req.token != "" || req.after == 0 {
+	if req.snapshot || req.token != "" {
 		c.serveSnapshot(req)
 		return
 	}
@@ -645,7 +691,7 @@ func (c *conn) readFailedFor(workspace string, err error) {
 	case errors.As(err, &resync):
 		c.drop(workspace)
 		c.send(mustJSON(resyncMessage{Type: msgResyncRequired, WorkspaceID: workspace, Reason: resync.Reason}))
-	case server.ErrorCode(err) == server.ENOTFOUND || server.ErrorCode(err) == server.EFORBIDDEN:
+	case core.ErrorCode(err) == core.ENOTFOUND || core.ErrorCode(err) == core.EFORBIDDEN:
 		c.drop(workspace)
 		c.send(mustJSON(resyncMessage{Type: msgAccessDenied, WorkspaceID: workspace, Reason: DeniedNotAMember}))
 	case c.ctx.Err() != nil:
@@ -659,7 +705,7 @@ func (c *conn) readFailedFor(workspace string, err error) {
 func (c *conn) recheck() {
 	if c.p.Check != nil {
 		if err := c.p.Check(c.ctx); err != nil {
-			if server.ErrorCode(err) == server.EUNAUTHORIZED {
+			if core.ErrorCode(err) == core.EUNAUTHORIZED {
 				c.close(reasonUnauthorized)
 				return
 			}

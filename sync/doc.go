@@ -16,9 +16,12 @@
 //     change log, the records' merged states and the conflict records (migrations/*/0005_sync.sql).
 //   - Reading (read.go): pages of the change log after a cursor, resumable snapshot pages, garbage
 //     collection of old changes and tombstones (gc.go).
-//   - The WebSocket endpoint (handler.go, conn.go): authentication at the handshake, Origin check,
-//     hello with versions, pushes and acks, pages with flow control, live fan-out (hub.go) and,
-//     on Postgres, between instances through LISTEN/NOTIFY (listen.go); limits with close codes.
+//   - The WebSocket transport, apart from the service above (its state: sockets.go): the endpoint
+//     (handler.go) with authentication at the handshake and the Origin check; one socket
+//     (conn.go): hello with versions, pushes and acks, pages with flow control, limits with close
+//     codes, a lingering close; live fan-out on this instance (hub.go) and, on Postgres, between
+//     instances through LISTEN/NOTIFY (listen.go). The service reaches it only to poke the hub
+//     after a commit and to close every socket.
 //
 // Callers import it as psync "patrimonio/sync"; inside, the standard library's sync is gosync.
 package sync

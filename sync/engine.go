@@ -6,20 +6,17 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
-	"net/http"
 	gosync "sync"
 	"time"
 
-	"github.com/gorilla/websocket"
-
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
 )
 
 // Options configure an Engine. The zero value of every field means its default.
 type Options struct {
-	// PublicURL is the origin users load the app from (server.Config.PublicURL). A socket opens
+	// PublicURL is the origin users load the app from (config.Config.PublicURL). A socket opens
 	// only when its handshake's Origin is PublicURL or one of AllowedOrigins.
 	PublicURL      string
 	AllowedOrigins []string
@@ -84,7 +81,7 @@ type Limits struct {
 	MaxStateBytes int
 }
 
-func (o Options) withDefaults(dialect server.Dialect) Options {
+func (o Options) withDefaults(dialect store.Dialect) Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -120,7 +117,7 @@ func (o Options) withDefaults(dialect server.Dialect) Options {
 	def(&l.MaxStateBytes, 512<<10)
 	if o.Committers <= 0 {
 		o.Committers = 2
-		if dialect == server.SQLite {
+		if dialect == store.SQLite {
 			o.Committers = 1
 		}
 	}
@@ -151,9 +148,7 @@ type Engine struct {
 	clock *Clock
 
 	collections map[string]string // collection -> entity
-	origins     map[string]bool
-	upgrader    websocket.Upgrader
-	hub         *hub
+	ws          *sockets          // the WebSocket transport (sockets.go)
 
 	jobs    []chan *job    // one queue per committer; a workspace's pushes always meet in one
 	closeMu gosync.RWMutex // held for reading while queueing a job; Close takes it to refuse more
@@ -162,7 +157,6 @@ type Engine struct {
 	ctx    context.Context // ends at Close: background loops stop
 	cancel context.CancelFunc
 	bg     gosync.WaitGroup // committers, listener, garbage collector
-	conns  gosync.WaitGroup // open sockets
 }
 
 // New starts an engine over db: its committers, its garbage collector and, on Postgres, the
@@ -189,7 +183,7 @@ func New(db *store.DB, auth Authenticator, opts Options) (*Engine, error) {
 		if o == "" {
 			continue
 		}
-		norm, err := server.ParseOrigin(o)
+		norm, err := core.ParseOrigin(o)
 		if err != nil {
 			return nil, fmt.Errorf("sync: allowed origin: %w", err)
 		}
@@ -203,17 +197,9 @@ func New(db *store.DB, auth Authenticator, opts Options) (*Engine, error) {
 		log:         opts.Logger,
 		clock:       clock,
 		collections: collections,
-		origins:     origins,
-		hub:         newHub(),
+		ws:          newSockets(origins),
 		ctx:         ctx,
 		cancel:      cancel,
-	}
-	e.upgrader = websocket.Upgrader{
-		ReadBufferSize:  4096,
-		WriteBufferSize: 4096,
-		WriteBufferPool: &gosync.Pool{},
-		// The origin is checked before the upgrade (ServeHTTP), against the configuration.
-		CheckOrigin: func(*http.Request) bool { return true },
 	}
 	if db.Pool() != nil {
 		// Listen before serving anything, so that no commit of another instance is missed.
@@ -251,7 +237,7 @@ func (e *Engine) GoingAway() {
 	e.closeMu.Lock()
 	e.closed = true
 	e.closeMu.Unlock()
-	for _, c := range e.hub.closeAll() {
+	for _, c := range e.ws.hub.closeAll() {
 		c.close(reasonGoingAway)
 	}
 }
@@ -261,7 +247,7 @@ func (e *Engine) GoingAway() {
 // nothing.
 func (e *Engine) Close() error {
 	e.GoingAway()
-	e.conns.Wait()
+	e.ws.open.Wait()
 	e.cancel()
 	e.bg.Wait()
 	// Pushes queued after the committers stopped (none can be, since closed refuses them) would
@@ -280,7 +266,7 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-var errStopped = server.Errorf(server.EUNAVAILABLE, "The sync engine is stopped.")
+var errStopped = core.Errorf(core.EUNAVAILABLE, "The sync engine is stopped.")
 
 func (e *Engine) now() time.Time { return e.opts.Now().UTC().Truncate(time.Microsecond) }
 
@@ -308,7 +294,7 @@ func (e *Engine) BindClient(ctx context.Context, userID, clientID string) error 
 	return nil
 }
 
-var errClientOfAnotherUser = server.Errorf(server.EFORBIDDEN, "This client id belongs to another user.")
+var errClientOfAnotherUser = core.Errorf(core.EFORBIDDEN, "This client id belongs to another user.")
 
 // Apply applies the mutations of one push by client, in order, and returns one outcome per
 // mutation. It waits for the commit: an outcome is final once Apply returns. Mutations already
@@ -320,7 +306,7 @@ func (e *Engine) Apply(ctx context.Context, client Client, muts []ClientMutation
 		return nil, nil
 	}
 	if len(muts) > e.opts.Limits.MaxMutationsPerPush {
-		return nil, server.Errorf(server.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
+		return nil, core.Errorf(core.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
 	}
 	j := &job{client: client, muts: muts, done: make(chan jobResult, 1)}
 	e.closeMu.RLock()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
 
@@ -19,11 +19,11 @@ import (
 func BenchmarkApply(b *testing.B) {
 	for _, name := range []string{"sqlite", "postgres"} {
 		b.Run(name, func(b *testing.B) {
-			cfg := server.Config{SQLitePath: b.TempDir() + "/bench.db"}
+			dialect, url := store.SQLite, b.TempDir()+"/bench.db"
 			if name == "postgres" {
-				cfg = server.Config{DatabaseURL: postgresURL(b)}
+				dialect, url = store.Postgres, postgresURL(b)
 			}
-			db := openStore(b, cfg)
+			db := openStore(b, dialect, url)
 			e := newEngine(b, db, psync.Options{GCInterval: -1})
 			t := b
 			w := addWorkspace(t, db)
@@ -68,11 +68,11 @@ func BenchmarkApply(b *testing.B) {
 func BenchmarkSocketIngest(b *testing.B) {
 	for _, name := range []string{"sqlite", "postgres"} {
 		b.Run(name, func(b *testing.B) {
-			cfg := server.Config{SQLitePath: b.TempDir() + "/bench.db"}
+			dialect, url := store.SQLite, b.TempDir()+"/bench.db"
 			if name == "postgres" {
-				cfg = server.Config{DatabaseURL: postgresURL(b)}
+				dialect, url = store.Postgres, postgresURL(b)
 			}
-			db := openStore(b, cfg)
+			db := openStore(b, dialect, url)
 			env := newSocketEnv(b, db, psync.Options{GCInterval: -1})
 			user := addUser(b, db)
 			const devices, batch = 4, 500
@@ -86,7 +86,7 @@ func BenchmarkSocketIngest(b *testing.B) {
 				w := addWorkspace(b, db)
 				addMember(b, db, w, user, "owner")
 				c := env.connect(user)
-				c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+				c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 				c.expect("snapshot")
 				clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
 				ds = append(ds, dev{c, w, clock})

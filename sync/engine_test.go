@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
@@ -275,7 +275,7 @@ func TestASnapshotStreamsInResumablePages(t *testing.T) {
 		}
 
 		// A token this server did not write is refused.
-		if _, err := e.SnapshotPage(ctx, user, w, "bm90LWEtdG9rZW4", 10); server.ErrorCode(err) != server.EINVALID {
+		if _, err := e.SnapshotPage(ctx, user, w, "bm90LWEtdG9rZW4", 10); core.ErrorCode(err) != core.EINVALID {
 			t.Fatalf("foreign token: %v", err)
 		}
 	})
@@ -424,20 +424,20 @@ func TestWritesAreAuthorisedPerWorkspaceRole(t *testing.T) {
 		}
 
 		// Reading: a non-member learns nothing.
-		if _, err := e.ChangesPage(ctx, stranger, w, 0, 0); server.ErrorCode(err) != server.ENOTFOUND {
+		if _, err := e.ChangesPage(ctx, stranger, w, 0, 0); core.ErrorCode(err) != core.ENOTFOUND {
 			t.Fatalf("stranger reads changes: %v", err)
 		}
-		if _, err := e.SnapshotPage(ctx, stranger, w, "", 0); server.ErrorCode(err) != server.ENOTFOUND {
+		if _, err := e.SnapshotPage(ctx, stranger, w, "", 0); core.ErrorCode(err) != core.ENOTFOUND {
 			t.Fatalf("stranger reads a snapshot: %v", err)
 		}
-		if _, err := e.Conflicts(ctx, stranger, w); server.ErrorCode(err) != server.ENOTFOUND {
+		if _, err := e.Conflicts(ctx, stranger, w); core.ErrorCode(err) != core.ENOTFOUND {
 			t.Fatalf("stranger reads conflicts: %v", err)
 		}
 		// A client id is bound to its first user.
-		if err := e.BindClient(ctx, stranger, v.ClientID); server.ErrorCode(err) != server.EFORBIDDEN {
+		if err := e.BindClient(ctx, stranger, v.ClientID); core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Fatalf("another user's client id: %v", err)
 		}
-		if _, err := e.Apply(ctx, psync.Client{UserID: stranger, ClientID: v.ClientID}, []psync.ClientMutation{s.put(other, newRecordID(t), task("x"), nil)}); server.ErrorCode(err) != server.EFORBIDDEN {
+		if _, err := e.Apply(ctx, psync.Client{UserID: stranger, ClientID: v.ClientID}, []psync.ClientMutation{s.put(other, newRecordID(t), task("x"), nil)}); core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Fatalf("pushing with another user's client id: %v", err)
 		}
 	})

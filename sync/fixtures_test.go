@@ -12,7 +12,6 @@ import (
 
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
@@ -33,7 +32,9 @@ func postgresURL(t testing.TB) string { return pgtest.URL(t) }
 // forEachStore runs f once per store, as subtests named after the store.
 func forEachStore(t *testing.T, f func(t *testing.T, db *store.DB)) { testkit.Stores(t, f) }
 
-func openStore(t testing.TB, cfg server.Config) *store.DB { return testkit.Open(t, cfg) }
+func openStore(t testing.TB, dialect store.Dialect, url string) *store.DB {
+	return testkit.Open(t, dialect, url)
+}
 
 func newEngine(t testing.TB, db *store.DB, opts psync.Options) *psync.Engine {
 	t.Helper()

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -19,34 +19,34 @@ import (
 func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	lang := schema.Language(r.Header.Get("Accept-Language"))
 	if !websocket.IsWebSocketUpgrade(r) {
-		writeHTTPError(w, http.StatusBadRequest, server.EINVALID, "This address only accepts WebSocket connections.")
+		writeHTTPError(w, http.StatusBadRequest, core.EINVALID, "This address only accepts WebSocket connections.")
 		return
 	}
 	if !e.originAllowed(r.Header.Get("Origin")) {
-		writeHTTPError(w, http.StatusForbidden, server.EFORBIDDEN, "This origin may not open the sync socket.")
+		writeHTTPError(w, http.StatusForbidden, core.EFORBIDDEN, "This origin may not open the sync socket.")
 		return
 	}
 	e.closeMu.RLock()
 	if e.closed {
 		e.closeMu.RUnlock()
-		writeHTTPError(w, http.StatusServiceUnavailable, server.EUNAVAILABLE, "The server is shutting down.")
+		writeHTTPError(w, http.StatusServiceUnavailable, core.EUNAVAILABLE, "The server is shutting down.")
 		return
 	}
-	e.conns.Add(1)
+	e.ws.open.Add(1)
 	e.closeMu.RUnlock()
-	defer e.conns.Done()
+	defer e.ws.open.Done()
 
 	var principal Principal
 	var authErr error = errNoAuthenticator
 	if e.auth != nil {
 		principal, authErr = e.auth.Authenticate(r)
 	}
-	ws, err := e.upgrader.Upgrade(w, r, nil)
+	ws, err := e.ws.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered the client
 	}
 	c := newConn(e, ws, principal, lang)
-	if authErr != nil && server.ErrorCode(authErr) != server.EUNAUTHORIZED {
+	if authErr != nil && core.ErrorCode(authErr) != core.EUNAUTHORIZED {
 		// Not "nobody is signed in" but "the session could not be read" (the database did not
 		// answer): the server's failure. The device must reconnect, not sign in again.
 		e.log.Error("sync: authenticate a socket", "err", authErr)
@@ -57,7 +57,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.closeNow(reasonUnauthorized)
 		return
 	}
-	switch e.hub.add(c, e.opts.Limits.MaxConnectionsPerUser) {
+	switch e.ws.hub.add(c, e.opts.Limits.MaxConnectionsPerUser) {
 	case hubClosed:
 		c.closeNow(reasonGoingAway)
 		return
@@ -68,14 +68,14 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.run()
 }
 
-var errNoAuthenticator = server.Errorf(server.EUNAUTHORIZED, "No authenticator.")
+var errNoAuthenticator = core.Errorf(core.EUNAUTHORIZED, "No authenticator.")
 
 func (e *Engine) originAllowed(origin string) bool {
 	if origin == "" {
 		return false
 	}
-	norm, err := server.ParseOrigin(origin)
-	return err == nil && e.origins[norm]
+	norm, err := core.ParseOrigin(origin)
+	return err == nil && e.ws.origins[norm]
 }
 
 func writeHTTPError(w http.ResponseWriter, status int, code, message string) {
@@ -101,7 +101,7 @@ func (e *Engine) EndUser(userID string) {
 
 // endLocal closes this instance's sockets of a session or a user.
 func (e *Engine) endLocal(kind, id string) {
-	for _, c := range e.hub.all() {
+	for _, c := range e.ws.hub.all() {
 		if (kind == endSession && c.p.SessionID == id) || (kind == endUser && c.p.UserID == id) {
 			c.close(reasonUnauthorized)
 		}
@@ -110,6 +110,6 @@ func (e *Engine) endLocal(kind, id string) {
 
 // OpenSockets is the number of sockets open on this instance.
 func (e *Engine) OpenSockets() int {
-	n, _ := e.hub.count()
+	n, _ := e.ws.hub.count()
 	return n
 }

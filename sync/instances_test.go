@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
 
@@ -17,8 +17,8 @@ import (
 // order, with no gap in any cursor.
 func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	url := postgresURL(t)
-	dbA := openStore(t, server.Config{DatabaseURL: url})
-	dbB := openStore(t, server.Config{DatabaseURL: url})
+	dbA := openStore(t, store.Postgres, url)
+	dbB := openStore(t, store.Postgres, url)
 	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
 	if a.engine.Node() == b.engine.Node() {
 		t.Fatal("two instances share a clock node id")
@@ -30,7 +30,7 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	readers := []*wsClient{a.connect(user), b.connect(user)}
 	replicas := []*socketReplica{newSocketReplica(), newSocketReplica()}
 	for i, c := range readers {
-		c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+		c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 		replicas[i].apply(t, c.expect("snapshot"))
 	}
 
@@ -39,7 +39,7 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	writers := []*wsClient{a.connect(user), b.connect(user)}
 	done := make(chan error, len(writers))
 	for i, c := range writers {
-		c.hello(uuid.NewString(), map[string]int64{}, nil)
+		c.hello(uuid.NewString(), map[string]any{}, nil)
 		go func() {
 			clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
 			id := int64(0)
@@ -108,13 +108,13 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 // instance listens again and its sockets read what was committed meanwhile: late, never lost.
 func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 	url := postgresURL(t)
-	dbA := openStore(t, server.Config{DatabaseURL: url})
-	dbB := openStore(t, server.Config{DatabaseURL: url})
+	dbA := openStore(t, store.Postgres, url)
+	dbB := openStore(t, store.Postgres, url)
 	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
 	reader := b.connect(user)
-	reader.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+	reader.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 	r := newSocketReplica()
 	r.apply(t, reader.expect("snapshot"))
 
@@ -143,14 +143,14 @@ func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 // database, so no session check would ever close these sockets.
 func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 	url := postgresURL(t)
-	dbA := openStore(t, server.Config{DatabaseURL: url})
-	dbB := openStore(t, server.Config{DatabaseURL: url})
+	dbA := openStore(t, store.Postgres, url)
+	dbB := openStore(t, store.Postgres, url)
 	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
 
 	token := b.signIn(user)
-	session, _, err := a.accounts.Authenticate(context.Background(), token)
+	session, _, err := a.accounts.Sessions.Authenticate(context.Background(), token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 	}
 	other := b.connect(user) // another session of the same user, on the same instance
 	for _, c := range []*wsClient{ended, other} {
-		c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+		c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 		c.expect("snapshot")
 	}
 

@@ -15,10 +15,10 @@ import (
 // socket that had nothing to send, an idle app, was dropped after PongWait.)
 func TestASocketThatAnswersPingsStaysOpenWithoutSendingMessages(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{PingInterval: 50 * time.Millisecond, PongWait: 200 * time.Millisecond})
+		env := newSocketEnv(t, db, psync.Options{PingInterval: 100 * time.Millisecond, PongWait: time.Second})
 		user := addUser(t, db)
 		c := env.connect(user)
-		c.hello(uuid.NewString(), map[string]int64{}, nil)
+		c.hello(uuid.NewString(), map[string]any{}, nil)
 		// The client only reads (the WebSocket library answers each ping with a pong meanwhile)
 		// for well over PongWait, sending no message.
 		failed := make(chan error, 1)
@@ -39,7 +39,7 @@ func TestASocketThatAnswersPingsStaysOpenWithoutSendingMessages(t *testing.T) {
 			t.Fatalf("the socket closed although its client answered every ping: %v", err)
 		case data := <-received:
 			t.Fatalf("unexpected message %s", data)
-		case <-time.After(time.Second):
+		case <-time.After(3 * time.Second):
 		}
 		c.send(map[string]any{"type": "ping"})
 		select {

@@ -106,7 +106,7 @@ func (e *Engine) listen(conn *pgx.Conn) {
 		}
 		backoff = 100 * time.Millisecond
 		conn = c
-		e.hub.pokeAll() // commits made while nobody listened
+		e.ws.hub.pokeAll() // commits made while nobody listened
 	}
 }
 
@@ -126,6 +126,6 @@ func (e *Engine) receive(conn *pgx.Conn) error {
 		if !ok || node == e.clock.Node() {
 			continue // our own commits were announced locally
 		}
-		e.hub.poke(workspace, seq)
+		e.ws.hub.poke(workspace, seq)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Op is what a mutation does to one record.
@@ -198,46 +198,46 @@ func (m *Mutation) Validate() error {
 	switch m.Op {
 	case OpPut, OpDelete, OpRestore, OpResolve:
 	default:
-		return server.Errorf(server.EINVALID, "Unknown mutation operation %q.", m.Op)
+		return core.Errorf(core.EINVALID, "Unknown mutation operation %q.", m.Op)
 	}
 	if err := m.Stamp.Validate(); err != nil {
 		return err
 	}
 	if m.Author == "" {
-		return server.Errorf(server.EINVALID, "A mutation needs its author's client id.")
+		return core.Errorf(core.EINVALID, "A mutation needs its author's client id.")
 	}
 	switch m.Op {
 	case OpPut:
 		if len(m.Fields) == 0 {
-			return server.Errorf(server.EINVALID, "A put must write at least one field.")
+			return core.Errorf(core.EINVALID, "A put must write at least one field.")
 		}
 	case OpDelete, OpResolve:
 		if len(m.Fields) != 0 {
-			return server.Errorf(server.EINVALID, "A %s cannot write fields.", m.Op)
+			return core.Errorf(core.EINVALID, "A %s cannot write fields.", m.Op)
 		}
 	}
 	if m.Op == OpResolve && len(m.Resolves) == 0 {
-		return server.Errorf(server.EINVALID, "A resolve must name at least one conflict.")
+		return core.Errorf(core.EINVALID, "A resolve must name at least one conflict.")
 	}
 	for f, v := range m.Fields {
 		if !ValidFieldName(f) {
-			return server.Errorf(server.EINVALID, "Invalid field name %q.", f)
+			return core.Errorf(core.EINVALID, "Invalid field name %q.", f)
 		}
 		if !validValue(v) {
-			return server.Errorf(server.EINVALID, "The value of field %q is not a JSON value.", f)
+			return core.Errorf(core.EINVALID, "The value of field %q is not a JSON value.", f)
 		}
 	}
 	for f, b := range m.Base {
 		if !ValidFieldName(f) {
-			return server.Errorf(server.EINVALID, "Invalid field name %q in base.", f)
+			return core.Errorf(core.EINVALID, "Invalid field name %q in base.", f)
 		}
 		if err := b.Validate(); err != nil {
-			return server.Errorf(server.EINVALID, "Invalid base stamp of field %q.", f)
+			return core.Errorf(core.EINVALID, "Invalid base stamp of field %q.", f)
 		}
 	}
 	for _, k := range m.Resolves {
 		if !ValidFieldName(k.Field) || k.Stamp.Validate() != nil {
-			return server.Errorf(server.EINVALID, "Invalid conflict key in resolves.")
+			return core.Errorf(core.EINVALID, "Invalid conflict key in resolves.")
 		}
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // mergeVectors is testdata/merge_vectors.json, shared with clientdb/src/merge.test.ts.
@@ -114,9 +114,9 @@ func TestMergeVectors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Apply accepted %s", c.Mutation)
 			}
-			var e *server.Error
-			if !errors.As(err, &e) || e.Code != server.EINVALID {
-				t.Errorf("error %v is not an EINVALID *server.Error", err)
+			var e *core.Error
+			if !errors.As(err, &e) || e.Code != core.EINVALID {
+				t.Errorf("error %v is not an EINVALID *core.Error", err)
 			}
 			if after := stateJSON(st); after != before {
 				t.Errorf("a rejected mutation changed the state:\n%s\n%s", before, after)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
@@ -70,8 +69,8 @@ func TestMutationIdsArrivingOutOfOrderAreEachAppliedNeverAcknowledgedUnapplied(t
 // one first.
 func TestMutationIdsOutOfOrderAcrossTwoInstancesAreEachApplied(t *testing.T) {
 	url := postgresURL(t)
-	dbA := openStore(t, server.Config{DatabaseURL: url})
-	dbB := openStore(t, server.Config{DatabaseURL: url})
+	dbA := openStore(t, store.Postgres, url)
+	dbB := openStore(t, store.Postgres, url)
 	clock := newFakeClock()
 	a := newEngine(t, dbA, psync.Options{Now: clock.Now})
 	b := newEngine(t, dbB, psync.Options{Now: clock.Now})

@@ -1,7 +1,7 @@
 package sync
 
 import (
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -50,17 +50,17 @@ type Outcome struct {
 func ParsePush(msg map[string]any, maxMutations int) ([]ClientMutation, []Outcome, error) {
 	list, ok := msg["mutations"].([]any)
 	if !ok || len(list) == 0 {
-		return nil, nil, server.Errorf(server.EINVALID, "A push needs a list of mutations.")
+		return nil, nil, core.Errorf(core.EINVALID, "A push needs a list of mutations.")
 	}
 	if len(list) > maxMutations {
-		return nil, nil, server.Errorf(server.ETOOLARGE, "A push may hold at most %d mutations.", maxMutations)
+		return nil, nil, core.Errorf(core.ETOOLARGE, "A push may hold at most %d mutations.", maxMutations)
 	}
 	var previous int64
 	for _, item := range list {
 		obj, _ := item.(map[string]any)
 		id, ok := intOf(obj["mutationId"])
 		if !ok || id < 1 || id > maxSafeInteger || id <= previous {
-			return nil, nil, server.Errorf(server.EINVALID, "Every mutation needs a mutationId, strictly increasing within the push.")
+			return nil, nil, core.Errorf(core.EINVALID, "Every mutation needs a mutationId, strictly increasing within the push.")
 		}
 		previous = id
 	}
@@ -73,7 +73,7 @@ func ParsePush(msg map[string]any, maxMutations int) ([]ClientMutation, []Outcom
 	if len(issues) > 0 {
 		for _, is := range issues {
 			if _, _, ok := issuePathIndex(is.Path); !ok {
-				return nil, nil, server.Errorf(server.EINVALID, "The push message breaks the protocol at %q (%s).", is.Path, is.Key)
+				return nil, nil, core.Errorf(core.EINVALID, "The push message breaks the protocol at %q (%s).", is.Path, is.Key)
 			}
 		}
 		// JSON Schema stops before the cross-field rules when any mutation fails it, so check

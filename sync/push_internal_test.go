@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 func decodePush(t *testing.T, raw string) map[string]any {
@@ -76,16 +76,16 @@ func TestParsePushRefusesWhatCannotBeAnsweredPerMutation(t *testing.T) {
 		limit     int
 		code      string
 	}{
-		{"a push without mutations", `{"type":"push"}`, 500, server.EINVALID},
-		{"an empty push", `{"type":"push","mutations":[]}`, 500, server.EINVALID},
-		{"a mutation without an id", `{"type":"push","mutations":[{"op":"put"}]}`, 500, server.EINVALID},
-		{"ids that do not increase", `{"type":"push","mutations":[` + wireMut(2, "") + `,` + wireMut(2, "") + `]}`, 500, server.EINVALID},
-		{"an unknown member of the push", `{"type":"push","extra":1,"mutations":[` + wireMut(1, "") + `]}`, 500, server.EINVALID},
-		{"more mutations than the limit", two, 1, server.ETOOLARGE},
+		{"a push without mutations", `{"type":"push"}`, 500, core.EINVALID},
+		{"an empty push", `{"type":"push","mutations":[]}`, 500, core.EINVALID},
+		{"a mutation without an id", `{"type":"push","mutations":[{"op":"put"}]}`, 500, core.EINVALID},
+		{"ids that do not increase", `{"type":"push","mutations":[` + wireMut(2, "") + `,` + wireMut(2, "") + `]}`, 500, core.EINVALID},
+		{"an unknown member of the push", `{"type":"push","extra":1,"mutations":[` + wireMut(1, "") + `]}`, 500, core.EINVALID},
+		{"more mutations than the limit", two, 1, core.ETOOLARGE},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := ParsePush(decodePush(t, tc.raw), tc.limit)
-			if server.ErrorCode(err) != tc.code {
+			if core.ErrorCode(err) != tc.code {
 				t.Fatalf("err %v, want %s", err, tc.code)
 			}
 		})

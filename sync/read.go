@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
 )
@@ -172,7 +172,7 @@ func decodeSnapshotToken(s string) (snapshotToken, bool) {
 }
 
 // errBadPageToken is a page token this server did not write.
-var errBadPageToken = server.Errorf(server.EINVALID, "Unknown snapshot page token.")
+var errBadPageToken = core.Errorf(core.EINVALID, "Unknown snapshot page token.")
 
 // SnapshotPage reads a page of a workspace's current records (tombstones included) in collection
 // and id order: the first page when token is "", else the page after token. Records may be newer

@@ -28,7 +28,7 @@ type socketEnv struct {
 	db       *store.DB
 	engine   *psync.Engine
 	server   *httptest.Server
-	accounts *account.Service
+	accounts *account.Services
 	url      string
 }
 
@@ -40,7 +40,7 @@ func newSocketEnv(t testing.TB, db *store.DB, opts psync.Options) *socketEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts, err := account.New(db, acfg, mailer, nil)
+	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +60,8 @@ func newSocketEnv(t testing.TB, db *store.DB, opts psync.Options) *socketEnv {
 }
 
 // sessionAuth is the socket's authenticator as the app wires it for local accounts.
-func sessionAuth(accounts *account.Service) psync.Authenticator {
-	cookies := httpapi.CookieAuthenticator{Accounts: accounts}
+func sessionAuth(accounts *account.Services) psync.Authenticator {
+	cookies := httpapi.CookieAuthenticator{Sessions: accounts.Sessions}
 	return psync.SessionAuthenticator(func(r *http.Request) (psync.HTTPSession, error) {
 		u, s, err := cookies.Authenticate(r)
 		if err != nil || u == nil {
@@ -74,7 +74,7 @@ func sessionAuth(accounts *account.Service) psync.Authenticator {
 // signIn starts a session of user and returns its cookie token.
 func (env *socketEnv) signIn(user string) string {
 	env.t.Helper()
-	token, err := env.accounts.StartSession(context.Background(), user, account.SessionMeta{UserAgent: "test"})
+	token, err := env.accounts.Sessions.StartSession(context.Background(), user, account.SessionMeta{UserAgent: "test"})
 	if err != nil {
 		env.t.Fatal(err)
 	}
@@ -211,9 +211,9 @@ func (c *wsClient) expectClose(code int, errCode string) message {
 	return last
 }
 
-func (c *wsClient) hello(clientID string, cursors map[string]int64, extra map[string]any) message {
+func (c *wsClient) hello(clientID string, cursors map[string]any, extra map[string]any) message {
 	c.t.Helper()
-	h := map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": clientID, "cursors": cursors}
+	h := map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion, "clientId": clientID, "cursors": cursors}
 	for k, v := range extra {
 		h[k] = v
 	}

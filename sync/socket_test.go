@@ -26,8 +26,8 @@ func TestTwoDevicesSyncThroughTheSocket(t *testing.T) {
 
 		a, b := env.connect(ana), env.connect(luis)
 		aID, bID := uuid.NewString(), uuid.NewString()
-		a.hello(aID, map[string]int64{w: 0}, nil)
-		b.hello(bID, map[string]int64{w: 0}, nil)
+		a.hello(aID, map[string]any{w: nil}, nil)
+		b.hello(bID, map[string]any{w: nil}, nil)
 		ra, rb := newSocketReplica(), newSocketReplica()
 		for _, pair := range []struct {
 			c *wsClient
@@ -87,7 +87,7 @@ func TestTwoDevicesSyncThroughTheSocket(t *testing.T) {
 
 		// a reconnects with its cursor: an empty page says it is up to date.
 		a2 := env.connect(ana)
-		a2.hello(aID, map[string]int64{w: 3}, nil)
+		a2.hello(aID, map[string]any{w: 3}, nil)
 		page := a2.expect("changes")
 		if page["cursor"] != float64(3) || page["hasMore"] != false || len(page["changes"].([]any)) != 0 {
 			t.Fatalf("catch-up page %v", page)
@@ -101,7 +101,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
 		env := newSocketEnv(t, db, psync.Options{})
 		user := addUser(t, db)
-		helloFor := func(c *wsClient) { c.hello(uuid.NewString(), map[string]int64{}, nil) }
+		helloFor := func(c *wsClient) { c.hello(uuid.NewString(), map[string]any{}, nil) }
 
 		t.Run("malformed JSON closes with 4400", func(t *testing.T) {
 			c := env.connect(user)
@@ -135,7 +135,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 		t.Run("a second hello closes with 4400", func(t *testing.T) {
 			c := env.connect(user)
 			helloFor(c)
-			c.send(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(), "cursors": map[string]any{}})
+			c.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(), "cursors": map[string]any{}})
 			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("a binary frame closes with 4400", func(t *testing.T) {
@@ -151,11 +151,15 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("a wrong protocol version closes with 4426 and says which versions", func(t *testing.T) {
-			c := env.connect(user)
-			c.send(map[string]any{"type": "hello", "protocolVersion": 1, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(), "cursors": map[string]any{}})
-			m := c.expectClose(psync.CloseVersion, "protocol_version")
-			if text := m["message"].(string); !strings.Contains(text, "protocolo de sincronización 1") || !strings.Contains(text, "el 2") {
-				t.Fatalf("message %q", text)
+			// Protocol 2 (cursor 0 meant "nothing yet" too) and 1 are refused, saying both versions.
+			for _, v := range []int{1, 2} {
+				c := env.connect(user)
+				c.send(map[string]any{"type": "hello", "protocolVersion": v, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(),
+					"cursors": map[string]any{"3f2b8c1e-9d4a-4b6f-a2c7-5e8d9f0a1b2c": 0}})
+				m := c.expectClose(psync.CloseVersion, "protocol_version")
+				if text := m["message"].(string); !strings.Contains(text, fmt.Sprintf("protocolo de sincronización %d", v)) || !strings.Contains(text, "el 3") {
+					t.Fatalf("message %q", text)
+				}
 			}
 		})
 		t.Run("a wrong schema version closes with 4426, in English when asked", func(t *testing.T) {
@@ -163,7 +167,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.send(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": 7, "clientId": uuid.NewString(), "cursors": map[string]any{}})
+			c.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": 7, "clientId": uuid.NewString(), "cursors": map[string]any{}})
 			m := c.expectClose(psync.CloseVersion, "schema_version")
 			if text := m["message"].(string); !strings.Contains(text, "format 7") || !strings.Contains(text, "Update the app") {
 				t.Fatalf("message %q", text)
@@ -194,9 +198,9 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 		t.Run("a client id of another user closes with 4403", func(t *testing.T) {
 			id := uuid.NewString()
 			first := env.connect(user)
-			first.hello(id, map[string]int64{}, nil)
+			first.hello(id, map[string]any{}, nil)
 			other := env.connect(addUser(t, db))
-			other.send(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion, "clientId": id, "cursors": map[string]any{}})
+			other.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion, "clientId": id, "cursors": map[string]any{}})
 			other.expectClose(psync.CloseForbidden, "forbidden")
 		})
 		t.Run("ping is answered with pong", func(t *testing.T) {
@@ -221,7 +225,7 @@ func TestTheSocketEnforcesItsLimits(t *testing.T) {
 		})
 		t.Run("too many messages per second close with 4429", func(t *testing.T) {
 			c := env.connect(user)
-			c.hello(uuid.NewString(), map[string]int64{}, nil)
+			c.hello(uuid.NewString(), map[string]any{}, nil)
 			for range 20 {
 				if err := c.ws.WriteJSON(map[string]any{"type": "ping"}); err != nil {
 					break
@@ -235,12 +239,12 @@ func TestTheSocketEnforcesItsLimits(t *testing.T) {
 		t.Run("more sockets than a user may open close with 4430", func(t *testing.T) {
 			other := addUser(t, db)
 			c1, c2 := env.connect(other), env.connect(other)
-			c1.hello(uuid.NewString(), map[string]int64{}, nil)
-			c2.hello(uuid.NewString(), map[string]int64{}, nil)
+			c1.hello(uuid.NewString(), map[string]any{}, nil)
+			c2.hello(uuid.NewString(), map[string]any{}, nil)
 			c3 := env.connect(other)
 			c3.expectClose(psync.CloseTooManyConnections, "too_many_connections")
 			// Another user is not affected.
-			env.connect(addUser(t, db)).hello(uuid.NewString(), map[string]int64{}, nil)
+			env.connect(addUser(t, db)).hello(uuid.NewString(), map[string]any{}, nil)
 		})
 	})
 }
@@ -256,7 +260,7 @@ func TestAPushIsAnsweredPerMutationOverTheSocket(t *testing.T) {
 		clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
 
 		c := env.connect(user)
-		c.hello(uuid.NewString(), map[string]int64{}, map[string]any{"language": "en"})
+		c.hello(uuid.NewString(), map[string]any{}, map[string]any{"language": "en"})
 		stamp := func() psync.Stamp { return clock.Now() }
 		badDay := wireMutation(6, mine, "tasks", newRecordID(t), "put", stamp(), task("x"), nil)
 		badDay["stamp"] = "2025-02-30T10:00:00.000Z-0000-0123456789abcdef"
@@ -339,7 +343,7 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 		id := uuid.NewString()
 		r := newSocketReplica()
 		c := env.connect(user)
-		c.hello(id, map[string]int64{w: 0}, nil)
+		c.hello(id, map[string]any{w: nil}, nil)
 		first := c.expect("snapshot")
 		if first["hasMore"] != true || len(first["records"].([]any)) != 10 || first["cursor"] != float64(25) {
 			t.Fatalf("first page %v", first)
@@ -348,7 +352,7 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 		// Nothing more comes until the client pulls: the next message answers this ping.
 		c.send(map[string]any{"type": "ping"})
 		c.expect("pong")
-		c.send(map[string]any{"type": "pull", "workspaceId": w, "after": 0, "pageToken": first["pageToken"]})
+		c.send(map[string]any{"type": "pull", "workspaceId": w, "pageToken": first["pageToken"]})
 		second := c.expect("snapshot")
 		r.apply(t, second)
 
@@ -356,7 +360,7 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 		c.ws.Close()
 		apply(t, env.engine, d, d.put(w, newRecordID(t), task("durante"), nil))
 		c2 := env.connect(user)
-		c2.hello(id, map[string]int64{w: 0}, map[string]any{"resume": map[string]any{w: second["pageToken"]}})
+		c2.hello(id, map[string]any{w: nil}, map[string]any{"resume": map[string]any{w: second["pageToken"]}})
 		third := c2.expect("snapshot")
 		if third["hasMore"] != false || third["pageToken"] != nil || third["cursor"] != float64(25) {
 			t.Fatalf("last page %v", third)
@@ -371,7 +375,7 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 
 		// A client behind by more than a page pulls the rest.
 		c3 := env.connect(user)
-		c3.hello(uuid.NewString(), map[string]int64{w: 3}, nil)
+		c3.hello(uuid.NewString(), map[string]any{w: 3}, nil)
 		lag := newSocketReplica()
 		lag.cursor = 3
 		p := c3.expect("changes")
@@ -400,18 +404,18 @@ func TestCursorsTheServerCannotServeAskForAResync(t *testing.T) {
 		}
 
 		c := env.connect(user)
-		c.hello(uuid.NewString(), map[string]int64{w: 9}, nil) // the head is 3
+		c.hello(uuid.NewString(), map[string]any{w: 9}, nil) // the head is 3
 		if m := c.expect("resyncRequired"); m["workspaceId"] != w || m["reason"] != "cursor_in_future" {
 			t.Fatalf("%v", m)
 		}
-		c.send(map[string]any{"type": "pull", "workspaceId": w, "after": 0})
-		c.send(map[string]any{"type": "pull", "workspaceId": stranger, "after": 0})
+		c.send(map[string]any{"type": "pull", "workspaceId": w})
+		c.send(map[string]any{"type": "pull", "workspaceId": stranger})
 		c.expect("snapshot")
 		if m := c.expect("accessDenied"); m["workspaceId"] != stranger || m["reason"] != "not_a_member" {
 			t.Fatalf("%v", m)
 		}
 		c2 := env.connect(user)
-		c2.hello(uuid.NewString(), map[string]int64{w: 0, stranger: 4}, nil)
+		c2.hello(uuid.NewString(), map[string]any{w: nil, stranger: 4}, nil)
 		// Pages come in workspace id order.
 		for _, ws := range sortedPair(w, stranger) {
 			m := c2.next()
@@ -424,7 +428,7 @@ func TestCursorsTheServerCannotServeAskForAResync(t *testing.T) {
 			t.Fatalf("gc point %d", gc)
 		}
 		c3 := env.connect(user)
-		c3.hello(uuid.NewString(), map[string]int64{w: 1}, nil)
+		c3.hello(uuid.NewString(), map[string]any{w: 1}, nil)
 		if m := c3.expect("resyncRequired"); m["reason"] != "cursor_too_old" {
 			t.Fatalf("%v", m)
 		}
@@ -454,13 +458,13 @@ func TestTheSocketClosesWhenTheSessionEndsAndDeniesAWorkspaceWhenTheMemberLeaves
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.hello(uuid.NewString(), map[string]int64{w: 0}, nil)
+		c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 		c.expect("snapshot")
 		removeMember(t, db, w, user)
 		if m := c.expect("accessDenied"); m["workspaceId"] != w {
 			t.Fatalf("%v", m)
 		}
-		if err := env.accounts.SignOut(context.Background(), token); err != nil {
+		if err := env.accounts.Sessions.SignOut(context.Background(), token); err != nil {
 			t.Fatal(err)
 		}
 		c.expectClose(psync.CloseUnauthorized, "unauthorized")
@@ -471,8 +475,8 @@ func TestTheSocketClosesWhenTheSessionEndsAndDeniesAWorkspaceWhenTheMemberLeaves
 		if err != nil {
 			t.Fatal(err)
 		}
-		c2.hello(uuid.NewString(), map[string]int64{}, nil)
-		sess, _, err := env.accounts.Authenticate(context.Background(), token2)
+		c2.hello(uuid.NewString(), map[string]any{}, nil)
+		sess, _, err := env.accounts.Sessions.Authenticate(context.Background(), token2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -486,7 +490,7 @@ func TestShuttingDownClosesSocketsWithGoingAway(t *testing.T) {
 		env := newSocketEnv(t, db, psync.Options{})
 		user := addUser(t, db)
 		c := env.connect(user)
-		c.hello(uuid.NewString(), map[string]int64{}, nil)
+		c.hello(uuid.NewString(), map[string]any{}, nil)
 		done := make(chan error, 1)
 		go func() { done <- env.engine.Close() }()
 		c.expectClose(psync.CloseGoingAway, "going_away")
@@ -508,7 +512,7 @@ func TestASocketThatStopsAnsweringPingsIsDropped(t *testing.T) {
 		env := newSocketEnv(t, db, psync.Options{PingInterval: 50 * time.Millisecond, PongWait: 200 * time.Millisecond})
 		user := addUser(t, db)
 		c := env.connect(user)
-		c.hello(uuid.NewString(), map[string]int64{}, nil)
+		c.hello(uuid.NewString(), map[string]any{}, nil)
 		// The client reads nothing (so answers no ping) for well over PongWait.
 		time.Sleep(time.Second)
 		_ = c.ws.SetReadDeadline(time.Now().Add(hangGuard))
@@ -521,5 +525,56 @@ func TestASocketThatStopsAnsweringPingsIsDropped(t *testing.T) {
 				t.Fatalf("%d sockets still counted", env.engine.OpenSockets())
 			}
 		}
+	})
+}
+
+// Cursor 0 is "the last seq applied is 0" (an empty snapshot applied), not "nothing yet" (a null
+// cursor): a device that applied the empty snapshot of a new workspace and then missed change 1
+// (it was offline) gets change 1 as a change when it comes back, and a pull after 0 reads
+// changes too; only a null cursor, or a pull without after, gets a snapshot.
+func TestAnEmptySnapshotAppliedAtCursorZeroStillGetsChangeOne(t *testing.T) {
+	forEachStore(t, func(t *testing.T, db *store.DB) {
+		env := newSocketEnv(t, db, psync.Options{})
+		user, w := addUser(t, db), addWorkspace(t, db)
+		addMember(t, db, w, user, "owner")
+		id := uuid.NewString()
+		r := newSocketReplica()
+
+		c := env.connect(user)
+		c.hello(id, map[string]any{w: nil}, nil)
+		snap := c.expect("snapshot")
+		if snap["cursor"] != float64(0) || snap["hasMore"] != false || len(snap["records"].([]any)) != 0 {
+			t.Fatalf("snapshot of an empty workspace: %v", snap)
+		}
+		r.apply(t, snap)
+		c.ws.Close() // offline
+
+		// Change 1 commits while the device is away.
+		other := newDevice(t, env.engine, user, time.Now)
+		rec := newRecordID(t)
+		apply(t, env.engine, other, other.put(w, rec, task("Pagar el IBI"), nil))
+
+		c2 := env.connect(user)
+		c2.hello(id, map[string]any{w: 0}, nil)
+		page := c2.expect("changes")
+		changes := page["changes"].([]any)
+		if page["cursor"] != float64(1) || len(changes) != 1 || changes[0].(map[string]any)["seq"] != float64(1) {
+			t.Fatalf("the page after cursor 0: %v", page)
+		}
+		r.apply(t, page)
+		sameStates(t, r.records, serverState(t, env.engine, user, w))
+
+		// A pull after 0 reads the changes as well; a pull without after is a snapshot.
+		c2.send(map[string]any{"type": "pull", "workspaceId": w, "after": 0})
+		if m := c2.expect("changes"); m["cursor"] != float64(1) || len(m["changes"].([]any)) != 1 {
+			t.Fatalf("pull after 0: %v", m)
+		}
+		c2.send(map[string]any{"type": "pull", "workspaceId": w})
+		if m := c2.expect("snapshot"); m["cursor"] != float64(1) || len(m["records"].([]any)) != 1 {
+			t.Fatalf("pull without after: %v", m)
+		}
+		// A pull with both after and a page token is refused: it says two things.
+		c2.send(map[string]any{"type": "pull", "workspaceId": w, "after": 0, "pageToken": "eyJjIjoxfQ"})
+		c2.expectClose(psync.CloseInvalidMessage, "invalid_message")
 	})
 }

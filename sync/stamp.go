@@ -3,7 +3,7 @@ package sync
 import (
 	"strings"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Stamp is a hybrid logical clock timestamp: a physical time in milliseconds since the Unix epoch
@@ -95,7 +95,7 @@ func invalidStamp(s, why string) error {
 	if len(s) > 64 {
 		s = s[:64] + "…"
 	}
-	return server.Errorf(server.EINVALID, "Invalid clock stamp %q: %s.", s, why)
+	return core.Errorf(core.EINVALID, "Invalid clock stamp %q: %s.", s, why)
 }
 
 // ValidNode reports whether node is a node id: 16 lowercase hex characters.
@@ -115,10 +115,10 @@ func ValidNode(node string) bool {
 // Validate reports whether s can be written as a stamp: Millis within 0..MaxMillis and a valid node.
 func (s Stamp) Validate() error {
 	if s.Millis < 0 || s.Millis > MaxMillis {
-		return server.Errorf(server.EINVALID, "Invalid clock stamp: time %d ms is outside 1970–9999.", s.Millis)
+		return core.Errorf(core.EINVALID, "Invalid clock stamp: time %d ms is outside 1970–9999.", s.Millis)
 	}
 	if !ValidNode(s.Node) {
-		return server.Errorf(server.EINVALID, "Invalid clock stamp: node id %q is not 16 lowercase hex digits.", s.Node)
+		return core.Errorf(core.EINVALID, "Invalid clock stamp: node id %q is not 16 lowercase hex digits.", s.Node)
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"patrimonio/server"
 	"patrimonio/server/store"
 )
 
@@ -62,16 +61,16 @@ func (e *Engine) beginTxn(ctx context.Context) (txn, error) {
 type pgTxn struct{ tx pgx.Tx }
 
 func (t pgTxn) exec(ctx context.Context, query string, args ...any) error {
-	_, err := t.tx.Exec(ctx, store.Rebind(server.Postgres, query), args...)
+	_, err := t.tx.Exec(ctx, store.Rebind(store.Postgres, query), args...)
 	return err
 }
 
 func (t pgTxn) queryRow(ctx context.Context, query string, args ...any) rowScanner {
-	return t.tx.QueryRow(ctx, store.Rebind(server.Postgres, query), args...)
+	return t.tx.QueryRow(ctx, store.Rebind(store.Postgres, query), args...)
 }
 
 func (t pgTxn) query(ctx context.Context, query string, args ...any) (rowsIter, error) {
-	rows, err := t.tx.Query(ctx, store.Rebind(server.Postgres, query), args...)
+	rows, err := t.tx.Query(ctx, store.Rebind(store.Postgres, query), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +81,7 @@ func (t pgTxn) queryEach(ctx context.Context, query string, argsList [][]any, sc
 	if len(argsList) == 0 {
 		return nil
 	}
-	q := store.Rebind(server.Postgres, query)
+	q := store.Rebind(store.Postgres, query)
 	b := &pgx.Batch{}
 	for _, args := range argsList {
 		b.Queue(q, args...)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -66,8 +66,8 @@ func decodeDocument(raw []byte) (any, error) {
 }
 
 var (
-	errMalformed = server.Errorf(server.EINVALID, "The message is not valid JSON.")
-	errTooDeep   = server.Errorf(server.EINVALID, "The message nests too deep.")
+	errMalformed = core.Errorf(core.EINVALID, "The message is not valid JSON.")
+	errTooDeep   = core.Errorf(core.EINVALID, "The message nests too deep.")
 )
 
 // depthOfJSON is the deepest nesting of objects and arrays in raw (brackets inside strings do not
@@ -130,19 +130,26 @@ type helloMessage struct {
 	ProtocolVersion int64
 	SchemaVersion   int64
 	ClientID        string
-	Cursors         map[string]int64
-	Resume          map[string]string
-	Language        string
+	// Cursors: the last seq applied, per workspace the device holds (0 included: an empty
+	// snapshot applied). Fresh: the workspaces it holds nothing of (a null cursor: a snapshot).
+	Cursors  map[string]int64
+	Fresh    map[string]bool
+	Resume   map[string]string
+	Language string
 }
 
 // readHello reads a hello that passed the schema.
 func readHello(m map[string]any) helloMessage {
-	h := helloMessage{Cursors: map[string]int64{}, Resume: map[string]string{}}
+	h := helloMessage{Cursors: map[string]int64{}, Fresh: map[string]bool{}, Resume: map[string]string{}}
 	h.ProtocolVersion, _ = intOf(m["protocolVersion"])
 	h.SchemaVersion, _ = intOf(m["schemaVersion"])
 	h.ClientID, _ = m["clientId"].(string)
 	cursors, _ := m["cursors"].(map[string]any)
 	for w, c := range cursors {
+		if c == nil {
+			h.Fresh[w] = true
+			continue
+		}
 		h.Cursors[w], _ = intOf(c)
 	}
 	resume, _ := m["resume"].(map[string]any)
@@ -155,15 +162,19 @@ func readHello(m map[string]any) helloMessage {
 
 type pullMessage struct {
 	WorkspaceID string
-	After       int64
-	Limit       int
-	PageToken   string
+	// After: the changes after it; Snapshot (no after): a snapshot, new or continued (PageToken).
+	After     int64
+	Snapshot  bool
+	Limit     int
+	PageToken string
 }
 
 func readPull(m map[string]any) pullMessage {
 	var p pullMessage
 	p.WorkspaceID, _ = m["workspaceId"].(string)
-	p.After, _ = intOf(m["after"])
+	var hasAfter bool
+	p.After, hasAfter = intOf(m["after"])
+	p.Snapshot = !hasAfter
 	if l, ok := intOf(m["limit"]); ok {
 		p.Limit = int(l)
 	}

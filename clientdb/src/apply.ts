@@ -63,7 +63,20 @@ const rowId = (r: RecordRow) => r.id;
 const outboxId = (o: OutboxRow) => o.mutationId;
 
 function newCursor(workspaceId: string): CursorMeta {
-  return { key: cursorKey(workspaceId), workspaceId, seq: 0, epoch: 0, caughtUp: false };
+  return { key: cursorKey(workspaceId), workspaceId, seq: 0, epoch: 0, caughtUp: false, held: false };
+}
+
+/**
+ * The cursor the hello sends for a workspace (sync/PROTOCOL.md, "hello"): the last seq applied
+ * when the device holds the workspace (0 included: an empty snapshot applied), null when it holds
+ * nothing yet or a snapshot is in progress (the server then sends a snapshot, or continues it
+ * with the resume token). Rows written before protocol 3 have no `held`: a completed snapshot
+ * left them caught up with no snapshot in progress, and any later page a seq above 0.
+ */
+export function heldCursor(c: CursorMeta | undefined): number | null {
+  if (c === undefined || c.snapshot !== undefined) return null;
+  const held = c.held ?? (c.seq > 0 || c.caughtUp);
+  return held ? c.seq : null;
 }
 
 async function readCursor(db: LocalDb, workspaceId: string): Promise<CursorMeta> {
@@ -184,7 +197,10 @@ export function applyPage(dev: Internals, page: ServerPage): Promise<PageResult>
 
     await observe(dev, newest);
 
-    const next: CursorMeta = { ...cursor, seq: nextSeq, caughtUp: !page.hasMore };
+    // A snapshot's last page makes the workspace held (at its cursor, 0 included); a changes page
+    // only ever follows a held cursor.
+    const held = page.snapshot ? !page.hasMore : heldCursor(cursor) !== null;
+    const next: CursorMeta = { ...cursor, seq: nextSeq, caughtUp: !page.hasMore, held };
     let snapshotDone = false;
     if (page.snapshot) {
       const progress = cursor.snapshot ?? { received: 0, startedAt: now() };
@@ -363,6 +379,7 @@ export function startResync(dev: Internals, workspaceId: string): Promise<void> 
     await db.meta.put({
       ...cursor,
       seq: 0,
+      held: false,
       epoch: cursor.epoch + 1,
       caughtUp: false,
       snapshot: { received: 0, startedAt: now() },

@@ -4,7 +4,7 @@
 // database, so every tab's live queries (and the status) follow.
 import { CLOSE_CODES, LIMITS } from "@patrimonio/shared-schema";
 import Dexie from "dexie";
-import { applyAcks, applyPage, applyRejects, forgetWorkspace, observe, readCursors, startResync, type Ack, type Reject, type ServerPage } from "./apply";
+import { applyAcks, applyPage, applyRejects, forgetWorkspace, heldCursor, observe, readCursors, startResync, type Ack, type Reject, type ServerPage } from "./apply";
 import { dbOf, type ClientDb } from "./clientdb";
 import type { CursorMeta, LinkMeta, LocalDb, OutboxRow } from "./db";
 import { backoffDelay, type BackoffOptions } from "./backoff";
@@ -309,13 +309,14 @@ export class SyncClient {
       return;
     }
     this.#synced = workspaces;
-    const cursors: Record<string, number> = {};
+    const cursors: Record<string, number | null> = {};
     const resume: Record<string, string> = {};
     for (const w of workspaces) {
       const c = stored.get(w);
-      cursors[w] = c?.seq ?? 0;
+      // The last seq applied (0 included: an empty snapshot applied), or null: nothing yet.
+      cursors[w] = heldCursor(c);
       // A snapshot in progress continues where it stopped.
-      if (c !== undefined && c.seq === 0 && c.snapshot?.resume !== undefined) resume[w] = c.snapshot.resume;
+      if (c?.snapshot?.resume !== undefined) resume[w] = c.snapshot.resume;
     }
     this.#send(socket, encodeHello(this.#handle.clientId, cursors, resume, this.#opts.language));
     this.#watch(socket);
@@ -444,7 +445,7 @@ export class SyncClient {
           case "resyncRequired":
             // Start again from a snapshot; the records stay visible and the outbox is kept.
             await startResync(this.#dev, msg.workspaceId);
-            this.#pull(socket, msg.workspaceId, 0);
+            this.#pull(socket, msg.workspaceId, null);
             break;
           case "accessDenied":
             this.#pulls.delete(msg.workspaceId);
@@ -488,7 +489,7 @@ export class SyncClient {
    */
   async #onPage(socket: SocketLike, page: ServerPage): Promise<void> {
     if (page.hasMore) {
-      if (page.snapshot) this.#pull(socket, page.workspaceId, 0, page.resume);
+      if (page.snapshot) this.#pull(socket, page.workspaceId, null, page.resume);
       else this.#pull(socket, page.workspaceId, page.cursor);
     }
     await applyPage(this.#dev, page);
@@ -500,7 +501,9 @@ export class SyncClient {
     if (socket === this.#socket && socket.readyState === OPEN) socket.send(data);
   }
 
-  #pull(socket: SocketLike, workspaceId: string, after: number, pageToken?: string): void {
+  /** Pulls the changes after `after`, or (null) a snapshot page: a new snapshot, or the one
+   * `pageToken` continues. */
+  #pull(socket: SocketLike, workspaceId: string, after: number | null, pageToken?: string): void {
     this.#pulls.add(workspaceId);
     this.#send(socket, encodePull(workspaceId, after, pageToken));
     this.#watch(socket);

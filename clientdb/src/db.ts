@@ -100,8 +100,13 @@ export interface ClockMeta {
 export interface CursorMeta {
   key: `cursor:${string}`;
   workspaceId: string;
-  /** Last workspace sequence number applied (0 = nothing yet). */
+  /** Last workspace sequence number applied. Meaningful only when `held`: 0 is then a workspace
+   * held at seq 0 (an empty snapshot applied), whose change 1 must come as a change. */
   seq: number;
+  /** The device holds the workspace as of `seq`: a snapshot completed (even an empty one). False
+   * (or a snapshot in progress): nothing yet, the hello asks for a snapshot (a null cursor).
+   * Absent on rows written before protocol 3: see `heldCursor`. */
+  held?: boolean;
   /** Bumped by a resync: rows of an older epoch that the new snapshot does not confirm are dropped
    * when it completes. */
   epoch: number;

@@ -34,8 +34,9 @@ export class ProtocolError extends Error {
 
 // ---------------------------------------------------------------- client -> server
 
-/** hello: the cursor of every workspace to sync, and the page token of each snapshot in progress. */
-export function encodeHello(clientId: string, cursors: Record<string, number>, resume: Record<string, string> = {}, language?: "es" | "en"): string {
+/** hello: the cursor of every workspace to sync (the last seq applied, 0 included; null: nothing
+ * yet, a snapshot), and the page token of each snapshot in progress. */
+export function encodeHello(clientId: string, cursors: Record<string, number | null>, resume: Record<string, string> = {}, language?: "es" | "en"): string {
   const msg: Record<string, unknown> = { type: "hello", protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, clientId, cursors };
   if (Object.keys(resume).length > 0) msg.resume = resume;
   if (language !== undefined) msg.language = language;
@@ -73,9 +74,11 @@ export function encodePushOf(mutations: readonly string[]): string {
   return `{"type":"push","mutations":[${mutations.join(",")}]}`;
 }
 
-/** pull: the next page after `after`, or (after 0 with a pageToken) the next snapshot page. */
-export function encodePull(workspaceId: string, after: number, pageToken?: string): string {
-  return JSON.stringify(pageToken === undefined ? { type: "pull", workspaceId, after } : { type: "pull", workspaceId, after, pageToken });
+/** pull: the changes after `after` (0 included), or (after null) a snapshot page: a new snapshot,
+ * or the next page of the one `pageToken` continues. */
+export function encodePull(workspaceId: string, after: number | null, pageToken?: string): string {
+  if (after !== null) return JSON.stringify({ type: "pull", workspaceId, after });
+  return JSON.stringify(pageToken === undefined ? { type: "pull", workspaceId } : { type: "pull", workspaceId, pageToken });
 }
 
 export const PING = JSON.stringify({ type: "ping" });

@@ -2,6 +2,7 @@
 // timers by hand, so reconnects, elections and the message flow are checked step by step.
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
 import { describe, expect, test } from "vitest";
+import { heldCursor } from "../src/apply";
 import { backoffDelay, seededRandom } from "../src/backoff";
 import { SyncClient, type SyncClientOptions } from "../src/client";
 import { dbOf, type ClientDb } from "../src/clientdb";
@@ -174,12 +175,12 @@ describe("protocol flow", () => {
     let s = h.last();
     s.open();
     await until(() => s.of("hello").length === 1);
-    expect(s.of("hello")[0]).toEqual({ type: "hello", protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, clientId: d.db.clientId, cursors: { [WORKSPACE]: 0 } });
+    expect(s.of("hello")[0]).toEqual({ type: "hello", protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, clientId: d.db.clientId, cursors: { [WORKSPACE]: null } });
     s.receive(welcome());
     // First page of a snapshot: the client asks for the next one and applies it (its token stored).
     s.receive({ type: "snapshot", workspaceId: WORKSPACE, records: [], cursor: 12, hasMore: true, pageToken: "page-2" });
     await until(() => s.of("pull").length === 1);
-    expect(s.of("pull")[0]).toEqual({ type: "pull", workspaceId: WORKSPACE, after: 0, pageToken: "page-2" });
+    expect(s.of("pull")[0]).toEqual({ type: "pull", workspaceId: WORKSPACE, pageToken: "page-2" });
     await until(async () => ((await dbOf(d.db).meta.get(cursorKey(WORKSPACE))) as CursorMeta | undefined)?.snapshot?.resume === "page-2");
 
     // The connection drops mid-snapshot: the next hello resumes it.
@@ -190,7 +191,7 @@ describe("protocol flow", () => {
     s = h.last();
     s.open();
     await until(() => s.of("hello").length === 1);
-    expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: 0 }, resume: { [WORKSPACE]: "page-2" } });
+    expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: null }, resume: { [WORKSPACE]: "page-2" } });
     s.receive(welcome());
     s.receive({ type: "snapshot", workspaceId: WORKSPACE, records: [], cursor: 12, hasMore: false });
     await until(async () => (await d.db.cursor(WORKSPACE)) === 12);
@@ -329,7 +330,8 @@ describe("protocol flow", () => {
       fields: { title: `v${seq}`, status: "todo" },
       base: {},
     });
-    // The device is at 0; a page starting at 2 means page 1 was lost.
+    // The device holds the workspace at 0 (an empty snapshot); a page starting at 2 means page 1
+    // was lost.
     s.receive({ type: "changes", workspaceId: WORKSPACE, changes: [change(2)], cursor: 2, hasMore: false });
     await until(() => s.closedWith !== undefined);
     expect(await d.db.cursor(WORKSPACE)).toBe(0);
@@ -340,8 +342,52 @@ describe("protocol flow", () => {
     s = h.last();
     s.open();
     await until(() => s.of("hello").length === 1);
+    // Held at 0, not "nothing yet": the server sends the changes after 0, change 1 included.
     expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: 0 } });
     await h.client.stop();
+  });
+
+  test("a workspace held at cursor 0 (an empty snapshot) is asked for by cursor, never by snapshot again", async () => {
+    const d = await openDevice();
+    const h = harness(d.db);
+    h.client.start();
+    let s = await connect(h); // the empty snapshot, cursor 0
+    expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: null } });
+    s.drop();
+    await until(() => h.timers.pending.size === 1);
+    h.timers.fire();
+    await until(() => h.sockets.length === 2);
+    s = h.last();
+    s.open();
+    await until(() => s.of("hello").length === 1);
+    expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: 0 } });
+    s.receive(welcome());
+    const change = {
+      seq: 1,
+      collection: "tasks",
+      recordId: "01936f6e-7b3a-7c4d-8e5f-0a1b2c3d4e5f",
+      author: "0f0f0f0f-0000-4000-8000-00000000000f",
+      mutationId: 1,
+      op: "put",
+      stamp: "2025-03-01T09:00:01.000Z-0000-aaaaaaaaaaaaaaaa",
+      fields: { title: "v1", status: "todo" },
+      base: {},
+    };
+    s.receive({ type: "changes", workspaceId: WORKSPACE, changes: [change], cursor: 1, hasMore: false });
+    await until(async () => (await d.db.cursor(WORKSPACE)) === 1);
+    expect((await d.db.get("tasks", change.recordId))?.fields.title).toBe("v1");
+    await h.client.stop();
+  });
+
+  test("cursors stored before protocol 3 (no held flag) say null until a snapshot completed", () => {
+    const row = (over: Partial<CursorMeta>): CursorMeta => ({ key: cursorKey(WORKSPACE), workspaceId: WORKSPACE, seq: 0, epoch: 0, caughtUp: false, ...over });
+    expect(heldCursor(undefined)).toBeNull();
+    expect(heldCursor(row({}))).toBeNull(); // never synced
+    expect(heldCursor(row({ caughtUp: true }))).toBe(0); // an empty snapshot completed
+    expect(heldCursor(row({ seq: 7, caughtUp: false }))).toBe(7);
+    expect(heldCursor(row({ seq: 0, caughtUp: false, snapshot: { received: 3, startedAt: 0 } }))).toBeNull();
+    expect(heldCursor(row({ seq: 0, caughtUp: true, held: false }))).toBeNull();
+    expect(heldCursor(row({ seq: 0, caughtUp: false, held: true }))).toBe(0);
   });
 
   test("offline closes the socket and waits; online reconnects at once", async () => {
@@ -384,7 +430,7 @@ describe("protocol flow", () => {
     await until(() => s.of("push").length === 1);
     s.receive({ type: "resyncRequired", workspaceId: WORKSPACE, reason: "cursor_too_old" });
     await until(() => s.of("pull").length === 1);
-    expect(s.of("pull")[0]).toEqual({ type: "pull", workspaceId: WORKSPACE, after: 0 });
+    expect(s.of("pull")[0]).toEqual({ type: "pull", workspaceId: WORKSPACE });
     expect(await d.db.pendingCount()).toBe(1);
     await h.client.stop();
   });

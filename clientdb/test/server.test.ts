@@ -56,7 +56,7 @@ function firstAnswer(session: Session | undefined, origin: string, workspace: st
     socket.on("unexpected-response", (_req, res) => resolve(`HTTP ${res.statusCode}`));
     socket.on("error", (err) => resolve(`error ${err.message}`));
     socket.on("open", () =>
-      socket.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, clientId: uuidv4(), cursors: { [workspace]: 0 } })),
+      socket.send(JSON.stringify({ type: "hello", protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, clientId: uuidv4(), cursors: { [workspace]: null } })),
     );
     socket.on("message", (data) => {
       resolve(String((JSON.parse(String(data)) as { type: string; code?: string }).type));
@@ -159,6 +159,46 @@ describe("two devices against the real server", () => {
 
     await Promise.all([syncA.stop(), syncB.stop()]);
     a2.db.close();
+    b.db.close();
+  });
+
+  test("a device that applied the empty snapshot of a new workspace, then missed change 1, gets it as a change", { timeout: 60_000 }, async () => {
+    const email = `cursor0-${Date.now()}@example.com`;
+    const password = "correct horse battery staple 42";
+    const sessionA = await signUp(server.url, email, password);
+    const sessionB = await signIn(server.url, email, password);
+    const ws = sessionA.workspaces[0]!.id;
+    const eventsA: string[] = [];
+    const a = await openNodeDevice({ name: "cursor0-a" });
+    const b = await openNodeDevice({ name: "cursor0-b" });
+    const netA = new FakeNetwork();
+    const syncA = client(a.db, sessionA, ws, netA, eventsA);
+    syncA.start();
+    await syncA.idle();
+    // The new workspace is empty: A applied a snapshot at cursor 0.
+    expect(eventsA.filter((e) => e.startsWith("page "))).toEqual([`page ${JSON.stringify({ workspaceId: ws, cursor: 0, snapshot: true, hasMore: false })}`]);
+    expect(await a.db.cursor(ws)).toBe(0);
+    netA.set(false);
+    await until(() => !syncA.connected);
+
+    // Change 1 commits while A is offline.
+    const syncB = client(b.db, sessionB, ws, new FakeNetwork(), []);
+    syncB.start();
+    const created = await b.db.create("tasks", ws, { title: "Pagar el IBI", status: "todo" });
+    if (!created.ok) throw new Error(JSON.stringify(created.issues));
+    await syncB.idle();
+    expect(await b.db.cursor(ws)).toBe(1);
+
+    // A comes back with cursor 0 and receives change 1 as a change (not a second snapshot).
+    eventsA.length = 0;
+    netA.set(true);
+    await until(async () => (await a.db.cursor(ws)) === 1);
+    expect(eventsA.filter((e) => e.startsWith("page ")), eventsA.join("\n")).toEqual([
+      `page ${JSON.stringify({ workspaceId: ws, cursor: 1, snapshot: false, hasMore: false })}`,
+    ]);
+    expect((await a.db.get("tasks", created.id))?.fields).toEqual({ title: "Pagar el IBI", status: "todo" });
+    await Promise.all([syncA.stop(), syncB.stop()]);
+    a.db.close();
     b.db.close();
   });
 

@@ -13,22 +13,22 @@ import (
 	"time"
 
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
 	"patrimonio/server/store"
 )
 
-// Dialects runs f as two parallel subtests, "sqlite" and "postgres", each with the configuration of
-// a database of its own: a new SQLite file, and a new database on the test Postgres server. The
+// Dialects runs f as two parallel subtests, "sqlite" and "postgres", each with the dialect and URL
+// (for SQLite, the file path) of a database of its own: a new SQLite file, and a new database on the
+// test Postgres server. The
 // package's TestMain must be pgtest.Main (or call pgtest.Run).
-func Dialects(t *testing.T, f func(t *testing.T, cfg server.Config)) {
+func Dialects(t *testing.T, f func(t *testing.T, dialect store.Dialect, url string)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
-		f(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
+		f(t, store.SQLite, filepath.Join(t.TempDir(), "patrimonio.db"))
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		f(t, server.Config{DatabaseURL: pgtest.URL(t)})
+		f(t, store.Postgres, pgtest.URL(t))
 	})
 }
 
@@ -37,13 +37,13 @@ func Dialects(t *testing.T, f func(t *testing.T, cfg server.Config)) {
 // package's store tests run on: the same test, the same expectations, both databases.
 func Stores(t *testing.T, f func(t *testing.T, db *store.DB)) {
 	t.Helper()
-	Dialects(t, func(t *testing.T, cfg server.Config) { f(t, Open(t, cfg)) })
+	Dialects(t, func(t *testing.T, dialect store.Dialect, url string) { f(t, Open(t, dialect, url)) })
 }
 
-// Open opens a store on cfg (migrations applied) and closes it when the test ends.
-func Open(t testing.TB, cfg server.Config) *store.DB {
+// Open opens the store of dialect at url (migrations applied) and closes it when the test ends.
+func Open(t testing.TB, dialect store.Dialect, url string) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), dialect, url)
 	if err != nil {
 		t.Fatal(err)
 	}

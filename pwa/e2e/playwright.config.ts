@@ -19,6 +19,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // Upper bounds for waiting, never speed goals (those live in `make bench`): CI runs on 2 busy
+  // cores, where Playwright's defaults (30 s a test, 5 s an expectation) cut slow but correct runs.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   reporter: [["list"]],
   outputDir: "../../test-results",
   use: {

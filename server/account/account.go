@@ -5,10 +5,12 @@
 // failed attempts (kept in the database, so it holds across server instances), onboarding progress,
 // personal identity, and the app admin flag.
 //
-// The HTTP layer (server/httpapi) decodes requests and calls the Service; the Service owns its
-// transactions and tells the time through Now, which tests replace. Every user-visible message is
-// in messages.go, in Spanish and English; the language travels in the context
-// (server.WithLanguage).
+// The package is several services, one per concern (Services: Users, Signup, Sessions,
+// SecondFactors, Reverify, Profile), built together by New over one shared base. The HTTP layer
+// (server/httpapi) decodes requests and calls the service it needs; the services own their
+// transactions and tell the time through Options.Now, which tests set. Every user-visible message is
+// in the server's one catalogue (core/messages, keys "account.…"), in Spanish and English; the
+// language travels in the context (core.WithLanguage).
 package account
 
 import (
@@ -198,41 +200,102 @@ func DefaultConfig() Config {
 	}
 }
 
-// Service is the local auth provider and the users' store.
-type Service struct {
+// Hooks are what the account services tell, or ask, the rest of the app. They are given to New
+// (each may be nil) and never change afterwards.
+type Hooks struct {
+	// HasPasskey tells whether a user has registered a passkey: a passkey is a second factor
+	// (SecondFactors.HasSecondFactor, Reverify.RequireSecondFactorProof) and completes the
+	// onboarding's passkey step (Profile.AdvanceOnboarding). The passkey provider's Has.
+	HasPasskey func(ctx context.Context, userID string) (bool, error)
+	// OnSessionEnded is told the id of every session the services end (sign-out, the other
+	// sessions after a security event), so live connections opened with it (the sync socket) close
+	// at once instead of at their next session check.
+	OnSessionEnded func(sessionID string)
+	// OnUserEnded is told the id of a deleted user, so every live connection of the user closes at
+	// once.
+	OnUserEnded func(userID string)
+	// BeforeDelete runs before an account is deleted, outside any transaction, once the deletion is
+	// known to be allowed; an error refuses the deletion (nothing deleted). With billing on it
+	// cancels the user's Stripe subscriptions (billing.Service.CancelSubscriptions).
+	BeforeDelete func(ctx context.Context, userID string) error
+}
+
+// Options are what New needs besides the database and the rules.
+type Options struct {
+	// Mailer delivers e-mailed codes and notices (nil: none are sent).
+	Mailer Mailer
+	// Logger receives the few events worth logging (mail failures, sweeps); nil discards them.
+	Logger *slog.Logger
+	// Now tells the time (nil: time.Now); tests pass their clock.
+	Now   func() time.Time
+	Hooks Hooks
+}
+
+// Services are the account services, one per concern, over one shared base (the database, the
+// rules, the clock, the mailer, the throttle and the password hasher). server/app builds them once
+// with New; each handler uses the one it needs.
+type Services struct {
+	// Users looks users up, provisions Clerk's, sets the admin flag and sweeps expired rows.
+	Users *Users
+	// Signup is sign-up with its e-mailed code, e-mail verification and password reset.
+	Signup *Signup
+	// Sessions is sign-in (password, then the second factor), sessions, sign-out and devices.
+	Sessions *Sessions
+	// SecondFactors is the TOTP second factor, its recovery codes and the sealed TOTP secrets.
+	SecondFactors *SecondFactors
+	// Reverify is re-verification for sensitive actions (the proofs a session holds).
+	Reverify *Reverify
+	// Profile is the user's own account: username, avatar, identity, onboarding, e-mail and
+	// password change, deletion.
+	Profile *Profile
+}
+
+// Users looks users up and keeps the stored admin flag (users.go).
+type Users struct{ *base }
+
+// Signup signs people up and verifies their address; it also resets forgotten passwords
+// (signin.go, emailcode.go, passwordchange.go).
+type Signup struct{ *base }
+
+// Sessions signs people in and keeps their sessions (signin.go, sessions.go, security.go).
+type Sessions struct{ *base }
+
+// SecondFactors keeps the TOTP second factor and its recovery codes (totp.go, secretbox.go).
+type SecondFactors struct{ *base }
+
+// Reverify is the proof of identity that sensitive actions ask for (reverify.go, sessions.go).
+type Reverify struct{ *base }
+
+// Profile is what a user changes of their own account (profile.go, reverify.go, emailchange.go,
+// passwordchange.go, delete.go).
+type Profile struct{ *base }
+
+// base is what the services share: the database, the rules, the mailer, the clock, the hooks,
+// the password hasher's bounds and the sweep of expired rows. Its helpers are unexported; every
+// exported method belongs to one service.
+type base struct {
 	db     *store.DB
 	cfg    Config
 	mailer Mailer
 	logger *slog.Logger
 	box    *secretBox // nil without Config.SecretKey
-
-	// Now tells the time; tests replace it.
-	Now func() time.Time
-	// HasPasskey, when set, tells whether a user has registered a passkey; onboarding asks it before
-	// completing the passkey step. The passkey provider sets it when the app is wired.
-	HasPasskey func(ctx context.Context, userID string) (bool, error)
-	// OnSessionEnded, when set, is told the id of every session the service ends (sign-out, the
-	// other sessions after a security event), so live connections opened with it (the sync socket)
-	// close at once instead of at their next session check.
-	OnSessionEnded func(sessionID string)
-	// OnUserEnded, when set, is told the id of a deleted user, so every live connection of the
-	// user closes at once.
-	OnUserEnded func(userID string)
-	// BeforeDelete, when set, runs before an account is deleted, outside any transaction, once the
-	// deletion is known to be allowed; an error refuses the deletion (nothing deleted). Billing
-	// sets it to cancel the user's Stripe subscriptions (billing.Service.CancelSubscriptions).
-	BeforeDelete func(ctx context.Context, userID string) error
+	clock  func() time.Time
+	hooks  Hooks
 
 	dummyHash   string        // a hash of a random password, checked for unknown e-mails
 	hashSlots   chan struct{} // bounds concurrent argon2id runs (64 MiB each)
 	lastCleanup atomic.Int64  // unix seconds of the last sweep of expired rows
 }
 
-// New returns the service. mailer delivers e-mailed codes; logger receives the few events worth
-// logging (mail failures, sweeps).
-func New(db *store.DB, cfg Config, mailer Mailer, logger *slog.Logger) (*Service, error) {
+// New returns the account services over db with the rules cfg.
+func New(db *store.DB, cfg Config, opts Options) (*Services, error) {
+	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	clock := opts.Now
+	if clock == nil {
+		clock = time.Now
 	}
 	if cfg.Password.Memory == 0 || cfg.Password.Time == 0 || cfg.Password.Threads == 0 {
 		return nil, fmt.Errorf("account: password parameters must be positive: %+v", cfg.Password)
@@ -258,35 +321,40 @@ func New(db *store.DB, cfg Config, mailer Mailer, logger *slog.Logger) (*Service
 		}
 	}
 	cfg.SecretKey = nil // the box holds it; Config() is shown to callers
-	s := &Service{
+	b := &base{
 		db:        db,
 		cfg:       cfg,
-		mailer:    mailer,
+		mailer:    opts.Mailer,
 		logger:    logger,
 		box:       box,
-		Now:       time.Now,
+		clock:     clock,
+		hooks:     opts.Hooks,
 		hashSlots: make(chan struct{}, max(1, runtime.NumCPU())),
 	}
 	dummy, err := hashPassword(randomToken(), cfg.Password)
 	if err != nil {
 		return nil, err
 	}
-	s.dummyHash = dummy
-	return s, nil
+	b.dummyHash = dummy
+	return &Services{Users: &Users{b}, Signup: &Signup{b}, Sessions: &Sessions{b},
+		SecondFactors: &SecondFactors{b}, Reverify: &Reverify{b}, Profile: &Profile{b}}, nil
 }
 
-// Config returns the rules the service runs with.
-func (s *Service) Config() Config { return s.cfg }
+// Config returns the rules the services run with (without the secret key).
+func (s *Services) Config() Config { return s.Users.cfg }
+
+// Now is the services' clock (Options.Now).
+func (s *Services) Now() time.Time { return s.Users.clock() }
 
 // now is the current time in UTC, truncated to microseconds, the precision both databases keep.
-func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }
+func (s *base) now() time.Time { return s.clock().UTC().Truncate(time.Microsecond) }
 
-func (s *Service) isConfiguredAdmin(email string) bool {
+func (s *base) isConfiguredAdmin(email string) bool {
 	return slices.Contains(s.cfg.AdminEmails, strings.ToLower(email))
 }
 
 // Context values: the signed-in user and session. The language of messages travels in the
-// context too, through server.WithLanguage.
+// context too, through core.WithLanguage.
 type authKey struct{}
 
 type auth struct {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
 )
@@ -22,11 +22,11 @@ import (
 // It refuses (ECONFLICT, naming the workspaces) while the user is the last owner of a team
 // workspace that has other members: they must first make another member an owner, or delete the
 // workspace, so that nobody is left in a workspace no one can manage.
-func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) error {
-	if err := s.RequireRecentProof(ctx, sess); err != nil {
+func (s *Profile) DeleteAccount(ctx context.Context, u *User, sess *Session) error {
+	if err := s.requireRecentProof(ctx, sess); err != nil {
 		return err
 	}
-	if s.BeforeDelete != nil {
+	if s.hooks.BeforeDelete != nil {
 		// Refuse first what the transaction below would refuse (nothing is canceled for an account
 		// that stays), then let billing cancel the subscriptions outside any transaction (a call to
 		// Stripe must not hold SQLite's write lock). If it fails, nothing is deleted.
@@ -35,7 +35,7 @@ func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) err
 		} else if len(blocking) > 0 {
 			return s.lastOwnerError(ctx, blocking)
 		}
-		if err := s.BeforeDelete(ctx, u.ID); err != nil {
+		if err := s.hooks.BeforeDelete(ctx, u.ID); err != nil {
 			return err
 		}
 	}
@@ -66,21 +66,21 @@ func (s *Service) DeleteAccount(ctx context.Context, u *User, sess *Session) err
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("delete account %s: %w", u.ID, err)
 	} else if n == 0 {
-		return errorf(ctx, server.ENOTFOUND, "user.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete account %s: commit: %w", u.ID, err)
 	}
 	// The sessions went with the user row; their live connections go now.
-	if s.OnUserEnded != nil {
-		s.OnUserEnded(u.ID)
+	if s.hooks.OnUserEnded != nil {
+		s.hooks.OnUserEnded(u.ID)
 	}
 	return nil
 }
 
 // deletionPlan returns the workspaces the deletion of the user takes along (ids) and the names of
 // those that forbid it; with lock (q a transaction), the workspace rows stay locked.
-func (s *Service) deletionPlan(ctx context.Context, q members.Querier, userID string, lock bool) (doomed, blocking []string, err error) {
+func (s *base) deletionPlan(ctx context.Context, q members.Querier, userID string, lock bool) (doomed, blocking []string, err error) {
 	mine, err := members.OfUser(ctx, q, userID, lock)
 	if err != nil {
 		return nil, nil, fmt.Errorf("delete account %s: %w", userID, err)
@@ -103,9 +103,9 @@ func (s *Service) deletionPlan(ctx context.Context, q members.Querier, userID st
 
 // lastOwnerError names the team workspaces that stop the deletion, quoted in the way of the
 // language of ctx.
-func (s *Service) lastOwnerError(ctx context.Context, names []string) error {
+func (s *base) lastOwnerError(ctx context.Context, names []string) error {
 	left, right := "«", "»"
-	if server.LanguageFrom(ctx) == LangEN {
+	if core.LanguageFrom(ctx) == core.LangEN {
 		left, right = "\u201c", "\u201d"
 	}
 	quoted := make([]string, len(names))
@@ -113,7 +113,7 @@ func (s *Service) lastOwnerError(ctx context.Context, names []string) error {
 		quoted[i] = left + n + right
 	}
 	if len(names) == 1 {
-		return errorf(ctx, server.ECONFLICT, "account.lastOwner", quoted[0])
+		return core.Refuse(ctx, core.ECONFLICT, "account.lastOwner", quoted[0])
 	}
-	return errorf(ctx, server.ECONFLICT, "account.lastOwnerMany", strings.Join(quoted, ", "))
+	return core.Refuse(ctx, core.ECONFLICT, "account.lastOwnerMany", strings.Join(quoted, ", "))
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
+	"patrimonio/server/account"
 )
 
 // BeforeDelete (billing: cancel the Stripe subscriptions) runs only for a deletion that is
@@ -17,13 +18,13 @@ func TestBeforeDeleteRunsOnlyForAnAllowedDeletionAndItsRefusalDeletesNothing(t *
 		sess, ana := e.authenticate(t, token)
 		var calls []string
 		var refusal error
-		e.svc.BeforeDelete = func(ctx context.Context, userID string) error {
+		e.withHooks(t, account.Hooks{BeforeDelete: func(ctx context.Context, userID string) error {
 			calls = append(calls, userID)
 			return refusal
-		}
+		}})
 
 		// The last owner of a workspace with members: refused before the hook runs.
-		wantCode(t, e.svc.DeleteAccount(e.ctx, ana, sess), server.ECONFLICT)
+		wantCode(t, e.svc.Profile.DeleteAccount(e.ctx, ana, sess), core.ECONFLICT)
 		if len(calls) != 0 {
 			t.Fatalf("the hook ran for a refused deletion: %v", calls)
 		}
@@ -32,14 +33,14 @@ func TestBeforeDeleteRunsOnlyForAnAllowedDeletionAndItsRefusalDeletesNothing(t *
 		}
 
 		// The hook refuses (Stripe unreachable): its error is the answer, nothing is deleted.
-		refusal = &server.Error{Code: server.EUNAVAILABLE, Message: "not now"}
-		wantCode(t, e.svc.DeleteAccount(e.ctx, ana, sess), server.EUNAVAILABLE)
+		refusal = &core.Error{Code: core.EUNAVAILABLE, Message: "not now"}
+		wantCode(t, e.svc.Profile.DeleteAccount(e.ctx, ana, sess), core.EUNAVAILABLE)
 		if rows := e.userRows(t, ana.ID); rows["users"] != 1 || rows["memberships"] != 2 {
 			t.Fatalf("Ana's rows after the hook's refusal %v", rows)
 		}
 
 		refusal = nil
-		if err := e.svc.DeleteAccount(e.ctx, ana, sess); err != nil {
+		if err := e.svc.Profile.DeleteAccount(e.ctx, ana, sess); err != nil {
 			t.Fatal(err)
 		}
 		if len(calls) != 2 || calls[0] != ana.ID || calls[1] != ana.ID {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/authz"
 )
@@ -32,7 +32,7 @@ func (e *env) teamWorkspace(t *testing.T, name string, roles map[string]string) 
 
 func (e *env) personalWorkspace(t *testing.T, userID string) string {
 	t.Helper()
-	ms, err := e.svc.Workspaces(e.ctx, userID)
+	ms, err := e.svc.Users.Workspaces(e.ctx, userID)
 	if err != nil || len(ms) == 0 || ms[0].Kind != authz.Personal {
 		t.Fatalf("workspaces of %s: %+v, %v", userID, ms, err)
 	}
@@ -89,16 +89,16 @@ func TestDeletingTheAccountNeedsARecentProof(t *testing.T) {
 		u, token := e.signUp(t, "ana@example.com")
 		e.clock.Advance(10 * time.Minute)
 		sess, u := e.authenticate(t, token)
-		wantCode(t, e.svc.DeleteAccount(e.ctx, u, sess), server.EREVERIFY)
+		wantCode(t, e.svc.Profile.DeleteAccount(e.ctx, u, sess), core.EREVERIFY)
 		if n := e.userRows(t, u.ID)["users"]; n != 1 {
 			t.Fatal("the user was deleted without a proof")
 		}
 		// A fresh proof opens it.
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
-		if err := e.svc.DeleteAccount(e.ctx, u, sess); err != nil {
+		if err := e.svc.Profile.DeleteAccount(e.ctx, u, sess); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -114,7 +114,7 @@ func TestDeletingTheAccountDeletesEverythingOfTheUserAndNothingElse(t *testing.T
 		e.addPasskey(t, ana.ID, token)
 		second := mustSignIn(t, e, "ana@example.com") // waiting for its second factor
 		sess, ana := e.authenticate(t, token)
-		if err := e.svc.SendReverifyCode(e.ctx, ana); err != nil {
+		if err := e.svc.Reverify.SendReverifyCode(e.ctx, ana); err != nil {
 			t.Fatal(err)
 		}
 
@@ -135,7 +135,7 @@ func TestDeletingTheAccountDeletesEverythingOfTheUserAndNothingElse(t *testing.T
 			t.Fatalf("Ana's rows before the deletion %v", rows)
 		}
 
-		if err := e.svc.DeleteAccount(e.ctx, ana, sess); err != nil {
+		if err := e.svc.Profile.DeleteAccount(e.ctx, ana, sess); err != nil {
 			t.Fatal(err)
 		}
 
@@ -167,11 +167,11 @@ func TestDeletingTheAccountDeletesEverythingOfTheUserAndNothingElse(t *testing.T
 		}
 		// Every session of Ana has ended.
 		for _, tok := range []string{token, second} {
-			_, _, err := e.svc.Authenticate(e.ctx, tok)
-			wantCode(t, err, server.EUNAUTHORIZED)
+			_, _, err := e.svc.Sessions.Authenticate(e.ctx, tok)
+			wantCode(t, err, core.EUNAUTHORIZED)
 		}
 		// The address is free again.
-		if _, _, err := e.svc.SignUp(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
+		if _, _, err := e.svc.Signup.SignUp(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
 			t.Fatalf("signing up again with the address: %v", err)
 		}
 	})
@@ -208,7 +208,7 @@ func TestDeletingTheAccountDeletesTheSyncDataOfItsWorkspaces(t *testing.T) {
 			}
 		}
 		sess, ana := e.authenticate(t, token)
-		if err := e.svc.DeleteAccount(e.ctx, ana, sess); err != nil {
+		if err := e.svc.Profile.DeleteAccount(e.ctx, ana, sess); err != nil {
 			t.Fatal(err)
 		}
 		for _, tt := range []struct {
@@ -241,9 +241,9 @@ func TestTheLastOwnerOfAWorkspaceWithOtherMembersCannotDeleteTheAccount(t *testi
 		family := e.teamWorkspace(t, "Familia García", map[string]string{ana.ID: "owner", bob.ID: "viewer"})
 		sess, ana := e.authenticate(t, token)
 
-		err := e.svc.DeleteAccount(e.ctx, ana, sess)
-		wantCode(t, err, server.ECONFLICT)
-		if got, want := server.ErrorMessage(err), "No puedes eliminar tu cuenta: eres el único propietario de «Familia García», que tiene otros miembros. "+
+		err := e.svc.Profile.DeleteAccount(e.ctx, ana, sess)
+		wantCode(t, err, core.ECONFLICT)
+		if got, want := core.ErrorMessage(err), "No puedes eliminar tu cuenta: eres el único propietario de «Familia García», que tiene otros miembros. "+
 			"Haz propietario a otro miembro o elimina ese espacio de trabajo antes."; got != want {
 			t.Fatalf("message %q, want %q", got, want)
 		}
@@ -255,8 +255,8 @@ func TestTheLastOwnerOfAWorkspaceWithOtherMembersCannotDeleteTheAccount(t *testi
 
 		// Two such workspaces are both named, in English too.
 		e.teamWorkspace(t, "Club", map[string]string{ana.ID: "owner", bob.ID: "editor"})
-		err = e.svc.DeleteAccount(en(e.ctx), ana, sess)
-		if got, want := server.ErrorMessage(err), "You cannot delete your account: you are the only owner of these workspaces, which have other members: "+
+		err = e.svc.Profile.DeleteAccount(en(e.ctx), ana, sess)
+		if got, want := core.ErrorMessage(err), "You cannot delete your account: you are the only owner of these workspaces, which have other members: "+
 			"\u201cClub\u201d, \u201cFamilia Garc\u00eda\u201d. Make another member an owner or delete those workspaces first."; got != want {
 			t.Fatalf("message %q, want %q", got, want)
 		}
@@ -265,7 +265,7 @@ func TestTheLastOwnerOfAWorkspaceWithOtherMembersCannotDeleteTheAccount(t *testi
 		if _, err := e.db.Exec(e.ctx, `UPDATE memberships SET role = 'owner' WHERE user_id = ?`, bob.ID); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.svc.DeleteAccount(e.ctx, ana, sess); err != nil {
+		if err := e.svc.Profile.DeleteAccount(e.ctx, ana, sess); err != nil {
 			t.Fatal(err)
 		}
 		if n := e.count(t, `SELECT COUNT(*) FROM memberships WHERE workspace_id = ? AND user_id = ? AND role = 'owner'`, family, bob.ID); n != 1 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Changing the e-mail address takes two calls. RequestEmailChange (a sensitive action: it needs a
@@ -29,11 +29,11 @@ type EmailChange struct {
 // recent proof (EREVERIFY). Asking again replaces the pending change, at most once per
 // Config.EmailResendInterval (429 with the wait). Users of the Clerk provider change their address
 // at Clerk (EFORBIDDEN).
-func (s *Service) RequestEmailChange(ctx context.Context, u *User, sess *Session, newEmail string) (*EmailChange, error) {
+func (s *Profile) RequestEmailChange(ctx context.Context, u *User, sess *Session, newEmail string) (*EmailChange, error) {
 	if u.ClerkUserID != "" {
-		return nil, errorf(ctx, server.EFORBIDDEN, "email.clerkManaged")
+		return nil, core.Refuse(ctx, core.EFORBIDDEN, "account.email.clerkManaged")
 	}
-	if err := s.RequireRecentProof(ctx, sess); err != nil {
+	if err := s.requireRecentProof(ctx, sess); err != nil {
 		return nil, err
 	}
 	email, err := checkEmail(ctx, newEmail)
@@ -41,7 +41,7 @@ func (s *Service) RequestEmailChange(ctx context.Context, u *User, sess *Session
 		return nil, err
 	}
 	if email == u.Email {
-		return nil, errorf(ctx, server.EINVALID, "email.same")
+		return nil, core.Refuse(ctx, core.EINVALID, "account.email.same")
 	}
 	now := s.now()
 	if err := s.newCodeAndSendTo(ctx, u, purposeChangeEmail, email, email); err != nil {
@@ -55,9 +55,9 @@ func (s *Service) RequestEmailChange(ctx context.Context, u *User, sess *Session
 // user (sess stays) and e-mails a notice to the old address. Wrong codes are EINVALID and count as
 // failures of the user and the IP. An address taken meanwhile by another account is ECONFLICT,
 // worded without saying more than that it cannot be used. It returns the updated user.
-func (s *Service) ConfirmEmailChange(ctx context.Context, u *User, sess *Session, code, ip string) (*User, error) {
+func (s *Profile) ConfirmEmailChange(ctx context.Context, u *User, sess *Session, code, ip string) (*User, error) {
 	if u.ClerkUserID != "" {
-		return nil, errorf(ctx, server.EFORBIDDEN, "email.clerkManaged")
+		return nil, core.Refuse(ctx, core.EFORBIDDEN, "account.email.clerkManaged")
 	}
 	newEmail, err := s.checkEmailCodeFor(ctx, u.ID, purposeChangeEmail, code, ip)
 	if err != nil {
@@ -81,14 +81,14 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u *User, sess *Session
 		WHERE id = ?`, newEmail, now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID)
 	if err != nil {
 		if isUniqueViolation(err) {
-			return nil, errorf(ctx, server.ECONFLICT, "email.unavailable")
+			return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.unavailable")
 		}
 		return nil, fmt.Errorf("change e-mail: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, fmt.Errorf("change e-mail: %w", err)
 	} else if n == 0 {
-		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
 	// A verification code sent to the old address has nothing left to verify.
 	if _, err := tx.Exec(ctx, `DELETE FROM email_codes WHERE user_id = ? AND purpose = ?`, u.ID, purposeVerifyEmail); err != nil {
@@ -104,12 +104,12 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u *User, sess *Session
 	s.notifyEnded(ended)
 	s.send(ctx, Mail{
 		To:      u.Email,
-		Subject: msg(ctx, "mail.emailChanged.subject"),
-		Text:    msg(ctx, "mail.emailChanged.text", maskEmail(newEmail)),
+		Subject: core.Text(ctx, "account.mail.emailChanged.subject"),
+		Text:    core.Text(ctx, "account.mail.emailChanged.text", maskEmail(newEmail)),
 		Purpose: purposeEmailChanged,
 		SentAt:  now,
 	})
-	fresh, err := s.User(ctx, u.ID)
+	fresh, err := s.user(ctx, u.ID)
 	if err != nil {
 		return nil, err
 	}

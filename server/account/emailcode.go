@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // E-mailed codes are 6 random digits, valid for Config.EmailCodeTTL, with Config.EmailCodeAttempts
@@ -65,7 +65,7 @@ func isSixDigits(s string) bool {
 
 // storeEmailCode makes a new code for the purpose, replacing the live one, and returns it.
 // newEmail is the address a change_email code confirms, "" for the other purposes.
-func (s *Service) storeEmailCode(ctx context.Context, q queryer, userID, purpose, newEmail string, now time.Time) (string, error) {
+func (s *base) storeEmailCode(ctx context.Context, q queryer, userID, purpose, newEmail string, now time.Time) (string, error) {
 	code, err := sixDigits()
 	if err != nil {
 		return "", err
@@ -86,12 +86,12 @@ func (s *Service) storeEmailCode(ctx context.Context, q queryer, userID, purpose
 
 // newCodeAndSend replaces the code of the purpose and mails it to the user's address, unless the
 // last one was sent less than Config.EmailResendInterval ago (429 with the wait).
-func (s *Service) newCodeAndSend(ctx context.Context, u *User, purpose string) error {
+func (s *base) newCodeAndSend(ctx context.Context, u *User, purpose string) error {
 	return s.newCodeAndSendTo(ctx, u, purpose, u.Email, "")
 }
 
 // newCodeAndSendTo is newCodeAndSend to the address to, storing newEmail beside the code.
-func (s *Service) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, newEmail string) error {
+func (s *base) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, newEmail string) error {
 	now := s.now()
 	var created time.Time
 	err := s.db.QueryRow(ctx, `SELECT created_at FROM email_codes WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
@@ -102,7 +102,9 @@ func (s *Service) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, ne
 	if err == nil {
 		if wait := created.Add(s.cfg.EmailResendInterval).Sub(now); wait > 0 {
 			seconds := int((wait + time.Second - 1) / time.Second)
-			return &RetryError{Err: errorf(ctx, server.ETOOMANY, "code.resendTooSoon", seconds), After: wait}
+			e := core.Refuse(ctx, core.ETOOMANY, "account.code.resendTooSoon", seconds)
+			e.RetryAfter = wait
+			return e
 		}
 	}
 	code, err := s.storeEmailCode(ctx, s.db, u.ID, purpose, newEmail, now)
@@ -116,20 +118,20 @@ func (s *Service) newCodeAndSendTo(ctx context.Context, u *User, purpose, to, ne
 // codeMails are the message keys of the mail of each purpose: {subject, text}. A text takes the
 // code and its lifetime in minutes.
 var codeMails = map[string][2]string{
-	purposeVerifyEmail: {"mail.verify.subject", "mail.verify.text"},
-	purposeReverify:    {"mail.reverify.subject", "mail.reverify.text"},
-	purposeChangeEmail: {"mail.changeEmail.subject", "mail.changeEmail.text"},
+	purposeVerifyEmail: {"account.mail.verify.subject", "account.mail.verify.text"},
+	purposeReverify:    {"account.mail.reverify.subject", "account.mail.reverify.text"},
+	purposeChangeEmail: {"account.mail.changeEmail.subject", "account.mail.changeEmail.text"},
 }
 
 // sendCode mails a code in the language of ctx. A delivery failure is logged, not returned: the
 // account change is done, and the user can ask for the code again.
-func (s *Service) sendCode(ctx context.Context, to, purpose, code string) {
+func (s *base) sendCode(ctx context.Context, to, purpose, code string) {
 	keys := codeMails[purpose]
 	minutes := int(s.cfg.EmailCodeTTL / time.Minute)
 	s.send(ctx, Mail{
 		To:      to,
-		Subject: msg(ctx, keys[0]),
-		Text:    msg(ctx, keys[1], code, minutes),
+		Subject: core.Text(ctx, keys[0]),
+		Text:    core.Text(ctx, keys[1], code, minutes),
 		Code:    code,
 		Purpose: purpose,
 		SentAt:  s.now(),
@@ -137,7 +139,7 @@ func (s *Service) sendCode(ctx context.Context, to, purpose, code string) {
 }
 
 // send delivers a mail; a failure is logged, not returned.
-func (s *Service) send(ctx context.Context, m Mail) {
+func (s *base) send(ctx context.Context, m Mail) {
 	if s.mailer == nil {
 		s.logger.ErrorContext(ctx, "no mailer configured; e-mail not sent", "purpose", m.Purpose)
 		return
@@ -148,17 +150,17 @@ func (s *Service) send(ctx context.Context, m Mail) {
 }
 
 // checkEmailCode consumes the user's code of the purpose if code matches it.
-func (s *Service) checkEmailCode(ctx context.Context, userID, purpose, code, ip string) error {
+func (s *base) checkEmailCode(ctx context.Context, userID, purpose, code, ip string) error {
 	_, err := s.checkEmailCodeFor(ctx, userID, purpose, code, ip)
 	return err
 }
 
 // checkEmailCodeFor is checkEmailCode that also returns the new address stored beside the code
 // (change_email), "" for other purposes.
-func (s *Service) checkEmailCodeFor(ctx context.Context, userID, purpose, code, ip string) (string, error) {
+func (s *base) checkEmailCodeFor(ctx context.Context, userID, purpose, code, ip string) (string, error) {
 	code = strings.TrimSpace(code)
 	if !isSixDigits(code) {
-		return "", errorf(ctx, server.EINVALID, "code.format")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
 	att, err := s.reserve(ctx, s.userKey(userID), s.ipKey(ip))
 	if err != nil {
@@ -166,7 +168,7 @@ func (s *Service) checkEmailCodeFor(ctx context.Context, userID, purpose, code, 
 	}
 	newEmail, err := s.consumeEmailCode(ctx, userID, purpose, code)
 	if err != nil {
-		if server.ErrorCode(err) != server.EINVALID {
+		if core.ErrorCode(err) != core.EINVALID {
 			s.release(context.WithoutCancel(ctx), att)
 		}
 		return "", err
@@ -175,7 +177,7 @@ func (s *Service) checkEmailCodeFor(ctx context.Context, userID, purpose, code, 
 	return newEmail, nil
 }
 
-func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code string) (string, error) {
+func (s *base) consumeEmailCode(ctx context.Context, userID, purpose, code string) (string, error) {
 	now := s.now()
 	var stored string
 	var attempts int
@@ -184,16 +186,16 @@ func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code st
 	err := s.db.QueryRow(ctx, `SELECT code_hash, attempts, expires_at, new_email FROM email_codes
 		WHERE user_id = ? AND purpose = ? AND used_at IS NULL`, userID, purpose).Scan(&stored, &attempts, &expires, &newEmail)
 	if isNoRows(err) {
-		return "", errorf(ctx, server.EINVALID, "code.none")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.none")
 	}
 	if err != nil {
 		return "", fmt.Errorf("load e-mail code: %w", err)
 	}
 	if !now.Before(expires) {
-		return "", errorf(ctx, server.EINVALID, "code.expired")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.expired")
 	}
 	if attempts >= s.cfg.EmailCodeAttempts {
-		return "", errorf(ctx, server.EINVALID, "code.tooManyAttempts")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.tooManyAttempts")
 	}
 	// Count the try first, atomically, so that parallel guesses cannot exceed the limit.
 	res, err := s.db.Exec(ctx, `UPDATE email_codes SET attempts = attempts + 1
@@ -205,10 +207,10 @@ func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code st
 	if n, err := res.RowsAffected(); err != nil {
 		return "", fmt.Errorf("count e-mail code attempt: %w", err)
 	} else if n == 0 {
-		return "", errorf(ctx, server.EINVALID, "code.tooManyAttempts")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.tooManyAttempts")
 	}
 	if subtle.ConstantTimeCompare([]byte(codeHash(userID, purpose, code)), []byte(stored)) != 1 {
-		return "", errorf(ctx, server.EINVALID, "code.wrong")
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.wrong")
 	}
 	res, err = s.db.Exec(ctx, `UPDATE email_codes SET used_at = ? WHERE user_id = ? AND purpose = ? AND code_hash = ? AND used_at IS NULL`,
 		now, userID, purpose, stored)
@@ -218,16 +220,16 @@ func (s *Service) consumeEmailCode(ctx context.Context, userID, purpose, code st
 	if n, err := res.RowsAffected(); err != nil {
 		return "", fmt.Errorf("use e-mail code: %w", err)
 	} else if n == 0 {
-		return "", errorf(ctx, server.EINVALID, "code.none") // used by a parallel request
+		return "", core.Refuse(ctx, core.EINVALID, "account.code.none") // used by a parallel request
 	}
 	return newEmail.String, nil
 }
 
 // VerifyEmail marks the user's address verified with the e-mailed code and moves onboarding past
 // verify_email. It returns the updated user.
-func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*User, error) {
+func (s *Signup) VerifyEmail(ctx context.Context, u *User, code, ip string) (*User, error) {
 	if u.EmailVerified() {
-		return nil, errorf(ctx, server.ECONFLICT, "email.alreadyVerified")
+		return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.alreadyVerified")
 	}
 	if err := s.checkEmailCode(ctx, u.ID, purposeVerifyEmail, code, ip); err != nil {
 		return nil, err
@@ -239,7 +241,7 @@ func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*U
 		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID); err != nil {
 		return nil, fmt.Errorf("verify e-mail: %w", err)
 	}
-	fresh, err := s.User(ctx, u.ID)
+	fresh, err := s.user(ctx, u.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -247,14 +249,14 @@ func (s *Service) VerifyEmail(ctx context.Context, u *User, code, ip string) (*U
 }
 
 // ResendVerification e-mails a new verification code.
-func (s *Service) ResendVerification(ctx context.Context, u *User) error {
+func (s *Signup) ResendVerification(ctx context.Context, u *User) error {
 	if u.EmailVerified() {
-		return errorf(ctx, server.ECONFLICT, "email.alreadyVerified")
+		return core.Refuse(ctx, core.ECONFLICT, "account.email.alreadyVerified")
 	}
 	return s.newCodeAndSend(ctx, u, purposeVerifyEmail)
 }
 
 // SendReverifyCode e-mails a code that proves the user's identity (Reverify with method email).
-func (s *Service) SendReverifyCode(ctx context.Context, u *User) error {
+func (s *Reverify) SendReverifyCode(ctx context.Context, u *User) error {
 	return s.newCodeAndSend(ctx, u, purposeReverify)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -21,17 +21,17 @@ func TestVerifyingTheEmailWithItsCodeAdvancesOnboarding(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		u, _ := e.signUp(t, "ana@example.com")
 		code := e.lastCode(t, u.Email, "verify_email")
-		got, err := e.svc.VerifyEmail(e.ctx, u, " "+code+" ", meta.IP)
+		got, err := e.svc.Signup.VerifyEmail(e.ctx, u, " "+code+" ", meta.IP)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !got.EmailVerified() || got.OnboardingStep != account.StepSecurityTOTP {
 			t.Fatalf("after verifying: verified=%v step=%q", got.EmailVerified(), got.OnboardingStep)
 		}
-		_, err = e.svc.VerifyEmail(e.ctx, got, code, meta.IP)
-		wantCode(t, err, server.ECONFLICT)
-		err = e.svc.ResendVerification(e.ctx, got)
-		wantCode(t, err, server.ECONFLICT)
+		_, err = e.svc.Signup.VerifyEmail(e.ctx, got, code, meta.IP)
+		wantCode(t, err, core.ECONFLICT)
+		err = e.svc.Signup.ResendVerification(e.ctx, got)
+		wantCode(t, err, core.ECONFLICT)
 	})
 }
 
@@ -40,19 +40,19 @@ func TestEmailCodesRefuseWrongExpiredAndTooManyAttempts(t *testing.T) {
 		t.Run("a wrong code is refused and the right one still works", func(t *testing.T) {
 			u, _ := e.signUp(t, "wrong@example.com")
 			code := e.lastCode(t, u.Email, "verify_email")
-			_, err := e.svc.VerifyEmail(en(e.ctx), u, otherCode(code), meta.IP)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "The code is wrong." {
-				t.Fatalf("message %q", server.ErrorMessage(err))
+			_, err := e.svc.Signup.VerifyEmail(en(e.ctx), u, otherCode(code), meta.IP)
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "The code is wrong." {
+				t.Fatalf("message %q", core.ErrorMessage(err))
 			}
 			for _, bad := range []string{"12345", "1234567", "12a456", "", "１２３４５６"} {
-				_, err := e.svc.VerifyEmail(e.ctx, u, bad, meta.IP)
-				wantCode(t, err, server.EINVALID)
-				if server.ErrorMessage(err) != "El código debe tener 6 dígitos." {
-					t.Fatalf("%q: message %q", bad, server.ErrorMessage(err))
+				_, err := e.svc.Signup.VerifyEmail(e.ctx, u, bad, meta.IP)
+				wantCode(t, err, core.EINVALID)
+				if core.ErrorMessage(err) != "El código debe tener 6 dígitos." {
+					t.Fatalf("%q: message %q", bad, core.ErrorMessage(err))
 				}
 			}
-			if _, err := e.svc.VerifyEmail(e.ctx, u, code, meta.IP); err != nil {
+			if _, err := e.svc.Signup.VerifyEmail(e.ctx, u, code, meta.IP); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -60,10 +60,10 @@ func TestEmailCodesRefuseWrongExpiredAndTooManyAttempts(t *testing.T) {
 			u, _ := e.signUp(t, "late@example.com")
 			code := e.lastCode(t, u.Email, "verify_email")
 			e.clock.Advance(15 * time.Minute)
-			_, err := e.svc.VerifyEmail(e.ctx, u, code, meta.IP)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "El código ha caducado. Pide uno nuevo." {
-				t.Fatalf("message %q", server.ErrorMessage(err))
+			_, err := e.svc.Signup.VerifyEmail(e.ctx, u, code, meta.IP)
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "El código ha caducado. Pide uno nuevo." {
+				t.Fatalf("message %q", core.ErrorMessage(err))
 			}
 		})
 		t.Run("after five wrong tries even the right code is refused", func(t *testing.T) {
@@ -71,18 +71,18 @@ func TestEmailCodesRefuseWrongExpiredAndTooManyAttempts(t *testing.T) {
 			code := e.lastCode(t, u.Email, "verify_email")
 			for i := range 5 {
 				// From different IPs, so that only the per-code limit and the user's limit count.
-				_, err := e.svc.VerifyEmail(e.ctx, u, otherCode(code), "192.0.2."+string(rune('a'+i)))
-				wantCode(t, err, server.EINVALID)
+				_, err := e.svc.Signup.VerifyEmail(e.ctx, u, otherCode(code), "192.0.2."+string(rune('a'+i)))
+				wantCode(t, err, core.EINVALID)
 			}
-			_, err := e.svc.VerifyEmail(e.ctx, u, code, "192.0.2.200")
-			if server.ErrorCode(err) != server.EINVALID && server.ErrorCode(err) != server.ETOOMANY {
+			_, err := e.svc.Signup.VerifyEmail(e.ctx, u, code, "192.0.2.200")
+			if core.ErrorCode(err) != core.EINVALID && core.ErrorCode(err) != core.ETOOMANY {
 				t.Fatalf("the right code after five wrong tries: %v", err)
 			}
 			e.clock.Advance(15 * time.Minute) // past the user's throttle window and the code's life
-			if err := e.svc.ResendVerification(e.ctx, u); err != nil {
+			if err := e.svc.Signup.ResendVerification(e.ctx, u); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.svc.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP); err != nil {
+			if _, err := e.svc.Signup.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP); err != nil {
 				t.Fatalf("a new code after the lock: %v", err)
 			}
 		})
@@ -91,13 +91,13 @@ func TestEmailCodesRefuseWrongExpiredAndTooManyAttempts(t *testing.T) {
 			u, _ := e2.signUp(t, "limit@example.com")
 			code := e2.lastCode(t, u.Email, "verify_email")
 			for range 5 {
-				_, err := e2.svc.VerifyEmail(e2.ctx, u, otherCode(code), meta.IP)
-				wantCode(t, err, server.EINVALID)
+				_, err := e2.svc.Signup.VerifyEmail(e2.ctx, u, otherCode(code), meta.IP)
+				wantCode(t, err, core.EINVALID)
 			}
-			_, err := e2.svc.VerifyEmail(e2.ctx, u, code, meta.IP)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "Demasiados intentos con este código. Pide uno nuevo." {
-				t.Fatalf("message %q", server.ErrorMessage(err))
+			_, err := e2.svc.Signup.VerifyEmail(e2.ctx, u, code, meta.IP)
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "Demasiados intentos con este código. Pide uno nuevo." {
+				t.Fatalf("message %q", core.ErrorMessage(err))
 			}
 		})
 	})
@@ -116,25 +116,25 @@ func TestResendingACodeWaitsAMinuteAndReplacesTheOldCode(t *testing.T) {
 		u, _ := e.signUp(t, "ana@example.com")
 		first := e.lastCode(t, u.Email, "verify_email")
 		e.clock.Advance(20 * time.Second)
-		err := e.svc.ResendVerification(e.ctx, u)
-		wantCode(t, err, server.ETOOMANY)
-		var retry *account.RetryError
+		err := e.svc.Signup.ResendVerification(e.ctx, u)
+		wantCode(t, err, core.ETOOMANY)
+		var retry *core.Error
 		if !errors.As(err, &retry) || retry.RetryAfterSeconds() != 40 {
 			t.Fatalf("retry = %+v", retry)
 		}
-		if server.ErrorMessage(err) != "Espera 40 segundos antes de pedir otro código." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		if core.ErrorMessage(err) != "Espera 40 segundos antes de pedir otro código." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 		e.clock.Advance(40 * time.Second)
-		if err := e.svc.ResendVerification(e.ctx, u); err != nil {
+		if err := e.svc.Signup.ResendVerification(e.ctx, u); err != nil {
 			t.Fatal(err)
 		}
 		second := e.lastCode(t, u.Email, "verify_email")
 		if first != second {
-			_, err := e.svc.VerifyEmail(e.ctx, u, first, meta.IP)
-			wantCode(t, err, server.EINVALID)
+			_, err := e.svc.Signup.VerifyEmail(e.ctx, u, first, meta.IP)
+			wantCode(t, err, core.EINVALID)
 		}
-		if _, err := e.svc.VerifyEmail(e.ctx, u, second, meta.IP); err != nil {
+		if _, err := e.svc.Signup.VerifyEmail(e.ctx, u, second, meta.IP); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -26,12 +27,14 @@ func newClock() *clock { return testkit.NewClock(time.Date(2025, 3, 10, 10, 0, 0
 // env is one service over a real database, with a real outbox mailer in a temporary directory.
 type env struct {
 	db     *store.DB
-	svc    *account.Service
+	svc    *account.Services
 	clock  *clock
 	outbox string
 	ctx    context.Context
 	// key is the secret key of the services (a random one per test).
 	key []byte
+	// change is the test's change of the rules (nil: cheapConfig as it is).
+	change func(*account.Config)
 }
 
 // cheapConfig is DefaultConfig with argon2id parameters that take well under a millisecond.
@@ -50,7 +53,7 @@ func dialects(t *testing.T, f func(t *testing.T, e *env)) {
 func dialectsWith(t *testing.T, change func(*account.Config), f func(t *testing.T, e *env)) {
 	t.Helper()
 	t.Parallel() // every test has its own databases, clock and outbox
-	for _, d := range []server.Dialect{server.SQLite, server.Postgres} {
+	for _, d := range []store.Dialect{store.SQLite, store.Postgres} {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			f(t, newEnv(t, d, change))
@@ -58,15 +61,15 @@ func dialectsWith(t *testing.T, change func(*account.Config), f func(t *testing.
 	}
 }
 
-func openDB(t *testing.T, d server.Dialect) *store.DB {
+func openDB(t *testing.T, d store.Dialect) *store.DB {
 	t.Helper()
-	var cfg server.Config
-	if d == server.Postgres {
+	var cfg config.Config
+	if d == store.Postgres {
 		cfg.DatabaseURL = pgtest.URL(t)
 	} else {
 		cfg.SQLitePath = filepath.Join(t.TempDir(), "accounts.db")
 	}
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,33 +77,45 @@ func openDB(t *testing.T, d server.Dialect) *store.DB {
 	return db
 }
 
-func newEnv(t *testing.T, d server.Dialect, change func(*account.Config)) *env {
+func newEnv(t *testing.T, d store.Dialect, change func(*account.Config)) *env {
 	t.Helper()
 	db := openDB(t, d)
-	e := &env{db: db, clock: newClock(), outbox: t.TempDir(), ctx: context.Background(), key: randomKey(t)}
+	e := &env{db: db, clock: newClock(), outbox: t.TempDir(), ctx: context.Background(), key: randomKey(t), change: change}
 	e.svc = e.service(t, change)
 	return e
 }
 
 // service makes another service over the same database and clock (a second server instance).
-func (e *env) service(t *testing.T, change func(*account.Config)) *account.Service {
+func (e *env) service(t *testing.T, change func(*account.Config)) *account.Services {
+	t.Helper()
+	return e.serviceWith(t, change, account.Hooks{})
+}
+
+// serviceWith makes services over the same database and clock with the given hooks.
+func (e *env) serviceWith(t *testing.T, change func(*account.Config), hooks account.Hooks) *account.Services {
 	t.Helper()
 	cfg := cheapConfig()
 	cfg.SecretKey = e.key
 	if change != nil {
 		change(&cfg)
 	}
-	svc, err := account.New(e.db, cfg, &account.LogMailer{OutboxDir: e.outbox}, slog.New(slog.DiscardHandler))
+	svc, err := account.New(e.db, cfg, account.Options{Mailer: &account.LogMailer{OutboxDir: e.outbox},
+		Logger: slog.New(slog.DiscardHandler), Now: e.clock.Now, Hooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc.Now = e.clock.Now
 	return svc
+}
+
+// withHooks replaces the env's services with ones (same database, clock and rules) that have hooks.
+func (e *env) withHooks(t *testing.T, hooks account.Hooks) {
+	t.Helper()
+	e.svc = e.serviceWith(t, e.change, hooks)
 }
 
 func randomKey(t *testing.T) []byte {
 	t.Helper()
-	key := make([]byte, server.SecretKeyLen)
+	key := make([]byte, config.SecretKeyLen)
 	if _, err := rand.Read(key); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +129,7 @@ const goodPassword = "lentejas con chorizo 42"
 // signUp creates a user and returns it with its session token.
 func (e *env) signUp(t *testing.T, email string) (*account.User, string) {
 	t.Helper()
-	u, token, err := e.svc.SignUp(e.ctx, email, goodPassword, meta)
+	u, token, err := e.svc.Signup.SignUp(e.ctx, email, goodPassword, meta)
 	if err != nil {
 		t.Fatalf("SignUp(%s): %v", email, err)
 	}
@@ -142,7 +157,7 @@ func (e *env) lastCode(t *testing.T, to, purpose string) string {
 
 func (e *env) authenticate(t *testing.T, token string) (*account.Session, *account.User) {
 	t.Helper()
-	s, u, err := e.svc.Authenticate(e.ctx, token)
+	s, u, err := e.svc.Sessions.Authenticate(e.ctx, token)
 	if err != nil {
 		t.Fatalf("Authenticate: %v", err)
 	}
@@ -152,17 +167,17 @@ func (e *env) authenticate(t *testing.T, token string) (*account.Session, *accou
 // wantCode fails unless err carries the error code.
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
-	if got := server.ErrorCode(err); got != code {
+	if got := core.ErrorCode(err); got != code {
 		t.Fatalf("error code = %q (%v), want %q", got, err, code)
 	}
 }
 
-func en(ctx context.Context) context.Context { return server.WithLanguage(ctx, account.LangEN) }
+func en(ctx context.Context) context.Context { return core.WithLanguage(ctx, core.LangEN) }
 
 // verify confirms the user's address with the e-mailed code and returns the updated user.
 func (e *env) verify(t *testing.T, u *account.User) *account.User {
 	t.Helper()
-	v, err := e.svc.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP)
+	v, err := e.svc.Signup.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP)
 	if err != nil {
 		t.Fatalf("VerifyEmail(%s): %v", u.Email, err)
 	}

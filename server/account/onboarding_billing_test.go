@@ -15,11 +15,11 @@ func TestTheBillingStepReadsAsDoneOnceBillingIsOff(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, u = e.authenticate(t, token)
-		if got := e.svc.OnboardingOf(u); got != (account.Onboarding{Step: account.StepDone, Completed: true}) {
+		if got := e.svc.Profile.OnboardingOf(u); got != (account.Onboarding{Step: account.StepDone, Completed: true}) {
 			t.Errorf("billing off: %+v", got)
 		}
 		on := e.service(t, func(c *account.Config) { c.Billing = true })
-		if got := on.OnboardingOf(u); got != (account.Onboarding{Step: account.StepBilling}) {
+		if got := on.Profile.OnboardingOf(u); got != (account.Onboarding{Step: account.StepBilling}) {
 			t.Errorf("billing on: %+v", got)
 		}
 	})

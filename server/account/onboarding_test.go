@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -29,50 +29,50 @@ func TestOnboardingFollowsTheStepsInOrderOnTheServer(t *testing.T) {
 			_, u := e.authenticate(t, token)
 			return u
 		}
-		_, err := e.svc.AdvanceOnboarding(e.ctx, u, account.StepVerifyEmail, account.ActionComplete)
-		wantCode(t, err, server.EINVALID) // only the e-mailed code completes it
-		_, err = e.svc.AdvanceOnboarding(e.ctx, u, account.StepVerifyEmail, account.ActionSkip)
-		wantCode(t, err, server.EINVALID)
-		_, err = e.svc.AdvanceOnboarding(e.ctx, u, account.StepSecurityTOTP, account.ActionSkip)
-		wantCode(t, err, server.ECONFLICT) // not the current step
-		if server.ErrorMessage(err) != "Ese paso no es el actual; el paso actual es verify_email." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		_, err := e.svc.Profile.AdvanceOnboarding(e.ctx, u, account.StepVerifyEmail, account.ActionComplete)
+		wantCode(t, err, core.EINVALID) // only the e-mailed code completes it
+		_, err = e.svc.Profile.AdvanceOnboarding(e.ctx, u, account.StepVerifyEmail, account.ActionSkip)
+		wantCode(t, err, core.EINVALID)
+		_, err = e.svc.Profile.AdvanceOnboarding(e.ctx, u, account.StepSecurityTOTP, account.ActionSkip)
+		wantCode(t, err, core.ECONFLICT) // not the current step
+		if core.ErrorMessage(err) != "Ese paso no es el actual; el paso actual es verify_email." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 
-		if _, err := e.svc.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP); err != nil {
+		if _, err := e.svc.Signup.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		if step() != account.StepSecurityTOTP {
 			t.Fatalf("step %q after verifying the e-mail", step())
 		}
-		_, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityTOTP, account.ActionComplete)
-		wantCode(t, err, server.EINVALID) // TOTP is not on
+		_, err = e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepSecurityTOTP, account.ActionComplete)
+		wantCode(t, err, core.EINVALID) // TOTP is not on
 		e.enableTOTP(t, token)
-		o, err := e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityTOTP, account.ActionComplete)
+		o, err := e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepSecurityTOTP, account.ActionComplete)
 		if err != nil || o.Step != account.StepSecurityPasskey || o.Completed {
 			t.Fatalf("after TOTP: %+v %v", o, err)
 		}
-		o, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityPasskey, account.ActionSkip)
+		o, err = e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepSecurityPasskey, account.ActionSkip)
 		if err != nil || o.Step != account.StepPersonalInfo {
 			t.Fatalf("after skipping the passkey: %+v %v", o, err)
 		}
-		_, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionSkip)
-		wantCode(t, err, server.EINVALID)
-		_, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionComplete)
-		wantCode(t, err, server.EINVALID) // identity missing
-		if _, err := e.svc.UpdateIdentity(e.ctx, u.ID, fullIdentity()); err != nil {
+		_, err = e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionSkip)
+		wantCode(t, err, core.EINVALID)
+		_, err = e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionComplete)
+		wantCode(t, err, core.EINVALID) // identity missing
+		if _, err := e.svc.Profile.UpdateIdentity(e.ctx, u.ID, fullIdentity()); err != nil {
 			t.Fatal(err)
 		}
-		o, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionComplete)
+		o, err = e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionComplete)
 		if err != nil || o.Step != account.StepDone || !o.Completed {
 			t.Fatalf("after the identity: %+v %v", o, err)
 		}
-		if got := e.svc.OnboardingOf(current()); got != (account.Onboarding{Step: account.StepDone, Completed: true}) {
+		if got := e.svc.Profile.OnboardingOf(current()); got != (account.Onboarding{Step: account.StepDone, Completed: true}) {
 			t.Fatalf("onboarding = %+v", got)
 		}
 		for _, bad := range []struct{ step, action string }{{"done", "complete"}, {"billing", "complete"}, {"nope", "skip"}, {"security_totp", "finish"}} {
-			_, err := e.svc.AdvanceOnboarding(e.ctx, current(), bad.step, bad.action)
-			wantCode(t, err, server.EINVALID)
+			_, err := e.svc.Profile.AdvanceOnboarding(e.ctx, current(), bad.step, bad.action)
+			wantCode(t, err, core.EINVALID)
 		}
 	})
 }
@@ -80,33 +80,33 @@ func TestOnboardingFollowsTheStepsInOrderOnTheServer(t *testing.T) {
 func TestThePasskeyStepAsksThePasskeyProviderAndBillingIsAStepWhenOn(t *testing.T) {
 	dialectsWith(t, func(c *account.Config) { c.Billing = true }, func(t *testing.T, e *env) {
 		has := false
-		e.svc.HasPasskey = func(ctx context.Context, userID string) (bool, error) { return has, nil }
+		e.withHooks(t, account.Hooks{HasPasskey: func(ctx context.Context, userID string) (bool, error) { return has, nil }})
 		u, token := e.signUp(t, "ana@example.com")
-		if _, err := e.svc.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP); err != nil {
+		if _, err := e.svc.Signup.VerifyEmail(e.ctx, u, e.lastCode(t, u.Email, "verify_email"), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		current := func() *account.User {
 			_, u := e.authenticate(t, token)
 			return u
 		}
-		if _, err := e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityTOTP, account.ActionSkip); err != nil {
+		if _, err := e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepSecurityTOTP, account.ActionSkip); err != nil {
 			t.Fatal(err)
 		}
-		_, err := e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityPasskey, account.ActionComplete)
-		wantCode(t, err, server.EINVALID)
+		_, err := e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepSecurityPasskey, account.ActionComplete)
+		wantCode(t, err, core.EINVALID)
 		has = true
-		if _, err := e.svc.AdvanceOnboarding(e.ctx, current(), account.StepSecurityPasskey, account.ActionComplete); err != nil {
+		if _, err := e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepSecurityPasskey, account.ActionComplete); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.UpdateIdentity(e.ctx, u.ID, fullIdentity()); err != nil {
+		if _, err := e.svc.Profile.UpdateIdentity(e.ctx, u.ID, fullIdentity()); err != nil {
 			t.Fatal(err)
 		}
-		o, err := e.svc.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionComplete)
+		o, err := e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepPersonalInfo, account.ActionComplete)
 		if err != nil || o.Step != account.StepBilling {
 			t.Fatalf("with billing on: %+v %v", o, err)
 		}
-		_, err = e.svc.AdvanceOnboarding(e.ctx, current(), account.StepBilling, account.ActionComplete)
-		wantCode(t, err, server.EINVALID) // completed by the billing flow
+		_, err = e.svc.Profile.AdvanceOnboarding(e.ctx, current(), account.StepBilling, account.ActionComplete)
+		wantCode(t, err, core.EINVALID) // completed by the billing flow
 	})
 }
 
@@ -125,12 +125,12 @@ func TestAnEmptyIdentityGetsTheSpecsSpanishMessagesOrTheirEnglishOnes(t *testing
 		for lang, fields := range want {
 			for name, in := range map[string]account.IdentityInput{"empty strings": empty, "absent fields": {}} {
 				t.Run(lang+" with "+name, func(t *testing.T) {
-					_, err := e.svc.UpdateIdentity(server.WithLanguage(e.ctx, lang), u.ID, in)
-					var ve *account.ValidationError
-					if !errors.As(err, &ve) {
-						t.Fatalf("error %v is not a ValidationError", err)
+					_, err := e.svc.Profile.UpdateIdentity(core.WithLanguage(e.ctx, lang), u.ID, in)
+					var ve *core.Error
+					if !errors.As(err, &ve) || len(ve.Fields) == 0 {
+						t.Fatalf("error %v does not name the fields at fault", err)
 					}
-					wantCode(t, err, server.EINVALID)
+					wantCode(t, err, core.EINVALID)
 					got := map[string]string{}
 					for _, f := range ve.Fields {
 						got[f.Path] = f.Message
@@ -148,8 +148,8 @@ func TestAnEmptyIdentityGetsTheSpecsSpanishMessagesOrTheirEnglishOnes(t *testing
 		}
 		bad := fullIdentity()
 		bad.Birthday, bad.Country, bad.Gender = strp("1981-02-29"), strp("XX"), strp("robot")
-		_, err := e.svc.UpdateIdentity(e.ctx, u.ID, bad)
-		var ve *account.ValidationError
+		_, err := e.svc.Profile.UpdateIdentity(e.ctx, u.ID, bad)
+		var ve *core.Error
 		if !errors.As(err, &ve) || len(ve.Fields) != 3 {
 			t.Fatalf("bad values: %v %+v", err, ve)
 		}
@@ -167,11 +167,11 @@ func TestPersonalIdentityRoundTripsUnicodeByteForByte(t *testing.T) {
 			Country:   strp("AR"),
 			State:     strp("Tierra del Fuego, Antártida e Islas del Atlántico Sur \u200d👩\u200d👩\u200d👧"),
 		}
-		got, err := e.svc.UpdateIdentity(e.ctx, u.ID, in)
+		got, err := e.svc.Profile.UpdateIdentity(e.ctx, u.ID, in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := e.svc.User(e.ctx, u.ID)
+		again, err := e.svc.Users.User(e.ctx, u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

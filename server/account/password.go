@@ -17,7 +17,7 @@ import (
 	"golang.org/x/crypto/argon2"
 	"golang.org/x/text/unicode/norm"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Passwords are hashed with argon2id and stored as PHC strings:
@@ -103,7 +103,7 @@ func verifyPassword(password, phc string, current PasswordParams) (ok, stale boo
 
 // hash and verify run argon2id under the service's slots, so that a burst of sign-ins cannot
 // allocate 64 MiB each all at once.
-func (s *Service) hash(ctx context.Context, password string) (string, error) {
+func (s *base) hash(ctx context.Context, password string) (string, error) {
 	if err := s.takeSlot(ctx); err != nil {
 		return "", err
 	}
@@ -111,7 +111,7 @@ func (s *Service) hash(ctx context.Context, password string) (string, error) {
 	return hashPassword(password, s.cfg.Password)
 }
 
-func (s *Service) verify(ctx context.Context, password, phc string) (ok, stale bool, err error) {
+func (s *base) verify(ctx context.Context, password, phc string) (ok, stale bool, err error) {
 	if err := s.takeSlot(ctx); err != nil {
 		return false, false, err
 	}
@@ -119,7 +119,7 @@ func (s *Service) verify(ctx context.Context, password, phc string) (ok, stale b
 	return verifyPassword(password, phc, s.cfg.Password)
 }
 
-func (s *Service) takeSlot(ctx context.Context) error {
+func (s *base) takeSlot(ctx context.Context) error {
 	select {
 	case s.hashSlots <- struct{}{}:
 		return nil
@@ -128,7 +128,7 @@ func (s *Service) takeSlot(ctx context.Context) error {
 	}
 }
 
-func (s *Service) releaseSlot() { <-s.hashSlots }
+func (s *base) releaseSlot() { <-s.hashSlots }
 
 // PasswordContext is what a password must not be: the user's own address and names.
 type PasswordContext struct {
@@ -145,27 +145,27 @@ func passwordContextOf(u *User) PasswordContext {
 // checkPasswordPolicy enforces the length limits and refuses blank and common passwords, and the
 // user's own e-mail address (or its part before @) and names, compared like common passwords
 // (ignoring case, spaces and symbol swaps).
-func (s *Service) checkPasswordPolicy(ctx context.Context, password string, pc PasswordContext) error {
+func (s *base) checkPasswordPolicy(ctx context.Context, password string, pc PasswordContext) error {
 	n := utf8.RuneCountInString(password)
 	switch {
 	case n == 0:
-		return errorf(ctx, server.EINVALID, "password.required")
+		return core.Refuse(ctx, core.EINVALID, "account.password.required")
 	case strings.TrimSpace(password) == "":
-		return errorf(ctx, server.EINVALID, "password.blank")
+		return core.Refuse(ctx, core.EINVALID, "account.password.blank")
 	case !validText(password):
-		return errorf(ctx, server.EINVALID, "password.badCharacters")
+		return core.Refuse(ctx, core.EINVALID, "account.password.badCharacters")
 	case n < s.cfg.MinPasswordLength:
-		return errorf(ctx, server.EINVALID, "password.tooShort", s.cfg.MinPasswordLength)
+		return core.Refuse(ctx, core.EINVALID, "account.password.tooShort", s.cfg.MinPasswordLength)
 	case n > s.cfg.MaxPasswordLength:
-		return errorf(ctx, server.EINVALID, "password.tooLong", s.cfg.MaxPasswordLength)
+		return core.Refuse(ctx, core.EINVALID, "account.password.tooLong", s.cfg.MaxPasswordLength)
 	case IsCommonPassword(password):
-		return errorf(ctx, server.EINVALID, "password.compromised")
+		return core.Refuse(ctx, core.EINVALID, "account.password.compromised")
 	}
 	folded := foldPassword(password)
 	local, _, _ := strings.Cut(pc.Email, "@")
 	for _, own := range []string{pc.Email, local, pc.FirstName, pc.LastName, pc.FirstName + pc.LastName, pc.LastName + pc.FirstName, pc.Username} {
 		if f := foldPassword(own); f != "" && f == folded {
-			return errorf(ctx, server.EINVALID, "password.personal")
+			return core.Refuse(ctx, core.EINVALID, "account.password.personal")
 		}
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Changing and resetting the password (issue 11).
@@ -28,13 +28,13 @@ import (
 // ChangePassword replaces the user's password. current must be right (wrong answers are EINVALID
 // and count as failures of the user and the IP); a user without a password (passkeys only) sets
 // one without it.
-func (s *Service) ChangePassword(ctx context.Context, u *User, sess *Session, current, next, ip string) error {
-	if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
+func (s *Profile) ChangePassword(ctx context.Context, u *User, sess *Session, current, next, ip string) error {
+	if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 		return err
 	}
 	if u.HasPassword {
 		if current == "" {
-			return errorf(ctx, server.EINVALID, "password.required")
+			return core.Refuse(ctx, core.EINVALID, "account.password.required")
 		}
 		att, err := s.reserve(ctx, s.userKey(u.ID), s.ipKey(ip))
 		if err != nil {
@@ -46,11 +46,11 @@ func (s *Service) ChangePassword(ctx context.Context, u *User, sess *Session, cu
 			return fmt.Errorf("change password: %w", err)
 		}
 		if !ok {
-			return errorf(ctx, server.EINVALID, "password.currentWrong")
+			return core.Refuse(ctx, core.EINVALID, "account.password.currentWrong")
 		}
 		s.release(ctx, att)
 		if current == next {
-			return errorf(ctx, server.EINVALID, "password.same")
+			return core.Refuse(ctx, core.EINVALID, "account.password.same")
 		}
 	}
 	if err := s.checkPasswordPolicy(ctx, next, passwordContextOf(u)); err != nil {
@@ -83,11 +83,11 @@ func (s *Service) ChangePassword(ctx context.Context, u *User, sess *Session, cu
 	return nil
 }
 
-func (s *Service) sendPasswordChanged(ctx context.Context, to string) {
+func (s *base) sendPasswordChanged(ctx context.Context, to string) {
 	s.send(ctx, Mail{
 		To:      to,
-		Subject: msg(ctx, "mail.passwordChanged.subject"),
-		Text:    msg(ctx, "mail.passwordChanged.text", s.cfg.PublicURL+"/password/forgot"),
+		Subject: core.Text(ctx, "account.mail.passwordChanged.subject"),
+		Text:    core.Text(ctx, "account.mail.passwordChanged.text", s.cfg.PublicURL+"/password/forgot"),
 		Purpose: purposePasswordChanged,
 		SentAt:  s.now(),
 	})
@@ -105,9 +105,9 @@ func tokenHash(token string) string {
 
 // RequestPasswordReset e-mails a reset link and code to the owner of the address, if there is
 // one. It answers nil either way (and for an address asked again within the resend interval,
-// when nothing is sent); only too many requests from one IP get a RetryError, whatever the
+// when nothing is sent); only too many requests from one IP get an error with RetryAfter, whatever the
 // addresses.
-func (s *Service) RequestPasswordReset(ctx context.Context, email, ip string) error {
+func (s *Signup) RequestPasswordReset(ctx context.Context, email, ip string) error {
 	if _, err := s.reserve(ctx, s.resetIPKey(ip)); err != nil {
 		return err // the reservation of each request stays: it is what the limit counts
 	}
@@ -115,9 +115,9 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, ip string) er
 	if !validText(email) {
 		return nil
 	}
-	u, err := s.UserByEmail(ctx, email)
+	u, err := s.userByEmail(ctx, email)
 	if err != nil {
-		if server.ErrorCode(err) == server.ENOTFOUND {
+		if core.ErrorCode(err) == core.ENOTFOUND {
 			return nil
 		}
 		return err
@@ -149,8 +149,8 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, ip string) er
 	link := s.cfg.PublicURL + "/password/reset?token=" + url.QueryEscape(token)
 	s.send(ctx, Mail{
 		To:      u.Email,
-		Subject: msg(ctx, "mail.resetPassword.subject"),
-		Text:    msg(ctx, "mail.resetPassword.text", code, int(s.cfg.PasswordResetTTL/time.Minute), link),
+		Subject: core.Text(ctx, "account.mail.resetPassword.subject"),
+		Text:    core.Text(ctx, "account.mail.resetPassword.text", code, int(s.cfg.PasswordResetTTL/time.Minute), link),
 		Code:    code,
 		Link:    link,
 		Purpose: purposeResetPassword,
@@ -171,8 +171,8 @@ type ResetInput struct {
 // A wrong, used or expired link or code is EINVALID "reset.invalid" (a wrong code counts as a
 // failure of the user and the IP); a password the policy refuses is EINVALID with its reason, and
 // the link or code keeps working.
-func (s *Service) ResetPassword(ctx context.Context, in ResetInput, ip string) error {
-	invalid := errorf(ctx, server.EINVALID, "reset.invalid")
+func (s *Signup) ResetPassword(ctx context.Context, in ResetInput, ip string) error {
+	invalid := core.Refuse(ctx, core.EINVALID, "account.reset.invalid")
 	now := s.now()
 	var userID, storedCode string
 	var attempts int
@@ -199,10 +199,10 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, ip string) e
 	case in.Email != "" && in.Code != "":
 		code := strings.TrimSpace(in.Code)
 		if !isSixDigits(code) {
-			return errorf(ctx, server.EINVALID, "code.format")
+			return core.Refuse(ctx, core.EINVALID, "account.code.format")
 		}
-		u, err := s.UserByEmail(ctx, in.Email)
-		if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+		u, err := s.userByEmail(ctx, in.Email)
+		if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 			return err
 		}
 		keys := []throttleKey{s.ipKey(ip)}
@@ -246,7 +246,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, ip string) e
 	}
 	// The link or code is right: the attempt is not a failure.
 	s.release(ctx, att)
-	u, err := s.User(ctx, userID)
+	u, err := s.user(ctx, userID)
 	if err != nil {
 		return err
 	}

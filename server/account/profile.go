@@ -16,7 +16,7 @@ import (
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // decoder: profile images may be WEBP
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // The profile (issue 11, spec §5): a username of 3 to 20 characters, unique without regard to
@@ -36,49 +36,49 @@ const (
 
 // SetUsername sets the user's username ("" removes it). It must have 3 to 20 characters: letters,
 // digits, ".", "_" or "-". A username another user has (in any case) is ECONFLICT.
-func (s *Service) SetUsername(ctx context.Context, u *User, username string) (*User, error) {
+func (s *Profile) SetUsername(ctx context.Context, u *User, username string) (*User, error) {
 	username = strings.TrimSpace(username)
 	var value, key any
 	if username != "" {
 		n := utf8.RuneCountInString(username)
 		if n < UsernameMin || n > UsernameMax {
-			return nil, errorf(ctx, server.EINVALID, "username.length", UsernameMin, UsernameMax)
+			return nil, core.Refuse(ctx, core.EINVALID, "account.username.length", UsernameMin, UsernameMax)
 		}
 		for _, r := range username {
 			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_' && r != '-' {
-				return nil, errorf(ctx, server.EINVALID, "username.characters")
+				return nil, core.Refuse(ctx, core.EINVALID, "account.username.characters")
 			}
 		}
 		value, key = username, strings.ToLower(username)
 	}
 	if _, err := s.db.Exec(ctx, `UPDATE users SET username = ?, username_key = ?, updated_at = ? WHERE id = ?`, value, key, s.now(), u.ID); err != nil {
 		if isUniqueViolation(err) {
-			return nil, errorf(ctx, server.ECONFLICT, "username.taken")
+			return nil, core.Refuse(ctx, core.ECONFLICT, "account.username.taken")
 		}
 		return nil, fmt.Errorf("set username: %w", err)
 	}
-	return s.User(ctx, u.ID)
+	return s.user(ctx, u.ID)
 }
 
 // SetAvatar checks data as a JPEG, PNG, GIF or WEBP image under AvatarMaxBytes by its content,
 // resizes it to an AvatarSize square (cropped to the middle) and stores it as PNG.
-func (s *Service) SetAvatar(ctx context.Context, u *User, data []byte) error {
+func (s *Profile) SetAvatar(ctx context.Context, u *User, data []byte) error {
 	if len(data) == 0 {
-		return errorf(ctx, server.EINVALID, "avatar.empty")
+		return core.Refuse(ctx, core.EINVALID, "account.avatar.empty")
 	}
 	if len(data) >= AvatarMaxBytes {
-		return errorf(ctx, server.ETOOLARGE, "avatar.tooLarge", AvatarMaxBytes>>20)
+		return core.Refuse(ctx, core.ETOOLARGE, "account.avatar.tooLarge", AvatarMaxBytes>>20)
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil || (format != "jpeg" && format != "png" && format != "gif" && format != "webp") {
-		return errorf(ctx, server.EINVALID, "avatar.format")
+		return core.Refuse(ctx, core.EINVALID, "account.avatar.format")
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > avatarMaxPixels {
-		return errorf(ctx, server.EINVALID, "avatar.dimensions")
+		return core.Refuse(ctx, core.EINVALID, "account.avatar.dimensions")
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return errorf(ctx, server.EINVALID, "avatar.format")
+		return core.Refuse(ctx, core.EINVALID, "account.avatar.format")
 	}
 	out, err := squarePNG(img, AvatarSize)
 	if err != nil {
@@ -93,7 +93,7 @@ func (s *Service) SetAvatar(ctx context.Context, u *User, data []byte) error {
 }
 
 // RemoveAvatar deletes the user's profile image (nothing to delete is not an error).
-func (s *Service) RemoveAvatar(ctx context.Context, u *User) error {
+func (s *Profile) RemoveAvatar(ctx context.Context, u *User) error {
 	if _, err := s.db.Exec(ctx, `DELETE FROM user_avatars WHERE user_id = ?`, u.ID); err != nil {
 		return fmt.Errorf("remove profile image: %w", err)
 	}
@@ -101,12 +101,12 @@ func (s *Service) RemoveAvatar(ctx context.Context, u *User) error {
 }
 
 // Avatar returns the stored profile image of the user and its content type; ENOTFOUND when none.
-func (s *Service) Avatar(ctx context.Context, userID string) ([]byte, string, error) {
+func (s *Profile) Avatar(ctx context.Context, userID string) ([]byte, string, error) {
 	var data []byte
 	var contentType string
 	err := s.db.QueryRow(ctx, `SELECT data, content_type FROM user_avatars WHERE user_id = ?`, userID).Scan(&data, &contentType)
 	if isNoRows(err) {
-		return nil, "", errorf(ctx, server.ENOTFOUND, "avatar.none")
+		return nil, "", core.Refuse(ctx, core.ENOTFOUND, "account.avatar.none")
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("load profile image: %w", err)

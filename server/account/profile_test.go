@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -41,10 +41,10 @@ func TestTheProfileImageIsCheckedByContentAndStoredResized(t *testing.T) {
 		}
 		webp, _ := base64.StdEncoding.DecodeString(tinyWEBP)
 		for name, data := range map[string][]byte{"png": pngOf(t, 600, 400), "gif": gifBuf.Bytes(), "webp": webp} {
-			if err := e.svc.SetAvatar(e.ctx, u, data); err != nil {
+			if err := e.svc.Profile.SetAvatar(e.ctx, u, data); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			stored, ct, err := e.svc.Avatar(e.ctx, u.ID)
+			stored, ct, err := e.svc.Profile.Avatar(e.ctx, u.ID)
 			if err != nil || ct != "image/png" {
 				t.Fatalf("%s: %v %q", name, err, ct)
 			}
@@ -53,25 +53,25 @@ func TestTheProfileImageIsCheckedByContentAndStoredResized(t *testing.T) {
 				t.Fatalf("%s: stored %s %dx%d (%v)", name, format, cfg.Width, cfg.Height, err)
 			}
 		}
-		if fresh, _ := e.svc.User(e.ctx, u.ID); !fresh.HasAvatar {
+		if fresh, _ := e.svc.Users.User(e.ctx, u.ID); !fresh.HasAvatar {
 			t.Fatal("HasAvatar is false")
 		}
 		// Anything else, whatever it is called, is refused with a clear message.
-		wantCode(t, e.svc.SetAvatar(e.ctx, u, []byte("GIF89a but not really")), server.EINVALID)
+		wantCode(t, e.svc.Profile.SetAvatar(e.ctx, u, []byte("GIF89a but not really")), core.EINVALID)
 		for _, data := range [][]byte{[]byte("GIF89a"), []byte("<svg xmlns='http://www.w3.org/2000/svg'/>"), []byte("%PDF-1.7")} {
-			err := e.svc.SetAvatar(e.ctx, u, data)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "La imagen debe ser JPG, PNG, GIF o WEBP." {
-				t.Fatalf("message %q", server.ErrorMessage(err))
+			err := e.svc.Profile.SetAvatar(e.ctx, u, data)
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "La imagen debe ser JPG, PNG, GIF o WEBP." {
+				t.Fatalf("message %q", core.ErrorMessage(err))
 			}
 		}
 		big := append(pngOf(t, 10, 10), bytes.Repeat([]byte{0}, account.AvatarMaxBytes)...)
-		wantCode(t, e.svc.SetAvatar(e.ctx, u, big), server.ETOOLARGE)
-		if err := e.svc.RemoveAvatar(e.ctx, u); err != nil {
+		wantCode(t, e.svc.Profile.SetAvatar(e.ctx, u, big), core.ETOOLARGE)
+		if err := e.svc.Profile.RemoveAvatar(e.ctx, u); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := e.svc.Avatar(e.ctx, u.ID)
-		wantCode(t, err, server.ENOTFOUND)
+		_, _, err := e.svc.Profile.Avatar(e.ctx, u.ID)
+		wantCode(t, err, core.ENOTFOUND)
 	})
 }
 
@@ -80,29 +80,29 @@ func TestUsernamesHave3To20CharactersAndAreUnique(t *testing.T) {
 		ana, _ := e.signUp(t, "ana@example.com")
 		bob, _ := e.signUp(t, "bob@example.com")
 		for _, bad := range []string{"ab", strings.Repeat("x", 21), "ana garcía", "ana@x"} {
-			_, err := e.svc.SetUsername(e.ctx, ana, bad)
-			wantCode(t, err, server.EINVALID)
+			_, err := e.svc.Profile.SetUsername(e.ctx, ana, bad)
+			wantCode(t, err, core.EINVALID)
 		}
-		_, err := e.svc.SetUsername(e.ctx, ana, "ab")
-		if server.ErrorMessage(err) != "El nombre de usuario debe tener entre 3 y 20 caracteres." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		_, err := e.svc.Profile.SetUsername(e.ctx, ana, "ab")
+		if core.ErrorMessage(err) != "El nombre de usuario debe tener entre 3 y 20 caracteres." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
-		u, err := e.svc.SetUsername(e.ctx, ana, "Ana_García")
+		u, err := e.svc.Profile.SetUsername(e.ctx, ana, "Ana_García")
 		if err != nil || u.Username != "Ana_García" {
 			t.Fatalf("%+v %v", u, err)
 		}
-		if _, err := e.svc.SetUsername(e.ctx, ana, strings.Repeat("ñ", 20)); err != nil {
+		if _, err := e.svc.Profile.SetUsername(e.ctx, ana, strings.Repeat("ñ", 20)); err != nil {
 			t.Fatalf("20 characters (40 bytes) refused: %v", err)
 		}
-		if _, err := e.svc.SetUsername(e.ctx, ana, "Ana_García"); err != nil {
+		if _, err := e.svc.Profile.SetUsername(e.ctx, ana, "Ana_García"); err != nil {
 			t.Fatal(err)
 		}
-		_, err = e.svc.SetUsername(e.ctx, bob, "ana_garcía")
-		wantCode(t, err, server.ECONFLICT)
-		if server.ErrorMessage(err) != "Ese nombre de usuario ya está en uso. Elige otro." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		_, err = e.svc.Profile.SetUsername(e.ctx, bob, "ana_garcía")
+		wantCode(t, err, core.ECONFLICT)
+		if core.ErrorMessage(err) != "Ese nombre de usuario ya está en uso. Elige otro." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
-		if u, err := e.svc.SetUsername(e.ctx, ana, ""); err != nil || u.Username != "" {
+		if u, err := e.svc.Profile.SetUsername(e.ctx, ana, ""); err != nil || u.Username != "" {
 			t.Fatalf("removing: %+v %v", u, err)
 		}
 	})

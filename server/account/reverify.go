@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -20,17 +20,17 @@ const (
 // code (each code once) or the code of SendReverifyCode — and returns until when sensitive actions
 // are open. Wrong answers are EINVALID (never 401: the session stays) and count as failures of the
 // user and the IP.
-func (s *Service) Reverify(ctx context.Context, u *User, sess *Session, method, secret, ip string) (time.Time, error) {
+func (s *Reverify) Reverify(ctx context.Context, u *User, sess *Session, method, secret, ip string) (time.Time, error) {
 	if sess == nil || sess.MFAPending {
-		return time.Time{}, errorf(ctx, server.EUNAUTHORIZED, "session.required")
+		return time.Time{}, core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 	}
 	switch method {
 	case MethodPassword:
 		if !u.HasPassword {
-			return time.Time{}, errorf(ctx, server.EINVALID, "reverify.noPassword")
+			return time.Time{}, core.Refuse(ctx, core.EINVALID, "account.reverify.noPassword")
 		}
 		if secret == "" {
-			return time.Time{}, errorf(ctx, server.EINVALID, "password.required")
+			return time.Time{}, core.Refuse(ctx, core.EINVALID, "account.password.required")
 		}
 		att, err := s.reserve(ctx, s.userKey(u.ID), s.ipKey(ip))
 		if err != nil {
@@ -42,7 +42,7 @@ func (s *Service) Reverify(ctx context.Context, u *User, sess *Session, method, 
 			return time.Time{}, fmt.Errorf("reverify: %w", err)
 		}
 		if !ok {
-			return time.Time{}, errorf(ctx, server.EINVALID, "reverify.passwordWrong")
+			return time.Time{}, core.Refuse(ctx, core.EINVALID, "account.reverify.passwordWrong")
 		}
 		s.release(ctx, att)
 	case MethodTOTP:
@@ -57,20 +57,20 @@ func (s *Service) Reverify(ctx context.Context, u *User, sess *Session, method, 
 			return time.Time{}, err
 		}
 	default:
-		return time.Time{}, errorf(ctx, server.EINVALID, "reverify.method")
+		return time.Time{}, core.Refuse(ctx, core.EINVALID, "account.reverify.method")
 	}
 	return s.markReverified(ctx, sess.ID, method == MethodTOTP)
 }
 
 // steps is the onboarding order.
-func (s *Service) steps() []string {
+func (s *base) steps() []string {
 	if s.cfg.Billing {
 		return []string{StepVerifyEmail, StepSecurityTOTP, StepSecurityPasskey, StepPersonalInfo, StepBilling, StepDone}
 	}
 	return []string{StepVerifyEmail, StepSecurityTOTP, StepSecurityPasskey, StepPersonalInfo, StepDone}
 }
 
-func (s *Service) nextStep(step string) string {
+func (s *base) nextStep(step string) string {
 	steps := s.steps()
 	for i, st := range steps {
 		if st == step && i+1 < len(steps) {
@@ -81,7 +81,7 @@ func (s *Service) nextStep(step string) string {
 }
 
 // OnboardingOf is where the user is in onboarding.
-func (s *Service) OnboardingOf(u *User) Onboarding {
+func (s *Profile) OnboardingOf(u *User) Onboarding {
 	if u.OnboardingStep == StepBilling && !s.cfg.Billing {
 		// Billing was turned off after this user reached its step: there is nothing left to do.
 		return Onboarding{Step: StepDone, Completed: true}
@@ -100,49 +100,49 @@ const (
 // checks what "complete" claims: TOTP on, a passkey registered (when the passkey provider tells),
 // personal identity filled in. Only the two security steps may be skipped; e-mail verification is
 // completed by VerifyEmail and billing by the billing flow.
-func (s *Service) AdvanceOnboarding(ctx context.Context, u *User, step, action string) (Onboarding, error) {
+func (s *Profile) AdvanceOnboarding(ctx context.Context, u *User, step, action string) (Onboarding, error) {
 	known := false
 	for _, st := range s.steps() {
 		known = known || st == step
 	}
 	if !known || step == StepDone {
-		return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.unknownStep")
+		return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.unknownStep")
 	}
 	if action != ActionComplete && action != ActionSkip {
-		return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.action")
+		return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.action")
 	}
 	if step != u.OnboardingStep {
-		return Onboarding{}, errorf(ctx, server.ECONFLICT, "onboarding.notCurrent", u.OnboardingStep)
+		return Onboarding{}, core.Refuse(ctx, core.ECONFLICT, "account.onboarding.notCurrent", u.OnboardingStep)
 	}
 	skippable := step == StepSecurityTOTP || step == StepSecurityPasskey
 	if action == ActionSkip && !skippable {
-		return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.notSkippable")
+		return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.notSkippable")
 	}
 	if action == ActionComplete {
 		switch step {
 		case StepVerifyEmail:
-			return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.verifyByCode")
+			return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.verifyByCode")
 		case StepBilling:
-			return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.billingPending")
+			return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.billingPending")
 		case StepSecurityTOTP:
 			if !u.TOTPEnabled {
-				return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.needTOTP")
+				return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.needTOTP")
 			}
 		case StepSecurityPasskey:
-			if s.HasPasskey != nil {
-				has, err := s.HasPasskey(ctx, u.ID)
+			if s.hooks.HasPasskey != nil {
+				has, err := s.hooks.HasPasskey(ctx, u.ID)
 				if err != nil {
 					return Onboarding{}, err
 				}
 				if !has {
-					return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.needPasskey")
+					return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.needPasskey")
 				}
 			}
 		case StepPersonalInfo:
-			if issues, err := schema.ValidateValue("personalIdentity", identityDocument(u.Identity), server.LanguageFrom(ctx)); err != nil {
+			if issues, err := schema.ValidateValue("personalIdentity", identityDocument(u.Identity), core.LanguageFrom(ctx)); err != nil {
 				return Onboarding{}, fmt.Errorf("validate identity: %w", err)
 			} else if len(issues) > 0 {
-				return Onboarding{}, errorf(ctx, server.EINVALID, "onboarding.needIdentity")
+				return Onboarding{}, core.Refuse(ctx, core.EINVALID, "account.onboarding.needIdentity")
 			}
 		}
 	}
@@ -155,11 +155,11 @@ func (s *Service) AdvanceOnboarding(ctx context.Context, u *User, step, action s
 	if n, err := res.RowsAffected(); err != nil {
 		return Onboarding{}, fmt.Errorf("advance onboarding: %w", err)
 	} else if n == 0 {
-		fresh, err := s.User(ctx, u.ID)
+		fresh, err := s.user(ctx, u.ID)
 		if err != nil {
 			return Onboarding{}, err
 		}
-		return Onboarding{}, errorf(ctx, server.ECONFLICT, "onboarding.notCurrent", fresh.OnboardingStep)
+		return Onboarding{}, core.Refuse(ctx, core.ECONFLICT, "account.onboarding.notCurrent", fresh.OnboardingStep)
 	}
 	return Onboarding{Step: next, Completed: next == StepDone}, nil
 }
@@ -183,8 +183,8 @@ func identityDocument(id Identity) map[string]any {
 
 // UpdateIdentity validates the personal identity with the shared schema (patrimonio/shared-schema,
 // the same rules and messages as the PWA's form: all six fields required) and stores it exactly as
-// given. Problems are a *ValidationError naming each field with its message in the language of ctx.
-func (s *Service) UpdateIdentity(ctx context.Context, userID string, in IdentityInput) (*User, error) {
+// given. Problems are a *core.Error (EINVALID) naming each field (Fields) with its message in the language of ctx.
+func (s *Profile) UpdateIdentity(ctx context.Context, userID string, in IdentityInput) (*User, error) {
 	doc := map[string]any{}
 	for k, v := range map[string]*string{"first_name": in.FirstName, "last_name": in.LastName, "birthday": in.Birthday,
 		"gender": in.Gender, "country": in.Country, "state": in.State} {
@@ -192,14 +192,14 @@ func (s *Service) UpdateIdentity(ctx context.Context, userID string, in Identity
 			doc[k] = *v
 		}
 	}
-	issues, err := schema.ValidateValue("personalIdentity", doc, server.LanguageFrom(ctx))
+	issues, err := schema.ValidateValue("personalIdentity", doc, core.LanguageFrom(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("validate identity: %w", err)
 	}
 	if len(issues) > 0 {
-		ve := &ValidationError{Err: errorf(ctx, server.EINVALID, "identity.invalid")}
+		ve := core.Refuse(ctx, core.EINVALID, "account.identity.invalid")
 		for _, is := range issues {
-			ve.Fields = append(ve.Fields, FieldError{Path: is.Path, Message: is.Message})
+			ve.Fields = append(ve.Fields, core.FieldIssue{Path: is.Path, Message: is.Message})
 		}
 		return nil, ve
 	}
@@ -212,9 +212,9 @@ func (s *Service) UpdateIdentity(ctx context.Context, userID string, in Identity
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, fmt.Errorf("update identity: %w", err)
 	} else if n == 0 {
-		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
-	return s.User(ctx, userID)
+	return s.user(ctx, userID)
 }
 
 func deref(p *string) string {

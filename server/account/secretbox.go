@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"patrimonio/server"
 )
 
 // TOTP secrets must stay readable to check codes, so unlike passwords and codes they cannot be
@@ -24,13 +22,20 @@ import (
 
 const sealedPrefix = "enc1:"
 
+// secretKeyVariable names the setting of the key in messages for the operator. The account
+// package does not read the configuration (server/config does, and server/app passes the key).
+const secretKeyVariable = "PATRIMONIO_SECRET_KEY"
+
+// secretKeyLen is the length of an AES-256 key.
+const secretKeyLen = 32
+
 // ErrNoSecretKey is returned by anything that needs the secret key when the service has none
 // (Config.SecretKey unset): secrets are then neither stored nor read, never kept in plaintext.
-var ErrNoSecretKey = errors.New("account: no secret key configured (" + server.EnvSecretKey + "); TOTP secrets cannot be stored or read")
+var ErrNoSecretKey = errors.New("account: no secret key configured (" + secretKeyVariable + "); TOTP secrets cannot be stored or read")
 
 // ErrWrongSecretKey is returned when a sealed value does not open: the key is not the one it was
 // sealed with, or the stored value was changed.
-var ErrWrongSecretKey = errors.New("account: a stored secret cannot be decrypted: " + server.EnvSecretKey +
+var ErrWrongSecretKey = errors.New("account: a stored secret cannot be decrypted: " + secretKeyVariable +
 	" is not the key it was encrypted with, or the database was altered")
 
 // secretBox seals and opens small secrets with AES-256-GCM and a random 96-bit nonce per seal.
@@ -39,8 +44,8 @@ type secretBox struct {
 }
 
 func newSecretBox(key []byte) (*secretBox, error) {
-	if len(key) != server.SecretKeyLen {
-		return nil, fmt.Errorf("account: the secret key must be %d bytes, got %d", server.SecretKeyLen, len(key))
+	if len(key) != secretKeyLen {
+		return nil, fmt.Errorf("account: the secret key must be %d bytes, got %d", secretKeyLen, len(key))
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
@@ -82,13 +87,13 @@ func (b *secretBox) open(stored, ad string) (string, error) {
 func totpAD(userID string) string { return "patrimonio totp " + userID }
 
 // sealTOTP seals a user's base32 TOTP secret for storage.
-func (s *Service) sealTOTP(userID, secret string) (string, error) {
+func (s *base) sealTOTP(userID, secret string) (string, error) {
 	return s.box.seal(secret, totpAD(userID))
 }
 
 // openTOTP returns the base32 secret of a stored value, and whether the value was a plaintext one
 // that should be sealed now. Without a key even plaintext values are refused (fail closed).
-func (s *Service) openTOTP(userID, stored string) (secret string, plaintext bool, err error) {
+func (s *base) openTOTP(userID, stored string) (secret string, plaintext bool, err error) {
 	if s.box == nil {
 		return "", false, ErrNoSecretKey
 	}
@@ -110,7 +115,7 @@ const (
 // The first start stores a check value; later starts open it. When it does not open, the start is
 // refused (ErrWrongSecretKey) unless no sealed secret exists yet, in which case the check is
 // replaced with a warning (nothing would be lost: e.g. a development key file was deleted).
-func (s *Service) CheckSecretKey(ctx context.Context) error {
+func (s *SecondFactors) CheckSecretKey(ctx context.Context) error {
 	if s.box == nil {
 		return ErrNoSecretKey
 	}
@@ -141,14 +146,14 @@ func (s *Service) CheckSecretKey(ctx context.Context) error {
 		return err
 	}
 	s.logger.WarnContext(ctx, "the secret key changed; no stored secret used the old one, so the new key is adopted",
-		"variable", server.EnvSecretKey)
+		"variable", secretKeyVariable)
 	return nil
 }
 
 // SealPlaintextSecrets seals the TOTP secrets still stored in plaintext (written before secrets
 // were encrypted) and returns how many it sealed. Each row is updated only if it still holds the
 // value read, so a concurrent change wins.
-func (s *Service) SealPlaintextSecrets(ctx context.Context) (int, error) {
+func (s *SecondFactors) SealPlaintextSecrets(ctx context.Context) (int, error) {
 	if s.box == nil {
 		return 0, ErrNoSecretKey
 	}

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
+	"patrimonio/server/store"
 )
 
 // storedTOTP reads the user's totp row as stored.
@@ -29,7 +30,7 @@ func TestTOTPSecretsAreNotReadableInTheDatabase(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		u, token := e.signUp(t, "ana@example.com")
 		sess, _ := e.authenticate(t, token)
-		setup, err := e.svc.SetupTOTP(e.ctx, u, sess)
+		setup, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +38,7 @@ func TestTOTPSecretsAreNotReadableInTheDatabase(t *testing.T) {
 		if !strings.HasPrefix(pending, "enc1:") || strings.Contains(pending, setup.Secret) {
 			t.Fatalf("the pending secret is stored as %q (secret %s)", pending, setup.Secret)
 		}
-		if _, err := e.svc.EnableTOTP(e.ctx, u, sess, totpOf(t, setup.Secret, e.clock.Now())); err != nil {
+		if _, err := e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, totpOf(t, setup.Secret, e.clock.Now())); err != nil {
 			t.Fatal(err)
 		}
 		active, _ := e.storedTOTP(t, u.ID)
@@ -45,7 +46,7 @@ func TestTOTPSecretsAreNotReadableInTheDatabase(t *testing.T) {
 			t.Fatalf("the active secret is stored as %q (pending was %q)", active, pending)
 		}
 		// Nowhere in the database: the SQLite files hold no trace of the secret.
-		if e.db.Dialect() == server.SQLite {
+		if e.db.Dialect() == store.SQLite {
 			dir := filepath.Dir(sqlitePath(t, e))
 			files, _ := filepath.Glob(filepath.Join(dir, "*"))
 			for _, f := range files {
@@ -60,7 +61,7 @@ func TestTOTPSecretsAreNotReadableInTheDatabase(t *testing.T) {
 		}
 		// And the sealed secret still works.
 		e.clock.Advance(30 * time.Second)
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -82,21 +83,21 @@ func TestAWrongSecretKeyFailsClosed(t *testing.T) {
 		u, token := e.signUp(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		sess, _ := e.authenticate(t, token)
-		if err := e.svc.CheckSecretKey(e.ctx); err != nil {
+		if err := e.svc.SecondFactors.CheckSecretKey(e.ctx); err != nil {
 			t.Fatalf("the first check with the right key: %v", err)
 		}
 
 		other := e.service(t, func(c *account.Config) { c.SecretKey = randomKey(t) })
-		_, err := other.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP)
-		if !errors.Is(err, account.ErrWrongSecretKey) || server.ErrorCode(err) != server.EINTERNAL {
+		_, err := other.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP)
+		if !errors.Is(err, account.ErrWrongSecretKey) || core.ErrorCode(err) != core.EINTERNAL {
 			t.Fatalf("a right code checked with the wrong key: %v, want an internal error wrapping ErrWrongSecretKey", err)
 		}
-		if err := other.CheckSecretKey(e.ctx); !errors.Is(err, account.ErrWrongSecretKey) ||
+		if err := other.SecondFactors.CheckSecretKey(e.ctx); !errors.Is(err, account.ErrWrongSecretKey) ||
 			!strings.Contains(err.Error(), "PATRIMONIO_SECRET_KEY") {
 			t.Fatalf("CheckSecretKey with another key: %v", err)
 		}
 		// The stored secret was left alone, and the right key still opens it.
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); err != nil {
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatalf("the right key after the refusals: %v", err)
 		}
 	})
@@ -108,16 +109,16 @@ func TestWithoutASecretKeyTOTPSecretsAreNeitherStoredNorRead(t *testing.T) {
 		secret, _ := e.enableTOTP(t, token)
 		sess, _ := e.authenticate(t, token)
 		keyless := e.service(t, func(c *account.Config) { c.SecretKey = nil })
-		if _, err := keyless.SetupTOTP(e.ctx, u, sess); !errors.Is(err, account.ErrNoSecretKey) {
+		if _, err := keyless.SecondFactors.SetupTOTP(e.ctx, u, sess); !errors.Is(err, account.ErrNoSecretKey) {
 			t.Fatalf("SetupTOTP without a key: %v", err)
 		}
-		if _, err := keyless.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); !errors.Is(err, account.ErrNoSecretKey) {
+		if _, err := keyless.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); !errors.Is(err, account.ErrNoSecretKey) {
 			t.Fatalf("a TOTP code without a key: %v", err)
 		}
-		if err := keyless.CheckSecretKey(e.ctx); !errors.Is(err, account.ErrNoSecretKey) {
+		if err := keyless.SecondFactors.CheckSecretKey(e.ctx); !errors.Is(err, account.ErrNoSecretKey) {
 			t.Fatalf("CheckSecretKey without a key: %v", err)
 		}
-		if _, err := account.New(e.db, func() account.Config { c := cheapConfig(); c.SecretKey = []byte("too short"); return c }(), nil, nil); err == nil {
+		if _, err := account.New(e.db, func() account.Config { c := cheapConfig(); c.SecretKey = []byte("too short"); return c }(), account.Options{}); err == nil {
 			t.Fatal("New accepted a 9-byte key")
 		}
 	})
@@ -134,7 +135,7 @@ func TestASealedSecretMovedToAnotherUserDoesNotOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 		sess, _ := e.authenticate(t, bobToken)
-		_, err := e.svc.Reverify(e.ctx, bob, sess, account.MethodTOTP, totpOf(t, anaSecret, e.clock.Now()), meta.IP)
+		_, err := e.svc.Reverify.Reverify(e.ctx, bob, sess, account.MethodTOTP, totpOf(t, anaSecret, e.clock.Now()), meta.IP)
 		if !errors.Is(err, account.ErrWrongSecretKey) {
 			t.Fatalf("Ana's sealed secret in Bob's row: %v, want ErrWrongSecretKey", err)
 		}
@@ -159,7 +160,7 @@ func TestPlaintextSecretsFromBeforeEncryptionAreSealed(t *testing.T) {
 			}
 			sess, u := e.authenticate(t, token)
 			code := account.TOTPCode(raw(t), account.TOTPStep(e.clock.Now()))
-			if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, code, meta.IP); err != nil {
+			if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, code, meta.IP); err != nil {
 				t.Fatalf("a code of the plaintext secret: %v", err)
 			}
 			if stored, _ := e.storedTOTP(t, u.ID); !strings.HasPrefix(stored, "enc1:") {
@@ -167,7 +168,7 @@ func TestPlaintextSecretsFromBeforeEncryptionAreSealed(t *testing.T) {
 			}
 			e.clock.Advance(30 * time.Second)
 			code = account.TOTPCode(raw(t), account.TOTPStep(e.clock.Now()))
-			if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, code, meta.IP); err != nil {
+			if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, code, meta.IP); err != nil {
 				t.Fatalf("a code of the now sealed secret: %v", err)
 			}
 		})
@@ -184,7 +185,7 @@ func TestPlaintextSecretsFromBeforeEncryptionAreSealed(t *testing.T) {
 				t.Fatal(err)
 			}
 			e.enableTOTP(t, cidToken)
-			n, err := e.svc.SealPlaintextSecrets(e.ctx)
+			n, err := e.svc.SecondFactors.SealPlaintextSecrets(e.ctx)
 			if err != nil || n != 3 {
 				t.Fatalf("SealPlaintextSecrets = %d, %v; want 3 values sealed", n, err)
 			}
@@ -196,12 +197,12 @@ func TestPlaintextSecretsFromBeforeEncryptionAreSealed(t *testing.T) {
 					}
 				}
 			}
-			if n, err := e.svc.SealPlaintextSecrets(e.ctx); err != nil || n != 0 {
+			if n, err := e.svc.SecondFactors.SealPlaintextSecrets(e.ctx); err != nil || n != 0 {
 				t.Fatalf("a second run sealed %d, %v", n, err)
 			}
 			// Bob's sealed pending secret is confirmed with a code of the old plaintext one.
 			sess, u := e.authenticate(t, bobToken)
-			if _, err := e.svc.EnableTOTP(e.ctx, u, sess, account.TOTPCode(raw(t), account.TOTPStep(e.clock.Now()))); err != nil {
+			if _, err := e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, account.TOTPCode(raw(t), account.TOTPStep(e.clock.Now()))); err != nil {
 				t.Fatalf("enable with the sealed pending secret: %v", err)
 			}
 		})
@@ -211,16 +212,16 @@ func TestPlaintextSecretsFromBeforeEncryptionAreSealed(t *testing.T) {
 func TestTheKeyCheckAdoptsANewKeyOnlyWhenNoSecretIsSealed(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		first := e.svc
-		if err := first.CheckSecretKey(e.ctx); err != nil {
+		if err := first.SecondFactors.CheckSecretKey(e.ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := first.CheckSecretKey(e.ctx); err != nil {
+		if err := first.SecondFactors.CheckSecretKey(e.ctx); err != nil {
 			t.Fatalf("a second start with the same key: %v", err)
 		}
 		// No secret sealed yet: a new key is adopted (a deleted development key file).
 		newKey := randomKey(t)
 		second := e.service(t, func(c *account.Config) { c.SecretKey = newKey })
-		if err := second.CheckSecretKey(e.ctx); err != nil {
+		if err := second.SecondFactors.CheckSecretKey(e.ctx); err != nil {
 			t.Fatalf("a new key with nothing sealed: %v", err)
 		}
 		// Once a secret is sealed with the new key, another key is refused.
@@ -228,7 +229,7 @@ func TestTheKeyCheckAdoptsANewKeyOnlyWhenNoSecretIsSealed(t *testing.T) {
 		_, token := e.signUp(t, "ana@example.com")
 		e.enableTOTP(t, token)
 		third := e.service(t, func(c *account.Config) { c.SecretKey = randomKey(t) })
-		if err := third.CheckSecretKey(e.ctx); !errors.Is(err, account.ErrWrongSecretKey) || !strings.Contains(err.Error(), "1 stored authenticator secret(s)") {
+		if err := third.SecondFactors.CheckSecretKey(e.ctx); !errors.Is(err, account.ErrWrongSecretKey) || !strings.Contains(err.Error(), "1 stored authenticator secret(s)") {
 			t.Fatalf("another key with a sealed secret: %v", err)
 		}
 	})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Security events and the proofs they need (issue 11):
@@ -22,36 +22,36 @@ import (
 //     live connections opened with them (OnSessionEnded); deleting the account ends all of them
 //     (OnUserEnded).
 
-// HasSecondFactor says whether the user has TOTP on or a passkey.
-func (s *Service) HasSecondFactor(ctx context.Context, u *User) (bool, error) {
+// hasSecondFactor says whether the user has TOTP on or a passkey.
+func (s *base) hasSecondFactor(ctx context.Context, u *User) (bool, error) {
 	if u.TOTPEnabled {
 		return true, nil
 	}
-	if s.HasPasskey == nil {
+	if s.hooks.HasPasskey == nil {
 		return false, nil
 	}
-	return s.HasPasskey(ctx, u.ID)
+	return s.hooks.HasPasskey(ctx, u.ID)
 }
 
-// RequireSecondFactorProof refuses (403, server.EREVERIFY) unless the session holds a recent proof
+// requireSecondFactorProof refuses (403, core.EREVERIFY) unless the session holds a recent proof
 // (RequireRecentProof) and, when the user has a second factor, that proof included one.
-func (s *Service) RequireSecondFactorProof(ctx context.Context, u *User, sess *Session) error {
-	if err := s.RequireRecentProof(ctx, sess); err != nil {
+func (s *base) requireSecondFactorProof(ctx context.Context, u *User, sess *Session) error {
+	if err := s.requireRecentProof(ctx, sess); err != nil {
 		return err
 	}
-	has, err := s.HasSecondFactor(ctx, u)
+	has, err := s.hasSecondFactor(ctx, u)
 	if err != nil {
 		return err
 	}
 	if has && !sess.ReverifiedMFA {
-		return errorf(ctx, server.EREVERIFY, "reverify.secondFactor")
+		return core.Refuse(ctx, core.EREVERIFY, "account.reverify.secondFactor")
 	}
 	return nil
 }
 
 // endOtherSessions deletes, inside q, every session of the user but keep ("" for all of them), and
 // returns their ids; the caller tells them to notifyEnded after its commit.
-func (s *Service) endOtherSessions(ctx context.Context, q queryer, userID, keep string) ([]string, error) {
+func (s *base) endOtherSessions(ctx context.Context, q queryer, userID, keep string) ([]string, error) {
 	rows, err := q.Query(ctx, `DELETE FROM sessions WHERE user_id = ? AND id <> ? RETURNING id`, userID, keep)
 	if err != nil {
 		return nil, fmt.Errorf("end the other sessions: %w", err)
@@ -72,17 +72,17 @@ func (s *Service) endOtherSessions(ctx context.Context, q queryer, userID, keep 
 }
 
 // notifyEnded tells OnSessionEnded about sessions that were ended.
-func (s *Service) notifyEnded(ids []string) {
-	if s.OnSessionEnded == nil {
+func (s *base) notifyEnded(ids []string) {
+	if s.hooks.OnSessionEnded == nil {
 		return
 	}
 	for _, id := range ids {
-		s.OnSessionEnded(id)
+		s.hooks.OnSessionEnded(id)
 	}
 }
 
 // EndOtherSessions signs the user out everywhere but on sess ("sign out other devices").
-func (s *Service) EndOtherSessions(ctx context.Context, u *User, sess *Session) (int, error) {
+func (s *Sessions) EndOtherSessions(ctx context.Context, u *User, sess *Session) (int, error) {
 	keep := ""
 	if sess != nil {
 		keep = sess.ID
@@ -116,7 +116,7 @@ func publicSessionID(id string) string {
 
 // Sessions lists the user's live sessions (a pending sign-in waiting for its second factor is not
 // one), the most recently used first; current marks the one of the request.
-func (s *Service) Sessions(ctx context.Context, u *User, current *Session) ([]SessionInfo, error) {
+func (s *Sessions) Sessions(ctx context.Context, u *User, current *Session) ([]SessionInfo, error) {
 	now := s.now()
 	rows, err := s.db.Query(ctx, `SELECT id, created_at, last_seen_at, user_agent, ip FROM sessions
 		WHERE user_id = ? AND mfa_pending = ? AND expires_at > ? AND last_seen_at > ?
@@ -144,7 +144,7 @@ func (s *Service) Sessions(ctx context.Context, u *User, current *Session) ([]Se
 
 // EndSession signs one of the user's sessions out by its public id (ENOTFOUND when the user has
 // no such session).
-func (s *Service) EndSession(ctx context.Context, u *User, publicID string) error {
+func (s *Sessions) EndSession(ctx context.Context, u *User, publicID string) error {
 	rows, err := s.db.Query(ctx, `SELECT id FROM sessions WHERE user_id = ?`, u.ID)
 	if err != nil {
 		return fmt.Errorf("end session: %w", err)
@@ -165,7 +165,7 @@ func (s *Service) EndSession(ctx context.Context, u *User, publicID string) erro
 		return fmt.Errorf("end session: %w", err)
 	}
 	if target == "" {
-		return errorf(ctx, server.ENOTFOUND, "session.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "account.session.notFound")
 	}
 	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ? AND user_id = ?`, target, u.ID); err != nil {
 		return fmt.Errorf("end session: %w", err)

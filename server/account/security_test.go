@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -22,10 +22,13 @@ type ended struct {
 	users    []string
 }
 
-func (e *env) watchEnded() *ended {
+func (e *env) watchEnded(t *testing.T) *ended {
+	t.Helper()
 	rec := &ended{}
-	e.svc.OnSessionEnded = func(id string) { rec.mu.Lock(); rec.sessions = append(rec.sessions, id); rec.mu.Unlock() }
-	e.svc.OnUserEnded = func(id string) { rec.mu.Lock(); rec.users = append(rec.users, id); rec.mu.Unlock() }
+	e.withHooks(t, account.Hooks{
+		OnSessionEnded: func(id string) { rec.mu.Lock(); rec.sessions = append(rec.sessions, id); rec.mu.Unlock() },
+		OnUserEnded:    func(id string) { rec.mu.Lock(); rec.users = append(rec.users, id); rec.mu.Unlock() },
+	})
 	return rec
 }
 
@@ -38,7 +41,7 @@ func (r *ended) has(sessionID string) bool {
 // signInAgain is another device of the user, signed in with the password.
 func (e *env) signInAgain(t *testing.T, email, ip string) string {
 	t.Helper()
-	res, err := e.svc.SignIn(e.ctx, email, goodPassword, account.SessionMeta{UserAgent: "other device", IP: ip})
+	res, err := e.svc.Sessions.SignIn(e.ctx, email, goodPassword, account.SessionMeta{UserAgent: "other device", IP: ip})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,17 +49,17 @@ func (e *env) signInAgain(t *testing.T, email, ip string) string {
 }
 
 func (e *env) alive(token string) bool {
-	_, _, err := e.svc.Authenticate(e.ctx, token)
+	_, _, err := e.svc.Sessions.Authenticate(e.ctx, token)
 	return err == nil
 }
 
 // Point 1.
 func TestAConfiguredAdminAddressIsAdminOnlyOnceVerified(t *testing.T) {
 	dialectsWith(t, func(c *account.Config) { c.AdminEmails = []string{"boss@example.com"} }, func(t *testing.T, e *env) {
-		if _, err := e.svc.Register(e.ctx, "boss@example.com", goodPassword, meta); err != nil {
+		if _, err := e.svc.Signup.Register(e.ctx, "boss@example.com", goodPassword, meta); err != nil {
 			t.Fatal(err)
 		}
-		squatter, err := e.svc.UserByEmail(e.ctx, "boss@example.com")
+		squatter, err := e.svc.Users.UserByEmail(e.ctx, "boss@example.com")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +67,7 @@ func TestAConfiguredAdminAddressIsAdminOnlyOnceVerified(t *testing.T) {
 			t.Fatal("an unverified configured address is an admin")
 		}
 		// Signing in with the password (not the mailbox) does not make it one either.
-		res, err := e.svc.SignIn(e.ctx, "boss@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "boss@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +78,7 @@ func TestAConfiguredAdminAddressIsAdminOnlyOnceVerified(t *testing.T) {
 		if err := e.db.QueryRow(e.ctx, `SELECT is_admin FROM users WHERE id = ?`, squatter.ID).Scan(&stored); err != nil || stored {
 			t.Fatalf("stored is_admin = %v (%v)", stored, err)
 		}
-		u, _, err := e.svc.VerifyRegistration(e.ctx, "boss@example.com", e.lastCode(t, "boss@example.com", "verify_email"), meta)
+		u, _, err := e.svc.Signup.VerifyRegistration(e.ctx, "boss@example.com", e.lastCode(t, "boss@example.com", "verify_email"), meta)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,43 +98,43 @@ func TestRemovingOrReplacingTOTPNeedsAProofWithTheSecondFactor(t *testing.T) {
 		if sess.ReverifiedAt.IsZero() {
 			t.Fatal("the sign-up session holds no proof")
 		}
-		wantCode(t, e.svc.DisableTOTP(e.ctx, u, sess), server.EREVERIFY)
-		_, err := e.svc.SetupTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
+		wantCode(t, e.svc.SecondFactors.DisableTOTP(e.ctx, u, sess), core.EREVERIFY)
+		_, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
+		wantCode(t, err, core.EREVERIFY)
 		// A password is not enough, nor an e-mailed code.
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
-		wantCode(t, e.svc.DisableTOTP(e.ctx, u, sess), server.EREVERIFY)
-		if err := e.svc.SendReverifyCode(e.ctx, u); err != nil {
+		wantCode(t, e.svc.SecondFactors.DisableTOTP(e.ctx, u, sess), core.EREVERIFY)
+		if err := e.svc.Reverify.SendReverifyCode(e.ctx, u); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodEmail, e.lastCode(t, u.Email, "reverify"), meta.IP); err != nil {
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodEmail, e.lastCode(t, u.Email, "reverify"), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
-		err = e.svc.DisableTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
-		if !strings.Contains(server.ErrorMessage(err), "segundo factor") {
-			t.Fatalf("message %q does not ask for the second factor", server.ErrorMessage(err))
+		err = e.svc.SecondFactors.DisableTOTP(e.ctx, u, sess)
+		wantCode(t, err, core.EREVERIFY)
+		if !strings.Contains(core.ErrorMessage(err), "segundo factor") {
+			t.Fatalf("message %q does not ask for the second factor", core.ErrorMessage(err))
 		}
 		// The authenticator code is.
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); err != nil {
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
-		if err := e.svc.DisableTOTP(e.ctx, u, sess); err != nil {
+		if err := e.svc.SecondFactors.DisableTOTP(e.ctx, u, sess); err != nil {
 			t.Fatal(err)
 		}
 		// A sign-in completed with the second factor is a proof with it too.
 		secret2, _ := e.enableTOTP(t, token)
-		res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pending, _ := e.authenticate(t, res.Token)
-		_, full, err := e.svc.SignInSecondFactor(e.ctx, pending, totpOf(t, secret2, e.clock.Now()), "", meta)
+		_, full, err := e.svc.Sessions.SignInSecondFactor(e.ctx, pending, totpOf(t, secret2, e.clock.Now()), "", meta)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +142,7 @@ func TestRemovingOrReplacingTOTPNeedsAProofWithTheSecondFactor(t *testing.T) {
 		if !fs.ReverifiedMFA {
 			t.Fatal("a sign-in with the second factor is not a proof with it")
 		}
-		if err := e.svc.DisableTOTP(e.ctx, fu, fs); err != nil {
+		if err := e.svc.SecondFactors.DisableTOTP(e.ctx, fu, fs); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -151,17 +154,17 @@ func TestReloadingTheAuthenticatorStepDoesNotReplaceAnEnabledAuthenticator(t *te
 		_, token := e.signUp(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		sess, u := e.authenticate(t, token)
-		_, err := e.svc.SetupTOTP(e.ctx, u, sess) // the reload
-		wantCode(t, err, server.EREVERIFY)
-		_, err = e.svc.EnableTOTP(e.ctx, u, sess, totpOf(t, secret, e.clock.Now()))
-		wantCode(t, err, server.EREVERIFY)
+		_, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess) // the reload
+		wantCode(t, err, core.EREVERIFY)
+		_, err = e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, totpOf(t, secret, e.clock.Now()))
+		wantCode(t, err, core.EREVERIFY)
 		// The first authenticator still signs in.
-		res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pending, _ := e.authenticate(t, res.Token)
-		if _, _, err := e.svc.SignInSecondFactor(e.ctx, pending, totpOf(t, secret, e.clock.Now()), "", meta); err != nil {
+		if _, _, err := e.svc.Sessions.SignInSecondFactor(e.ctx, pending, totpOf(t, secret, e.clock.Now()), "", meta); err != nil {
 			t.Fatalf("the first authenticator no longer signs in: %v", err)
 		}
 	})
@@ -170,7 +173,7 @@ func TestReloadingTheAuthenticatorStepDoesNotReplaceAnEnabledAuthenticator(t *te
 // Point 3.
 func TestSecurityEventsEndTheOtherSessionsAndTheirConnectionsAtOnce(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		rec := e.watchEnded()
+		rec := e.watchEnded(t)
 		u, token := e.signUp(t, "ana@example.com")
 		u = e.verify(t, u)
 		other := e.signInAgain(t, "ana@example.com", "198.51.100.2")
@@ -186,20 +189,20 @@ func TestSecurityEventsEndTheOtherSessionsAndTheirConnectionsAtOnce(t *testing.T
 		}
 
 		// Changing the e-mail address.
-		res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pending, _ := e.authenticate(t, res.Token)
-		_, second, err := e.svc.SignInSecondFactor(e.ctx, pending, totpOf(t, secret, e.clock.Now()), "", meta)
+		_, second, err := e.svc.Sessions.SignInSecondFactor(e.ctx, pending, totpOf(t, secret, e.clock.Now()), "", meta)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sess, u := e.authenticate(t, token)
-		if _, err := e.svc.RequestEmailChange(e.ctx, u, sess, "ana.new@example.com"); err != nil {
+		if _, err := e.svc.Profile.RequestEmailChange(e.ctx, u, sess, "ana.new@example.com"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.ConfirmEmailChange(e.ctx, u, sess, e.lastCode(t, "ana.new@example.com", "change_email"), meta.IP); err != nil {
+		if _, err := e.svc.Profile.ConfirmEmailChange(e.ctx, u, sess, e.lastCode(t, "ana.new@example.com", "change_email"), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		if e.alive(second) || !rec.has(account.SessionID(second)) {
@@ -208,7 +211,7 @@ func TestSecurityEventsEndTheOtherSessionsAndTheirConnectionsAtOnce(t *testing.T
 
 		// Deleting the account.
 		sess, u = e.authenticate(t, token)
-		if err := e.svc.DeleteAccount(e.ctx, u, sess); err != nil {
+		if err := e.svc.Profile.DeleteAccount(e.ctx, u, sess); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Contains(rec.users, u.ID) {
@@ -219,14 +222,14 @@ func TestSecurityEventsEndTheOtherSessionsAndTheirConnectionsAtOnce(t *testing.T
 
 func TestTheSessionsListAndSigningOutOtherDevices(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		rec := e.watchEnded()
+		rec := e.watchEnded(t)
 		u, token := e.signUp(t, "ana@example.com")
 		e.clock.Advance(2 * time.Minute)
 		phone := e.signInAgain(t, "ana@example.com", "198.51.100.3")
 		e.clock.Advance(2 * time.Minute)
 		tablet := e.signInAgain(t, "ana@example.com", "198.51.100.4")
 		sess, _ := e.authenticate(t, token)
-		list, err := e.svc.Sessions(e.ctx, u, sess)
+		list, err := e.svc.Sessions.Sessions(e.ctx, u, sess)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,16 +244,16 @@ func TestTheSessionsListAndSigningOutOtherDevices(t *testing.T) {
 			}
 		}
 		// End one by its handle; another user's handle is not found.
-		if err := e.svc.EndSession(e.ctx, u, list[0].ID); err != nil {
+		if err := e.svc.Sessions.EndSession(e.ctx, u, list[0].ID); err != nil {
 			t.Fatal(err)
 		}
 		if e.alive(tablet) || !rec.has(account.SessionID(tablet)) {
 			t.Fatal("the tablet is still signed in")
 		}
 		bob, _ := e.signUp(t, "bob@example.com")
-		wantCode(t, e.svc.EndSession(e.ctx, bob, list[2].ID), server.ENOTFOUND)
+		wantCode(t, e.svc.Sessions.EndSession(e.ctx, bob, list[2].ID), core.ENOTFOUND)
 		// Sign out the other devices.
-		n, err := e.svc.EndOtherSessions(e.ctx, u, sess)
+		n, err := e.svc.Sessions.EndOtherSessions(e.ctx, u, sess)
 		if err != nil || n != 1 {
 			t.Fatalf("EndOtherSessions = %d, %v", n, err)
 		}
@@ -263,31 +266,31 @@ func TestTheSessionsListAndSigningOutOtherDevices(t *testing.T) {
 // Point 4: change.
 func TestChangingThePasswordNeedsTheCurrentOneAndEndsTheOtherSessions(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		rec := e.watchEnded()
+		rec := e.watchEnded(t)
 		u, token := e.signUp(t, "ana@example.com")
 		other := e.signInAgain(t, "ana@example.com", "198.51.100.5")
 		sess, _ := e.authenticate(t, token)
 		const newPassword = "garbanzos con espinacas 7"
-		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, "not my password", newPassword, meta.IP), server.EINVALID)
-		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, goodPassword, "ana@example.com", meta.IP), server.EINVALID)
+		wantCode(t, e.svc.Profile.ChangePassword(e.ctx, u, sess, "not my password", newPassword, meta.IP), core.EINVALID)
+		wantCode(t, e.svc.Profile.ChangePassword(e.ctx, u, sess, goodPassword, "ana@example.com", meta.IP), core.EINVALID)
 		// Without a recent proof: re-verification first.
 		e.clock.Advance(11 * time.Minute)
 		sess, u = e.authenticate(t, token)
-		wantCode(t, e.svc.ChangePassword(e.ctx, u, sess, goodPassword, newPassword, meta.IP), server.EREVERIFY)
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
+		wantCode(t, e.svc.Profile.ChangePassword(e.ctx, u, sess, goodPassword, newPassword, meta.IP), core.EREVERIFY)
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodPassword, goodPassword, meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
-		if err := e.svc.ChangePassword(e.ctx, u, sess, goodPassword, newPassword, meta.IP); err != nil {
+		if err := e.svc.Profile.ChangePassword(e.ctx, u, sess, goodPassword, newPassword, meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		if e.alive(other) || !rec.has(account.SessionID(other)) || !e.alive(token) {
 			t.Fatal("the password change did not end exactly the other sessions")
 		}
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "198.51.100.6"}); server.ErrorCode(err) != server.EUNAUTHORIZED {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, account.SessionMeta{IP: "198.51.100.6"}); core.ErrorCode(err) != core.EUNAUTHORIZED {
 			t.Fatalf("the old password still signs in: %v", err)
 		}
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", newPassword, meta); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", newPassword, meta); err != nil {
 			t.Fatal(err)
 		}
 		mails, _ := account.ReadOutbox(e.outbox, "ana@example.com")
@@ -298,12 +301,12 @@ func TestChangingThePasswordNeedsTheCurrentOneAndEndsTheOtherSessions(t *testing
 // Point 4: reset.
 func TestAPasswordResetAnswersTheSameForEveryAddressAndWorksByLinkOrCode(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		rec := e.watchEnded()
+		rec := e.watchEnded(t)
 		_, token := e.signUp(t, "ana@example.com")
-		if err := e.svc.RequestPasswordReset(e.ctx, "nobody@example.com", meta.IP); err != nil {
+		if err := e.svc.Signup.RequestPasswordReset(e.ctx, "nobody@example.com", meta.IP); err != nil {
 			t.Fatalf("an unknown address answered %v", err)
 		}
-		if err := e.svc.RequestPasswordReset(e.ctx, "ANA@example.com", meta.IP); err != nil {
+		if err := e.svc.Signup.RequestPasswordReset(e.ctx, "ANA@example.com", meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		if mails, _ := account.ReadOutbox(e.outbox, "nobody@example.com"); len(mails) != 0 {
@@ -317,7 +320,7 @@ func TestAPasswordResetAnswersTheSameForEveryAddressAndWorksByLinkOrCode(t *test
 		}
 		linkToken := reset.Link[strings.Index(reset.Link, "token=")+len("token="):]
 		// A second request within a minute sends nothing and answers the same.
-		if err := e.svc.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
+		if err := e.svc.Signup.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		if again, _ := account.ReadOutbox(e.outbox, "ana@example.com"); len(again) != len(mails) {
@@ -329,41 +332,41 @@ func TestAPasswordResetAnswersTheSameForEveryAddressAndWorksByLinkOrCode(t *test
 			{Email: "nobody@example.com", Code: reset.Code, Password: "garbanzos con espinacas 7"},
 			{Token: strings.Repeat("A", 43), Password: "garbanzos con espinacas 7"},
 		} {
-			err := e.svc.ResetPassword(e.ctx, in, meta.IP)
-			wantCode(t, err, server.EINVALID)
-			if !strings.Contains(server.ErrorMessage(err), "no es válido o ha caducado") {
-				t.Fatalf("refusal %q", server.ErrorMessage(err))
+			err := e.svc.Signup.ResetPassword(e.ctx, in, meta.IP)
+			wantCode(t, err, core.EINVALID)
+			if !strings.Contains(core.ErrorMessage(err), "no es válido o ha caducado") {
+				t.Fatalf("refusal %q", core.ErrorMessage(err))
 			}
 		}
 		// The policy refuses a weak password without using the link up.
-		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "   "}, meta.IP), server.EINVALID)
-		if err := e.svc.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "garbanzos con espinacas 7"}, meta.IP); err != nil {
+		wantCode(t, e.svc.Signup.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "   "}, meta.IP), core.EINVALID)
+		if err := e.svc.Signup.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "garbanzos con espinacas 7"}, meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		if e.alive(token) || !rec.has(account.SessionID(token)) {
 			t.Fatal("the reset left a session signed in")
 		}
 		// Used once.
-		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "otra contraseña larga 9"}, meta.IP), server.EINVALID)
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", "garbanzos con espinacas 7", meta); err != nil {
+		wantCode(t, e.svc.Signup.ResetPassword(e.ctx, account.ResetInput{Token: linkToken, Password: "otra contraseña larga 9"}, meta.IP), core.EINVALID)
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "garbanzos con espinacas 7", meta); err != nil {
 			t.Fatal(err)
 		}
 		// By code, after the resend interval; the code expires with the link.
 		e.clock.Advance(2 * time.Minute)
-		if err := e.svc.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
+		if err := e.svc.Signup.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		code := e.lastCode(t, "ana@example.com", "reset_password")
-		if err := e.svc.ResetPassword(e.ctx, account.ResetInput{Email: "ana@example.com", Code: code, Password: "otra contraseña larga 9"}, meta.IP); err != nil {
+		if err := e.svc.Signup.ResetPassword(e.ctx, account.ResetInput{Email: "ana@example.com", Code: code, Password: "otra contraseña larga 9"}, meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Advance(2 * time.Minute)
-		if err := e.svc.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
+		if err := e.svc.Signup.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		code = e.lastCode(t, "ana@example.com", "reset_password")
 		e.clock.Advance(31 * time.Minute)
-		wantCode(t, e.svc.ResetPassword(e.ctx, account.ResetInput{Email: "ana@example.com", Code: code, Password: "y otra más larga 10"}, meta.IP), server.EINVALID)
+		wantCode(t, e.svc.Signup.ResetPassword(e.ctx, account.ResetInput{Email: "ana@example.com", Code: code, Password: "y otra más larga 10"}, meta.IP), core.EINVALID)
 	})
 }
 
@@ -377,18 +380,18 @@ func wrongSix(code string) string {
 // Point 5.
 func TestSignUpAnswersTheSameForATakenAddressAndTellsItsOwner(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		free, err := e.svc.Register(e.ctx, "Ana@Example.com", goodPassword, meta)
+		free, err := e.svc.Signup.Register(e.ctx, "Ana@Example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
-		u, token, err := e.svc.VerifyRegistration(e.ctx, "ana@example.com", e.lastCode(t, "ana@example.com", "verify_email"), meta)
+		u, token, err := e.svc.Signup.VerifyRegistration(e.ctx, "ana@example.com", e.lastCode(t, "ana@example.com", "verify_email"), meta)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !u.EmailVerified() || u.OnboardingStep != account.StepSecurityTOTP || !e.alive(token) {
 			t.Fatalf("after verifying: %+v", u)
 		}
-		taken, err := e.svc.Register(e.ctx, "ana@example.com", "another long password 5", meta)
+		taken, err := e.svc.Signup.Register(e.ctx, "ana@example.com", "another long password 5", meta)
 		if err != nil {
 			t.Fatalf("a taken address answered %v", err)
 		}
@@ -400,10 +403,10 @@ func TestSignUpAnswersTheSameForATakenAddressAndTellsItsOwner(t *testing.T) {
 			t.Fatalf("the owner got %+v", notice)
 		}
 		// The password did not change, and a second try within the window sends no second notice.
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.Register(e.ctx, "ana@example.com", "another long password 5", meta); err != nil {
+		if _, err := e.svc.Signup.Register(e.ctx, "ana@example.com", "another long password 5", meta); err != nil {
 			t.Fatal(err)
 		}
 		if again, _ := account.ReadOutbox(e.outbox, "ana@example.com"); len(again) != len(mails) {
@@ -411,10 +414,10 @@ func TestSignUpAnswersTheSameForATakenAddressAndTellsItsOwner(t *testing.T) {
 		}
 		// Codes for a verified or unknown address are refused like wrong ones.
 		for _, email := range []string{"ana@example.com", "nobody@example.com"} {
-			_, _, err := e.svc.VerifyRegistration(e.ctx, email, "123456", meta)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "El código no es correcto." {
-				t.Fatalf("%s: %q", email, server.ErrorMessage(err))
+			_, _, err := e.svc.Signup.VerifyRegistration(e.ctx, email, "123456", meta)
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "El código no es correcto." {
+				t.Fatalf("%s: %q", email, core.ErrorMessage(err))
 			}
 		}
 	})
@@ -423,20 +426,20 @@ func TestSignUpAnswersTheSameForATakenAddressAndTellsItsOwner(t *testing.T) {
 func TestSigningUpAgainWithAnUnverifiedAddressEndsTheSquattersSessions(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		_, squatter := e.signUp(t, "ana@example.com") // never verified
-		if _, err := e.svc.Register(e.ctx, "ana@example.com", "la de verdad es esta 8", meta); err != nil {
+		if _, err := e.svc.Signup.Register(e.ctx, "ana@example.com", "la de verdad es esta 8", meta); err != nil {
 			t.Fatal(err)
 		}
 		if e.alive(squatter) {
 			t.Fatal("the squatter's session survived a new sign-up of the address")
 		}
 		e.clock.Advance(2 * time.Minute)
-		if _, err := e.svc.ResendRegistrationCode(e.ctx, "ana@example.com"); err != nil {
+		if _, err := e.svc.Signup.ResendRegistrationCode(e.ctx, "ana@example.com"); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := e.svc.VerifyRegistration(e.ctx, "ana@example.com", e.lastCode(t, "ana@example.com", "verify_email"), meta); err != nil {
+		if _, _, err := e.svc.Signup.VerifyRegistration(e.ctx, "ana@example.com", e.lastCode(t, "ana@example.com", "verify_email"), meta); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", "la de verdad es esta 8", meta); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "la de verdad es esta 8", meta); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -448,31 +451,31 @@ func TestAStrangerCannotLockTheOwnerOutAndADistributedGuessStaysSlow(t *testing.
 		e.signUp(t, "ana@example.com")
 		// A stranger fails from one IP until refused.
 		for range 5 {
-			_, err := e.svc.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.1"})
-			wantCode(t, err, server.EUNAUTHORIZED)
+			_, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.1"})
+			wantCode(t, err, core.EUNAUTHORIZED)
 		}
-		_, err := e.svc.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.1"})
-		wantCode(t, err, server.ETOOMANY)
+		_, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.1"})
+		wantCode(t, err, core.ETOOMANY)
 		// The owner is not refused.
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta); err != nil {
 			t.Fatalf("the owner is locked out: %v", err)
 		}
 		// A guess spread over many IPs stops at the account-wide limit...
 		for i := range 3 {
-			_, err := e.svc.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113." + string(rune('2'+i))})
-			wantCode(t, err, server.EUNAUTHORIZED)
+			_, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113." + string(rune('2'+i))})
+			wantCode(t, err, core.EUNAUTHORIZED)
 		}
-		_, err = e.svc.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.9"})
-		wantCode(t, err, server.ETOOMANY)
+		_, err = e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "guess", account.SessionMeta{IP: "203.0.113.9"})
+		wantCode(t, err, core.ETOOMANY)
 		// ...and the owner still gets in at once with an e-mailed reset, which clears it.
-		if err := e.svc.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
+		if err := e.svc.Signup.RequestPasswordReset(e.ctx, "ana@example.com", meta.IP); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.svc.ResetPassword(e.ctx, account.ResetInput{Email: "ana@example.com", Code: e.lastCode(t, "ana@example.com", "reset_password"),
+		if err := e.svc.Signup.ResetPassword(e.ctx, account.ResetInput{Email: "ana@example.com", Code: e.lastCode(t, "ana@example.com", "reset_password"),
 			Password: "garbanzos con espinacas 7"}, meta.IP); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.SignIn(e.ctx, "ana@example.com", "garbanzos con espinacas 7", meta); err != nil {
+		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "garbanzos con espinacas 7", meta); err != nil {
 			t.Fatalf("after a reset the owner is still refused: %v", err)
 		}
 	})
@@ -487,24 +490,24 @@ func TestPasswordsThatAreTheUsersOwnAddressOrNameOrBlankAreRefused(t *testing.T)
 			{"Ana.Garcia@Example.com", "La contraseña no puede ser tu correo electrónico ni tu nombre."},
 			{"ANA.GARCIA", "La contraseña no puede ser tu correo electrónico ni tu nombre."},
 		} {
-			_, err := e.svc.Register(e.ctx, "ana.garcia@example.com", tt.password, meta)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != tt.message {
-				t.Fatalf("%q: %q", tt.password, server.ErrorMessage(err))
+			_, err := e.svc.Signup.Register(e.ctx, "ana.garcia@example.com", tt.password, meta)
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != tt.message {
+				t.Fatalf("%q: %q", tt.password, core.ErrorMessage(err))
 			}
 		}
 		u, token := e.signUp(t, "ana@example.com")
 		first, last := "Anastasia", "Villalobos"
-		if _, err := e.svc.UpdateIdentity(e.ctx, u.ID, account.IdentityInput{FirstName: &first, LastName: &last,
+		if _, err := e.svc.Profile.UpdateIdentity(e.ctx, u.ID, account.IdentityInput{FirstName: &first, LastName: &last,
 			Birthday: ptr("1980-02-29"), Gender: ptr("female"), Country: ptr("ES"), State: ptr("Madrid")}); err != nil {
 			t.Fatal(err)
 		}
 		sess, u := e.authenticate(t, token)
 		for _, p := range []string{"anastasia villalobos", "VillalobosAnastasia"} {
-			err := e.svc.ChangePassword(e.ctx, u, sess, goodPassword, p, meta.IP)
-			wantCode(t, err, server.EINVALID)
-			if server.ErrorMessage(err) != "La contraseña no puede ser tu correo electrónico ni tu nombre." {
-				t.Fatalf("%q: %q", p, server.ErrorMessage(err))
+			err := e.svc.Profile.ChangePassword(e.ctx, u, sess, goodPassword, p, meta.IP)
+			wantCode(t, err, core.EINVALID)
+			if core.ErrorMessage(err) != "La contraseña no puede ser tu correo electrónico ni tu nombre." {
+				t.Fatalf("%q: %q", p, core.ErrorMessage(err))
 			}
 		}
 	})
@@ -528,9 +531,9 @@ func mailOf(t *testing.T, mails []account.OutboxMail, purpose string) account.Ou
 func TestABirthdayInTheFutureIsRefused(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		u, _ := e.signUp(t, "ana@example.com")
-		_, err := e.svc.UpdateIdentity(e.ctx, u.ID, account.IdentityInput{FirstName: ptr("Ana"), LastName: ptr("García"),
+		_, err := e.svc.Profile.UpdateIdentity(e.ctx, u.ID, account.IdentityInput{FirstName: ptr("Ana"), LastName: ptr("García"),
 			Birthday: ptr("2090-01-01"), Gender: ptr("female"), Country: ptr("ES"), State: ptr("Madrid")})
-		var ve *account.ValidationError
+		var ve *core.Error
 		if !errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Path != "birthday" ||
 			ve.Fields[0].Message != "La fecha de nacimiento no puede estar en el futuro" {
 			t.Fatalf("err = %v (%+v)", err, ve)

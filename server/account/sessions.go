@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Session tokens are 32 random bytes, base64url without padding (43 characters). The database
@@ -49,16 +49,16 @@ const maxUserAgent = 512
 // secondFactor says whether that proof included a second factor (a TOTP code, a passkey).
 // Every sign-in passes here: a disabled user is refused (EFORBIDDEN, account.disabled), and a full
 // session records the user's last sign-in.
-func (s *Service) insertSession(ctx context.Context, q queryer, userID string, mfaPending bool, meta SessionMeta, now time.Time, secondFactor ...bool) (string, error) {
+func (s *base) insertSession(ctx context.Context, q queryer, userID string, mfaPending bool, meta SessionMeta, now time.Time, secondFactor ...bool) (string, error) {
 	var disabled sql.NullTime
 	if err := q.QueryRow(ctx, `SELECT disabled_at FROM users WHERE id = ?`, userID).Scan(&disabled); err != nil {
 		if isNoRows(err) {
-			return "", errorf(ctx, server.EUNAUTHORIZED, "session.required")
+			return "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 		}
 		return "", fmt.Errorf("insert session: user: %w", err)
 	}
 	if disabled.Valid {
-		return "", errorf(ctx, server.EFORBIDDEN, "account.disabled")
+		return "", core.Refuse(ctx, core.EFORBIDDEN, "account.disabled")
 	}
 	if !mfaPending {
 		if _, err := q.Exec(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, now, userID); err != nil {
@@ -90,8 +90,8 @@ func (s *Service) insertSession(ctx context.Context, q queryer, userID string, m
 // for providers that proved the user's identity themselves: passkey sign-in (a passkey is a second
 // factor in itself, so no TOTP is asked) and Clerk. The session counts as a fresh proof that
 // includes a second factor.
-func (s *Service) StartSession(ctx context.Context, userID string, meta SessionMeta) (string, error) {
-	u, err := s.User(ctx, userID)
+func (s *Sessions) StartSession(ctx context.Context, userID string, meta SessionMeta) (string, error) {
+	u, err := s.user(ctx, userID)
 	if err != nil {
 		return "", err
 	}
@@ -106,8 +106,8 @@ func (s *Service) StartSession(ctx context.Context, userID string, meta SessionM
 // malformed, unknown or expired token (an expired session is deleted). A session waiting for its
 // second factor is returned with MFAPending set; callers decide what it may do. last_seen_at is
 // moved forward at most once per Config.SessionTouch.
-func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *User, error) {
-	unauthorized := errorf(ctx, server.EUNAUTHORIZED, "session.required")
+func (s *Sessions) Authenticate(ctx context.Context, token string) (*Session, *User, error) {
+	unauthorized := core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 	if !wellFormedToken(token) {
 		return nil, nil, unauthorized
 	}
@@ -126,9 +126,9 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 		}
 		return nil, nil, unauthorized
 	}
-	u, err := s.User(ctx, sess.UserID)
+	u, err := s.user(ctx, sess.UserID)
 	if err != nil {
-		if server.ErrorCode(err) == server.ENOTFOUND {
+		if core.ErrorCode(err) == core.ENOTFOUND {
 			return nil, nil, unauthorized
 		}
 		return nil, nil, err
@@ -138,7 +138,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 		if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
 			return nil, nil, fmt.Errorf("delete session of a disabled user: %w", err)
 		}
-		return nil, nil, errorf(ctx, server.EUNAUTHORIZED, "account.disabled")
+		return nil, nil, core.Refuse(ctx, core.EUNAUTHORIZED, "account.disabled")
 	}
 	if now.Sub(sess.LastSeenAt) >= s.cfg.SessionTouch {
 		if _, err := s.db.Exec(ctx, `UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?`, now, id, now); err != nil {
@@ -149,7 +149,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Session, *Us
 	return sess, u, nil
 }
 
-func (s *Service) session(ctx context.Context, id string) (*Session, error) {
+func (s *base) session(ctx context.Context, id string) (*Session, error) {
 	var sess Session
 	var reverified sql.NullTime
 	err := s.db.QueryRow(ctx, `SELECT id, user_id, created_at, last_seen_at, expires_at, reverified_at, reverified_mfa, mfa_pending,
@@ -169,7 +169,7 @@ func (s *Service) session(ctx context.Context, id string) (*Session, error) {
 }
 
 // SignOut ends the session of token. Signing out of an unknown or expired session is not an error.
-func (s *Service) SignOut(ctx context.Context, token string) error {
+func (s *Sessions) SignOut(ctx context.Context, token string) error {
 	if !wellFormedToken(token) {
 		return nil
 	}
@@ -177,25 +177,25 @@ func (s *Service) SignOut(ctx context.Context, token string) error {
 	if _, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
 		return fmt.Errorf("sign out: %w", err)
 	}
-	if s.OnSessionEnded != nil {
-		s.OnSessionEnded(id)
+	if s.hooks.OnSessionEnded != nil {
+		s.hooks.OnSessionEnded(id)
 	}
 	return nil
 }
 
 // MarkReverified records a fresh proof of identity without a second factor (a password, an
 // e-mailed code) on the session and returns until when sensitive actions are open.
-func (s *Service) MarkReverified(ctx context.Context, sessionID string) (time.Time, error) {
+func (s *Reverify) MarkReverified(ctx context.Context, sessionID string) (time.Time, error) {
 	return s.markReverified(ctx, sessionID, false)
 }
 
 // MarkReverifiedSecondFactor records a fresh proof with a second factor (an authenticator code, a
 // passkey), which changing second factors needs (RequireSecondFactorProof).
-func (s *Service) MarkReverifiedSecondFactor(ctx context.Context, sessionID string) (time.Time, error) {
+func (s *Reverify) MarkReverifiedSecondFactor(ctx context.Context, sessionID string) (time.Time, error) {
 	return s.markReverified(ctx, sessionID, true)
 }
 
-func (s *Service) markReverified(ctx context.Context, sessionID string, secondFactor bool) (time.Time, error) {
+func (s *base) markReverified(ctx context.Context, sessionID string, secondFactor bool) (time.Time, error) {
 	now := s.now()
 	res, err := s.db.Exec(ctx, `UPDATE sessions SET reverified_at = ?, reverified_mfa = ? WHERE id = ? AND mfa_pending = ?`, now, secondFactor, sessionID, false)
 	if err != nil {
@@ -204,14 +204,14 @@ func (s *Service) markReverified(ctx context.Context, sessionID string, secondFa
 	if n, err := res.RowsAffected(); err != nil {
 		return time.Time{}, fmt.Errorf("mark reverified: %w", err)
 	} else if n == 0 {
-		return time.Time{}, errorf(ctx, server.EUNAUTHORIZED, "session.required")
+		return time.Time{}, core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.required")
 	}
 	return now.Add(s.cfg.ReverifyWindow), nil
 }
 
-// ReverifiedUntil is until when the session's last proof keeps sensitive actions open; zero when
+// reverifiedUntil is until when the session's last proof keeps sensitive actions open; zero when
 // it does not (never proved, or expired).
-func (s *Service) ReverifiedUntil(sess *Session) time.Time {
+func (s *base) reverifiedUntil(sess *Session) time.Time {
 	if sess == nil || sess.ReverifiedAt.IsZero() {
 		return time.Time{}
 	}
@@ -222,11 +222,11 @@ func (s *Service) ReverifiedUntil(sess *Session) time.Time {
 	return until
 }
 
-// RequireRecentProof refuses (403, code server.EREVERIFY) unless the session proved the user's
+// requireRecentProof refuses (403, code core.EREVERIFY) unless the session proved the user's
 // identity within Config.ReverifyWindow: by signing in, or through Reverify.
-func (s *Service) RequireRecentProof(ctx context.Context, sess *Session) error {
-	if s.ReverifiedUntil(sess).IsZero() {
-		return errorf(ctx, server.EREVERIFY, "reverify.required")
+func (s *base) requireRecentProof(ctx context.Context, sess *Session) error {
+	if s.reverifiedUntil(sess).IsZero() {
+		return core.Refuse(ctx, core.EREVERIFY, "account.reverify.required")
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // SignUpResult is the answer to a sign-up, the same whether the address was free or taken.
@@ -26,7 +26,7 @@ type SignUpResult struct {
 //     and a new code: only the mailbox's owner can finish, and other sessions of that account end;
 //   - the owner of a verified address is e-mailed a notice instead (at most one per throttle
 //     window), saying how to sign in or reset the password.
-func (s *Service) Register(ctx context.Context, email, password string, meta SessionMeta) (*SignUpResult, error) {
+func (s *Signup) Register(ctx context.Context, email, password string, meta SessionMeta) (*SignUpResult, error) {
 	email, err := checkEmail(ctx, email)
 	if err != nil {
 		return nil, err
@@ -40,8 +40,8 @@ func (s *Service) Register(ctx context.Context, email, password string, meta Ses
 	}
 	out := &SignUpResult{Email: email, ResendAfter: s.cfg.EmailResendInterval}
 	now := s.now()
-	existing, err := s.UserByEmail(ctx, email)
-	if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+	existing, err := s.userByEmail(ctx, email)
+	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, err
 	}
 	if existing != nil {
@@ -53,10 +53,10 @@ func (s *Service) Register(ctx context.Context, email, password string, meta Ses
 	}
 	defer tx.Rollback()
 	id, err := s.createUser(ctx, tx, newUser{email: email, passwordHash: hash, step: StepVerifyEmail}, now)
-	if server.ErrorCode(err) == server.ECONFLICT {
+	if core.ErrorCode(err) == core.ECONFLICT {
 		// Taken by a parallel sign-up meanwhile: answer as for a taken address.
 		tx.Rollback()
-		if existing, lerr := s.UserByEmail(ctx, email); lerr == nil {
+		if existing, lerr := s.userByEmail(ctx, email); lerr == nil {
 			return out, s.signUpTaken(ctx, existing, hash)
 		}
 		return out, nil
@@ -76,7 +76,7 @@ func (s *Service) Register(ctx context.Context, email, password string, meta Ses
 }
 
 // signUpTaken is the sign-up of an address that has an account (see Register).
-func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
+func (s *base) signUpTaken(ctx context.Context, u *User, hash string) error {
 	if !u.EmailVerified() && u.ClerkUserID == "" {
 		tx, err := s.db.BeginTx(ctx)
 		if err != nil {
@@ -95,7 +95,7 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 			return fmt.Errorf("sign up again: commit: %w", err)
 		}
 		s.notifyEnded(ended)
-		if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && server.ErrorCode(err) != server.ETOOMANY {
+		if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && core.ErrorCode(err) != core.ETOOMANY {
 			return err
 		}
 		return nil
@@ -107,8 +107,8 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 	}
 	s.send(ctx, Mail{
 		To:      u.Email,
-		Subject: msg(ctx, "mail.signupExists.subject"),
-		Text:    msg(ctx, "mail.signupExists.text", s.cfg.PublicURL+"/signin", s.cfg.PublicURL+"/password/forgot"),
+		Subject: core.Text(ctx, "account.mail.signupExists.subject"),
+		Text:    core.Text(ctx, "account.mail.signupExists.text", s.cfg.PublicURL+"/signin", s.cfg.PublicURL+"/password/forgot"),
 		Purpose: purposeSignUpExists,
 		SentAt:  s.now(),
 	})
@@ -119,13 +119,13 @@ func (s *Service) signUpTaken(ctx context.Context, u *User, hash string) error {
 // (the first session, a fresh proof). Any other session of the account ends: whoever set a
 // password before the address was verified does not keep a way in. A wrong code, an unknown or an
 // already verified address all answer EINVALID "the code is wrong", throttled per user and IP.
-func (s *Service) VerifyRegistration(ctx context.Context, email, code string, meta SessionMeta) (*User, string, error) {
+func (s *Signup) VerifyRegistration(ctx context.Context, email, code string, meta SessionMeta) (*User, string, error) {
 	code = strings.TrimSpace(code)
 	if !isSixDigits(code) {
-		return nil, "", errorf(ctx, server.EINVALID, "code.format")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
-	u, err := s.UserByEmail(ctx, normalizeEmail(email))
-	if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+	u, err := s.userByEmail(ctx, normalizeEmail(email))
+	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, "", err
 	}
 	if u == nil || u.EmailVerified() {
@@ -133,7 +133,7 @@ func (s *Service) VerifyRegistration(ctx context.Context, email, code string, me
 		if _, err := s.reserve(ctx, s.ipKey(meta.IP)); err != nil {
 			return nil, "", err
 		}
-		return nil, "", errorf(ctx, server.EINVALID, "code.wrong")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.code.wrong")
 	}
 	if err := s.checkEmailCode(ctx, u.ID, purposeVerifyEmail, code, meta.IP); err != nil {
 		return nil, "", err
@@ -162,7 +162,7 @@ func (s *Service) VerifyRegistration(ctx context.Context, email, code string, me
 		return nil, "", fmt.Errorf("verify sign-up: commit: %w", err)
 	}
 	s.notifyEnded(ended)
-	fresh, err := s.User(ctx, u.ID)
+	fresh, err := s.user(ctx, u.ID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -171,11 +171,11 @@ func (s *Service) VerifyRegistration(ctx context.Context, email, code string, me
 
 // ResendRegistrationCode e-mails a new verification code to an account that was never verified. It
 // answers the same (nil) for any address: unknown, verified, or asked again too soon.
-func (s *Service) ResendRegistrationCode(ctx context.Context, email string) (*SignUpResult, error) {
+func (s *Signup) ResendRegistrationCode(ctx context.Context, email string) (*SignUpResult, error) {
 	out := &SignUpResult{Email: normalizeEmail(email), ResendAfter: s.cfg.EmailResendInterval}
-	u, err := s.UserByEmail(ctx, email)
+	u, err := s.userByEmail(ctx, email)
 	if err != nil {
-		if server.ErrorCode(err) == server.ENOTFOUND {
+		if core.ErrorCode(err) == core.ENOTFOUND {
 			return out, nil
 		}
 		return nil, err
@@ -183,7 +183,7 @@ func (s *Service) ResendRegistrationCode(ctx context.Context, email string) (*Si
 	if u.EmailVerified() {
 		return out, nil
 	}
-	if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && server.ErrorCode(err) != server.ETOOMANY {
+	if err := s.newCodeAndSend(ctx, u, purposeVerifyEmail); err != nil && core.ErrorCode(err) != core.ETOOMANY {
 		return nil, err
 	}
 	return out, nil
@@ -193,7 +193,7 @@ func (s *Service) ResendRegistrationCode(ctx context.Context, email string) (*Si
 // workspace (owner) and a session, in one transaction; then it e-mails the verification code and
 // onboarding starts at verify_email. A taken address is ECONFLICT. It is for tools and tests that
 // need a signed-in user; the HTTP sign-up is Register, which answers the same for taken addresses.
-func (s *Service) SignUp(ctx context.Context, email, password string, meta SessionMeta) (*User, string, error) {
+func (s *Signup) SignUp(ctx context.Context, email, password string, meta SessionMeta) (*User, string, error) {
 	email, err := checkEmail(ctx, email)
 	if err != nil {
 		return nil, "", err
@@ -226,7 +226,7 @@ func (s *Service) SignUp(ctx context.Context, email, password string, meta Sessi
 	if err := tx.Commit(); err != nil {
 		return nil, "", fmt.Errorf("sign up: commit: %w", err)
 	}
-	u, err := s.User(ctx, id)
+	u, err := s.user(ctx, id)
 	if err != nil {
 		return nil, "", err
 	}
@@ -247,7 +247,7 @@ type SignInResult struct {
 // answer after the same work (an unknown address is checked against a dummy hash). Failures are
 // throttled per address and per IP (429 with a retry delay). When the user has TOTP on, the
 // session is only a pending one (MFARequired) that SignInSecondFactor completes.
-func (s *Service) SignIn(ctx context.Context, email, password string, meta SessionMeta) (*SignInResult, error) {
+func (s *Sessions) SignIn(ctx context.Context, email, password string, meta SessionMeta) (*SignInResult, error) {
 	email = normalizeEmail(email)
 	s.maybeSweep(ctx)
 	acct := s.accountKey(email, meta.IP)
@@ -255,8 +255,8 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.UserByEmail(ctx, email)
-	if err != nil && server.ErrorCode(err) != server.ENOTFOUND {
+	u, err := s.userByEmail(ctx, email)
+	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		s.release(context.WithoutCancel(ctx), att)
 		return nil, err
 	}
@@ -271,7 +271,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 	}
 	if !ok || u == nil || !u.HasPassword {
 		// The reservation stays: it is the record of this failure.
-		return nil, errorf(ctx, server.EUNAUTHORIZED, "signin.invalid")
+		return nil, core.Refuse(ctx, core.EUNAUTHORIZED, "account.signin.invalid")
 	}
 	s.release(ctx, att)
 	s.clearKey(ctx, acct)
@@ -295,12 +295,12 @@ func (s *Service) SignIn(ctx context.Context, email, password string, meta Sessi
 // SignInSecondFactor completes a pending sign-in with a TOTP code or a recovery code (exactly one).
 // The pending session is replaced by a new full session, whose token it returns. Wrong codes are
 // EINVALID (the pending session stays) and are throttled per user and per IP.
-func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code, recoveryCode string, meta SessionMeta) (*User, string, error) {
+func (s *Sessions) SignInSecondFactor(ctx context.Context, pending *Session, code, recoveryCode string, meta SessionMeta) (*User, string, error) {
 	if pending == nil || !pending.MFAPending {
-		return nil, "", errorf(ctx, server.EUNAUTHORIZED, "session.noMFA")
+		return nil, "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.noMFA")
 	}
 	if (code == "") == (recoveryCode == "") {
-		return nil, "", errorf(ctx, server.EINVALID, "secondFactor.oneOf")
+		return nil, "", core.Refuse(ctx, core.EINVALID, "account.secondFactor.oneOf")
 	}
 	if code != "" {
 		if err := s.checkTOTPFormat(ctx, code); err != nil {
@@ -323,7 +323,7 @@ func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, "", fmt.Errorf("complete sign-in: %w", err)
 	} else if n == 0 {
-		return nil, "", errorf(ctx, server.EUNAUTHORIZED, "session.noMFA")
+		return nil, "", core.Refuse(ctx, core.EUNAUTHORIZED, "account.session.noMFA")
 	}
 	token, err := s.insertSession(ctx, tx, pending.UserID, false, meta, now, true)
 	if err != nil {
@@ -332,7 +332,7 @@ func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code
 	if err := tx.Commit(); err != nil {
 		return nil, "", fmt.Errorf("complete sign-in: commit: %w", err)
 	}
-	u, err := s.User(ctx, pending.UserID)
+	u, err := s.user(ctx, pending.UserID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -341,7 +341,7 @@ func (s *Service) SignInSecondFactor(ctx context.Context, pending *Session, code
 
 // proveSecondFactor checks a TOTP code (once only) or a recovery code (single use) of the user,
 // throttled per user and per IP.
-func (s *Service) proveSecondFactor(ctx context.Context, userID, code, recoveryCode, ip string) error {
+func (s *base) proveSecondFactor(ctx context.Context, userID, code, recoveryCode, ip string) error {
 	att, err := s.reserve(ctx, s.userKey(userID), s.ipKey(ip))
 	if err != nil {
 		return err
@@ -352,7 +352,7 @@ func (s *Service) proveSecondFactor(ctx context.Context, userID, code, recoveryC
 		err = s.useTOTPCode(ctx, userID, code)
 	}
 	if err != nil {
-		if code := server.ErrorCode(err); code != server.EINVALID {
+		if code := core.ErrorCode(err); code != core.EINVALID {
 			s.release(context.WithoutCancel(ctx), att)
 		}
 		return err
@@ -366,13 +366,13 @@ func (s *Service) proveSecondFactor(ctx context.Context, userID, code, recoveryC
 // verified, personal workspace) is created. Its onboarding starts at personal_info: e-mail
 // verification and second factors are Clerk's. The caller must pass the Clerk user's verified
 // primary address only, since linking by address trusts it.
-func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*User, error) {
+func (s *Users) EnsureUser(ctx context.Context, externalID, email string) (*User, error) {
 	if externalID == "" {
-		return nil, server.Errorf(server.EINVALID, "EnsureUser: empty external id")
+		return nil, core.Errorf(core.EINVALID, "EnsureUser: empty external id")
 	}
 	if u, err := s.userWhere(ctx, s.db, "u.clerk_user_id = ?", externalID); err == nil {
 		return u, s.applyConfiguredAdmin(ctx, u)
-	} else if server.ErrorCode(err) != server.ENOTFOUND {
+	} else if core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, err
 	}
 	email, err := checkEmail(ctx, email)
@@ -391,7 +391,7 @@ func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*Us
 	switch {
 	case isNoRows(err):
 		id, err = s.createUser(ctx, tx, newUser{email: email, clerkUserID: externalID, verifiedAt: now, step: StepPersonalInfo}, now)
-		if server.ErrorCode(err) == server.ECONFLICT {
+		if core.ErrorCode(err) == core.ECONFLICT {
 			// Two first requests of the same Clerk user raced; the other one created it.
 			tx.Rollback()
 			if u, lerr := s.userWhere(ctx, s.db, "u.clerk_user_id = ?", externalID); lerr == nil {
@@ -405,12 +405,12 @@ func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*Us
 	case err != nil:
 		return nil, fmt.Errorf("ensure user: %w", err)
 	case linked.Valid && linked.String != externalID:
-		return nil, errorf(ctx, server.ECONFLICT, "email.taken")
+		return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.taken")
 	default:
 		if _, err := tx.Exec(ctx, `UPDATE users SET clerk_user_id = ?, email_verified_at = COALESCE(email_verified_at, ?), updated_at = ? WHERE id = ?`,
 			externalID, now, now, id); err != nil {
 			if isUniqueViolation(err) {
-				return nil, errorf(ctx, server.ECONFLICT, "email.taken")
+				return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.taken")
 			}
 			return nil, fmt.Errorf("link clerk user: %w", err)
 		}
@@ -418,7 +418,7 @@ func (s *Service) EnsureUser(ctx context.Context, externalID, email string) (*Us
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("ensure user: commit: %w", err)
 	}
-	u, err := s.User(ctx, id)
+	u, err := s.user(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Throttling counts failed attempts in auth_throttle, one row per failure, keyed by a hash of what
@@ -39,19 +39,19 @@ type throttleKey struct {
 //     an e-mailed link or code plus a new password, which clears this count.
 //
 // A right password never clears the failures of other clients.
-func (s *Service) accountKey(email, ip string) throttleKey {
+func (s *base) accountKey(email, ip string) throttleKey {
 	return throttleKey{keyHash("account-client", email+"|"+ipBucket(ip)), s.cfg.AccountFailures}
 }
 
-func (s *Service) accountWideKey(email string) throttleKey {
+func (s *base) accountWideKey(email string) throttleKey {
 	return throttleKey{keyHash("account", email), s.cfg.AccountWideFailures}
 }
 
-func (s *Service) userKey(userID string) throttleKey {
+func (s *base) userKey(userID string) throttleKey {
 	return throttleKey{keyHash("user", userID), s.cfg.AccountFailures}
 }
 
-func (s *Service) ipKey(ip string) throttleKey {
+func (s *base) ipKey(ip string) throttleKey {
 	return throttleKey{keyHash("ip", ipBucket(ip)), s.cfg.IPFailures}
 }
 
@@ -70,7 +70,7 @@ func ipBucket(ip string) string {
 	return addr.String()
 }
 
-func (s *Service) resetIPKey(ip string) throttleKey {
+func (s *base) resetIPKey(ip string) throttleKey {
 	return throttleKey{keyHash("reset-ip", ipBucket(ip)), s.cfg.ResetRequestsIP}
 }
 
@@ -84,9 +84,9 @@ type attempt struct {
 	ids []string
 }
 
-// reserve records one attempt under every key and refuses it (RetryError) when a key is over its
+// reserve records one attempt under every key and refuses it (a core.Error with RetryAfter) when a key is over its
 // limit within the window.
-func (s *Service) reserve(ctx context.Context, keys ...throttleKey) (*attempt, error) {
+func (s *base) reserve(ctx context.Context, keys ...throttleKey) (*attempt, error) {
 	now := s.now()
 	since := now.Add(-s.cfg.ThrottleWindow)
 	a := &attempt{}
@@ -123,7 +123,7 @@ func (s *Service) reserve(ctx context.Context, keys ...throttleKey) (*attempt, e
 
 // waitFor is how long until key drops under its limit: the limit-th newest failure of the window,
 // not counting this attempt's own reservation, leaves the window.
-func (s *Service) waitFor(ctx context.Context, k throttleKey, since time.Time, a *attempt) (time.Duration, error) {
+func (s *base) waitFor(ctx context.Context, k throttleKey, since time.Time, a *attempt) (time.Duration, error) {
 	rows, err := s.db.Query(ctx, `SELECT id, failed_at FROM auth_throttle WHERE key = ? AND failed_at > ? ORDER BY failed_at DESC, id`, k.hash, since)
 	if err != nil {
 		return 0, fmt.Errorf("throttle: list attempts: %w", err)
@@ -161,7 +161,7 @@ func (a *attempt) owns(id string) bool {
 }
 
 // release removes the reservation of an attempt that succeeded (or was refused).
-func (s *Service) release(ctx context.Context, a *attempt) {
+func (s *base) release(ctx context.Context, a *attempt) {
 	if a == nil {
 		return
 	}
@@ -176,16 +176,16 @@ func (s *Service) release(ctx context.Context, a *attempt) {
 // ThrottleByIP runs attempt, a sign-in that names no account (a passkey assertion), under the
 // per-IP failure limit that password sign-ins count against too (Config.IPFailures per
 // Config.ThrottleWindow, in auth_throttle). Over the limit the attempt is not run and the answer
-// is a RetryError (429 with the wait). An attempt refused as EUNAUTHORIZED or EINVALID counts as a
+// is a core.Error with RetryAfter (429 with the wait). An attempt refused as EUNAUTHORIZED or EINVALID counts as a
 // failure of the IP; one that succeeds or fails otherwise (the database) does not.
-func (s *Service) ThrottleByIP(ctx context.Context, ip string, attempt func() error) error {
+func (s *Sessions) ThrottleByIP(ctx context.Context, ip string, attempt func() error) error {
 	att, err := s.reserve(ctx, s.ipKey(ip))
 	if err != nil {
 		return err
 	}
 	if err := attempt(); err != nil {
-		switch server.ErrorCode(err) {
-		case server.EUNAUTHORIZED, server.EINVALID:
+		switch core.ErrorCode(err) {
+		case core.EUNAUTHORIZED, core.EINVALID:
 			// The reservation stays: it is the record of this failure.
 		default:
 			s.release(context.WithoutCancel(ctx), att)
@@ -197,15 +197,17 @@ func (s *Service) ThrottleByIP(ctx context.Context, ip string, attempt func() er
 }
 
 // clearKey forgets the failures of a key (after a successful sign-in of that account).
-func (s *Service) clearKey(ctx context.Context, k throttleKey) {
+func (s *base) clearKey(ctx context.Context, k throttleKey) {
 	if _, err := s.db.Exec(ctx, `DELETE FROM auth_throttle WHERE key = ?`, k.hash); err != nil {
 		s.logger.WarnContext(ctx, "throttle: clear failures", "err", err)
 	}
 }
 
-func (s *Service) throttled(ctx context.Context, wait time.Duration) error {
+func (s *base) throttled(ctx context.Context, wait time.Duration) error {
 	minutes := int((wait + time.Minute - 1) / time.Minute)
-	return &RetryError{Err: errorf(ctx, server.ETOOMANY, "signin.throttled", max(1, minutes)), After: wait}
+	e := core.Refuse(ctx, core.ETOOMANY, "account.signin.throttled", max(1, minutes))
+	e.RetryAfter = wait
+	return e
 }
 
 // sweepInterval is the least time between two sweeps of expired sessions and old failures.
@@ -213,19 +215,19 @@ const sweepInterval = 10 * time.Minute
 
 // maybeSweep deletes expired sessions, old throttle rows and dead e-mailed codes, at most once per
 // sweepInterval per process. It runs on sign-in, so an idle server does no work.
-func (s *Service) maybeSweep(ctx context.Context) {
+func (s *base) maybeSweep(ctx context.Context) {
 	now := s.now()
 	last := s.lastCleanup.Load()
 	if now.Unix()-last < int64(sweepInterval/time.Second) || !s.lastCleanup.CompareAndSwap(last, now.Unix()) {
 		return
 	}
-	if err := s.Sweep(ctx); err != nil {
+	if err := s.sweep(ctx); err != nil {
 		s.logger.WarnContext(ctx, "sweep expired sessions", "err", err)
 	}
 }
 
-// Sweep deletes expired sessions, failures older than the throttle window and expired codes.
-func (s *Service) Sweep(ctx context.Context) error {
+// sweep deletes expired sessions, failures older than the throttle window and expired codes.
+func (s *base) sweep(ctx context.Context) error {
 	now := s.now()
 	for _, q := range []struct {
 		sql  string

@@ -19,7 +19,7 @@ import (
 
 	qrcode "github.com/skip2/go-qrcode"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // TOTP follows RFC 6238 with the parameters every authenticator app supports: HMAC-SHA1, 30-second
@@ -59,9 +59,9 @@ func decodeSecret(s string) ([]byte, error) {
 	return base32NoPad.DecodeString(strings.TrimRight(s, "="))
 }
 
-func (s *Service) checkTOTPFormat(ctx context.Context, code string) error {
+func (s *base) checkTOTPFormat(ctx context.Context, code string) error {
 	if !isSixDigits(strings.TrimSpace(code)) {
-		return errorf(ctx, server.EINVALID, "code.format")
+		return core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
 	return nil
 }
@@ -90,9 +90,9 @@ type TOTPSetup struct {
 // authenticator), the session must hold a recent proof that included a second factor
 // (RequireSecondFactorProof): a reload of the setup page never replaces an enabled authenticator.
 // The active secret keeps working until EnableTOTP confirms the new one.
-func (s *Service) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPSetup, error) {
+func (s *SecondFactors) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPSetup, error) {
 	if u.TOTPEnabled {
-		if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
+		if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 			return nil, err
 		}
 	}
@@ -135,9 +135,9 @@ func (s *Service) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPS
 // EnableTOTP confirms the pending secret with a code from the app, turns TOTP on and returns 10
 // new recovery codes (shown once; the old ones stop working). Replacing an active authenticator
 // needs a recent proof with a second factor. Every other session of the user ends.
-func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code string) ([]string, error) {
+func (s *SecondFactors) EnableTOTP(ctx context.Context, u *User, sess *Session, code string) ([]string, error) {
 	if u.TOTPEnabled {
-		if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
+		if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 			return nil, err
 		}
 	}
@@ -150,7 +150,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 	var pendingAt sql.NullTime
 	err := s.db.QueryRow(ctx, `SELECT pending_secret, pending_created_at FROM totp WHERE user_id = ?`, u.ID).Scan(&pending, &pendingAt)
 	if isNoRows(err) || (err == nil && (!pending.Valid || !pendingAt.Valid || !now.Before(pendingAt.Time.Add(s.cfg.TOTPSetupTTL)))) {
-		return nil, errorf(ctx, server.EINVALID, "totp.noSetup")
+		return nil, core.Refuse(ctx, core.EINVALID, "account.totp.noSetup")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load totp setup: %w", err)
@@ -171,7 +171,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 	}
 	step, ok := matchStep(secret, code, now, 0)
 	if !ok {
-		return nil, errorf(ctx, server.EINVALID, "totp.wrong")
+		return nil, core.Refuse(ctx, core.EINVALID, "account.totp.wrong")
 	}
 	codes, hashes, err := newRecoveryCodes()
 	if err != nil {
@@ -191,7 +191,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, fmt.Errorf("enable totp: %w", err)
 	} else if n == 0 {
-		return nil, errorf(ctx, server.EINVALID, "totp.noSetup") // confirmed by a parallel request
+		return nil, core.Refuse(ctx, core.EINVALID, "account.totp.noSetup") // confirmed by a parallel request
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM recovery_codes WHERE user_id = ?`, u.ID); err != nil {
 		return nil, fmt.Errorf("replace recovery codes: %w", err)
@@ -214,12 +214,12 @@ func (s *Service) EnableTOTP(ctx context.Context, u *User, sess *Session, code s
 
 // DisableTOTP turns TOTP off and deletes the recovery codes; it needs a recent proof that
 // included a second factor. Every other session of the user ends.
-func (s *Service) DisableTOTP(ctx context.Context, u *User, sess *Session) error {
-	if err := s.RequireSecondFactorProof(ctx, u, sess); err != nil {
+func (s *SecondFactors) DisableTOTP(ctx context.Context, u *User, sess *Session) error {
+	if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 		return err
 	}
 	if !u.TOTPEnabled {
-		return errorf(ctx, server.ECONFLICT, "totp.notEnabled")
+		return core.Refuse(ctx, core.ECONFLICT, "account.totp.notEnabled")
 	}
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -244,13 +244,13 @@ func (s *Service) DisableTOTP(ctx context.Context, u *User, sess *Session) error
 }
 
 // useTOTPCode accepts code for the user's active secret once: EINVALID when wrong or already used.
-func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
+func (s *base) useTOTPCode(ctx context.Context, userID, code string) error {
 	code = strings.TrimSpace(code)
 	var secretText sql.NullString
 	var last int64
 	err := s.db.QueryRow(ctx, `SELECT secret, last_used_step FROM totp WHERE user_id = ? AND enabled = ?`, userID, true).Scan(&secretText, &last)
 	if isNoRows(err) || (err == nil && !secretText.Valid) {
-		return errorf(ctx, server.EINVALID, "totp.notEnabled")
+		return core.Refuse(ctx, core.EINVALID, "account.totp.notEnabled")
 	}
 	if err != nil {
 		return fmt.Errorf("load totp: %w", err)
@@ -268,7 +268,7 @@ func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
 	}
 	step, ok := matchStep(secret, code, s.now(), last)
 	if !ok {
-		return errorf(ctx, server.EINVALID, "totp.wrong")
+		return core.Refuse(ctx, core.EINVALID, "account.totp.wrong")
 	}
 	res, err := s.db.Exec(ctx, `UPDATE totp SET last_used_step = ?, updated_at = ? WHERE user_id = ? AND enabled = ? AND last_used_step < ?`,
 		step, s.now(), userID, true, step)
@@ -278,14 +278,14 @@ func (s *Service) useTOTPCode(ctx context.Context, userID, code string) error {
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("record totp step: %w", err)
 	} else if n == 0 {
-		return errorf(ctx, server.EINVALID, "totp.wrong") // replayed, here or in parallel
+		return core.Refuse(ctx, core.EINVALID, "account.totp.wrong") // replayed, here or in parallel
 	}
 	return nil
 }
 
 // resealTOTP replaces a plaintext active secret (stored before secrets were encrypted) with its
 // sealed form, unless it changed meanwhile. A failure is logged: the code check goes on.
-func (s *Service) resealTOTP(ctx context.Context, userID, stored, secret string) {
+func (s *base) resealTOTP(ctx context.Context, userID, stored, secret string) {
 	sealed, err := s.sealTOTP(userID, secret)
 	if err == nil {
 		_, err = s.db.Exec(ctx, `UPDATE totp SET secret = ? WHERE user_id = ? AND secret = ?`, sealed, userID, stored)
@@ -331,9 +331,9 @@ func recoveryHash(code string) string {
 }
 
 // useRecoveryCode consumes one unused recovery code of the user; EINVALID when wrong or used.
-func (s *Service) useRecoveryCode(ctx context.Context, userID, code string) error {
+func (s *base) useRecoveryCode(ctx context.Context, userID, code string) error {
 	if len(foldRecoveryCode(code)) != 10 {
-		return errorf(ctx, server.EINVALID, "recovery.wrong")
+		return core.Refuse(ctx, core.EINVALID, "account.recovery.wrong")
 	}
 	res, err := s.db.Exec(ctx, `UPDATE recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL`,
 		s.now(), userID, recoveryHash(code))
@@ -343,13 +343,13 @@ func (s *Service) useRecoveryCode(ctx context.Context, userID, code string) erro
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("use recovery code: %w", err)
 	} else if n == 0 {
-		return errorf(ctx, server.EINVALID, "recovery.wrong")
+		return core.Refuse(ctx, core.EINVALID, "account.recovery.wrong")
 	}
 	return nil
 }
 
 // RecoveryCodesLeft counts the user's unused recovery codes.
-func (s *Service) RecoveryCodesLeft(ctx context.Context, userID string) (int, error) {
+func (s *SecondFactors) RecoveryCodesLeft(ctx context.Context, userID string) (int, error) {
 	var n int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM recovery_codes WHERE user_id = ? AND used_at IS NULL`, userID).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count recovery codes: %w", err)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -55,11 +55,11 @@ func wrongCode(t *testing.T, secret string, at time.Time) string {
 func (e *env) enableTOTP(t *testing.T, token string) (string, []string) {
 	t.Helper()
 	sess, u := e.authenticate(t, token)
-	setup, err := e.svc.SetupTOTP(e.ctx, u, sess)
+	setup, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes, err := e.svc.EnableTOTP(e.ctx, u, sess, totpOf(t, setup.Secret, e.clock.Now()))
+	codes, err := e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, totpOf(t, setup.Secret, e.clock.Now()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestTOTPSetupGivesASecretAnOTPAuthURLAndAQRCode(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		u, token := e.signUp(t, "ana+totp@example.com")
 		sess, _ := e.authenticate(t, token)
-		setup, err := e.svc.SetupTOTP(e.ctx, u, sess)
+		setup, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,10 +108,10 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 	dialects(t, func(t *testing.T, e *env) {
 		u, token := e.signUp(t, "ana@example.com")
 		sess, _ := e.authenticate(t, token)
-		_, err := e.svc.EnableTOTP(e.ctx, u, sess, "123456")
-		wantCode(t, err, server.EINVALID) // nothing set up
+		_, err := e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, "123456")
+		wantCode(t, err, core.EINVALID) // nothing set up
 
-		setup, err := e.svc.SetupTOTP(e.ctx, u, sess)
+		setup, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,12 +122,12 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 			{"letters are refused", "12345a"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
-				_, err := e.svc.EnableTOTP(e.ctx, u, sess, tt.code)
-				wantCode(t, err, server.EINVALID)
+				_, err := e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, tt.code)
+				wantCode(t, err, core.EINVALID)
 			})
 		}
 		// One step behind is inside the window.
-		codes, err := e.svc.EnableTOTP(e.ctx, u, sess, totpOf(t, setup.Secret, e.clock.Now().Add(-30*time.Second)))
+		codes, err := e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, totpOf(t, setup.Secret, e.clock.Now().Add(-30*time.Second)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,24 +155,24 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 		// with the second factor: the sign-up's proof is not one.)
 		e.clock.Advance(time.Minute)
 		sess, u = e.authenticate(t, token)
-		_, err = e.svc.SetupTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
+		_, err = e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
+		wantCode(t, err, core.EREVERIFY)
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
-		setup2, err := e.svc.SetupTOTP(e.ctx, u, sess)
+		setup2, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Advance(30 * time.Minute)
 		sess, u = e.authenticate(t, token)
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, setup.Secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, _ = e.authenticate(t, token)
-		_, err = e.svc.EnableTOTP(e.ctx, u, sess, totpOf(t, setup2.Secret, e.clock.Now()))
-		wantCode(t, err, server.EINVALID)
+		_, err = e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, totpOf(t, setup2.Secret, e.clock.Now()))
+		wantCode(t, err, core.EINVALID)
 	})
 }
 
@@ -181,7 +181,7 @@ func TestSignInWithTOTPNeedsTheSecondFactorAndRefusesReplayedCodes(t *testing.T)
 		_, token := e.signUp(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 
-		res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,13 +192,13 @@ func TestSignInWithTOTPNeedsTheSecondFactorAndRefusesReplayedCodes(t *testing.T)
 		if !pending.MFAPending || !pending.ReverifiedAt.IsZero() {
 			t.Fatalf("pending session = %+v", pending)
 		}
-		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending, wrongCode(t, secret, e.clock.Now()), "", meta)
-		wantCode(t, err, server.EINVALID)
-		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending, "123456", "abcde-fghjk", meta)
-		wantCode(t, err, server.EINVALID) // both at once
+		_, _, err = e.svc.Sessions.SignInSecondFactor(e.ctx, pending, wrongCode(t, secret, e.clock.Now()), "", meta)
+		wantCode(t, err, core.EINVALID)
+		_, _, err = e.svc.Sessions.SignInSecondFactor(e.ctx, pending, "123456", "abcde-fghjk", meta)
+		wantCode(t, err, core.EINVALID) // both at once
 
 		code := totpOf(t, secret, e.clock.Now())
-		u, full, err := e.svc.SignInSecondFactor(e.ctx, pending, code, "", meta)
+		u, full, err := e.svc.Sessions.SignInSecondFactor(e.ctx, pending, code, "", meta)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,26 +209,26 @@ func TestSignInWithTOTPNeedsTheSecondFactorAndRefusesReplayedCodes(t *testing.T)
 		if got.ID != u.ID || sess.MFAPending {
 			t.Fatalf("full session = %+v", sess)
 		}
-		_, _, err = e.svc.Authenticate(e.ctx, res.Token)
-		wantCode(t, err, server.EUNAUTHORIZED) // the pending session is gone
+		_, _, err = e.svc.Sessions.Authenticate(e.ctx, res.Token)
+		wantCode(t, err, core.EUNAUTHORIZED) // the pending session is gone
 
 		// The same code again, on a new pending sign-in, is a replay.
-		res2, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+		res2, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pending2, _ := e.authenticate(t, res2.Token)
-		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending2, code, "", meta)
-		wantCode(t, err, server.EINVALID)
-		if server.ErrorMessage(err) != "El código del autenticador no es correcto o ya se ha usado." {
-			t.Fatalf("message %q", server.ErrorMessage(err))
+		_, _, err = e.svc.Sessions.SignInSecondFactor(e.ctx, pending2, code, "", meta)
+		wantCode(t, err, core.EINVALID)
+		if core.ErrorMessage(err) != "El código del autenticador no es correcto o ya se ha usado." {
+			t.Fatalf("message %q", core.ErrorMessage(err))
 		}
 		// So is the previous step's code once a later one was used.
-		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending2, totpOf(t, secret, e.clock.Now().Add(-30*time.Second)), "", meta)
-		wantCode(t, err, server.EINVALID)
+		_, _, err = e.svc.Sessions.SignInSecondFactor(e.ctx, pending2, totpOf(t, secret, e.clock.Now().Add(-30*time.Second)), "", meta)
+		wantCode(t, err, core.EINVALID)
 		// The next step's code works.
 		e.clock.Advance(30 * time.Second)
-		if _, _, err := e.svc.SignInSecondFactor(e.ctx, pending2, totpOf(t, secret, e.clock.Now()), "", meta); err != nil {
+		if _, _, err := e.svc.Sessions.SignInSecondFactor(e.ctx, pending2, totpOf(t, secret, e.clock.Now()), "", meta); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -238,13 +238,13 @@ func TestAPendingSignInExpiresAfterTenMinutes(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		_, token := e.signUp(t, "ana@example.com")
 		e.enableTOTP(t, token)
-		res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Advance(10 * time.Minute)
-		_, _, err = e.svc.Authenticate(e.ctx, res.Token)
-		wantCode(t, err, server.EUNAUTHORIZED)
+		_, _, err = e.svc.Sessions.Authenticate(e.ctx, res.Token)
+		wantCode(t, err, core.EUNAUTHORIZED)
 	})
 }
 
@@ -264,16 +264,16 @@ func TestAParallelReplayOfOneTOTPCodeSucceedsOnce(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				// Each from its own IP so that only the code's single use limits them.
-				_, results[i] = e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, code, "10.0.0."+string(rune('a'+i)))
+				_, results[i] = e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, code, "10.0.0."+string(rune('a'+i)))
 			}()
 		}
 		wg.Wait()
 		ok, replays, other := 0, 0, 0
 		for _, err := range results {
-			switch server.ErrorCode(err) {
+			switch core.ErrorCode(err) {
 			case "":
 				ok++
-			case server.EINVALID:
+			case core.EINVALID:
 				replays++
 			default:
 				other++
@@ -290,7 +290,7 @@ func TestRecoveryCodesWorkOnceEachAlsoInParallel(t *testing.T) {
 		_, token := e.signUp(t, "ana@example.com")
 		_, codes := e.enableTOTP(t, token)
 		signInPending := func() *account.Session {
-			res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+			res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,11 +299,11 @@ func TestRecoveryCodesWorkOnceEachAlsoInParallel(t *testing.T) {
 		}
 		// Typed in upper case with spaces instead of the dash: still the code.
 		typed := strings.ToUpper(strings.Replace(codes[0], "-", " ", 1))
-		if _, _, err := e.svc.SignInSecondFactor(e.ctx, signInPending(), "", typed, meta); err != nil {
+		if _, _, err := e.svc.Sessions.SignInSecondFactor(e.ctx, signInPending(), "", typed, meta); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := e.svc.SignInSecondFactor(e.ctx, signInPending(), "", codes[0], meta)
-		wantCode(t, err, server.EINVALID)
+		_, _, err := e.svc.Sessions.SignInSecondFactor(e.ctx, signInPending(), "", codes[0], meta)
+		wantCode(t, err, core.EINVALID)
 
 		// Parallel uses of one code: one wins. Four, so that with the one failure above they stay
 		// within the limit of failures and throttling refuses none before the code is checked.
@@ -314,7 +314,7 @@ func TestRecoveryCodesWorkOnceEachAlsoInParallel(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, _, err := e.svc.SignInSecondFactor(e.ctx, p, "", codes[1], account.SessionMeta{IP: "198.18.0.1"})
+				_, _, err := e.svc.Sessions.SignInSecondFactor(e.ctx, p, "", codes[1], account.SessionMeta{IP: "198.18.0.1"})
 				wins <- err == nil
 			}()
 		}
@@ -329,7 +329,7 @@ func TestRecoveryCodesWorkOnceEachAlsoInParallel(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("one recovery code signed in %d times in parallel, want once", n)
 		}
-		left, err := e.svc.RecoveryCodesLeft(e.ctx, mustUser(t, e, "ana@example.com").ID)
+		left, err := e.svc.SecondFactors.RecoveryCodesLeft(e.ctx, mustUser(t, e, "ana@example.com").ID)
 		if err != nil || left != 8 {
 			t.Fatalf("recovery codes left = %d %v, want 8", left, err)
 		}
@@ -338,7 +338,7 @@ func TestRecoveryCodesWorkOnceEachAlsoInParallel(t *testing.T) {
 
 func mustUser(t *testing.T, e *env, email string) *account.User {
 	t.Helper()
-	u, err := e.svc.UserByEmail(e.ctx, email)
+	u, err := e.svc.Users.UserByEmail(e.ctx, email)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,29 +351,29 @@ func TestChangingOrRemovingTOTPNeedsARecentProof(t *testing.T) {
 		secret, _ := e.enableTOTP(t, token)
 		e.clock.Advance(10 * time.Minute)
 		sess, u := e.authenticate(t, token)
-		_, err := e.svc.SetupTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
-		err = e.svc.DisableTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.EREVERIFY)
+		_, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
+		wantCode(t, err, core.EREVERIFY)
+		err = e.svc.SecondFactors.DisableTOTP(e.ctx, u, sess)
+		wantCode(t, err, core.EREVERIFY)
 
-		if _, err := e.svc.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); err != nil {
+		if _, err := e.svc.Reverify.Reverify(e.ctx, u, sess, account.MethodTOTP, totpOf(t, secret, e.clock.Now()), meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
-		if err := e.svc.DisableTOTP(e.ctx, u, sess); err != nil {
+		if err := e.svc.SecondFactors.DisableTOTP(e.ctx, u, sess); err != nil {
 			t.Fatal(err)
 		}
 		sess, u = e.authenticate(t, token)
 		if u.TOTPEnabled {
 			t.Fatal("TOTP still on")
 		}
-		err = e.svc.DisableTOTP(e.ctx, u, sess)
-		wantCode(t, err, server.ECONFLICT)
-		left, _ := e.svc.RecoveryCodesLeft(e.ctx, u.ID)
+		err = e.svc.SecondFactors.DisableTOTP(e.ctx, u, sess)
+		wantCode(t, err, core.ECONFLICT)
+		left, _ := e.svc.SecondFactors.RecoveryCodesLeft(e.ctx, u.ID)
 		if left != 0 {
 			t.Fatalf("%d recovery codes left after turning TOTP off", left)
 		}
-		res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil || res.MFARequired {
 			t.Fatalf("sign-in after turning TOTP off: %+v %v", res, err)
 		}
@@ -384,7 +384,7 @@ func TestWrongSecondFactorsAreThrottled(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
 		_, token := e.signUp(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
-		res, err := e.svc.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
+		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,10 +392,10 @@ func TestWrongSecondFactorsAreThrottled(t *testing.T) {
 		right := totpOf(t, secret, e.clock.Now())
 		wrong := wrongCode(t, secret, e.clock.Now())
 		for range 5 {
-			_, _, err := e.svc.SignInSecondFactor(e.ctx, pending, wrong, "", meta)
-			wantCode(t, err, server.EINVALID)
+			_, _, err := e.svc.Sessions.SignInSecondFactor(e.ctx, pending, wrong, "", meta)
+			wantCode(t, err, core.EINVALID)
 		}
-		_, _, err = e.svc.SignInSecondFactor(e.ctx, pending, right, "", meta)
-		wantCode(t, err, server.ETOOMANY)
+		_, _, err = e.svc.Sessions.SignInSecondFactor(e.ctx, pending, right, "", meta)
+		wantCode(t, err, core.ETOOMANY)
 	})
 }

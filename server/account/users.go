@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
 )
@@ -32,7 +32,7 @@ const userSelect = `SELECT u.id, u.email, u.email_verified_at, u.password_hash, 
 
 type rowScanner interface{ Scan(dest ...any) error }
 
-func (s *Service) scanUser(row rowScanner) (*User, error) {
+func (s *base) scanUser(row rowScanner) (*User, error) {
 	var u User
 	var verified, disabled sql.NullTime
 	var hash, clerk, first, last, birthday, gender, country, state, username sql.NullString
@@ -59,23 +59,23 @@ func (s *Service) scanUser(row rowScanner) (*User, error) {
 	return &u, nil
 }
 
-// User returns the user with id, or an ENOTFOUND error.
-func (s *Service) User(ctx context.Context, id string) (*User, error) {
+// user returns the user with id, or an ENOTFOUND error.
+func (s *base) user(ctx context.Context, id string) (*User, error) {
 	return s.userWhere(ctx, s.db, "u.id = ?", id)
 }
 
-// UserByEmail returns the user with the address (any case), or an ENOTFOUND error.
-func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) {
+// userByEmail returns the user with the address (any case), or an ENOTFOUND error.
+func (s *base) userByEmail(ctx context.Context, email string) (*User, error) {
 	return s.userWhere(ctx, s.db, "u.email = ?", normalizeEmail(email))
 }
 
-func (s *Service) userWhere(ctx context.Context, q queryer, where string, arg any) (*User, error) {
+func (s *base) userWhere(ctx context.Context, q queryer, where string, arg any) (*User, error) {
 	if v, ok := arg.(string); ok && !validText(v) {
-		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound") // Postgres refuses NUL bytes
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound") // Postgres refuses NUL bytes
 	}
 	u, err := s.scanUser(q.QueryRow(ctx, userSelect+"WHERE "+where, arg))
 	if isNoRows(err) {
-		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load user: %w", err)
@@ -92,7 +92,7 @@ const maxEmailLength = 254
 // checkEmail normalises an address and checks it is a plain addr-spec with a dotted domain.
 func checkEmail(ctx context.Context, email string) (string, error) {
 	e := normalizeEmail(email)
-	bad := errorf(ctx, server.EINVALID, "email.invalid")
+	bad := core.Refuse(ctx, core.EINVALID, "account.email.invalid")
 	if e == "" || len(e) > maxEmailLength || strings.ContainsAny(e, " \t\r\n<>\"(),;:\\[]") {
 		return "", bad
 	}
@@ -117,7 +117,7 @@ type newUser struct {
 }
 
 // createUser inserts the user, a personal workspace and the owner membership, inside tx.
-func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now time.Time) (string, error) {
+func (s *base) createUser(ctx context.Context, tx queryer, n newUser, now time.Time) (string, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return "", fmt.Errorf("new user id: %w", err)
@@ -136,7 +136,7 @@ func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now tim
 		onboarding_step, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		id.String(), n.email, verified, hash, clerk, !n.verifiedAt.IsZero() && s.isConfiguredAdmin(n.email), n.step, now, now); err != nil {
 		if isUniqueViolation(err) {
-			return "", errorf(ctx, server.ECONFLICT, "email.taken")
+			return "", core.Refuse(ctx, core.ECONFLICT, "account.email.taken")
 		}
 		return "", fmt.Errorf("insert user: %w", err)
 	}
@@ -145,7 +145,7 @@ func (s *Service) createUser(ctx context.Context, tx queryer, n newUser, now tim
 		return "", fmt.Errorf("new workspace id: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO workspaces (id, name, kind, created_at) VALUES (?, ?, ?, ?)`,
-		ws.String(), msg(ctx, "workspace.personalName"), string(authz.Personal), now); err != nil {
+		ws.String(), core.Text(ctx, "account.workspace.personalName"), string(authz.Personal), now); err != nil {
 		return "", fmt.Errorf("insert personal workspace: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`,
@@ -166,7 +166,7 @@ func isUniqueViolation(err error) bool {
 
 // applyConfiguredAdmin stores the admin flag of a configured admin address, so that queries on
 // users.is_admin (the admin user list) agree with the configuration.
-func (s *Service) applyConfiguredAdmin(ctx context.Context, u *User) error {
+func (s *base) applyConfiguredAdmin(ctx context.Context, u *User) error {
 	if !u.EmailVerified() || !s.isConfiguredAdmin(u.Email) {
 		return nil
 	}
@@ -179,7 +179,7 @@ func (s *Service) applyConfiguredAdmin(ctx context.Context, u *User) error {
 // SetAdmin grants (admin true) or revokes the app admin flag of the user with the address. It
 // answers ENOTFOUND for an unknown address. A revoked address that is still in
 // PATRIMONIO_ADMIN_EMAILS stays an admin; the caller should say so.
-func (s *Service) SetAdmin(ctx context.Context, email string, admin bool) (*User, error) {
+func (s *Users) SetAdmin(ctx context.Context, email string, admin bool) (*User, error) {
 	res, err := s.db.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, s.now(), normalizeEmail(email))
 	if err != nil {
 		return nil, fmt.Errorf("set admin: %w", err)
@@ -187,12 +187,12 @@ func (s *Service) SetAdmin(ctx context.Context, email string, admin bool) (*User
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, fmt.Errorf("set admin: %w", err)
 	} else if n == 0 {
-		return nil, errorf(ctx, server.ENOTFOUND, "user.notFound")
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
-	return s.UserByEmail(ctx, email)
+	return s.userByEmail(ctx, email)
 }
 
 // Workspaces lists the user's workspaces with the user's role: the personal one first, then by name.
-func (s *Service) Workspaces(ctx context.Context, userID string) ([]members.Workspace, error) {
+func (s *Users) Workspaces(ctx context.Context, userID string) ([]members.Workspace, error) {
 	return members.OfUser(ctx, s.db, userID, false)
 }

@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/store"
 )
@@ -115,14 +115,14 @@ func (s *Service) ListUsers(ctx context.Context, actor Actor, q UserQuery) (User
 		q.Limit = DefaultLimit
 	}
 	if q.Limit < 1 || q.Limit > MaxLimit {
-		return UserPage{}, errorf(ctx, "limit", MaxLimit)
+		return UserPage{}, core.Refuse(ctx, core.EINVALID, "admin.limit", MaxLimit)
 	}
 	if q.Offset < 0 {
-		return UserPage{}, errorf(ctx, "offset")
+		return UserPage{}, core.Refuse(ctx, core.EINVALID, "admin.offset")
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Search))
 	if len(search) > MaxSearchLength {
-		return UserPage{}, errorf(ctx, "search", MaxSearchLength)
+		return UserPage{}, core.Refuse(ctx, core.EINVALID, "admin.search", MaxSearchLength)
 	}
 	// E-mail addresses are stored lower case, so a lower-case pattern is a case-insensitive search
 	// on both databases. % and _ in the search are matched literally.
@@ -225,13 +225,13 @@ func stateOf(u User) userState {
 // OnUserEnded, which closes their sync sockets on every instance.
 func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (User, error) {
 	if !slices.Contains(Actions, action) {
-		return User{}, errorf(ctx, "action")
+		return User{}, core.Refuse(ctx, core.EINVALID, "admin.action")
 	}
 	if err := allow(actor, actionRights[action]); err != nil {
 		return User{}, err
 	}
 	if userID == actor.UserID {
-		return User{}, &server.Error{Code: server.EFORBIDDEN, Message: text(ctx, "self")}
+		return User{}, &core.Error{Code: core.EFORBIDDEN, Message: core.Text(ctx, "admin.self")}
 	}
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -239,12 +239,12 @@ func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (
 	}
 	defer tx.Rollback()
 	lock := ""
-	if s.db.Dialect() == server.Postgres {
+	if s.db.Dialect() == store.Postgres {
 		lock = " FOR UPDATE" // two admins at once: the second sees the first's change
 	}
 	before, err := s.scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`+lock, userID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, &server.Error{Code: server.ENOTFOUND, Message: text(ctx, "notFound")}
+		return User{}, &core.Error{Code: core.ENOTFOUND, Message: core.Text(ctx, "admin.notFound")}
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("admin %s: load user: %w", action, err)
@@ -274,7 +274,7 @@ func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (
 		update, args = `UPDATE users SET is_admin = ?, updated_at = ? WHERE id = ?`, []any{true, now, userID}
 	case ActionRevokeAdmin:
 		if before.AdminByConfig {
-			return User{}, &server.Error{Code: server.ECONFLICT, Message: text(ctx, "configured")}
+			return User{}, &core.Error{Code: core.ECONFLICT, Message: core.Text(ctx, "admin.configured")}
 		}
 		if !before.IsAdmin {
 			return before, tx.Commit()
@@ -352,10 +352,10 @@ func (s *Service) Audit(ctx context.Context, actor Actor, q AuditQuery) ([]Audit
 		q.Limit = DefaultLimit
 	}
 	if q.Limit < 1 || q.Limit > MaxLimit {
-		return nil, 0, errorf(ctx, "limit", MaxLimit)
+		return nil, 0, core.Refuse(ctx, core.EINVALID, "admin.limit", MaxLimit)
 	}
 	if q.Offset < 0 {
-		return nil, 0, errorf(ctx, "offset")
+		return nil, 0, core.Refuse(ctx, core.EINVALID, "admin.offset")
 	}
 	where, args := "", []any{}
 	if q.UserID != "" {
@@ -398,39 +398,6 @@ func (s *Service) Audit(ctx context.Context, actor Actor, q AuditQuery) ([]Audit
 		return nil, 0, fmt.Errorf("user audit: %w", err)
 	}
 	return out, total, tx.Commit()
-}
-
-// texts are the service's user-visible texts, {Spanish, English}.
-var texts = map[string][2]string{
-	"limit":  {"El límite debe estar entre 1 y %d.", "The limit must be between 1 and %d."},
-	"offset": {"El desplazamiento no puede ser negativo.", "The offset must not be negative."},
-	"search": {"El texto de búsqueda puede tener como máximo %d caracteres.", "The search text must be at most %d characters long."},
-	"action": {"Acción desconocida.", "Unknown action."},
-	"self": {"No puedes desactivar tu propia cuenta ni cambiar tu propio rol de administrador.",
-		"You cannot disable your own account or change your own admin role."},
-	"configured": {"Esta dirección es de administrador por la configuración del servidor (PATRIMONIO_ADMIN_EMAILS); para retirarle el rol, quítala de allí.",
-		"This address is an admin by the server's configuration (PATRIMONIO_ADMIN_EMAILS); to revoke the role, remove it there."},
-	"notFound": {"No se ha encontrado el usuario.", "The user was not found."},
-}
-
-// text returns the text of key in the language of ctx.
-func text(ctx context.Context, key string) string {
-	if server.LanguageFrom(ctx) == server.LangEN {
-		return texts[key][1]
-	}
-	return texts[key][0]
-}
-
-// errorf returns an EINVALID error with the text of key in the language of ctx.
-func errorf(ctx context.Context, key string, args ...any) *server.Error {
-	text := texts[key][0]
-	if server.LanguageFrom(ctx) == server.LangEN {
-		text = texts[key][1]
-	}
-	if len(args) > 0 {
-		text = fmt.Sprintf(text, args...)
-	}
-	return &server.Error{Code: server.EINVALID, Message: text}
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/admin"
 	"patrimonio/server/store"
 )
@@ -126,7 +126,7 @@ func TestListUsersRefusesBadPaging(t *testing.T) {
 		for _, q := range []admin.UserQuery{
 			{Limit: -1}, {Limit: admin.MaxLimit + 1}, {Offset: -1}, {Search: strings.Repeat("a", admin.MaxSearchLength+1)},
 		} {
-			if _, err := svc.ListUsers(ctx, root, q); server.ErrorCode(err) != server.EINVALID {
+			if _, err := svc.ListUsers(ctx, root, q); core.ErrorCode(err) != core.EINVALID {
 				t.Errorf("%+v: %v, want invalid", q, err)
 			}
 		}
@@ -139,13 +139,13 @@ func TestListUsersRefusesBadPaging(t *testing.T) {
 func TestOnlyAdminsListUsers(t *testing.T) {
 	eachDialect(t, func(t *testing.T, db *store.DB) {
 		svc := admin.NewService(db, nil)
-		if _, err := svc.ListUsers(ctx, admin.Actor{UserID: "u00", Email: "ana@example.com"}, admin.UserQuery{}); server.ErrorCode(err) != server.EFORBIDDEN {
+		if _, err := svc.ListUsers(ctx, admin.Actor{UserID: "u00", Email: "ana@example.com"}, admin.UserQuery{}); core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Errorf("a user: %v, want forbidden", err)
 		}
-		if _, err := svc.ListUsers(ctx, admin.Actor{}, admin.UserQuery{}); server.ErrorCode(err) != server.EUNAUTHORIZED {
+		if _, err := svc.ListUsers(ctx, admin.Actor{}, admin.UserQuery{}); core.ErrorCode(err) != core.EUNAUTHORIZED {
 			t.Errorf("nobody: %v, want unauthorized", err)
 		}
-		if _, _, err := svc.Audit(ctx, admin.Actor{UserID: "u00"}, admin.AuditQuery{}); server.ErrorCode(err) != server.EFORBIDDEN {
+		if _, _, err := svc.Audit(ctx, admin.Actor{UserID: "u00"}, admin.AuditQuery{}); core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Errorf("a user reads the audit: %v, want forbidden", err)
 		}
 	})
@@ -203,18 +203,18 @@ func TestAdminsDisableEnableGrantAndRevokeWithAnAuditRow(t *testing.T) {
 		refusals := []struct {
 			name, user, action, code string
 		}{
-			{"disable oneself", "u01", admin.ActionDisable, server.EFORBIDDEN},
-			{"revoke oneself", "u01", admin.ActionRevokeAdmin, server.EFORBIDDEN},
-			{"an admin by configuration", "u03", admin.ActionRevokeAdmin, server.ECONFLICT},
-			{"an unknown user", "nobody", admin.ActionDisable, server.ENOTFOUND},
-			{"an unknown action", "u00", "delete", server.EINVALID},
+			{"disable oneself", "u01", admin.ActionDisable, core.EFORBIDDEN},
+			{"revoke oneself", "u01", admin.ActionRevokeAdmin, core.EFORBIDDEN},
+			{"an admin by configuration", "u03", admin.ActionRevokeAdmin, core.ECONFLICT},
+			{"an unknown user", "nobody", admin.ActionDisable, core.ENOTFOUND},
+			{"an unknown action", "u00", "delete", core.EINVALID},
 		}
 		for _, r := range refusals {
-			if _, err := svc.Act(ctx, root, r.user, r.action); server.ErrorCode(err) != r.code {
+			if _, err := svc.Act(ctx, root, r.user, r.action); core.ErrorCode(err) != r.code {
 				t.Errorf("%s: %v, want %s", r.name, err, r.code)
 			}
 		}
-		if _, err := svc.Act(ctx, admin.Actor{UserID: "u00", Email: "ana@example.com"}, "u02", admin.ActionGrantAdmin); server.ErrorCode(err) != server.EFORBIDDEN {
+		if _, err := svc.Act(ctx, admin.Actor{UserID: "u00", Email: "ana@example.com"}, "u02", admin.ActionGrantAdmin); core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Errorf("a non-admin grants: %v", err)
 		}
 

@@ -12,10 +12,11 @@ import (
 	"runtime/debug"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 	"patrimonio/server/billing"
+	"patrimonio/server/config"
 	"patrimonio/server/enums"
 	"patrimonio/server/fx"
 	"patrimonio/server/httpapi"
@@ -26,7 +27,7 @@ import (
 
 // Server is a running Patrimonio: an open database and a listening HTTP server.
 type Server struct {
-	cfg      server.Config
+	cfg      config.Config
 	logger   *slog.Logger
 	db       *store.DB
 	listener net.Listener
@@ -44,7 +45,7 @@ type Server struct {
 
 // Open opens the database (applying migrations), listens on cfg.Addr (port 0 picks a free port)
 // and prepares the router. It serves nothing until Run.
-func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server, error) {
+func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -54,7 +55,10 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	}
 	// A database that cannot be reached yet (Postgres starting or restarting) is waited for, saying
 	// why, until ctx ends; any other failure stops the start.
-	db, err := store.OpenWaiting(ctx, func(ctx context.Context) (*store.DB, error) { return store.Open(ctx, cfg) },
+	openDB := func(ctx context.Context) (*store.DB, error) {
+		return store.Open(ctx, cfg.Dialect(), cfg.DatabaseSource())
+	}
+	db, err := store.OpenWaiting(ctx, openDB,
 		func(err error, next time.Duration) {
 			logger.WarnContext(ctx, "database not reachable; trying again", "err", err, "retry_in", next.String())
 		})
@@ -81,7 +85,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		// with the port actually obtained.
 		host, _, _ := net.SplitHostPort(cfg.Addr)
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
-		cfg.PublicURL = server.OriginFromAddr(net.JoinHostPort(host, port))
+		cfg.PublicURL = config.OriginFromAddr(net.JoinHostPort(host, port))
 	}
 
 	s := &Server{
@@ -91,14 +95,7 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		listener:        ln,
 		ShutdownTimeout: 30 * time.Second,
 	}
-	accounts, err := newAccounts(ctx, cfg, db, key, logger)
-	if err != nil {
-		ln.Close()
-		db.Close()
-		return nil, err
-	}
 	deps := httpapi.Deps{DB: db, Logger: logger,
-		Accounts:   accounts,
 		Workspaces: workspace.NewService(db),
 		Admin:      admin.NewService(db, cfg.AdminEmailList()),
 		Enums:      enums.NewService(db),
@@ -109,15 +106,31 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 			Plans: cfg.StripePlanList(), APIURL: cfg.StripeAPIURL, PublicURL: cfg.PublicURL}, logger),
 	}
 	s.fx = deps.FX
+	// The account services are built with their hooks. The sync engine authenticates through the
+	// sessions, so it is built after them: the hooks that close its sockets are Server methods that
+	// reach it once it exists (before anything is served, so before any session can end).
+	hooks := account.Hooks{OnSessionEnded: s.sessionEnded, OnUserEnded: s.userEnded}
 	if deps.Billing.Enabled() { // deleting an account cancels its Stripe subscriptions first
-		accounts.BeforeDelete = deps.Billing.CancelSubscriptions
+		hooks.BeforeDelete = deps.Billing.CancelSubscriptions
 	}
+	if cfg.Provider() != config.AuthClerk { // auth.go: passkeys for the local provider
+		if deps.Passkeys = newPasskeys(cfg, db, logger); deps.Passkeys != nil {
+			hooks.HasPasskey = deps.Passkeys.Has // a passkey is a second factor and an onboarding step
+		}
+	}
+	accounts, err := newAccounts(ctx, cfg, db, key, logger, hooks)
+	if err != nil {
+		ln.Close()
+		db.Close()
+		return nil, err
+	}
+	deps.Accounts = accounts
 	if err := deps.Enums.Seed(ctx); err != nil { // the reference lists (server/enums/data)
 		ln.Close()
 		db.Close()
 		return nil, err
 	}
-	if err := wireAuth(cfg, db, accounts, logger, &deps); err != nil { // auth.go: passkeys or Clerk
+	if err := wireAuth(cfg, accounts, logger, &deps); err != nil { // auth.go: Clerk when it is the provider
 		ln.Close()
 		db.Close()
 		return nil, err
@@ -128,8 +141,6 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 		return nil, err
 	}
 	deps.Sync = s.sync
-	accounts.OnSessionEnded = s.sync.EndSession
-	accounts.OnUserEnded = s.sync.EndUser
 	deps.Admin.OnUserEnded = s.sync.EndUser // disabling a user closes their sync sockets at once
 	s.http = &http.Server{
 		Handler:           httpapi.New(cfg, deps),
@@ -139,13 +150,27 @@ func Open(ctx context.Context, cfg server.Config, logger *slog.Logger) (*Server,
 	}
 	// Shutdown does not wait for hijacked connections: sync sockets close with "going away".
 	s.http.RegisterOnShutdown(s.sync.GoingAway)
-	logger.InfoContext(ctx, "opened", "version", server.Version, "database", cfg.DatabaseDescription(),
+	logger.InfoContext(ctx, "opened", "version", core.Version, "database", cfg.DatabaseDescription(),
 		"installation_id", installation, "web_dir", cfg.WebDir, "billing", billingDescription(cfg))
 	// What start-up allocated and dropped (argon2id's 64 MiB for the dummy password hash, the
 	// migrations, the enumeration seed) goes back to the operating system now rather than at the
 	// runtime's leisure: a fresh server holds what it uses.
 	debug.FreeOSMemory()
 	return s, nil
+}
+
+// sessionEnded closes the sync sockets of a session the account services ended.
+func (s *Server) sessionEnded(sessionID string) {
+	if s.sync != nil {
+		s.sync.EndSession(sessionID)
+	}
+}
+
+// userEnded closes the sync sockets of a user the account services deleted.
+func (s *Server) userEnded(userID string) {
+	if s.sync != nil {
+		s.sync.EndUser(userID)
+	}
 }
 
 // Addr is the address the server listens on, with the actual port.
@@ -207,7 +232,7 @@ func (s *Server) Close() error {
 // newAccounts builds the local accounts service with its mailer (SMTP when configured, otherwise
 // the log and, in development, the dev outbox) and its secret key, which must be the one the
 // database's secrets are sealed with; secrets still stored in plaintext are sealed now.
-func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byte, logger *slog.Logger) (*account.Service, error) {
+func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byte, logger *slog.Logger, hooks account.Hooks) (*account.Services, error) {
 	mailer, err := account.NewMailer(cfg.SMTPURL, cfg.MailFrom, cfg.DevOutbox, logger)
 	if err != nil {
 		return nil, fmt.Errorf("mail: %w", err)
@@ -217,21 +242,21 @@ func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byt
 	acfg.SecretKey = key
 	acfg.PublicURL = cfg.PublicURL
 	acfg.Billing = cfg.BillingEnabled() // the onboarding's payment step (completed by server/billing)
-	accounts, err := account.New(db, acfg, mailer, logger)
+	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer, Logger: logger, Hooks: hooks})
 	if err != nil {
 		return nil, err
 	}
-	if err := accounts.CheckSecretKey(ctx); err != nil {
+	if err := accounts.SecondFactors.CheckSecretKey(ctx); err != nil {
 		return nil, err
 	}
-	if n, err := accounts.SealPlaintextSecrets(ctx); err != nil {
+	if n, err := accounts.SecondFactors.SealPlaintextSecrets(ctx); err != nil {
 		return nil, err
 	} else if n > 0 {
 		logger.InfoContext(ctx, "encrypted the authenticator secrets stored in plaintext", "count", n)
 	}
 	if cfg.DevOutbox != "" {
 		logger.Warn("development outbox on: e-mails are written to "+cfg.DevOutbox+
-			" and listed at /api/v1/dev/outbox to anyone; never set "+server.EnvDevOutbox+" in production",
+			" and listed at /api/v1/dev/outbox to anyone; never set "+config.EnvDevOutbox+" in production",
 			"dir", cfg.DevOutbox)
 	}
 	return accounts, nil
@@ -240,9 +265,9 @@ func newAccounts(ctx context.Context, cfg server.Config, db *store.DB, key []byt
 // newSync starts the sync engine. Its socket authenticates like the rest of /api/v1 (authn, or the
 // local session cookie when nil); server-side sessions are re-checked while a socket is open,
 // Clerk's short-lived tokens cannot be (the socket keeps the handshake's copy).
-func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
+func newSync(cfg config.Config, db *store.DB, accounts *account.Services, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
 	if authn == nil {
-		authn = httpapi.CookieAuthenticator{Accounts: accounts, Name: httpapi.SessionCookieName(cfg)}
+		authn = httpapi.CookieAuthenticator{Sessions: accounts.Sessions, Name: httpapi.SessionCookieName(cfg)}
 	}
 	auth := psync.SessionAuthenticator(func(r *http.Request) (psync.HTTPSession, error) {
 		u, sess, err := authn.Authenticate(r)
@@ -254,7 +279,7 @@ func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn h
 			out.SessionID, out.MFAPending = sess.ID, sess.MFAPending
 		}
 		return out, nil
-	}, cfg.Provider() != server.AuthClerk)
+	}, cfg.Provider() != config.AuthClerk)
 	engine, err := psync.New(db, auth, psync.Options{PublicURL: cfg.PublicURL, AllowedOrigins: cfg.AllowedOriginList(), Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("sync: %w", err)
@@ -264,7 +289,7 @@ func newSync(cfg server.Config, db *store.DB, accounts *account.Service, authn h
 
 // billingDescription says whether billing is on, and against which API, for the start-up log
 // (never the keys).
-func billingDescription(cfg server.Config) string {
+func billingDescription(cfg config.Config) string {
 	switch {
 	case !cfg.BillingEnabled():
 		return "off"

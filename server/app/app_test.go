@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/app"
+	"patrimonio/server/config"
 )
 
-func testConfig(t *testing.T) server.Config {
+func testConfig(t *testing.T) config.Config {
 	t.Helper()
-	cfg, err := server.LoadConfig(func(k string) string {
+	cfg, err := config.Load(func(k string) string {
 		return map[string]string{
 			"PATRIMONIO_ADDR":    "127.0.0.1:0",
 			"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "data", "patrimonio.db"),
@@ -37,7 +37,7 @@ func testConfig(t *testing.T) server.Config {
 }
 
 // start opens and runs a server; the returned function ends its context and returns Run's error.
-func start(t *testing.T, cfg server.Config, logger *slog.Logger) (*app.Server, func() error) {
+func start(t *testing.T, cfg config.Config, logger *slog.Logger) (*app.Server, func() error) {
 	t.Helper()
 	s, err := app.Open(context.Background(), cfg, logger)
 	if err != nil {

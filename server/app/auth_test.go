@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/app"
 	"patrimonio/server/clerkauth/clerktest"
+	"patrimonio/server/config"
 )
 
 // authConfig reads /api/v1/auth/config of a running server.
@@ -67,7 +67,7 @@ func TestTheClerkProviderIsWiredFromTheConfiguration(t *testing.T) {
 		"CLERK_PUBLISHABLE_KEY":    inst.PublishableKey,
 		"CLERK_JWT_KEY":            strings.ReplaceAll(inst.PublicKeyPEM(), "\n", `\n`),
 	}
-	cfg, err := server.LoadConfig(func(k string) string { return env[k] }, nil)
+	cfg, err := config.Load(func(k string) string { return env[k] }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,15 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/app"
+	"patrimonio/server/config"
 )
 
 // postgresConfig is testConfig on a throwaway cluster of this test's own (it is stopped and
 // started, which a shared one could not be).
-func postgresConfig(t *testing.T) (server.Config, *pgtest.Cluster) {
+func postgresConfig(t *testing.T) (config.Config, *pgtest.Cluster) {
 	t.Helper()
 	c, err := pgtest.StartCluster()
 	if err != nil {
@@ -67,7 +68,7 @@ func TestRequestsWhileThePostgresIsDownAnswerUnavailableAndWorkWhenItIsBack(t *t
 	}
 	for range 3 {
 		status, code, rest := signIn()
-		if status != http.StatusServiceUnavailable || code != server.EUNAVAILABLE || !strings.HasPrefix(rest, "1|El servicio no está disponible") {
+		if status != http.StatusServiceUnavailable || code != core.EUNAVAILABLE || !strings.HasPrefix(rest, "1|El servicio no está disponible") {
 			t.Fatalf("with the database down: %d %s %q, want 503 unavailable with Retry-After and a Spanish message", status, code, rest)
 		}
 	}

@@ -10,7 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"patrimonio/server"
+	"patrimonio/server/config"
+	"patrimonio/server/store"
 )
 
 // SecretKeyFile is the name of the key file kept next to the SQLite database when
@@ -28,28 +29,28 @@ const SecretKeyFile = "secret.key"
 // PATRIMONIO_SECRET_KEY_FILE names the key file instead (made there on first start with SQLite; with
 // Postgres it must exist, since every server of the database needs the same key), so that a copy
 // of the data directory does not carry the key.
-func secretKey(cfg server.Config, logger *slog.Logger) ([]byte, error) {
+func secretKey(cfg config.Config, logger *slog.Logger) ([]byte, error) {
 	if key := cfg.SecretKeyBytes(); key != nil {
 		return key, nil
 	}
 	if cfg.SecretKeyFile != "" {
-		if cfg.Dialect() == server.Postgres {
+		if cfg.Dialect() == store.Postgres {
 			b, err := os.ReadFile(cfg.SecretKeyFile)
 			if err != nil {
-				return nil, fmt.Errorf("%s: read the secret key file: %w", server.EnvSecretKeyFile, err)
+				return nil, fmt.Errorf("%s: read the secret key file: %w", config.EnvSecretKeyFile, err)
 			}
-			key, err := server.ParseSecretKey(string(b))
+			key, err := config.ParseSecretKey(string(b))
 			if err != nil {
-				return nil, fmt.Errorf("%s: the secret key file %s %w", server.EnvSecretKeyFile, cfg.SecretKeyFile, err)
+				return nil, fmt.Errorf("%s: the secret key file %s %w", config.EnvSecretKeyFile, cfg.SecretKeyFile, err)
 			}
 			return key, nil
 		}
 		return loadOrCreateKeyFile(cfg.SecretKeyFile, logger)
 	}
-	if cfg.Dialect() == server.Postgres {
+	if cfg.Dialect() == store.Postgres {
 		return nil, fmt.Errorf("%s is required with Postgres: it encrypts secrets at rest (authenticator secrets). "+
 			"Make one with `openssl rand -base64 32`, keep it outside the database and its backups, and give every server the same one",
-			server.EnvSecretKey)
+			config.EnvSecretKey)
 	}
 	return loadOrCreateKeyFile(filepath.Join(filepath.Dir(cfg.SQLitePath), SecretKeyFile), logger)
 }
@@ -60,9 +61,9 @@ func secretKey(cfg server.Config, logger *slog.Logger) ([]byte, error) {
 func loadOrCreateKeyFile(path string, logger *slog.Logger) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err == nil {
-		key, err := server.ParseSecretKey(string(b))
+		key, err := config.ParseSecretKey(string(b))
 		if err != nil {
-			return nil, fmt.Errorf("secret key file %s %w; restore it, or set %s", path, err, server.EnvSecretKey)
+			return nil, fmt.Errorf("secret key file %s %w; restore it, or set %s", path, err, config.EnvSecretKey)
 		}
 		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
 			logger.Warn("the secret key file can be read by other users; make it private with chmod 600",
@@ -74,7 +75,7 @@ func loadOrCreateKeyFile(path string, logger *slog.Logger) ([]byte, error) {
 		return nil, fmt.Errorf("read the secret key file: %w", err)
 	}
 
-	key := make([]byte, server.SecretKeyLen)
+	key := make([]byte, config.SecretKeyLen)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("make a secret key: %w", err)
 	}
@@ -111,6 +112,6 @@ func loadOrCreateKeyFile(path string, logger *slog.Logger) ([]byte, error) {
 		return nil, fmt.Errorf("make a secret key: %w", err)
 	}
 	logger.Warn("made a new secret key for secrets at rest; keep it with the database but out of its copies, "+
-		"since without it authenticator secrets cannot be read (or set "+server.EnvSecretKey+")", "path", path)
+		"since without it authenticator secrets cannot be read (or set "+config.EnvSecretKey+")", "path", path)
 	return key, nil
 }

@@ -11,14 +11,14 @@ import (
 	"testing"
 
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/app"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
 // keyFile is where a server on cfg's SQLite database keeps its key when none is configured.
-func keyFile(cfg server.Config) string {
+func keyFile(cfg config.Config) string {
 	return filepath.Join(filepath.Dir(cfg.SQLitePath), app.SecretKeyFile)
 }
 
@@ -68,7 +68,7 @@ func TestAConfiguredKeyIsUsedAndNoKeyFileIsMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(keyFile(cfg)); !os.IsNotExist(err) {
-		t.Fatalf("a key file was made although %s is set: %v", server.EnvSecretKey, err)
+		t.Fatalf("a key file was made although %s is set: %v", config.EnvSecretKey, err)
 	}
 }
 
@@ -85,7 +85,7 @@ func TestTheKeyFileCanLiveApartFromTheData(t *testing.T) {
 	}
 	first, err := os.ReadFile(cfg.SecretKeyFile)
 	if err != nil {
-		t.Fatalf("no key file where %s says: %v", server.EnvSecretKeyFile, err)
+		t.Fatalf("no key file where %s says: %v", config.EnvSecretKeyFile, err)
 	}
 	if fi, _ := os.Stat(cfg.SecretKeyFile); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %#o", fi.Mode().Perm())
@@ -97,10 +97,10 @@ func TestTheKeyFileCanLiveApartFromTheData(t *testing.T) {
 	if second, _ := os.ReadFile(cfg.SecretKeyFile); string(second) != string(first) {
 		t.Fatal("the key file changed at the second start")
 	}
-	env := map[string]string{server.EnvSecretKeyFile: " /etc/patrimonio/key "}
-	loaded, err := server.LoadConfig(func(k string) string { return env[k] }, nil)
+	env := map[string]string{config.EnvSecretKeyFile: " /etc/patrimonio/key "}
+	loaded, err := config.Load(func(k string) string { return env[k] }, nil)
 	if err != nil || loaded.SecretKeyFile != "/etc/patrimonio/key" {
-		t.Fatalf("%s read as %q (%v)", server.EnvSecretKeyFile, loaded.SecretKeyFile, err)
+		t.Fatalf("%s read as %q (%v)", config.EnvSecretKeyFile, loaded.SecretKeyFile, err)
 	}
 }
 
@@ -162,30 +162,30 @@ func TestALostKeyFileStopsTheStartOnceSecretsAreSealed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := server.ParseSecretKey(string(raw))
+	key, err := config.ParseSecretKey(string(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
 	acfg := account.DefaultConfig()
 	acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
 	acfg.SecretKey = key
-	accounts, err := account.New(db, acfg, nil, nil)
+	accounts, err := account.New(db, acfg, account.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, token, err := accounts.SignUp(context.Background(), "ana@example.com", "lentejas con chorizo 42", account.SessionMeta{})
+	u, token, err := accounts.Signup.SignUp(context.Background(), "ana@example.com", "lentejas con chorizo 42", account.SessionMeta{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, _, err := accounts.Authenticate(context.Background(), token)
+	sess, _, err := accounts.Sessions.Authenticate(context.Background(), token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := accounts.SetupTOTP(context.Background(), u, sess); err != nil {
+	if _, err := accounts.SecondFactors.SetupTOTP(context.Background(), u, sess); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

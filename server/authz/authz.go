@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"strings"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Role is a member's role in a workspace.
@@ -134,13 +134,13 @@ type Request struct {
 	IsInvitee bool
 }
 
-// Refusal is how Authorize says no: the *server.Error it wraps carries the code (which decides
+// Refusal is how Authorize says no: the *core.Error it wraps carries the code (which decides
 // the HTTP status) and the English text; Message gives the text in the caller's language. A caller
 // who is not a member learns nothing, not even that the workspace exists (ENOTFOUND); a member who
 // may not do something is told so (EFORBIDDEN); a rule that protects the workspace's state is a
 // conflict (ECONFLICT).
 type Refusal struct {
-	Err  *server.Error
+	Err  *core.Error
 	rule string
 	role Role // the caller's role, for the roleTooLow text
 }
@@ -149,54 +149,35 @@ func (r *Refusal) Error() string { return r.Err.Error() }
 func (r *Refusal) Unwrap() error { return r.Err }
 
 // Message is the refusal's text in lang ("es" or "en"; anything else is Spanish, the app's
-// language).
+// language): the catalogue's "authz.<rule>", naming the caller's role where the text has a %s.
 func (r *Refusal) Message(lang string) string {
-	i := 0
-	if lang == "en" {
-		i = 1
+	text := core.TextIn(lang, "authz."+r.rule)
+	if !strings.Contains(text, "%s") {
+		return text
 	}
-	text := refusalTexts[r.rule][i]
-	if strings.Contains(text, "%s") {
-		return fmt.Sprintf(text, roleNames[r.role][i])
+	role := ""
+	if r.role == Owner || r.role == Editor || r.role == Viewer {
+		role = core.TextIn(lang, "authz.role."+string(r.role))
 	}
-	return text
-}
-
-// refusalTexts are the texts of the refusals, {Spanish, English}.
-var refusalTexts = map[string][2]string{
-	"notMember":        {"No se ha encontrado el espacio de trabajo.", "Workspace not found."},
-	"invitationAbsent": {"No se ha encontrado la invitación.", "Invitation not found."},
-	"roleTooLow":       {"Tu rol (%s) no permite hacer esto.", "Your role (%s) does not allow this."},
-	"lastOwner":        {"Un espacio de trabajo debe conservar al menos un propietario.", "A workspace must keep at least one owner."},
-	"personal":         {"Un espacio de trabajo personal no se puede compartir, abandonar ni eliminar.", "A personal workspace cannot be shared, left or deleted."},
-	"aboveOwnRole":     {"No puedes conceder un rol superior al tuyo.", "You cannot grant a role above your own."},
-	"badRole":          {"El rol debe ser propietario, editor o lector.", "The role must be owner, editor or viewer."},
-	"adminOnly":        {"Esta sección es solo para administradores.", "This area is for administrators only."},
-	"signedOut":        {"Inicia sesión para continuar.", "Sign in to continue."},
-}
-
-var roleNames = map[Role][2]string{
-	Owner:  {"propietario", "owner"},
-	Editor: {"editor", "editor"},
-	Viewer: {"lector", "viewer"},
+	return fmt.Sprintf(text, role)
 }
 
 func refuse(code, rule string, role Role) *Refusal {
 	r := &Refusal{rule: rule, role: role}
-	r.Err = &server.Error{Code: code, Message: r.Message("en")}
+	r.Err = &core.Error{Code: code, Message: r.Message("en")}
 	return r
 }
 
 // The refusals, made fresh for every answer so that no caller can change another's.
-func errNotFound() error         { return refuse(server.ENOTFOUND, "notMember", None) }
-func errInvitationAbsent() error { return refuse(server.ENOTFOUND, "invitationAbsent", None) }
-func errLastOwner() error        { return refuse(server.ECONFLICT, "lastOwner", None) }
-func errPersonal() error         { return refuse(server.EFORBIDDEN, "personal", None) }
-func errAboveOwnRole() error     { return refuse(server.EFORBIDDEN, "aboveOwnRole", None) }
-func errBadRole() error          { return refuse(server.EINVALID, "badRole", None) }
+func errNotFound() error         { return refuse(core.ENOTFOUND, "notMember", None) }
+func errInvitationAbsent() error { return refuse(core.ENOTFOUND, "invitationAbsent", None) }
+func errLastOwner() error        { return refuse(core.ECONFLICT, "lastOwner", None) }
+func errPersonal() error         { return refuse(core.EFORBIDDEN, "personal", None) }
+func errAboveOwnRole() error     { return refuse(core.EFORBIDDEN, "aboveOwnRole", None) }
+func errBadRole() error          { return refuse(core.EINVALID, "badRole", None) }
 
 // Authorize returns nil when the request is allowed, and otherwise a *Refusal (wrapping an
-// *server.Error) that says why: ENOTFOUND for a caller who is not a member (and for an invitation
+// *core.Error) that says why: ENOTFOUND for a caller who is not a member (and for an invitation
 // addressed to someone else), EFORBIDDEN for a role too low or a personal workspace, ECONFLICT when the workspace
 // would lose its last owner, EINVALID for a role that does not exist. A request that lacks a fact
 // its action needs is a programming error (EINTERNAL); it is refused too.
@@ -217,7 +198,7 @@ func Authorize(req Request) error {
 		return nil
 	}
 	if _, known := minimumRole[req.Action]; !known {
-		return server.Errorf(server.EINTERNAL, "authz: unknown action %q", req.Action)
+		return core.Errorf(core.EINTERNAL, "authz: unknown action %q", req.Action)
 	}
 	if err := needKind(req); err != nil {
 		return err
@@ -242,7 +223,7 @@ func Authorize(req Request) error {
 	case InvitationRevoke:
 		// NewRole is the role the invitation offers: withdrawing it is for those who could give it.
 		if !req.NewRole.Valid() {
-			return server.Errorf(server.EINTERNAL, "authz: %s without the invitation's role", req.Action)
+			return core.Errorf(core.EINTERNAL, "authz: %s without the invitation's role", req.Action)
 		}
 		return grantable(req.Role, req.NewRole)
 	case MemberRemove:
@@ -250,7 +231,7 @@ func Authorize(req Request) error {
 			return errPersonal()
 		}
 		if !req.TargetRole.Valid() {
-			return server.Errorf(server.EINTERNAL, "authz: %s without the target's role", req.Action)
+			return core.Errorf(core.EINTERNAL, "authz: %s without the target's role", req.Action)
 		}
 		if req.TargetRole == Owner {
 			return keepAnOwner(req.Owners)
@@ -260,7 +241,7 @@ func Authorize(req Request) error {
 			return errPersonal()
 		}
 		if !req.TargetRole.Valid() {
-			return server.Errorf(server.EINTERNAL, "authz: %s without the target's role", req.Action)
+			return core.Errorf(core.EINTERNAL, "authz: %s without the target's role", req.Action)
 		}
 		if err := grantable(req.Role, req.NewRole); err != nil {
 			return err
@@ -277,19 +258,19 @@ func Authorize(req Request) error {
 func byRole(req Request) error {
 	if !req.Role.Valid() {
 		if req.Role != None {
-			return server.Errorf(server.EINTERNAL, "authz: unknown role %q", req.Role)
+			return core.Errorf(core.EINTERNAL, "authz: unknown role %q", req.Role)
 		}
 		return errNotFound()
 	}
 	if !req.Role.atLeast(minimumRole[req.Action]) {
-		return refuse(server.EFORBIDDEN, "roleTooLow", req.Role)
+		return refuse(core.EFORBIDDEN, "roleTooLow", req.Role)
 	}
 	return nil
 }
 
 func needKind(req Request) error {
 	if req.Kind != Personal && req.Kind != Team {
-		return server.Errorf(server.EINTERNAL, "authz: %s without the workspace kind", req.Action)
+		return core.Errorf(core.EINTERNAL, "authz: %s without the workspace kind", req.Action)
 	}
 	return nil
 }
@@ -307,7 +288,7 @@ func grantable(by, role Role) error {
 
 func keepAnOwner(owners int) error {
 	if owners < 1 {
-		return server.Errorf(server.EINTERNAL, "authz: the owner count is missing")
+		return core.Errorf(core.EINTERNAL, "authz: the owner count is missing")
 	}
 	if owners == 1 {
 		return errLastOwner()
@@ -377,13 +358,13 @@ type AdminRequest struct {
 func AuthorizeAdmin(req AdminRequest) error {
 	only, known := adminOnly[req.Action]
 	if !known {
-		return server.Errorf(server.EINTERNAL, "authz: unknown admin action %q", req.Action)
+		return core.Errorf(core.EINTERNAL, "authz: unknown admin action %q", req.Action)
 	}
 	if !req.SignedIn {
-		return refuse(server.EUNAUTHORIZED, "signedOut", None)
+		return refuse(core.EUNAUTHORIZED, "signedOut", None)
 	}
 	if only && !req.IsAdmin {
-		return refuse(server.EFORBIDDEN, "adminOnly", None)
+		return refuse(core.EFORBIDDEN, "adminOnly", None)
 	}
 	return nil
 }

@@ -7,22 +7,22 @@ import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 )
 
 // outcome is what Authorize answered, in the words of the tables below.
 func outcome(err error) string {
-	switch server.ErrorCode(err) {
+	switch core.ErrorCode(err) {
 	case "":
 		return "yes"
-	case server.ENOTFOUND:
+	case core.ENOTFOUND:
 		return "404"
-	case server.EFORBIDDEN:
+	case core.EFORBIDDEN:
 		return "403"
-	case server.ECONFLICT:
+	case core.ECONFLICT:
 		return "409"
-	case server.EINVALID:
+	case core.EINVALID:
 		return "400"
 	}
 	return "bug: " + err.Error()
@@ -161,7 +161,7 @@ func TestIncompleteRequestsAreRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := authz.Authorize(tt.req)
-			if server.ErrorCode(err) != server.EINTERNAL {
+			if core.ErrorCode(err) != core.EINTERNAL {
 				t.Errorf("got %v, want an internal error", err)
 			}
 		})
@@ -175,7 +175,7 @@ func TestParseRole(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "Owner", "admin", " viewer"} {
-		if _, err := authz.ParseRole(s); server.ErrorCode(err) != server.EINVALID {
+		if _, err := authz.ParseRole(s); core.ErrorCode(err) != core.EINVALID {
 			t.Errorf("ParseRole(%q) error = %v, want invalid", s, err)
 		}
 	}
@@ -213,8 +213,8 @@ func TestRefusalsAreWordedInSpanishAndEnglish(t *testing.T) {
 			if got := r.Message("en"); got != tt.en {
 				t.Errorf("en: %q, want %q", got, tt.en)
 			}
-			if server.ErrorMessage(err) != tt.en {
-				t.Errorf("the wrapped error's message is %q, want the English text", server.ErrorMessage(err))
+			if core.ErrorMessage(err) != tt.en {
+				t.Errorf("the wrapped error's message is %q, want the English text", core.ErrorMessage(err))
 			}
 		})
 	}
@@ -257,7 +257,7 @@ func TestAdminActionMatrix(t *testing.T) {
 			t.Run(fmt.Sprintf("%s may %s: %s", c.name, action, want), func(t *testing.T) {
 				err := authz.AuthorizeAdmin(authz.AdminRequest{SignedIn: c.signedIn, IsAdmin: c.isAdmin, Action: action})
 				got := outcome(err)
-				if server.ErrorCode(err) == server.EUNAUTHORIZED {
+				if core.ErrorCode(err) == core.EUNAUTHORIZED {
 					got = "401"
 				}
 				if got != want {
@@ -269,7 +269,7 @@ func TestAdminActionMatrix(t *testing.T) {
 	if !slices.Equal(seen, authz.AdminActions) {
 		t.Errorf("the admin matrix lists %v,\nthe package has %v: every admin action needs its line, in order", seen, authz.AdminActions)
 	}
-	if err := authz.AuthorizeAdmin(authz.AdminRequest{SignedIn: true, IsAdmin: true, Action: "enum.explode"}); server.ErrorCode(err) != server.EINTERNAL {
+	if err := authz.AuthorizeAdmin(authz.AdminRequest{SignedIn: true, IsAdmin: true, Action: "enum.explode"}); core.ErrorCode(err) != core.EINTERNAL {
 		t.Errorf("an unknown admin action: %v, want an internal error", err)
 	}
 	var r *authz.Refusal

@@ -27,7 +27,7 @@ import (
 
 	"github.com/stripe/stripe-go/v85"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 )
 
@@ -109,7 +109,7 @@ func (s *Service) Enabled() bool { return s != nil && s.stripe != nil }
 
 func (s *Service) requireOn(ctx context.Context) error {
 	if !s.Enabled() {
-		return errorf(ctx, server.ENOTFOUND, "billing.off")
+		return core.Refuse(ctx, core.ENOTFOUND, "billing.billing.off")
 	}
 	return nil
 }
@@ -181,7 +181,7 @@ func (s *Service) fetchProducts(ctx context.Context) ([]Product, error) {
 			if err != nil {
 				var se *stripe.Error
 				if errors.As(err, &se) && se.HTTPStatusCode == 404 {
-					s.logger.WarnContext(ctx, "a configured plan does not exist in Stripe: check "+server.EnvStripePlans, "product", id)
+					s.logger.WarnContext(ctx, "a configured plan does not exist in Stripe: check PATRIMONIO_STRIPE_PLANS", "product", id)
 					continue
 				}
 				return nil, s.translate(ctx, "retrieve product", err)
@@ -339,12 +339,12 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 		req.ReturnTo = ReturnOnboarding
 	}
 	if req.ReturnTo != ReturnOnboarding && req.ReturnTo != ReturnBilling {
-		return Checkout{}, errorf(ctx, server.EINVALID, "checkout.returnTo")
+		return Checkout{}, core.Refuse(ctx, core.EINVALID, "billing.checkout.returnTo")
 	}
 	base := s.cfg.PublicURL
 	params := &stripe.CheckoutSessionCreateParams{
 		ClientReferenceID: stripe.String(u.ID),
-		Locale:            stripe.String(server.LanguageFrom(ctx)),
+		Locale:            stripe.String(core.LanguageFrom(ctx)),
 	}
 	switch req.Kind {
 	case KindCardCheck:
@@ -354,7 +354,7 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
 				Currency:    stripe.String(CardCheckCurrency),
 				UnitAmount:  stripe.Int64(CardCheckAmount),
-				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(text(ctx, "checkout.productName"))},
+				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(core.Text(ctx, "billing.checkout.productName"))},
 			},
 		}}
 		params.PaymentIntentData = &stripe.CheckoutSessionCreatePaymentIntentDataParams{
@@ -369,24 +369,24 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 		params.CancelURL = stripe.String(base + path + "?checkout=cancel")
 	case KindSubscription:
 		if req.PriceID == "" {
-			return Checkout{}, errorf(ctx, server.EINVALID, "checkout.priceRequired")
+			return Checkout{}, core.Refuse(ctx, core.EINVALID, "billing.checkout.priceRequired")
 		}
 		products, err := s.Products(ctx)
 		if err != nil {
 			return Checkout{}, err
 		}
 		if priceOffered(products, req.PriceID) == nil {
-			return Checkout{}, errorf(ctx, server.EINVALID, "checkout.unknownPrice")
+			return Checkout{}, core.Refuse(ctx, core.EINVALID, "billing.checkout.unknownPrice")
 		}
 		st, err := s.State(ctx, u.ID)
 		if err != nil {
 			return Checkout{}, err
 		}
 		if st.Entitled {
-			return Checkout{}, errorf(ctx, server.ECONFLICT, "checkout.alreadyActive")
+			return Checkout{}, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.alreadyActive")
 		}
 		if !st.CardVerified {
-			return Checkout{}, errorf(ctx, server.ECONFLICT, "checkout.cardFirst")
+			return Checkout{}, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.cardFirst")
 		}
 		params.Mode = stripe.String(string(stripe.CheckoutSessionModeSubscription))
 		params.LineItems = []*stripe.CheckoutSessionCreateLineItemParams{{Price: stripe.String(req.PriceID), Quantity: stripe.Int64(1)}}
@@ -398,7 +398,7 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 		params.SuccessURL = stripe.String(base + success + "?checkout=success&session_id={CHECKOUT_SESSION_ID}")
 		params.CancelURL = stripe.String(base + cancel + "?checkout=cancel")
 	default:
-		return Checkout{}, errorf(ctx, server.EINVALID, "checkout.kind")
+		return Checkout{}, core.Refuse(ctx, core.EINVALID, "billing.checkout.kind")
 	}
 	customer, err := s.ensureCustomer(ctx, u)
 	if err != nil {
@@ -424,12 +424,12 @@ func (s *Service) PortalURL(ctx context.Context, u User) (string, error) {
 		return "", err
 	}
 	if customer == "" {
-		return "", errorf(ctx, server.ECONFLICT, "portal.noCustomer")
+		return "", core.Refuse(ctx, core.ECONFLICT, "billing.portal.noCustomer")
 	}
 	sess, err := s.stripe.V1BillingPortalSessions.Create(ctx, &stripe.BillingPortalSessionCreateParams{
 		Customer:  stripe.String(customer),
 		ReturnURL: stripe.String(s.cfg.PublicURL + "/profile/billing?tab=billing"),
-		Locale:    stripe.String(server.LanguageFrom(ctx)),
+		Locale:    stripe.String(core.LanguageFrom(ctx)),
 	})
 	if err != nil {
 		return "", s.translate(ctx, "create portal session", err)
@@ -571,8 +571,8 @@ func (s *Service) Entitled(ctx context.Context, u User) (bool, error) {
 
 // Gated actions (RequireSubscription).
 const (
-	GateTeamWorkspace = "gate.teamWorkspace"
-	GateInvite        = "gate.invite"
+	GateTeamWorkspace = "billing.gate.teamWorkspace"
+	GateInvite        = "billing.gate.invite"
 )
 
 // RequireSubscription refuses (403 forbidden, saying that the data stays available) an action
@@ -583,7 +583,7 @@ func (s *Service) RequireSubscription(ctx context.Context, u User, gate string) 
 	if err != nil || ok {
 		return err
 	}
-	return errorf(ctx, server.EFORBIDDEN, "gate.subscription", text(ctx, gate))
+	return core.Refuse(ctx, core.EFORBIDDEN, "billing.gate.subscription", core.Text(ctx, gate))
 }
 
 // Refresh asks Stripe for the user's subscriptions and paid card checks and records what it
@@ -649,7 +649,7 @@ func (s *Service) inTx(ctx context.Context, f func(tx *store.Tx) error) error {
 var endedStatuses = []string{"canceled", "incomplete_expired"}
 
 // CancelSubscriptions cancels at once every subscription of the user that is not already ended,
-// before their account is deleted (account.Service.BeforeDelete), so that nobody keeps paying for
+// before their account is deleted (account.Hooks.BeforeDelete), so that nobody keeps paying for
 // an account that is gone. It asks Stripe for the customer's subscriptions (so one whose webhook
 // has not arrived yet is canceled too) and adds those our database holds. With billing off, or a
 // user who never got as far as a Stripe customer, there is nothing to do and Stripe is not called.
@@ -665,7 +665,7 @@ func (s *Service) CancelSubscriptions(ctx context.Context, userID string) error 
 	}
 	refuse := func(op string, err error) error {
 		_ = s.translate(ctx, op, err) // logs what Stripe said
-		return errorf(ctx, server.EUNAVAILABLE, "delete.stripe")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.delete.stripe")
 	}
 	live := map[string]bool{} // subscription id → still billing
 	rows, err := s.db.Query(ctx, `SELECT id, status FROM billing_subscriptions WHERE user_id = ?`, userID)

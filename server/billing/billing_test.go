@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/billing"
 	"patrimonio/server/store"
 )
@@ -30,13 +30,13 @@ func TestWithoutAKeyBillingIsOffAndEverythingIsOpen(t *testing.T) {
 	if svc.Enabled() {
 		t.Fatal("enabled without a key")
 	}
-	if _, err := svc.Products(ctx); server.ErrorCode(err) != server.ENOTFOUND {
+	if _, err := svc.Products(ctx); core.ErrorCode(err) != core.ENOTFOUND {
 		t.Errorf("products: %v", err)
 	}
-	if _, err := svc.CreateCheckout(ctx, billing.User{ID: "u"}, billing.CheckoutRequest{Kind: billing.KindCardCheck}); server.ErrorCode(err) != server.ENOTFOUND {
+	if _, err := svc.CreateCheckout(ctx, billing.User{ID: "u"}, billing.CheckoutRequest{Kind: billing.KindCardCheck}); core.ErrorCode(err) != core.ENOTFOUND {
 		t.Errorf("checkout: %v", err)
 	}
-	if _, err := svc.HandleWebhook(ctx, []byte(`{}`), "t=1,v1=00"); server.ErrorCode(err) != server.ENOTFOUND {
+	if _, err := svc.HandleWebhook(ctx, []byte(`{}`), "t=1,v1=00"); core.ErrorCode(err) != core.ENOTFOUND {
 		t.Errorf("webhook: %v", err)
 	}
 	st, err := svc.State(ctx, "u")
@@ -110,7 +110,7 @@ func TestTheCardCheckIsAOneDollarPaymentThatSavesTheCardForOneCustomerPerUser(t 
 	eachDialect(t, func(t *testing.T, e *env) {
 		u := e.addUser(t, "u1")
 		for range 2 {
-			c, err := e.svc.CreateCheckout(server.WithLanguage(ctx, "en"), u, billing.CheckoutRequest{Kind: billing.KindCardCheck})
+			c, err := e.svc.CreateCheckout(core.WithLanguage(ctx, "en"), u, billing.CheckoutRequest{Kind: billing.KindCardCheck})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,15 +149,15 @@ func TestThePlanNeedsTheCardCheckAnOfferedPriceAndNoActiveSubscription(t *testin
 	eachDialect(t, func(t *testing.T, e *env) {
 		u := e.addUser(t, "u1")
 		_, err := e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: billing.KindSubscription, PriceID: mockPrice})
-		wantCode(t, err, server.ECONFLICT) // card first
+		wantCode(t, err, core.ECONFLICT) // card first
 		_, err = e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: billing.KindSubscription, PriceID: "price_Nope"})
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		_, err = e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: billing.KindSubscription})
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		_, err = e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: "gift"})
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		_, err = e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: billing.KindCardCheck, ReturnTo: "elsewhere"})
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 
 		cus := e.customer(t, u)
 		e.deliver(t, event("evt_card", "checkout.session.completed", e.now.Unix(), map[string]any{
@@ -182,7 +182,7 @@ func TestThePlanNeedsTheCardCheckAnOfferedPriceAndNoActiveSubscription(t *testin
 		}
 		e.deliver(t, event("evt_sub", "customer.subscription.created", e.now.Unix(), subscription("sub_1", cus, "active", e.now.Unix())))
 		_, err = e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: billing.KindSubscription, PriceID: mockPrice})
-		wantCode(t, err, server.ECONFLICT)
+		wantCode(t, err, core.ECONFLICT)
 	})
 }
 
@@ -190,7 +190,7 @@ func TestThePortalIsForACustomer(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		u := e.addUser(t, "u1")
 		_, err := e.svc.PortalURL(ctx, u)
-		wantCode(t, err, server.ECONFLICT)
+		wantCode(t, err, core.ECONFLICT)
 		cus := e.customer(t, u)
 		url, err := e.svc.PortalURL(ctx, u)
 		if err != nil || !strings.HasPrefix(url, "https://") {
@@ -235,22 +235,22 @@ func TestStripeErrorsBecomeOurCodesWithAReadableMessage(t *testing.T) {
 			code   string
 			en     string
 		}{
-			{401, `{"error":{"type":"invalid_request_error","message":"Invalid API Key provided: sk_test_****"}}`, server.EUNAVAILABLE, "misconfigured"},
-			{429, `{"error":{"type":"invalid_request_error","code":"rate_limit","message":"Too many"}}`, server.EUNAVAILABLE, "too many requests"},
-			{404, `{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such customer"}}`, server.ENOTFOUND, "cannot find"},
-			{400, `{"error":{"type":"invalid_request_error","message":"Invalid email"}}`, server.EINVALID, "refused the request"},
-			{402, `{"error":{"type":"card_error","code":"card_declined","message":"Your card was declined."}}`, server.EINVALID, "declined"},
-			{409, `{"error":{"type":"idempotency_error","message":"Keys for idempotent requests"}}`, server.ECONFLICT, "already in progress"},
-			{503, `{"error":{"type":"api_error","message":"down"}}`, server.EUNAVAILABLE, "cannot be reached"},
+			{401, `{"error":{"type":"invalid_request_error","message":"Invalid API Key provided: sk_test_****"}}`, core.EUNAVAILABLE, "misconfigured"},
+			{429, `{"error":{"type":"invalid_request_error","code":"rate_limit","message":"Too many"}}`, core.EUNAVAILABLE, "too many requests"},
+			{404, `{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such customer"}}`, core.ENOTFOUND, "cannot find"},
+			{400, `{"error":{"type":"invalid_request_error","message":"Invalid email"}}`, core.EINVALID, "refused the request"},
+			{402, `{"error":{"type":"card_error","code":"card_declined","message":"Your card was declined."}}`, core.EINVALID, "declined"},
+			{409, `{"error":{"type":"idempotency_error","message":"Keys for idempotent requests"}}`, core.ECONFLICT, "already in progress"},
+			{503, `{"error":{"type":"api_error","message":"down"}}`, core.EUNAVAILABLE, "cannot be reached"},
 		} {
 			e.proxy.refuse(func(r *http.Request) (int, string, bool) { return c.status, c.body, r.URL.Path == "/v1/customers" })
-			_, err := e.svc.CreateCheckout(server.WithLanguage(ctx, "en"), u, billing.CheckoutRequest{Kind: billing.KindCardCheck})
+			_, err := e.svc.CreateCheckout(core.WithLanguage(ctx, "en"), u, billing.CheckoutRequest{Kind: billing.KindCardCheck})
 			wantCode(t, err, c.code)
-			if msg := server.ErrorMessage(err); !strings.Contains(msg, c.en) || strings.Contains(msg, "sk_test") {
+			if msg := core.ErrorMessage(err); !strings.Contains(msg, c.en) || strings.Contains(msg, "sk_test") {
 				t.Errorf("%d: message %q", c.status, msg)
 			}
-			_, err = e.svc.CreateCheckout(server.WithLanguage(ctx, "es"), u, billing.CheckoutRequest{Kind: billing.KindCardCheck})
-			if msg := server.ErrorMessage(err); msg == "" || strings.Contains(msg, c.en) {
+			_, err = e.svc.CreateCheckout(core.WithLanguage(ctx, "es"), u, billing.CheckoutRequest{Kind: billing.KindCardCheck})
+			if msg := core.ErrorMessage(err); msg == "" || strings.Contains(msg, c.en) {
 				t.Errorf("%d: Spanish message %q", c.status, msg)
 			}
 		}
@@ -261,9 +261,9 @@ func TestStripeErrorsBecomeOurCodesWithAReadableMessage(t *testing.T) {
 func TestWithoutAnActiveSubscriptionOnlyTeamWorkspacesAndInvitationsAreClosed(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		u := e.addUser(t, "u1")
-		err := e.svc.RequireSubscription(server.WithLanguage(ctx, "en"), u, billing.GateTeamWorkspace)
-		wantCode(t, err, server.EFORBIDDEN)
-		if msg := server.ErrorMessage(err); !strings.Contains(msg, "create a team workspace") || !strings.Contains(msg, "export") {
+		err := e.svc.RequireSubscription(core.WithLanguage(ctx, "en"), u, billing.GateTeamWorkspace)
+		wantCode(t, err, core.EFORBIDDEN)
+		if msg := core.ErrorMessage(err); !strings.Contains(msg, "create a team workspace") || !strings.Contains(msg, "export") {
 			t.Errorf("message %q", msg)
 		}
 		admin := u
@@ -277,7 +277,7 @@ func TestWithoutAnActiveSubscriptionOnlyTeamWorkspacesAndInvitationsAreClosed(t 
 			t.Errorf("on trial: %v", err)
 		}
 		e.deliver(t, event("evt_2", "customer.subscription.updated", e.now.Unix()+5, subscription("sub_1", cus, "past_due", e.now.Unix())))
-		wantCode(t, e.svc.RequireSubscription(ctx, u, billing.GateInvite), server.EFORBIDDEN)
+		wantCode(t, e.svc.RequireSubscription(ctx, u, billing.GateInvite), core.EFORBIDDEN)
 	})
 }
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/billing"
 )
 
@@ -67,9 +67,9 @@ func TestCancelSubscriptionsRefusesWhenStripeCannotBeReached(t *testing.T) {
 		e.proxy.refuse(func(r *http.Request) (int, string, bool) {
 			return http.StatusServiceUnavailable, `{"error":{"type":"api_error","message":"down"}}`, r.Method == http.MethodDelete
 		})
-		err := e.svc.CancelSubscriptions(server.WithLanguage(ctx, server.LangEN), ana.ID)
-		wantCode(t, err, server.EUNAVAILABLE)
-		if got, want := server.ErrorMessage(err), "Your account was not deleted: your subscriptions could not be canceled with the payment provider, "+
+		err := e.svc.CancelSubscriptions(core.WithLanguage(ctx, core.LangEN), ana.ID)
+		wantCode(t, err, core.EUNAVAILABLE)
+		if got, want := core.ErrorMessage(err), "Your account was not deleted: your subscriptions could not be canceled with the payment provider, "+
 			"which is not answering. Try again in a few minutes."; got != want {
 			t.Fatalf("message %q, want %q", got, want)
 		}

@@ -24,10 +24,11 @@ import (
 
 	"github.com/stripe/stripe-go/v85/webhook"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
 	"patrimonio/server/billing"
 	"patrimonio/server/billing/stripemock"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -127,8 +128,8 @@ func startProxy(t *testing.T) (*proxy, string) {
 // eachDialect runs f on SQLite and on Postgres, each with a billing service on stripe-mock.
 func eachDialect(t *testing.T, f func(t *testing.T, e *env), change ...func(*billing.Config)) {
 	t.Helper()
-	run := func(t *testing.T, cfg server.Config) {
-		db, err := store.Open(ctx, cfg)
+	run := func(t *testing.T, cfg config.Config) {
+		db, err := store.Open(ctx, cfg.Dialect(), cfg.DatabaseSource())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,11 +146,11 @@ func eachDialect(t *testing.T, f func(t *testing.T, e *env), change ...func(*bil
 	}
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
-		run(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
+		run(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		run(t, server.Config{DatabaseURL: pgtest.URL(t)})
+		run(t, config.Config{DatabaseURL: pgtest.URL(t)})
 	})
 }
 
@@ -208,7 +209,7 @@ func subscription(id, customer, status string, created int64) map[string]any {
 
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
-	if got := server.ErrorCode(err); got != code {
+	if got := core.ErrorCode(err); got != code {
 		t.Fatalf("error code = %q (%v), want %q", got, err, code)
 	}
 }

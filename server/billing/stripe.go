@@ -12,7 +12,7 @@ import (
 
 	"github.com/stripe/stripe-go/v85"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // newStripeClient returns stripe-go's client for key, talking to apiURL ("" = Stripe itself). The
@@ -31,7 +31,7 @@ func newStripeClient(key, apiURL string) *stripe.Client {
 	return stripe.NewClient(key, stripe.WithBackends(stripe.NewBackendsWithConfig(cfg)))
 }
 
-// translate turns an error of a Stripe call (op names it in the log) into a *server.Error worded
+// translate turns an error of a Stripe call (op names it in the log) into a *core.Error worded
 // in the request's language. Authentication failures (a wrong or revoked key) are logged as
 // errors: the operator must act; the rest as warnings.
 func (s *Service) translate(ctx context.Context, op string, err error) error {
@@ -39,36 +39,36 @@ func (s *Service) translate(ctx context.Context, op string, err error) error {
 		return nil
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return errorf(ctx, server.EUNAVAILABLE, "stripe.unreachable")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.unreachable")
 	}
 	var se *stripe.Error
 	if !errors.As(err, &se) {
 		// No answer from Stripe: the network, DNS, a timeout.
 		s.logger.WarnContext(ctx, "stripe unreachable", "op", op, "err", err)
-		return errorf(ctx, server.EUNAVAILABLE, "stripe.unreachable")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.unreachable")
 	}
 	attrs := []any{"op", op, "status", se.HTTPStatusCode, "type", string(se.Type), "code", string(se.Code),
 		"param", se.Param, "stripe_message", se.Msg, "stripe_request_id", se.RequestID}
 	switch {
 	case se.HTTPStatusCode == http.StatusUnauthorized || se.HTTPStatusCode == http.StatusForbidden:
-		s.logger.ErrorContext(ctx, "stripe refused the API key: check "+server.EnvStripeSecretKey, attrs...)
-		return errorf(ctx, server.EUNAVAILABLE, "stripe.misconfigured")
+		s.logger.ErrorContext(ctx, "stripe refused the API key: check PATRIMONIO_STRIPE_SECRET_KEY", attrs...)
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.misconfigured")
 	case se.HTTPStatusCode == http.StatusTooManyRequests || se.Code == stripe.ErrorCodeRateLimit:
 		s.logger.WarnContext(ctx, "stripe rate limit", attrs...)
-		return errorf(ctx, server.EUNAVAILABLE, "stripe.busy")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.busy")
 	case se.Type == stripe.ErrorTypeCard:
 		s.logger.InfoContext(ctx, "stripe card error", attrs...)
-		return errorf(ctx, server.EINVALID, "stripe.card")
+		return core.Refuse(ctx, core.EINVALID, "billing.stripe.card")
 	case se.Type == stripe.ErrorTypeIdempotency || se.HTTPStatusCode == http.StatusConflict:
 		s.logger.WarnContext(ctx, "stripe idempotency conflict", attrs...)
-		return errorf(ctx, server.ECONFLICT, "stripe.conflict")
+		return core.Refuse(ctx, core.ECONFLICT, "billing.stripe.conflict")
 	case se.HTTPStatusCode == http.StatusNotFound || se.Code == stripe.ErrorCodeResourceMissing:
 		s.logger.WarnContext(ctx, "stripe resource missing", attrs...)
-		return errorf(ctx, server.ENOTFOUND, "stripe.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "billing.stripe.notFound")
 	case se.HTTPStatusCode >= 500 || se.Type == stripe.ErrorTypeAPI:
 		s.logger.WarnContext(ctx, "stripe failed", attrs...)
-		return errorf(ctx, server.EUNAVAILABLE, "stripe.unreachable")
+		return core.Refuse(ctx, core.EUNAVAILABLE, "billing.stripe.unreachable")
 	}
 	s.logger.WarnContext(ctx, "stripe refused a request", attrs...)
-	return errorf(ctx, server.EINVALID, "stripe.refused")
+	return core.Refuse(ctx, core.EINVALID, "billing.stripe.refused")
 }

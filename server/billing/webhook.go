@@ -24,7 +24,7 @@ import (
 	"github.com/stripe/stripe-go/v85"
 	"github.com/stripe/stripe-go/v85/webhook"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 )
 
@@ -51,10 +51,10 @@ func (s *Service) VerifyWebhook(ctx context.Context, payload []byte, header stri
 	}
 	signedAt, ok := signatureTime(header)
 	if !ok {
-		return stripe.Event{}, errorf(ctx, server.EINVALID, "webhook.signature")
+		return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.signature")
 	}
 	if d := s.Now().Sub(signedAt); d > s.cfg.WebhookTolerance || d < -s.cfg.WebhookTolerance {
-		return stripe.Event{}, errorf(ctx, server.EINVALID, "webhook.time")
+		return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.time")
 	}
 	for _, secret := range s.cfg.WebhookSecrets {
 		// The time was checked above against the service's clock; stripe-go checks the rest.
@@ -62,18 +62,18 @@ func (s *Service) VerifyWebhook(ctx context.Context, payload []byte, header stri
 			webhook.ConstructEventOptions{IgnoreTolerance: true, IgnoreAPIVersionMismatch: true})
 		if err == nil {
 			if ev.ID == "" || ev.Type == "" || ev.Data == nil {
-				return stripe.Event{}, errorf(ctx, server.EINVALID, "webhook.body")
+				return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.body")
 			}
 			return ev, nil
 		}
 		if !errors.Is(err, webhook.ErrNoValidSignature) {
 			if errors.Is(err, webhook.ErrNotSigned) || errors.Is(err, webhook.ErrInvalidHeader) {
-				return stripe.Event{}, errorf(ctx, server.EINVALID, "webhook.signature")
+				return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.signature")
 			}
-			return stripe.Event{}, errorf(ctx, server.EINVALID, "webhook.body")
+			return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.body")
 		}
 	}
-	return stripe.Event{}, errorf(ctx, server.EINVALID, "webhook.signature")
+	return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.signature")
 }
 
 // signatureTime reads t= of a Stripe-Signature header.
@@ -160,7 +160,7 @@ func userOfCustomer(ctx context.Context, tx *store.Tx, customer string) (string,
 // lockUser serialises the billing changes of one user on Postgres (SQLite's transactions already
 // take the write lock at BEGIN), so the derived status is computed from committed rows.
 func lockUser(ctx context.Context, tx *store.Tx, userID string) error {
-	if tx.Dialect() != server.Postgres {
+	if tx.Dialect() != store.Postgres {
 		return nil
 	}
 	var id string

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 func TestTheWebhookChecksTheSignatureOnTheRawBodyWithinFiveMinutes(t *testing.T) {
@@ -31,7 +31,7 @@ func TestTheWebhookChecksTheSignatureOnTheRawBodyWithinFiveMinutes(t *testing.T)
 		} {
 			t.Run(name, func(t *testing.T) {
 				_, err := e.svc.HandleWebhook(ctx, c.body, c.header)
-				wantCode(t, err, server.EINVALID)
+				wantCode(t, err, core.EINVALID)
 			})
 		}
 		if st, _ := userStatus(t, e.db, "u1"); st != "" {

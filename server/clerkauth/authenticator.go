@@ -11,11 +11,11 @@ import (
 	"github.com/clerk/clerk-sdk-go/v2/user"
 	"golang.org/x/sync/singleflight"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
-// Accounts is what the Clerk provider needs of the users' service: *account.Service.
+// Accounts is what the Clerk provider needs of the users' service: *account.Users.
 type Accounts interface {
 	// EnsureUser returns the user of a Clerk identity, creating it (or linking the user with the
 	// same address) on first sight. An existing identity needs no address; a new one without a
@@ -82,7 +82,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*account.User, *account.S
 		return nil, nil, err
 	}
 	if u.Disabled() { // an admin disabled the account: Clerk's session counts for nothing here
-		return nil, nil, server.Errorf(server.EUNAUTHORIZED, "%s", Message(server.LanguageFrom(ctx), "disabled"))
+		return nil, nil, core.Refuse(ctx, core.EUNAUTHORIZED, "account.disabled")
 	}
 	now := a.now().UTC()
 	sess := &account.Session{
@@ -108,7 +108,7 @@ func (a *Authenticator) provision(ctx context.Context, claims *Claims) (*account
 	if err == nil {
 		return u, nil
 	}
-	if server.ErrorCode(err) != server.EINVALID {
+	if core.ErrorCode(err) != core.EINVALID {
 		return nil, err
 	}
 	// Not known yet: find the address and create the user, once for concurrent requests.
@@ -130,7 +130,7 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 	if a.users == nil {
 		if claims.Email == "" {
 			return "", fmt.Errorf("clerk user %s has no email claim and no CLERK_SECRET_KEY is set to look it up: %w",
-				claims.UserID, server.Errorf(server.EFORBIDDEN, "%s", Message(server.LanguageFrom(ctx), "noEmail")))
+				claims.UserID, core.Refuse(ctx, core.EFORBIDDEN, "clerk.noEmail"))
 		}
 		return claims.Email, nil
 	}
@@ -139,10 +139,10 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 		var apiErr *clerk.APIErrorResponse
 		if errors.As(err, &apiErr) && apiErr.HTTPStatusCode == http.StatusNotFound {
 			return "", fmt.Errorf("clerk user %s not found: %w", claims.UserID,
-				server.Errorf(server.EUNAUTHORIZED, "%s", Message(server.LanguageFrom(ctx), "noUser")))
+				core.Refuse(ctx, core.EUNAUTHORIZED, "clerk.noUser"))
 		}
 		return "", fmt.Errorf("fetch clerk user %s: %w", claims.UserID,
-			server.Errorf(server.EUNAVAILABLE, "%s", Message(server.LanguageFrom(ctx), "unavailable")))
+			core.Refuse(ctx, core.EUNAVAILABLE, "clerk.unavailable"))
 	}
 	if cu.PrimaryEmailAddressID != nil {
 		for _, e := range cu.EmailAddresses {
@@ -152,5 +152,5 @@ func (a *Authenticator) email(ctx context.Context, claims *Claims) (string, erro
 		}
 	}
 	return "", fmt.Errorf("clerk user %s has no verified primary e-mail address: %w", claims.UserID,
-		server.Errorf(server.EFORBIDDEN, "%s", Message(server.LanguageFrom(ctx), "noEmail")))
+		core.Refuse(ctx, core.EFORBIDDEN, "clerk.noEmail"))
 }

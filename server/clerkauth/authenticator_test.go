@@ -12,11 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/authz"
 	"patrimonio/server/clerkauth"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -25,16 +26,16 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // databases runs a test against a fresh SQLite file and a fresh Postgres database.
 func databases(t *testing.T, test func(t *testing.T, db *store.DB)) {
 	t.Run("on SQLite", func(t *testing.T) {
-		test(t, openDB(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "clerk.db")}))
+		test(t, openDB(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "clerk.db")}))
 	})
 	t.Run("on Postgres", func(t *testing.T) {
-		test(t, openDB(t, server.Config{DatabaseURL: pgtest.URL(t)}))
+		test(t, openDB(t, config.Config{DatabaseURL: pgtest.URL(t)}))
 	})
 }
 
-func openDB(t *testing.T, cfg server.Config) *store.DB {
+func openDB(t *testing.T, cfg config.Config) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func openDB(t *testing.T, cfg server.Config) *store.DB {
 	return db
 }
 
-func accounts(t *testing.T, db *store.DB) *account.Service {
+func accounts(t *testing.T, db *store.DB) *account.Services {
 	t.Helper()
 	cfg := account.DefaultConfig()
 	cfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
@@ -50,11 +51,10 @@ func accounts(t *testing.T, db *store.DB) *account.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := account.New(db, cfg, mailer, nil)
+	s, err := account.New(db, cfg, account.Options{Mailer: mailer, Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Now = fixedNow
 	return s
 }
 
@@ -134,7 +134,7 @@ func TestTheFirstVerifiedRequestProvisionsTheUserOnce(t *testing.T) {
 			authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 				PublishableKey: publishableKey, AllowedOrigins: []string{appOrigin}, Now: fixedNow,
 				SecretKey: testSecretKey, APIURL: api.URL + "/v1",
-			}, accounts(t, db))
+			}, accounts(t, db).Users)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,14 +174,14 @@ func TestTheFirstVerifiedRequestProvisionsTheUserOnce(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("%d users for one Clerk identity, want 1", n)
 		}
-		u, err := accts.User(ctx, ids[0])
+		u, err := accts.Users.User(ctx, ids[0])
 		if err != nil {
 			t.Fatal(err)
 		}
 		if u.Email != "ana@example.com" || !u.EmailVerified() || u.HasPassword || u.OnboardingStep != account.StepPersonalInfo {
 			t.Fatalf("provisioned user: %+v", u)
 		}
-		ws, err := accts.Workspaces(ctx, u.ID)
+		ws, err := accts.Users.Workspaces(ctx, u.ID)
 		if err != nil || len(ws) != 1 || ws[0].Kind != authz.Personal {
 			t.Fatalf("workspaces of the new user: %+v, %v", ws, err)
 		}
@@ -199,12 +199,12 @@ func TestTheFirstVerifiedRequestProvisionsTheUserOnce(t *testing.T) {
 
 func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 	a, _ := testKeys(t)
-	db := openDB(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "clerk.db")})
+	db := openDB(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "clerk.db")})
 	accts := accounts(t, db)
 	authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 		PublishableKey: publishableKey, AllowedOrigins: []string{appOrigin}, Now: fixedNow,
 		JWTKey: publicPEM(t, a.key),
-	}, accts)
+	}, accts.Users)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 		c := claims()
 		c["azp"] = "https://evil.example"
 		_, _, err := authn.Authenticate(requestWith(sign(t, a, c)))
-		if server.ErrorCode(err) != server.EUNAUTHORIZED {
+		if core.ErrorCode(err) != core.EUNAUTHORIZED {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -237,7 +237,7 @@ func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 			!s.ReverifiedAt.Equal(now.Add(-3*time.Minute)) || !s.ExpiresAt.Equal(now.Add(50*time.Second)) {
 			t.Fatalf("session %+v", s)
 		}
-		if err := accts.RequireRecentProof(ctx, s); err != nil {
+		if err := accts.Reverify.RequireRecentProof(ctx, s); err != nil {
 			t.Fatalf("a first factor 3 minutes ago is not a recent proof: %v", err)
 		}
 	})
@@ -248,7 +248,7 @@ func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := accts.RequireRecentProof(ctx, s); server.ErrorCode(err) != server.EREVERIFY {
+		if err := accts.Reverify.RequireRecentProof(ctx, s); core.ErrorCode(err) != core.EREVERIFY {
 			t.Fatalf("RequireRecentProof: %v", err)
 		}
 	})
@@ -257,7 +257,7 @@ func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 		c["sub"] = "user_noemail"
 		delete(c, "email")
 		_, _, err := authn.Authenticate(requestWith(sign(t, a, c)))
-		if server.ErrorCode(err) != server.EFORBIDDEN {
+		if core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -265,26 +265,26 @@ func TestTheClerkSessionCarriesTheTokensFacts(t *testing.T) {
 
 func TestProvisioningTakesOnlyAVerifiedPrimaryAddress(t *testing.T) {
 	a, _ := testKeys(t)
-	db := openDB(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "clerk.db")})
+	db := openDB(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "clerk.db")})
 	api := newBackendAPI(t, map[string]string{"user_unverified": ""})
 	authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 		PublishableKey: publishableKey, AllowedOrigins: []string{appOrigin}, Now: fixedNow,
 		SecretKey: testSecretKey, APIURL: api.URL + "/v1",
-	}, accounts(t, db))
+	}, accounts(t, db).Users)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name, sub, code string
 	}{
-		{"an unverified primary address is refused even when the token claims one", "user_unverified", server.EFORBIDDEN},
-		{"a Clerk user the Backend API does not know is unauthorized", "user_gone", server.EUNAUTHORIZED},
+		{"an unverified primary address is refused even when the token claims one", "user_unverified", core.EFORBIDDEN},
+		{"a Clerk user the Backend API does not know is unauthorized", "user_gone", core.EUNAUTHORIZED},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := claims()
 			c["sub"] = tc.sub
 			_, _, err := authn.Authenticate(requestWith(sign(t, a, c)))
-			if server.ErrorCode(err) != tc.code {
+			if core.ErrorCode(err) != tc.code {
 				t.Fatalf("got %v, want %s", err, tc.code)
 			}
 			var n int

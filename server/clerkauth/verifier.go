@@ -24,7 +24,7 @@ import (
 	"github.com/clerk/clerk-sdk-go/v2/jwks"
 	clerkjwt "github.com/clerk/clerk-sdk-go/v2/jwt"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Defaults of the verifier.
@@ -113,7 +113,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		v.now = time.Now
 	}
 	for _, o := range cfg.AllowedOrigins {
-		origin, err := server.ParseOrigin(o)
+		origin, err := core.ParseOrigin(o)
 		if err != nil {
 			return nil, fmt.Errorf("clerk: allowed origin: %w", err)
 		}
@@ -155,7 +155,7 @@ func (v *Verifier) Issuer() string { return v.issuer }
 // ctx), with the reason for logs and tests.
 func invalid(ctx context.Context, reason string, args ...any) error {
 	return fmt.Errorf("clerk session token refused: %s: %w", fmt.Sprintf(reason, args...),
-		server.Errorf(server.EUNAUTHORIZED, "%s", Message(server.LanguageFrom(ctx), "invalid")))
+		core.Refuse(ctx, core.EUNAUTHORIZED, "clerk.invalid"))
 }
 
 // tokenHeader is the JOSE header of a compact JWS, read before verification to refuse anything but
@@ -194,7 +194,7 @@ type clock func() time.Time
 func (c clock) Now() time.Time { return c() }
 
 // Verify checks a session token: RS256 signature by the instance's key, issuer, exp/nbf/iat with
-// the leeway, and azp among the allowed origins. Every failure is an EUNAUTHORIZED *server.Error
+// the leeway, and azp among the allowed origins. Every failure is an EUNAUTHORIZED *core.Error
 // (wrapped with the reason).
 func (v *Verifier) Verify(ctx context.Context, token string) (*Claims, error) {
 	if token == "" {

@@ -20,7 +20,7 @@ import (
 
 	"github.com/go-jose/go-jose/v3"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/clerkauth"
 )
 
@@ -270,7 +270,7 @@ func TestVerifyingSessionTokens(t *testing.T) {
 					if err == nil {
 						t.Fatalf("accepted, want refused for %q", tc.reason)
 					}
-					if code := server.ErrorCode(err); code != server.EUNAUTHORIZED {
+					if code := core.ErrorCode(err); code != core.EUNAUTHORIZED {
 						t.Fatalf("code %q: %v", code, err)
 					}
 					if !strings.Contains(err.Error(), tc.reason) {
@@ -356,7 +356,7 @@ func TestTheBackendAPINeedsTheSecretKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = v.Verify(context.Background(), sign(t, a, claims()))
-	if server.ErrorCode(err) != server.EUNAUTHORIZED || !strings.Contains(err.Error(), "fetch the JWKS") {
+	if core.ErrorCode(err) != core.EUNAUTHORIZED || !strings.Contains(err.Error(), "fetch the JWKS") {
 		t.Fatalf("verify with a wrong secret key: %v", err)
 	}
 }

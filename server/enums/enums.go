@@ -21,7 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/store"
 )
@@ -156,18 +156,18 @@ func (s *Service) List(ctx context.Context, actor Actor, f Filter) ([]Value, err
 		return nil, err
 	}
 	if f.Type != "" && !validCode(f.Type) {
-		return nil, invalid(ctx, "type")
+		return nil, core.Refuse(ctx, core.EINVALID, "enums.type")
 	}
 	if len(f.Levels) > MaxLevels {
-		return nil, invalid(ctx, "levels", MaxLevels)
+		return nil, core.Refuse(ctx, core.EINVALID, "enums.levels", MaxLevels)
 	}
 	for _, l := range f.Levels {
 		if !validCode(l) {
-			return nil, invalid(ctx, "level")
+			return nil, core.Refuse(ctx, core.EINVALID, "enums.level")
 		}
 	}
 	if f.ParentID < 0 {
-		return nil, invalid(ctx, "parentId")
+		return nil, core.Refuse(ctx, core.EINVALID, "enums.parentId")
 	}
 	var where []string
 	var args []any
@@ -216,7 +216,7 @@ func get(ctx context.Context, q queryer, id int64) (Value, error) {
 		return Value{}, fmt.Errorf("get enum %d: %w", id, err)
 	}
 	if len(values) == 0 {
-		return Value{}, notFound(ctx)
+		return Value{}, core.Refuse(ctx, core.ENOTFOUND, "enums.notFound")
 	}
 	return values[0], nil
 }
@@ -282,13 +282,13 @@ func validLabel(s string) bool {
 
 func checkInput(ctx context.Context, in Input) error {
 	if !validCode(in.Code) {
-		return invalid(ctx, "code", MaxCode)
+		return core.Refuse(ctx, core.EINVALID, "enums.code", MaxCode)
 	}
 	if in.Level != "" && !validCode(in.Level) {
-		return invalid(ctx, "level")
+		return core.Refuse(ctx, core.EINVALID, "enums.level")
 	}
 	if !validLabel(in.LabelES) || !validLabel(in.LabelEN) {
-		return invalid(ctx, "label", MaxLabel)
+		return core.Refuse(ctx, core.EINVALID, "enums.label", MaxLabel)
 	}
 	return nil
 }
@@ -299,7 +299,7 @@ func (s *Service) Create(ctx context.Context, actor Actor, in Input) (Value, err
 		return Value{}, err
 	}
 	if !slices.Contains(Types, in.Type) {
-		return Value{}, invalid(ctx, "type")
+		return Value{}, core.Refuse(ctx, core.EINVALID, "enums.type")
 	}
 	if err := checkInput(ctx, in); err != nil {
 		return Value{}, err
@@ -313,19 +313,19 @@ func (s *Service) Create(ctx context.Context, actor Actor, in Input) (Value, err
 	allowed := ParentTypes[in.Type]
 	switch {
 	case in.ParentID == 0 && in.Type == TypeAssetCategory, in.ParentID == 0 && in.Type == TypeState, in.ParentID == 0 && in.Type == TypeCity:
-		return Value{}, invalid(ctx, "parentRequired")
+		return Value{}, core.Refuse(ctx, core.EINVALID, "enums.parentRequired")
 	case in.ParentID != 0 && len(allowed) == 0:
-		return Value{}, invalid(ctx, "noParent")
+		return Value{}, core.Refuse(ctx, core.EINVALID, "enums.noParent")
 	case in.ParentID != 0:
 		parent, err := get(ctx, tx, in.ParentID)
-		if server.ErrorCode(err) == server.ENOTFOUND {
-			return Value{}, invalid(ctx, "parentMissing")
+		if core.ErrorCode(err) == core.ENOTFOUND {
+			return Value{}, core.Refuse(ctx, core.EINVALID, "enums.parentMissing")
 		}
 		if err != nil {
 			return Value{}, err
 		}
 		if !slices.Contains(allowed, parent.Type) {
-			return Value{}, invalid(ctx, "parentType")
+			return Value{}, core.Refuse(ctx, core.EINVALID, "enums.parentType")
 		}
 	}
 	if in.Level == "" {
@@ -387,7 +387,7 @@ func codeFree(ctx context.Context, tx *store.Tx, typ, code string, except int64)
 		return fmt.Errorf("enum code check: %w", err)
 	}
 	if n > 0 {
-		return &server.Error{Code: server.ECONFLICT, Message: text(ctx, "codeTaken", code)}
+		return &core.Error{Code: core.ECONFLICT, Message: core.Text(ctx, "enums.codeTaken", code)}
 	}
 	return nil
 }
@@ -479,7 +479,7 @@ func (s *Service) Reorder(ctx context.Context, actor Actor, typ string, parentID
 		return nil, err
 	}
 	if len(ids) == 0 || len(ids) > MaxReorder {
-		return nil, invalid(ctx, "reorderCount", MaxReorder)
+		return nil, core.Refuse(ctx, core.EINVALID, "enums.reorderCount", MaxReorder)
 	}
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -498,12 +498,12 @@ func (s *Service) Reorder(ctx context.Context, actor Actor, typ string, parentID
 	seen := map[int64]bool{}
 	for _, id := range ids {
 		if _, ok := byID[id]; !ok || seen[id] {
-			return nil, invalid(ctx, "reorderSiblings")
+			return nil, core.Refuse(ctx, core.EINVALID, "enums.reorderSiblings")
 		}
 		seen[id] = true
 	}
 	if len(ids) != len(siblings) {
-		return nil, invalid(ctx, "reorderSiblings")
+		return nil, core.Refuse(ctx, core.EINVALID, "enums.reorderSiblings")
 	}
 	now := s.Now().UTC()
 	out := make([]Value, 0, len(ids))
@@ -601,10 +601,10 @@ func (s *Service) Audit(ctx context.Context, actor Actor, q AuditQuery) ([]Audit
 		q.Limit = 50
 	}
 	if q.Limit < 1 || q.Limit > MaxAudit {
-		return nil, 0, invalid(ctx, "limit", MaxAudit)
+		return nil, 0, core.Refuse(ctx, core.EINVALID, "enums.limit", MaxAudit)
 	}
 	if q.Offset < 0 {
-		return nil, 0, invalid(ctx, "offset")
+		return nil, 0, core.Refuse(ctx, core.EINVALID, "enums.offset")
 	}
 	where, args := "", []any{}
 	if q.EnumID != 0 {

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/enums"
 	"patrimonio/server/store"
 )
@@ -137,24 +137,24 @@ func TestOnlyAdminsChangeValuesAndEveryChangeIsAudited(t *testing.T) {
 		for _, who := range []struct {
 			actor enums.Actor
 			code  string
-		}{{member, server.EFORBIDDEN}, {nobody, server.EUNAUTHORIZED}} {
-			if _, err := s.Create(ctx, who.actor, city); server.ErrorCode(err) != who.code {
+		}{{member, core.EFORBIDDEN}, {nobody, core.EUNAUTHORIZED}} {
+			if _, err := s.Create(ctx, who.actor, city); core.ErrorCode(err) != who.code {
 				t.Errorf("create as %q: %v, want %s", who.actor.Email, err, who.code)
 			}
-			if _, err := s.Update(ctx, who.actor, 101, enums.Input{Code: "residential", LabelES: "x", LabelEN: "x"}); server.ErrorCode(err) != who.code {
+			if _, err := s.Update(ctx, who.actor, 101, enums.Input{Code: "residential", LabelES: "x", LabelEN: "x"}); core.ErrorCode(err) != who.code {
 				t.Errorf("update as %q: %v", who.actor.Email, err)
 			}
-			if _, err := s.SetActive(ctx, who.actor, 101, false); server.ErrorCode(err) != who.code {
+			if _, err := s.SetActive(ctx, who.actor, 101, false); core.ErrorCode(err) != who.code {
 				t.Errorf("deactivate as %q: %v", who.actor.Email, err)
 			}
-			if _, err := s.Reorder(ctx, who.actor, "asset_category", 1, []int64{103, 102, 101}); server.ErrorCode(err) != who.code {
+			if _, err := s.Reorder(ctx, who.actor, "asset_category", 1, []int64{103, 102, 101}); core.ErrorCode(err) != who.code {
 				t.Errorf("reorder as %q: %v", who.actor.Email, err)
 			}
-			if _, _, err := s.Audit(ctx, who.actor, enums.AuditQuery{}); server.ErrorCode(err) != who.code {
+			if _, _, err := s.Audit(ctx, who.actor, enums.AuditQuery{}); core.ErrorCode(err) != who.code {
 				t.Errorf("audit as %q: %v", who.actor.Email, err)
 			}
 		}
-		if _, err := s.List(ctx, nobody, enums.Filter{}); server.ErrorCode(err) != server.EUNAUTHORIZED {
+		if _, err := s.List(ctx, nobody, enums.Filter{}); core.ErrorCode(err) != core.EUNAUTHORIZED {
 			t.Errorf("anonymous list: %v", err)
 		}
 
@@ -169,7 +169,7 @@ func TestOnlyAdminsChangeValuesAndEveryChangeIsAudited(t *testing.T) {
 		if err != nil || cat.ID != enums.FirstUserID+1 || cat.Order != 4 {
 			t.Fatalf("new category %+v, %v", cat, err)
 		}
-		if _, err := s.Create(ctx, admin, enums.Input{Type: "asset_category", Code: "land", ParentID: 1, LabelES: "T", LabelEN: "L"}); server.ErrorCode(err) != server.ECONFLICT {
+		if _, err := s.Create(ctx, admin, enums.Input{Type: "asset_category", Code: "land", ParentID: 1, LabelES: "T", LabelEN: "L"}); core.ErrorCode(err) != core.ECONFLICT {
 			t.Errorf("a taken code: %v", err)
 		}
 		for name, in := range map[string]enums.Input{
@@ -181,7 +181,7 @@ func TestOnlyAdminsChangeValuesAndEveryChangeIsAudited(t *testing.T) {
 			"empty label":              {Type: "structure_type", Code: "x", LabelES: " ", LabelEN: "X"},
 			"bad code":                 {Type: "structure_type", Code: "-x y", LabelES: "X", LabelEN: "X"},
 		} {
-			if _, err := s.Create(ctx, admin, in); server.ErrorCode(err) != server.EINVALID {
+			if _, err := s.Create(ctx, admin, in); core.ErrorCode(err) != core.EINVALID {
 				t.Errorf("%s: %v, want invalid", name, err)
 			}
 		}
@@ -195,7 +195,7 @@ func TestOnlyAdminsChangeValuesAndEveryChangeIsAudited(t *testing.T) {
 		if v, _ := s.Get(ctx, member, cat.ID); v.Active {
 			t.Errorf("deactivated value still active: %+v", v)
 		}
-		if _, err := s.Reorder(ctx, admin, "asset_category", 1, []int64{cat.ID, 103, 102}); server.ErrorCode(err) != server.EINVALID {
+		if _, err := s.Reorder(ctx, admin, "asset_category", 1, []int64{cat.ID, 103, 102}); core.ErrorCode(err) != core.EINVALID {
 			t.Errorf("reorder without every sibling: %v", err)
 		}
 		if _, err := s.Reorder(ctx, admin, "asset_category", 1, []int64{cat.ID, 103, 102, 101}); err != nil {
@@ -266,12 +266,12 @@ func TestConcurrentCreatesGetDistinctIDs(t *testing.T) {
 
 func TestMessagesAreInSpanishAndEnglish(t *testing.T) {
 	eachDialect(t, func(t *testing.T, s *enums.Service, db *store.DB) {
-		_, err := s.Get(server.WithLanguage(ctx, "en"), member, 42)
-		if server.ErrorMessage(err) != "Enumeration value not found." {
+		_, err := s.Get(core.WithLanguage(ctx, "en"), member, 42)
+		if core.ErrorMessage(err) != "Enumeration value not found." {
 			t.Errorf("en: %v", err)
 		}
-		_, err = s.Get(server.WithLanguage(ctx, "es"), member, 42)
-		if server.ErrorMessage(err) != "No se ha encontrado el valor de la enumeración." {
+		_, err = s.Get(core.WithLanguage(ctx, "es"), member, 42)
+		if core.ErrorMessage(err) != "No se ha encontrado el valor de la enumeración." {
 			t.Errorf("es: %v", err)
 		}
 	})

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
+	"patrimonio/internal/testkit"
 	"patrimonio/server/fx"
 	"patrimonio/server/store"
 )
@@ -94,25 +94,7 @@ func (s *source) config(extra bool) fx.Config {
 }
 
 // eachDialect runs f on a fresh database of each dialect.
-func eachDialect(t *testing.T, f func(t *testing.T, db *store.DB)) {
-	t.Helper()
-	run := func(t *testing.T, cfg server.Config) {
-		db, err := store.Open(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		f(t, db)
-	}
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		run(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		run(t, server.Config{DatabaseURL: pgtest.URL(t)})
-	})
-}
+func eachDialect(t *testing.T, f func(t *testing.T, db *store.DB)) { testkit.Stores(t, f) }
 
 func at(day string) func() time.Time {
 	t, err := time.Parse(time.DateOnly, day)
@@ -358,7 +340,7 @@ func TestAnUnreachableSourceIsReportedAndChangesNothing(t *testing.T) {
 }
 
 func TestRunLoadsAtStartAndStopsWithItsContext(t *testing.T) {
-	db, err := store.Open(ctx, server.Config{SQLitePath: filepath.Join(t.TempDir(), "p.db")})
+	db, err := store.Open(ctx, store.SQLite, filepath.Join(t.TempDir(), "p.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

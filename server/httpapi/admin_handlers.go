@@ -5,7 +5,6 @@ package httpapi
 // every /api/v1/admin route refuses a signed-in non-admin).
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -13,28 +12,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 )
-
-// adminTexts are the texts of this file, {Spanish, English}.
-var adminTexts = map[string][2]string{
-	"admin.only":    {"Esta sección es solo para administradores.", "This area is for administrators only."},
-	"admin.integer": {"El parámetro %s debe ser un número entero.", "The parameter %s must be a whole number."},
-}
-
-func adminError(r *http.Request, code, key string, args ...any) *server.Error {
-	texts := adminTexts[key]
-	text := texts[0]
-	if server.LanguageFrom(r.Context()) == server.LangEN {
-		text = texts[1]
-	}
-	if len(args) > 0 {
-		text = fmt.Sprintf(text, args...)
-	}
-	return &server.Error{Code: code, Message: text}
-}
 
 // requireAdmin lets only app admins through: the signed-in user's IsAdmin (the stored flag or a
 // configured admin address). It runs after requireUser; without a user it answers 401 as well.
@@ -42,11 +23,11 @@ func (a *api) requireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, _, ok := account.AuthFrom(r.Context())
 		if !ok {
-			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EUNAUTHORIZED, "account.session.required"))
 			return
 		}
 		if !u.IsAdmin {
-			a.writeError(w, r, adminError(r, server.EFORBIDDEN, "admin.only"))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EFORBIDDEN, "authz.adminOnly"))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -146,7 +127,7 @@ func (a *api) adminUserAction(w http.ResponseWriter, r *http.Request) {
 	ctx, id, actor := r.Context(), chi.URLParam(r, "id"), adminActor(r)
 	if admin.NeedsReverification(req.Action) && id != actor.UserID {
 		_, sess, _ := account.AuthFrom(ctx)
-		if err := a.accounts.RequireRecentProof(ctx, sess); err != nil {
+		if err := a.accounts.Reverify.RequireRecentProof(ctx, sess); err != nil {
 			a.writeError(w, r, err)
 			return
 		}

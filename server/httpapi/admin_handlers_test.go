@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 )
 
 // adminRoutes are the routes of the table under /api/v1/admin, found by walking the router, so a
@@ -121,14 +122,14 @@ func TestAdminsListUsers(t *testing.T) {
 
 // TestRevokedAdminLosesAccessAtOnce: admin rights are read from the user on every request.
 func TestRevokedAdminLosesAccessAtOnce(t *testing.T) {
-	f := newTeamFixture(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
+	f := newTeamFixture(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
 	root := f.signUp("root@example.com")
 	ctx := context.Background()
-	if _, err := f.accounts.SetAdmin(ctx, root.email, true); err != nil {
+	if _, err := f.accounts.Users.SetAdmin(ctx, root.email, true); err != nil {
 		t.Fatal(err)
 	}
 	f.expect(f.call(root, "GET", "/api/v1/admin/users", nil), "GET", "/api/v1/admin/users", 200, nil)
-	if _, err := f.accounts.SetAdmin(ctx, root.email, false); err != nil {
+	if _, err := f.accounts.Users.SetAdmin(ctx, root.email, false); err != nil {
 		t.Fatal(err)
 	}
 	f.expect(f.call(root, "GET", "/api/v1/admin/users", nil), "GET", "/api/v1/admin/users", 403, nil)
@@ -176,7 +177,7 @@ func TestAdminsDisableAndEnableUsers(t *testing.T) {
 			t.Errorf("wrong password of a disabled user: %d %s", rec.Code, rec.Body)
 		}
 		// A session that slipped in anyway (started in the same instant) is refused.
-		token, err := f.accounts.StartSession(context.Background(), bea.id, account.SessionMeta{})
+		token, err := f.accounts.Sessions.StartSession(context.Background(), bea.id, account.SessionMeta{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +233,7 @@ func TestGrantingAndRevokingAdminNeedsARecentProof(t *testing.T) {
 		f.advance(11 * time.Minute)
 		rec := f.act(boss, ana.id, "revoke_admin")
 		f.expect(rec, "POST", route, 403, nil)
-		if d := errorOf(t, rec); d.Code != server.EREVERIFY {
+		if d := errorOf(t, rec); d.Code != core.EREVERIFY {
 			t.Fatalf("revoke without a recent proof: %+v", d)
 		}
 		// Disabling and enabling need no proof.
@@ -249,7 +250,7 @@ func TestGrantingAndRevokingAdminNeedsARecentProof(t *testing.T) {
 		f.expect(f.call(ana, "GET", "/api/v1/admin/users", nil), "GET", "/api/v1/admin/users", 403, nil)
 
 		// An admin by configuration is not revoked here; nobody revokes themself.
-		if _, err := f.accounts.SetAdmin(context.Background(), ana.email, true); err != nil {
+		if _, err := f.accounts.Users.SetAdmin(context.Background(), ana.email, true); err != nil {
 			t.Fatal(err)
 		}
 		rec = f.act(ana, boss.id, "revoke_admin")

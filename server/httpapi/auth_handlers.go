@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 )
 
@@ -41,7 +41,7 @@ func (a *api) authConfig(w http.ResponseWriter, r *http.Request) {
 // localOnly refuses the password endpoints when another provider signs users in.
 func (a *api) localOnly(w http.ResponseWriter, r *http.Request) bool {
 	if a.authProvider != ProviderLocal {
-		a.writeError(w, r, server.Errorf(server.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "signin.localOff")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EFORBIDDEN, "account.signin.localOff"))
 		return false
 	}
 	return true
@@ -68,9 +68,9 @@ func (a *api) signUp(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	res, err := a.accounts.Register(r.Context(), req.Email, req.Password, a.sessionMeta(r))
+	res, err := a.accounts.Signup.Register(r.Context(), req.Email, req.Password, a.sessionMeta(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, toSignUpJSON(res))
@@ -94,9 +94,9 @@ func (a *api) signIn(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	res, err := a.accounts.SignIn(r.Context(), req.Email, req.Password, a.sessionMeta(r))
+	res, err := a.accounts.Sessions.SignIn(r.Context(), req.Email, req.Password, a.sessionMeta(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	if res.MFARequired {
@@ -122,9 +122,9 @@ func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, pending, _ := account.AuthFrom(r.Context())
-	u, token, err := a.accounts.SignInSecondFactor(r.Context(), pending, req.Code, req.RecoveryCode, a.sessionMeta(r))
+	u, token, err := a.accounts.Sessions.SignInSecondFactor(r.Context(), pending, req.Code, req.RecoveryCode, a.sessionMeta(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	a.setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
@@ -136,7 +136,7 @@ func (a *api) signInTOTP(w http.ResponseWriter, r *http.Request) {
 // same with no or a stale session.
 func (a *api) signOut(w http.ResponseWriter, r *http.Request) {
 	if ck, err := r.Cookie(a.cookieName); err == nil {
-		if err := a.accounts.SignOut(r.Context(), ck.Value); err != nil {
+		if err := a.accounts.Sessions.SignOut(r.Context(), ck.Value); err != nil {
 			a.writeError(w, r, err)
 			return
 		}
@@ -162,23 +162,23 @@ func (a *api) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
-	u, err := a.accounts.VerifyEmail(r.Context(), u, req.Code, a.clientIP(r))
+	u, err := a.accounts.Signup.VerifyEmail(r.Context(), u, req.Code, a.clientIP(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
 		User       *userJSON      `json:"user"`
 		Onboarding onboardingJSON `json:"onboarding"`
-	}{toUserJSON(u), toOnboardingJSON(a.accounts.OnboardingOf(u))})
+	}{toUserJSON(u), toOnboardingJSON(a.accounts.Profile.OnboardingOf(u))})
 }
 
 // POST /api/v1/auth/email/resend → 204; a new verification code is e-mailed (at most one a minute:
 // 429 with Retry-After).
 func (a *api) resendEmail(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.ResendVerification(r.Context(), u); err != nil {
-		a.writeAccountError(w, r, err)
+	if err := a.accounts.Signup.ResendVerification(r.Context(), u); err != nil {
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -194,9 +194,9 @@ type totpSetupJSON struct {
 // is already on.
 func (a *api) totpSetup(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	setup, err := a.accounts.SetupTOTP(r.Context(), u, sess)
+	setup, err := a.accounts.SecondFactors.SetupTOTP(r.Context(), u, sess)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, totpSetupJSON{Secret: setup.Secret, OTPAuthURL: setup.OTPAuthURL, QRPNG: setup.QRPNG})
@@ -210,9 +210,9 @@ func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	codes, err := a.accounts.EnableTOTP(r.Context(), u, sess, req.Code)
+	codes, err := a.accounts.SecondFactors.EnableTOTP(r.Context(), u, sess, req.Code)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -223,8 +223,8 @@ func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 // DELETE /api/v1/auth/totp → 204 (recent proof required).
 func (a *api) totpDisable(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.DisableTOTP(r.Context(), u, sess); err != nil {
-		a.writeAccountError(w, r, err)
+	if err := a.accounts.SecondFactors.DisableTOTP(r.Context(), u, sess); err != nil {
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -249,9 +249,9 @@ func (a *api) reverify(w http.ResponseWriter, r *http.Request) {
 		secret = req.Password
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	until, err := a.accounts.Reverify(r.Context(), u, sess, req.Method, secret, a.clientIP(r))
+	until, err := a.accounts.Reverify.Reverify(r.Context(), u, sess, req.Method, secret, a.clientIP(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -262,8 +262,8 @@ func (a *api) reverify(w http.ResponseWriter, r *http.Request) {
 // POST /api/v1/auth/reverify/email → 204; e-mails a re-verification code (at most one a minute).
 func (a *api) reverifyEmail(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.SendReverifyCode(r.Context(), u); err != nil {
-		a.writeAccountError(w, r, err)
+	if err := a.accounts.Reverify.SendReverifyCode(r.Context(), u); err != nil {
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -276,7 +276,7 @@ func (a *api) devOutbox(w http.ResponseWriter, r *http.Request) {
 	to := r.URL.Query().Get("to")
 	if to == "" {
 		// Never every user's codes at once: the caller names the mailbox it reads.
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "outbox.to")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.outbox.to"))
 		return
 	}
 	mails, err := account.ReadOutbox(a.cfg.DevOutbox, to)

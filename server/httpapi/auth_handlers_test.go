@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -48,18 +48,18 @@ func (c *authClock) Advance(d time.Duration) {
 // authServer is the real router with the accounts service over a real database.
 type authServer struct {
 	t        *testing.T
-	cfg      server.Config
+	cfg      config.Config
 	db       *store.DB
-	accounts *account.Service
+	accounts *account.Services
 	clock    *authClock
 	api      *api
 }
 
 // authDialects runs f on SQLite and on Postgres.
-func authDialects(t *testing.T, f func(t *testing.T, s *authServer), change ...func(*server.Config)) {
+func authDialects(t *testing.T, f func(t *testing.T, s *authServer), change ...func(*config.Config)) {
 	t.Helper()
 	t.Parallel()
-	for _, d := range []server.Dialect{server.SQLite, server.Postgres} {
+	for _, d := range []store.Dialect{store.SQLite, store.Postgres} {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			f(t, startAuthServer(t, d, change...))
@@ -67,10 +67,10 @@ func authDialects(t *testing.T, f func(t *testing.T, s *authServer), change ...f
 	}
 }
 
-func startAuthServer(t *testing.T, d server.Dialect, change ...func(*server.Config)) *authServer {
+func startAuthServer(t *testing.T, d store.Dialect, change ...func(*config.Config)) *authServer {
 	t.Helper()
-	cfg := server.Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", WebDir: t.TempDir()}
-	if d == server.Postgres {
+	cfg := config.Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", WebDir: t.TempDir()}
+	if d == store.Postgres {
 		cfg.DatabaseURL = pgtest.URL(t)
 	} else {
 		cfg.SQLitePath = filepath.Join(t.TempDir(), "patrimonio.db")
@@ -79,7 +79,7 @@ func startAuthServer(t *testing.T, d server.Dialect, change ...func(*server.Conf
 	for _, c := range change {
 		c(&cfg)
 	}
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,12 +88,12 @@ func startAuthServer(t *testing.T, d server.Dialect, change ...func(*server.Conf
 	acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
 	acfg.AdminEmails = cfg.AdminEmailList()
 	acfg.SecretKey = testSecretKey(t)
-	accounts, err := account.New(db, acfg, &account.LogMailer{OutboxDir: cfg.DevOutbox}, slog.New(slog.DiscardHandler))
+	clock := &authClock{t: time.Date(2025, 3, 10, 10, 0, 0, 0, time.UTC)}
+	accounts, err := account.New(db, acfg, account.Options{Mailer: &account.LogMailer{OutboxDir: cfg.DevOutbox},
+		Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &authClock{t: time.Date(2025, 3, 10, 10, 0, 0, 0, time.UTC)}
-	accounts.Now = clock.Now
 	return &authServer{t: t, cfg: cfg, db: db, accounts: accounts, clock: clock,
 		api: newAPI(cfg, Deps{DB: db, Accounts: accounts})}
 }
@@ -101,7 +101,7 @@ func startAuthServer(t *testing.T, d server.Dialect, change ...func(*server.Conf
 // testSecretKey is a random secret key (PATRIMONIO_SECRET_KEY) for a test's accounts service.
 func testSecretKey(t *testing.T) []byte {
 	t.Helper()
-	key := make([]byte, server.SecretKeyLen)
+	key := make([]byte, config.SecretKeyLen)
 	if _, err := rand.Read(key); err != nil {
 		t.Fatal(err)
 	}
@@ -501,7 +501,7 @@ func TestCrossSiteStateChangingRequestsAreRefused(t *testing.T) {
 }
 
 func TestAnExtraAllowedOriginMaySendRequests(t *testing.T) {
-	s := startAuthServer(t, server.SQLite, func(c *server.Config) { c.AllowedOrigins = "http://localhost:5173" })
+	s := startAuthServer(t, store.SQLite, func(c *config.Config) { c.AllowedOrigins = "http://localhost:5173" })
 	c := s.client()
 	c.origin = "http://localhost:5173"
 	c.signUp("ana@example.com")
@@ -633,7 +633,7 @@ func TestEmailCodeRefusalsOverHTTP(t *testing.T) {
 }
 
 func TestBadRequestBodiesAreRefusedInTheRequestsLanguage(t *testing.T) {
-	s := startAuthServer(t, server.SQLite)
+	s := startAuthServer(t, store.SQLite)
 	c := s.client()
 	for _, tt := range []struct {
 		name, body, contentType, lang, want string
@@ -698,7 +698,7 @@ func TestUnicodeNamesRoundTripByteForByte(t *testing.T) {
 }
 
 func TestUserRoutesNeedASession(t *testing.T) {
-	s := startAuthServer(t, server.SQLite)
+	s := startAuthServer(t, store.SQLite)
 	c := s.client()
 	for _, r := range []struct{ method, path string }{
 		{"PATCH", "/api/v1/users/"}, {"POST", "/api/v1/onboarding/advance"},
@@ -729,10 +729,10 @@ func TestUserRoutesNeedASession(t *testing.T) {
 }
 
 func TestTheDevOutboxIsOnlyRoutedWhenConfigured(t *testing.T) {
-	s := startAuthServer(t, server.SQLite, func(c *server.Config) { c.DevOutbox = "" })
+	s := startAuthServer(t, store.SQLite, func(c *config.Config) { c.DevOutbox = "" })
 	c := s.client()
 	failure(t, c.call("GET", "/api/v1/dev/outbox", nil), 404, "not_found", "")
-	with := startAuthServer(t, server.SQLite)
+	with := startAuthServer(t, store.SQLite)
 	var mails []account.OutboxMail
 	wc := with.client()
 	wc.expect(wc.call("GET", "/api/v1/dev/outbox?to=ana@example.com", nil), "GET", "/api/v1/dev/outbox", 200, &mails)
@@ -749,7 +749,7 @@ func TestTheDevOutboxIsOnlyRoutedWhenConfigured(t *testing.T) {
 }
 
 func TestAuthConfigNamesSMTPWhenConfiguredAndTheLocalEndpointsCloseUnderClerk(t *testing.T) {
-	s := startAuthServer(t, server.SQLite, func(c *server.Config) {
+	s := startAuthServer(t, store.SQLite, func(c *config.Config) {
 		c.SMTPURL, c.MailFrom = "smtp://mail.example.com:587", "no-reply@example.com"
 	})
 	var cfg authConfigJSON
@@ -757,7 +757,7 @@ func TestAuthConfigNamesSMTPWhenConfiguredAndTheLocalEndpointsCloseUnderClerk(t 
 	if cfg.EmailDelivery != "smtp" {
 		t.Fatalf("config %+v", cfg)
 	}
-	clerk := startAuthServer(t, server.SQLite)
+	clerk := startAuthServer(t, store.SQLite)
 	clerk.api = newAPI(clerk.cfg, Deps{DB: clerk.db, Accounts: clerk.accounts, AuthProvider: ProviderClerk, ClerkPublishableKey: "pk_test_x"})
 	c := clerk.client()
 	c.do("GET", "/api/v1/auth/config", nil, 200, &cfg)
@@ -770,7 +770,7 @@ func TestAuthConfigNamesSMTPWhenConfiguredAndTheLocalEndpointsCloseUnderClerk(t 
 }
 
 func TestTheClientIPComesFromTrustedProxiesOnly(t *testing.T) {
-	a := newAPI(server.Config{PublicURL: "http://localhost:8080", AccountsConfig: server.AccountsConfig{TrustedProxies: "10.0.0.0/8,::1/128"}}, Deps{})
+	a := newAPI(config.Config{PublicURL: "http://localhost:8080", AccountsConfig: config.AccountsConfig{TrustedProxies: "10.0.0.0/8,::1/128"}}, Deps{})
 	for _, tt := range []struct {
 		name, remote, xff, want string
 	}{

@@ -12,7 +12,7 @@ import (
 	"net/http"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/billing"
 )
@@ -164,7 +164,7 @@ func (a *api) stripeRefresh(w http.ResponseWriter, r *http.Request) {
 // signature or timestamp. The signature is checked on the body exactly as received.
 func (a *api) stripeWebhook(w http.ResponseWriter, r *http.Request) {
 	if !a.billing.Enabled() {
-		a.writeError(w, r, server.Errorf(server.ENOTFOUND, "No API endpoint at %s.", r.URL.Path))
+		a.writeError(w, r, core.Errorf(core.ENOTFOUND, "No API endpoint at %s.", r.URL.Path))
 		return
 	}
 	payload, err := io.ReadAll(r.Body) // limitBody bounds it
@@ -174,8 +174,8 @@ func (a *api) stripeWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	applied, err := a.billing.HandleWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature"))
 	if err != nil {
-		if server.ErrorCode(err) == server.EINVALID {
-			a.logger.WarnContext(r.Context(), "stripe webhook refused", "reason", server.ErrorMessage(err))
+		if core.ErrorCode(err) == core.EINVALID {
+			a.logger.WarnContext(r.Context(), "stripe webhook refused", "reason", core.ErrorMessage(err))
 		}
 		a.writeError(w, r, err)
 		return

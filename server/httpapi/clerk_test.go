@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/clerkauth"
 	"patrimonio/server/clerkauth/clerktest"
+	"patrimonio/server/config"
 	"patrimonio/server/httpapi"
 	"patrimonio/server/store"
 )
@@ -29,9 +29,9 @@ func TestTheClerkProviderOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := server.Config{SQLitePath: filepath.Join(t.TempDir(), "c.db"), PublicURL: publicURL, WebDir: t.TempDir()}
-	cfg.AuthProvider = server.AuthClerk
-	db, err := store.Open(context.Background(), cfg)
+	cfg := config.Config{SQLitePath: filepath.Join(t.TempDir(), "c.db"), PublicURL: publicURL, WebDir: t.TempDir()}
+	cfg.AuthProvider = config.AuthClerk
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,15 +42,14 @@ func TestTheClerkProviderOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts, err := account.New(db, acfg, mailer, nil)
+	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer, Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts.Now = clock
 	authn, err := clerkauth.NewAuthenticator(clerkauth.Config{
 		PublishableKey: inst.PublishableKey, JWTKey: inst.PublicKeyPEM(),
 		AllowedOrigins: cfg.AllowedOriginList(), Now: clock,
-	}, accounts)
+	}, accounts.Users)
 	if err != nil {
 		t.Fatal(err)
 	}

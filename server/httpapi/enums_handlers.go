@@ -19,7 +19,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/enums"
 )
@@ -30,20 +30,6 @@ const (
 	bodyEnumUpdate  = "enumUpdateRequest"
 	bodyEnumReorder = "enumReorderRequest"
 )
-
-// enumTexts are this file's refusals, {Spanish, English}.
-var enumTexts = map[string][2]string{
-	"enum.number":  {"El identificador %s debe ser un número entero positivo.", "The id %s must be a positive whole number."},
-	"enum.integer": {"El parámetro %s debe ser un número entero positivo.", "The parameter %s must be a positive whole number."},
-}
-
-func enumError(r *http.Request, key string, args ...any) *server.Error {
-	t := enumTexts[key][0]
-	if server.LanguageFrom(r.Context()) == server.LangEN {
-		t = enumTexts[key][1]
-	}
-	return server.Errorf(server.EINVALID, t, args...)
-}
 
 // labelsJSON are a value's labels in both languages.
 type labelsJSON struct {
@@ -139,7 +125,7 @@ func (a *api) listEnums(w http.ResponseWriter, r *http.Request) {
 	f := enums.Filter{Type: q.Get("type")}
 	var ok bool
 	if f.ParentID, ok = positive(q.Get("parentId")); !ok {
-		a.writeError(w, r, enumError(r, "enum.integer", "parentId"))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.enum.integer", "parentId"))
 		return
 	}
 	for _, l := range q["levels"] {
@@ -162,7 +148,7 @@ func (a *api) enumNumber(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	raw := chi.URLParam(r, "number")
 	n, ok := positive(raw)
 	if !ok || n == 0 {
-		a.writeError(w, r, enumError(r, "enum.number", strconv.Quote(raw)))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.enum.number", strconv.Quote(raw)))
 		return 0, false
 	}
 	return n, true
@@ -325,7 +311,7 @@ func (a *api) adminEnumAudit(w http.ResponseWriter, r *http.Request) {
 	var query enums.AuditQuery
 	var ok bool
 	if query.EnumID, ok = positive(q.Get("enumId")); !ok {
-		a.writeError(w, r, enumError(r, "enum.integer", "enumId"))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.enum.integer", "enumId"))
 		return
 	}
 	if !a.readPage(w, r, &query.Limit, &query.Offset) {

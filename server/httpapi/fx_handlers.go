@@ -14,7 +14,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/fx"
 )
@@ -46,7 +46,7 @@ func (a *api) listFXRates(w http.ResponseWriter, r *http.Request) {
 	since := r.URL.Query().Get("since")
 	if since != "" {
 		if t, err := time.Parse(time.DateOnly, since); err != nil || t.Format(time.DateOnly) != since {
-			a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "fx.since")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.fx.since"))
 			return
 		}
 	}
@@ -54,7 +54,7 @@ func (a *api) listFXRates(w http.ResponseWriter, r *http.Request) {
 	if list := r.URL.Query().Get("currencies"); list != "" {
 		for _, c := range strings.Split(list, ",") {
 			if !currencyCode.MatchString(c) {
-				a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "fx.currencies")))
+				a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.fx.currencies"))
 				return
 			}
 			filter.Currencies = append(filter.Currencies, c)
@@ -130,7 +130,7 @@ func (a *api) putBaseCurrency(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !currencyCode.MatchString(req.BaseCurrency) {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "fx.baseCurrency")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.fx.baseCurrency"))
 		return
 	}
 	id := chi.URLParam(r, "id")

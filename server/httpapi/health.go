@@ -4,7 +4,8 @@ import (
 	"context"
 	"net/http"
 
-	"patrimonio/server"
+	"patrimonio/core"
+	"patrimonio/server/store"
 )
 
 type healthResponse struct {
@@ -14,8 +15,8 @@ type healthResponse struct {
 }
 
 type healthDatabase struct {
-	Dialect   server.Dialect `json:"dialect"`
-	Reachable bool           `json:"reachable"`
+	Dialect   store.Dialect `json:"dialect"`
+	Reachable bool          `json:"reachable"`
 }
 
 // health answers GET /api/v1/health: 200 "ok" when the database answers, 503 "degraded" when it
@@ -23,7 +24,7 @@ type healthDatabase struct {
 func (a *api) health(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), a.pingTimeout)
 	defer cancel()
-	resp := healthResponse{Status: "ok", Version: server.Version, Database: healthDatabase{Dialect: a.db.Dialect(), Reachable: true}}
+	resp := healthResponse{Status: "ok", Version: core.Version, Database: healthDatabase{Dialect: a.db.Dialect(), Reachable: true}}
 	status := http.StatusOK
 	if err := a.db.Ping(ctx); err != nil {
 		a.logger.WarnContext(r.Context(), "health: database unreachable", "err", err)

@@ -13,20 +13,21 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
 	"patrimonio/server/billing"
+	"patrimonio/server/config"
 	"patrimonio/server/enums"
 	"patrimonio/server/fx"
 	"patrimonio/server/passkey"
+	"patrimonio/server/store"
 	"patrimonio/server/workspace"
 )
 
 // Database is what the HTTP layer needs to know about the database: which one it is and whether
 // it answers. *store.DB satisfies it.
 type Database interface {
-	Dialect() server.Dialect
+	Dialect() store.Dialect
 	Ping(ctx context.Context) error
 }
 
@@ -35,9 +36,9 @@ type Deps struct {
 	DB     Database
 	Logger *slog.Logger
 
-	// Accounts is the local provider and users' service (session.go, auth_handlers.go,
-	// users_handlers.go).
-	Accounts *account.Service
+	// Accounts are the local provider's and users' services (session.go, auth_handlers.go,
+	// security_handlers.go, users_handlers.go), each handler using the one it needs.
+	Accounts *account.Services
 	// Authenticator finds the signed-in user of a request; nil means the session cookie of
 	// Accounts (CookieAuthenticator). The Clerk provider sets its own.
 	Authenticator Authenticator
@@ -70,7 +71,7 @@ type Deps struct {
 
 // api holds what the handlers share. It is built once by New.
 type api struct {
-	cfg    server.Config
+	cfg    config.Config
 	db     Database
 	logger *slog.Logger
 	mux    *chi.Mux
@@ -82,8 +83,8 @@ type api struct {
 	csp  string
 	hsts string
 
-	// Accounts (session.go): the service, who signs in, and the same-origin rule's inputs.
-	accounts            *account.Service
+	// Accounts (session.go): the services, who signs in, and the same-origin rule's inputs.
+	accounts            *account.Services
 	authn               Authenticator
 	authProvider        string
 	clerkPublishableKey string
@@ -104,11 +105,11 @@ type api struct {
 }
 
 // New returns the handler of the whole server: /api/v1 and the PWA.
-func New(cfg server.Config, deps Deps) http.Handler {
+func New(cfg config.Config, deps Deps) http.Handler {
 	return newAPI(cfg, deps).mux
 }
 
-func newAPI(cfg server.Config, deps Deps) *api {
+func newAPI(cfg config.Config, deps Deps) *api {
 	logger := deps.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -126,7 +127,7 @@ func newAPI(cfg server.Config, deps Deps) *api {
 	a.accounts, a.authn = deps.Accounts, deps.Authenticator
 	a.cookieName = SessionCookieName(cfg)
 	if a.authn == nil && deps.Accounts != nil {
-		a.authn = CookieAuthenticator{Accounts: deps.Accounts, Name: a.cookieName}
+		a.authn = CookieAuthenticator{Sessions: deps.Accounts.Sessions, Name: a.cookieName}
 	}
 	a.authProvider, a.clerkPublishableKey = deps.AuthProvider, deps.ClerkPublishableKey
 	if a.authProvider == "" {

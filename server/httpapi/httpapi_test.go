@@ -9,14 +9,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/billing/stripemock"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -28,16 +28,16 @@ func TestMain(m *testing.M) {
 }
 
 type fixture struct {
-	cfg  server.Config
+	cfg  config.Config
 	db   *store.DB
 	logs *testkit.Buffer
 	api  *api
 }
 
 // newFixture builds the real handler over a real SQLite store and a fake built PWA.
-func newFixture(t *testing.T, change ...func(*server.Config)) *fixture {
+func newFixture(t *testing.T, change ...func(*config.Config)) *fixture {
 	t.Helper()
-	cfg := server.Config{
+	cfg := config.Config{
 		Addr:       "localhost:8080",
 		SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db"),
 		PublicURL:  "http://localhost:8080",
@@ -46,13 +46,13 @@ func newFixture(t *testing.T, change ...func(*server.Config)) *fixture {
 	for _, c := range change {
 		c(&cfg)
 	}
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	logs := &testkit.Buffer{}
-	logger := slog.New(server.NewLogHandler(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	logger := slog.New(core.NewLogHandler(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	return &fixture{cfg: cfg, db: db, logs: logs, api: newAPI(cfg, Deps{DB: db, Logger: logger})}
 }
 
@@ -156,7 +156,7 @@ func TestSecurityHeadersAreOnEveryAnswer(t *testing.T) {
 }
 
 func TestAnHTTPSPublicURLAddsHSTSAndASecureSocketOrigin(t *testing.T) {
-	f := newFixture(t, func(c *server.Config) { c.PublicURL = "https://wealth.example.com" })
+	f := newFixture(t, func(c *config.Config) { c.PublicURL = "https://wealth.example.com" })
 	rec := f.do(t, "GET", "/api/v1/health", nil)
 	if got := rec.Header().Get("Strict-Transport-Security"); !strings.HasPrefix(got, "max-age=") {
 		t.Errorf("Strict-Transport-Security = %q", got)
@@ -186,7 +186,7 @@ func TestUnknownAPIPathsAnswerJSON404(t *testing.T) {
 			if rec.Code != http.StatusNotFound {
 				t.Fatalf("status = %d, want 404; body %q", rec.Code, rec.Body.String())
 			}
-			if e := jsonError(t, rec); e.Code != server.ENOTFOUND {
+			if e := jsonError(t, rec); e.Code != core.ENOTFOUND {
 				t.Errorf("code = %q", e.Code)
 			}
 			if cc := rec.Header().Get("Cache-Control"); cc != "no-store" {
@@ -211,7 +211,7 @@ func TestAWrongMethodAnswersJSON405WithAllow(t *testing.T) {
 			if got := rec.Header().Get("Allow"); got != tc.wantAllow {
 				t.Errorf("Allow = %q, want %q", got, tc.wantAllow)
 			}
-			if e := jsonError(t, rec); e.Code != server.EMETHOD {
+			if e := jsonError(t, rec); e.Code != core.EMETHOD {
 				t.Errorf("code = %q", e.Code)
 			}
 		})
@@ -219,15 +219,15 @@ func TestAWrongMethodAnswersJSON405WithAllow(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
-	configs := map[string]func(t *testing.T) server.Config{
-		"sqlite":   func(t *testing.T) server.Config { return server.Config{SQLitePath: filepath.Join(t.TempDir(), "h.db")} },
-		"postgres": func(t *testing.T) server.Config { return server.Config{DatabaseURL: pgtest.URL(t)} },
+	configs := map[string]func(t *testing.T) config.Config{
+		"sqlite":   func(t *testing.T) config.Config { return config.Config{SQLitePath: filepath.Join(t.TempDir(), "h.db")} },
+		"postgres": func(t *testing.T) config.Config { return config.Config{DatabaseURL: pgtest.URL(t)} },
 	}
 	for dialect, config := range configs {
 		t.Run("on "+dialect+" it is ok while the database answers and degraded once it does not", func(t *testing.T) {
 			cfg := config(t)
 			cfg.PublicURL, cfg.WebDir = "http://localhost:8080", t.TempDir()
-			db, err := store.Open(context.Background(), cfg)
+			db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,8 +239,8 @@ func TestHealth(t *testing.T) {
 				wantBody      string
 				closeDBBefore bool
 			}{
-				{http.StatusOK, `{"status":"ok","version":"` + server.Version + `","database":{"dialect":"` + dialect + `","reachable":true}}`, false},
-				{http.StatusServiceUnavailable, `{"status":"degraded","version":"` + server.Version + `","database":{"dialect":"` + dialect + `","reachable":false}}`, true},
+				{http.StatusOK, `{"status":"ok","version":"` + core.Version + `","database":{"dialect":"` + dialect + `","reachable":true}}`, false},
+				{http.StatusServiceUnavailable, `{"status":"degraded","version":"` + core.Version + `","database":{"dialect":"` + dialect + `","reachable":false}}`, true},
 			} {
 				if step.closeDBBefore {
 					db.Close()
@@ -299,25 +299,25 @@ func TestDecodeJSON(t *testing.T) {
 	}{
 		{name: "a valid body is decoded", body: text(`{"name":"Casa","amount":250000,"tags":["a"]}`), wantStatus: 200, wantBody: `{"name":"Casa","amount":250000,"tags":["a"]}`},
 		{name: "a charset parameter is accepted", body: text(`{"name":"x"}`), contentType: "application/json; charset=utf-8", wantStatus: 200, wantBody: `{"name":"x","amount":0,"tags":null}`},
-		{name: "malformed JSON is a 400 that says where", body: text(`{"name": "x",}`), wantStatus: 400, wantCode: server.EINVALID,
+		{name: "malformed JSON is a 400 that says where", body: text(`{"name": "x",}`), wantStatus: 400, wantCode: core.EINVALID,
 			wantEN: "The request body is not valid JSON (at byte 14).", wantES: "El cuerpo de la solicitud no es JSON válido (en el byte 14)."},
-		{name: "a cut-off body is a 400", body: text(`{"name": "x"`), wantStatus: 400, wantCode: server.EINVALID,
+		{name: "a cut-off body is a 400", body: text(`{"name": "x"`), wantStatus: 400, wantCode: core.EINVALID,
 			wantEN: "The request body is not valid JSON: it ends too early.", wantES: "El cuerpo de la solicitud no es JSON válido: termina antes de tiempo."},
-		{name: "an empty body is a 400", body: text(``), wantStatus: 400, wantCode: server.EINVALID,
+		{name: "an empty body is a 400", body: text(``), wantStatus: 400, wantCode: core.EINVALID,
 			wantEN: "The request body is empty; JSON was expected.", wantES: "El cuerpo de la solicitud está vacío; se esperaba JSON."},
-		{name: "an unknown field is a 400 that names it", body: text(`{"name":"x","owner":"me"}`), wantStatus: 400, wantCode: server.EINVALID,
+		{name: "an unknown field is a 400 that names it", body: text(`{"name":"x","owner":"me"}`), wantStatus: 400, wantCode: core.EINVALID,
 			wantEN: `The field "owner" is not allowed.`, wantES: `El campo "owner" no está permitido.`},
-		{name: "a wrong type is a 400 that names the field", body: text(`{"amount":"lots"}`), wantStatus: 400, wantCode: server.EINVALID,
+		{name: "a wrong type is a 400 that names the field", body: text(`{"amount":"lots"}`), wantStatus: 400, wantCode: core.EINVALID,
 			wantEN: `The field "amount" must be a whole number.`, wantES: `El campo "amount" debe ser un número entero.`},
-		{name: "a body of the wrong shape is a 400", body: text(`["a"]`), wantStatus: 400, wantCode: server.EINVALID,
+		{name: "a body of the wrong shape is a 400", body: text(`["a"]`), wantStatus: 400, wantCode: core.EINVALID,
 			wantEN: "The request body must be an object.", wantES: "El cuerpo de la solicitud debe ser un objeto."},
-		{name: "two JSON values are a 400", body: text(`{"name":"a"} {"name":"b"}`), wantStatus: 400, wantCode: server.EINVALID,
+		{name: "two JSON values are a 400", body: text(`{"name":"a"} {"name":"b"}`), wantStatus: 400, wantCode: core.EINVALID,
 			wantEN: "The request body must hold a single JSON value.", wantES: "El cuerpo de la solicitud debe contener un único valor JSON."},
-		{name: "another content type is a 400", body: text(`name=x`), contentType: "application/x-www-form-urlencoded", wantStatus: 400, wantCode: server.EINVALID,
+		{name: "another content type is a 400", body: text(`name=x`), contentType: "application/x-www-form-urlencoded", wantStatus: 400, wantCode: core.EINVALID,
 			wantEN: "The request body must be JSON (Content-Type: application/json).", wantES: "El cuerpo de la solicitud debe ser JSON (Content-Type: application/json)."},
-		{name: "a declared length over 1 MiB is a 413", body: text(big), wantStatus: 413, wantCode: server.ETOOLARGE,
+		{name: "a declared length over 1 MiB is a 413", body: text(big), wantStatus: 413, wantCode: core.ETOOLARGE,
 			wantEN: "The request body is larger than the limit of 1024 KiB.", wantES: "El cuerpo de la solicitud supera el límite de 1024 KiB."},
-		{name: "a streamed body over 1 MiB is a 413", body: func() io.Reader { return chunked{strings.NewReader(big)} }, wantStatus: 413, wantCode: server.ETOOLARGE,
+		{name: "a streamed body over 1 MiB is a 413", body: func() io.Reader { return chunked{strings.NewReader(big)} }, wantStatus: 413, wantCode: core.ETOOLARGE,
 			wantEN: "The request body is larger than the limit of 1024 KiB.", wantES: "El cuerpo de la solicitud supera el límite de 1024 KiB."},
 	}
 	for _, tt := range tests {
@@ -352,21 +352,14 @@ func TestDecodeJSON(t *testing.T) {
 // text returns a function that gives a fresh reader of s each time (a table row runs twice).
 func text(s string) func() io.Reader { return func() io.Reader { return strings.NewReader(s) } }
 
+// The texts' parity (both languages, the same arguments) is checked for the whole catalogue in
+// core; here, that the HTTP layer's texts come in the request's language, Spanish by default.
 func TestEveryRequestTextHasSpanishAndEnglishWithTheSameArguments(t *testing.T) {
-	verbs := regexp.MustCompile(`%[a-z]`)
-	for key, texts := range requestTexts {
-		if strings.TrimSpace(texts[0]) == "" || strings.TrimSpace(texts[1]) == "" {
-			t.Errorf("%s: a language is missing: %q", key, texts)
-		}
-		if es, en := strings.Join(verbs.FindAllString(texts[0], -1), ""), strings.Join(verbs.FindAllString(texts[1], -1), ""); es != en {
-			t.Errorf("%s: Spanish takes %q, English %q", key, es, en)
-		}
-	}
-	ctx := server.WithLanguage(context.Background(), "en")
-	if got := requestText(ctx, "request.tooLarge", 1); got != "The request body is larger than the limit of 1 KiB." {
+	ctx := core.WithLanguage(context.Background(), "en")
+	if got := core.Text(ctx, "http.request.tooLarge", 1); got != "The request body is larger than the limit of 1 KiB." {
 		t.Errorf("requestText in English = %q", got)
 	}
-	if got := requestText(context.Background(), "request.tooLarge", 1); got != "El cuerpo de la solicitud supera el límite de 1 KiB." {
+	if got := core.Text(context.Background(), "http.request.tooLarge", 1); got != "El cuerpo de la solicitud supera el límite de 1 KiB." {
 		t.Errorf("requestText by default = %q", got)
 	}
 }
@@ -386,7 +379,7 @@ func TestAPanicBecomesA500JSONAndALoggedStack(t *testing.T) {
 		t.Fatalf("status = %d, want 500", rec.Code)
 	}
 	e := jsonError(t, rec)
-	if e.Code != server.EINTERNAL || e.Message != "Internal error." {
+	if e.Code != core.EINTERNAL || e.Message != "Internal error." {
 		t.Errorf("got %+v", e)
 	}
 	if strings.Contains(rec.Body.String(), "fire") {
@@ -527,7 +520,7 @@ func TestWithoutABuiltPWATheAppAnswers503AndTheAPIStillWorks(t *testing.T) {
 		"a missing web dir": func(t *testing.T) string { return filepath.Join(t.TempDir(), "no", "dist") },
 	} {
 		t.Run(name+" answers 503 that says how to build", func(t *testing.T) {
-			f := newFixture(t, func(c *server.Config) { c.WebDir = dir(t) })
+			f := newFixture(t, func(c *config.Config) { c.WebDir = dir(t) })
 			rec := f.do(t, "GET", "/wealth", nil)
 			if rec.Code != http.StatusServiceUnavailable {
 				t.Fatalf("status = %d, want 503", rec.Code)
@@ -546,8 +539,8 @@ func TestWithoutABuiltPWATheAppAnswers503AndTheAPIStillWorks(t *testing.T) {
 }
 
 func TestEveryErrorCodeHasAStatus(t *testing.T) {
-	for _, code := range []string{server.EINVALID, server.ENOTFOUND, server.ECONFLICT, server.EUNAUTHORIZED,
-		server.EFORBIDDEN, server.EREVERIFY, server.ETOOLARGE, server.EMETHOD, server.ETOOMANY, server.EUNAVAILABLE, server.EINTERNAL} {
+	for _, code := range []string{core.EINVALID, core.ENOTFOUND, core.ECONFLICT, core.EUNAUTHORIZED,
+		core.EFORBIDDEN, core.EREVERIFY, core.ETOOLARGE, core.EMETHOD, core.ETOOMANY, core.EUNAVAILABLE, core.EINTERNAL} {
 		if _, ok := statusByCode[code]; !ok {
 			t.Errorf("code %q has no HTTP status", code)
 		}
@@ -560,7 +553,7 @@ func TestEveryErrorCodeHasAStatus(t *testing.T) {
 func TestOnlyInternalErrorsAreLoggedWithDetail(t *testing.T) {
 	f := newFixture(t)
 	for _, err := range []error{
-		server.Errorf(server.ECONFLICT, "Changed meanwhile."),
+		core.Errorf(core.ECONFLICT, "Changed meanwhile."),
 		io.ErrClosedPipe,
 	} {
 		rec := httptest.NewRecorder()

@@ -21,7 +21,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // goodText says whether v may be stored as text: valid UTF-8 without NUL bytes.
@@ -39,7 +39,7 @@ func (a *api) validInput(next http.Handler) http.Handler {
 		for _, values := range r.URL.Query() {
 			for _, v := range values {
 				if !goodText(v) {
-					a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.badText")))
+					a.writeError(w, r, core.Refuse(ctx, core.EINVALID, "http.request.badText"))
 					return
 				}
 			}
@@ -50,7 +50,7 @@ func (a *api) validInput(next http.Handler) http.Handler {
 					continue
 				}
 				if _, err := uuid.Parse(rc.URLParams.Values[i]); err != nil || len(rc.URLParams.Values[i]) != 36 {
-					a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.badID", strconv.Quote(name))))
+					a.writeError(w, r, core.Refuse(ctx, core.EINVALID, "http.request.badID", strconv.Quote(name)))
 					return
 				}
 			}
@@ -76,7 +76,7 @@ func checkJSONText(ctx context.Context, raw []byte) error {
 			return nil // decodeJSON reports syntax errors
 		}
 		if s, ok := tok.(string); ok && !goodText(s) {
-			return server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.badText"))
+			return core.Refuse(ctx, core.EINVALID, "http.request.badText")
 		}
 	}
 }
@@ -92,7 +92,7 @@ func (a *api) readPage(w http.ResponseWriter, r *http.Request, limit, offset *in
 		if v := q.Get(p.name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				a.writeError(w, r, adminError(r, server.EINVALID, "admin.integer", p.name))
+				a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.admin.integer", p.name))
 				return false
 			}
 			*p.dst = n

@@ -9,7 +9,8 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
+	"patrimonio/server/config"
 )
 
 // middleware is the chain every request passes through, outermost first. The access log sits
@@ -32,7 +33,7 @@ func (a *api) requestID(next http.Handler) http.Handler {
 			id = uuid.NewString()
 		}
 		w.Header().Set(RequestIDHeader, id)
-		next.ServeHTTP(w, r.WithContext(server.WithRequestID(r.Context(), id)))
+		next.ServeHTTP(w, r.WithContext(core.WithRequestID(r.Context(), id)))
 	})
 }
 
@@ -40,7 +41,7 @@ func (a *api) requestID(next http.Handler) http.Handler {
 // (plus the WebSocket form of the public URL); no inline script, no eval, no framing, no plugins.
 // 'wasm-unsafe-eval' lets our own WebAssembly compile (the logins vault's Argon2id, hash-wasm); it
 // does not allow JavaScript eval.
-func contentSecurityPolicy(cfg server.Config) string {
+func contentSecurityPolicy(cfg config.Config) string {
 	return "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self' " + cfg.WebSocketOrigin() + "; " +
 		"worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'self'; " +
@@ -103,7 +104,7 @@ func (a *api) recoverer(next http.Handler) http.Handler {
 			}
 			a.logger.ErrorContext(r.Context(), "panic while serving a request",
 				"panic", v, "method", r.Method, "path", r.URL.Path, "stack", string(debug.Stack()))
-			writeErrorBody(w, server.EINTERNAL, server.ErrorMessage(server.Errorf(server.EINTERNAL, "panic")))
+			writeErrorJSON(w, &core.Error{Code: core.EINTERNAL, Message: core.ErrorMessage(core.Errorf(core.EINTERNAL, "panic"))})
 		}()
 		next.ServeHTTP(w, r)
 	})
@@ -130,7 +131,7 @@ func limitBody(limit int64) func(http.Handler) http.Handler {
 				// The client may still be sending the body; close the connection after answering
 				// rather than reading it all.
 				w.Header().Set("Connection", "close")
-				writeErrorBody(w, server.ETOOLARGE, requestText(r.Context(), "request.tooLarge", limit>>10))
+				writeErrorJSON(w, core.Refuse(r.Context(), core.ETOOLARGE, "http.request.tooLarge", limit>>10))
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)

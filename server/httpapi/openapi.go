@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // openAPIYAML is the OpenAPI 3.1 description of /api/v1, written by hand in YAML because YAML is
@@ -23,7 +23,7 @@ var openAPIYAML []byte
 
 // openAPIJSON is the document as JSON, converted once, with info.version set to this build's.
 var openAPIJSON = sync.OnceValues(func() ([]byte, error) {
-	return yamlToJSON(openAPIYAML, server.Version)
+	return yamlToJSON(openAPIYAML, core.Version)
 })
 
 // openAPI answers GET /api/v1/openapi.json.

@@ -17,7 +17,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"patrimonio/server"
+	"patrimonio/core"
+	"patrimonio/server/config"
 )
 
 // openAPIDoc is the served document, decoded.
@@ -79,7 +80,7 @@ func documentedRoutes(doc map[string]any) []string {
 // ways. A new route fails here until it is described in openapi.yaml.
 func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	// Routes that exist only when configured are turned on here.
-	f := newFixture(t, func(c *server.Config) { c.DevOutbox = t.TempDir() })
+	f := newFixture(t, func(c *config.Config) { c.DevOutbox = t.TempDir() })
 	routes := apiRoutes(t, f.api.mux)
 	documented := documentedRoutes(openAPIDoc(t))
 	if len(routes) == 0 || !slices.Contains(routes, "GET /api/v1/health") {
@@ -135,8 +136,8 @@ func TestOpenAPIDocumentIsWellFormed(t *testing.T) {
 	if v, _ := doc["openapi"].(string); !strings.HasPrefix(v, "3.1.") {
 		t.Errorf("openapi = %q, want 3.1.x", v)
 	}
-	if info, _ := doc["info"].(map[string]any); info["version"] != server.Version {
-		t.Errorf("info.version = %v, want the build's %q", info["version"], server.Version)
+	if info, _ := doc["info"].(map[string]any); info["version"] != core.Version {
+		t.Errorf("info.version = %v, want the build's %q", info["version"], core.Version)
 	}
 
 	// Every $ref points at something.
@@ -420,7 +421,7 @@ func conformsToOpenAPI(t *testing.T, method, route string, rec *httptest.Respons
 // their answers against the document, so that the description of routes written elsewhere stays
 // true to what they answer.
 func TestOpenAPIMatchesTheAccountAnswers(t *testing.T) {
-	f := newTeamFixture(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db"), AccountsConfig: server.AccountsConfig{DevOutbox: t.TempDir()}})
+	f := newTeamFixture(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db"), AccountsConfig: config.AccountsConfig{DevOutbox: t.TempDir()}})
 	anonymous := person{}
 	f.expect(f.call(anonymous, "GET", "/api/v1/health", nil), "GET", "/api/v1/health", 200, nil)
 	f.expect(f.call(anonymous, "GET", "/api/v1/auth/config", nil), "GET", "/api/v1/auth/config", 200, nil)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/passkey"
 )
@@ -36,7 +36,7 @@ func toPasskeyJSON(p passkey.Passkey) passkeyJSON {
 // signs users in, or the public URL's host cannot be a WebAuthn relying party (an IP address).
 func (a *api) passkeysOn(w http.ResponseWriter, r *http.Request) bool {
 	if a.passkeys == nil || a.authProvider != ProviderLocal {
-		a.writeError(w, r, server.Errorf(server.ENOTFOUND, "%s", passkey.Message(server.LanguageFrom(r.Context()), "unavailable")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.ENOTFOUND, "passkey.unavailable"))
 		return false
 	}
 	return true
@@ -54,15 +54,15 @@ func passkeyUser(u *account.User) passkey.User {
 // session younger than the re-verification window (just signed up or in) needs none.
 func (a *api) requirePasskeyProof(r *http.Request, u *account.User, sess *account.Session) error {
 	ctx := r.Context()
-	has, err := a.accounts.HasSecondFactor(ctx, u)
+	has, err := a.accounts.SecondFactors.HasSecondFactor(ctx, u)
 	if err != nil {
 		return err
 	}
-	if !has && sess != nil && !a.accounts.OnboardingOf(u).Completed &&
+	if !has && sess != nil && !a.accounts.Profile.OnboardingOf(u).Completed &&
 		a.accounts.Now().Sub(sess.CreatedAt) < a.accounts.Config().ReverifyWindow {
 		return nil
 	}
-	return a.accounts.RequireSecondFactorProof(ctx, u, sess)
+	return a.accounts.Reverify.RequireSecondFactorProof(ctx, u, sess)
 }
 
 // POST /api/v1/auth/passkeys/register/begin (signed in; recent proof) → 200
@@ -103,7 +103,7 @@ func (a *api) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(server.LanguageFrom(r.Context()), "credential.missing")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "passkey.credential.missing"))
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
@@ -153,33 +153,33 @@ func (a *api) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(server.LanguageFrom(ctx), "credential.missing")))
+		a.writeError(w, r, core.Refuse(ctx, core.EINVALID, "passkey.credential.missing"))
 		return
 	}
 	// Failed assertions count against the client's IP like wrong passwords do (429 past the limit).
 	var userID string
-	err := a.accounts.ThrottleByIP(ctx, a.clientIP(r), func() error {
+	err := a.accounts.Sessions.ThrottleByIP(ctx, a.clientIP(r), func() error {
 		var err error
 		userID, err = a.passkeys.FinishLogin(ctx, req.Credential)
 		return err
 	})
 	if err != nil {
 		a.logPasskeyRefusal(r, err)
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	if ck, err := r.Cookie(a.cookieName); err == nil {
-		if err := a.accounts.SignOut(ctx, ck.Value); err != nil {
+		if err := a.accounts.Sessions.SignOut(ctx, ck.Value); err != nil {
 			a.writeError(w, r, err)
 			return
 		}
 	}
-	token, err := a.accounts.StartSession(ctx, userID, a.sessionMeta(r))
+	token, err := a.accounts.Sessions.StartSession(ctx, userID, a.sessionMeta(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	u, err := a.accounts.User(ctx, userID)
+	u, err := a.accounts.Users.User(ctx, userID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -213,7 +213,7 @@ func (a *api) passkeyRemove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.RequireSecondFactorProof(r.Context(), u, sess); err != nil {
+	if err := a.accounts.Reverify.RequireSecondFactorProof(r.Context(), u, sess); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -221,7 +221,7 @@ func (a *api) passkeyRemove(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if _, err := a.accounts.EndOtherSessions(r.Context(), u, sess); err != nil {
+	if _, err := a.accounts.Sessions.EndOtherSessions(r.Context(), u, sess); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -231,8 +231,8 @@ func (a *api) passkeyRemove(w http.ResponseWriter, r *http.Request) {
 // logPasskeyRefusal logs why a ceremony was refused (the client only learns that it was): the
 // library's reason is worth having when a browser or authenticator misbehaves.
 func (a *api) logPasskeyRefusal(r *http.Request, err error) {
-	switch server.ErrorCode(err) {
-	case server.EINVALID, server.EUNAUTHORIZED:
+	switch core.ErrorCode(err) {
+	case core.EINVALID, core.EUNAUTHORIZED:
 		a.logger.InfoContext(r.Context(), "passkey ceremony refused", "path", r.URL.Path, "reason", err.Error())
 	}
 }

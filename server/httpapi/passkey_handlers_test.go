@@ -18,10 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	"patrimonio/server/httpapi"
 	"patrimonio/server/passkey"
 	"patrimonio/server/passkey/passkeytest"
@@ -42,12 +43,12 @@ type passkeyServer struct {
 }
 
 // startPasskeyServer serves the real router with accounts and passkeys on db.
-func startPasskeyServer(t *testing.T, cfg server.Config) *passkeyServer {
+func startPasskeyServer(t *testing.T, cfg config.Config) *passkeyServer {
 	t.Helper()
 	cfg.PublicURL = publicURL
 	cfg.WebDir = t.TempDir()
 	cfg.DevOutbox = t.TempDir()
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,17 +60,16 @@ func startPasskeyServer(t *testing.T, cfg server.Config) *passkeyServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts, err := account.New(db, acfg, mailer, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	accounts.Now = clock.Now
 	passkeys, err := passkey.New(db, passkey.Options{PublicURL: publicURL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	passkeys.Now = clock.Now
-	accounts.HasPasskey = passkeys.Has
+	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer, Now: clock.Now,
+		Hooks: account.Hooks{HasPasskey: passkeys.Has}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(httpapi.New(cfg, httpapi.Deps{DB: db, Accounts: accounts, Passkeys: passkeys}))
 	t.Cleanup(srv.Close)
 	return &passkeyServer{url: srv.URL, db: db, clock: clock}
@@ -189,10 +189,10 @@ func (b *browser) registerPasskey(auth *passkeytest.Authenticator, name string) 
 
 func onBothDatabases(t *testing.T, test func(t *testing.T, s *passkeyServer)) {
 	t.Run("on SQLite", func(t *testing.T) {
-		test(t, startPasskeyServer(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "p.db")}))
+		test(t, startPasskeyServer(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "p.db")}))
 	})
 	t.Run("on Postgres", func(t *testing.T) {
-		test(t, startPasskeyServer(t, server.Config{DatabaseURL: pgtest.URL(t)}))
+		test(t, startPasskeyServer(t, config.Config{DatabaseURL: pgtest.URL(t)}))
 	})
 }
 
@@ -341,7 +341,7 @@ func TestPasskeySignInRefusals(t *testing.T) {
 					t.Fatal(err)
 				}
 				a := eve.do(http.MethodPost, "/api/v1/auth/passkeys/login/finish", map[string]any{"credential": json.RawMessage(assertion)})
-				if a.status != http.StatusUnauthorized || a.errorCode(t) != server.EUNAUTHORIZED {
+				if a.status != http.StatusUnauthorized || a.errorCode(t) != core.EUNAUTHORIZED {
 					t.Fatalf("got %d %s", a.status, a.body)
 				}
 				if _, ok := eve.cookies[httpapi.SecureSessionCookie]; ok {
@@ -363,7 +363,7 @@ func TestPasskeySignInRefusals(t *testing.T) {
 			}
 			eve := newBrowser(t, s)
 			a := eve.do(http.MethodPost, "/api/v1/auth/passkeys/login/finish", body)
-			if a.status != http.StatusUnauthorized || a.errorCode(t) != server.EUNAUTHORIZED {
+			if a.status != http.StatusUnauthorized || a.errorCode(t) != core.EUNAUTHORIZED {
 				t.Fatalf("replay: %d %s", a.status, a.body)
 			}
 		})
@@ -416,7 +416,7 @@ func TestPasskeyRegistrationRefusals(t *testing.T) {
 					t.Fatal(err)
 				}
 				a := ana.do(http.MethodPost, "/api/v1/auth/passkeys/register/finish", map[string]any{"credential": json.RawMessage(cred)})
-				if a.status != http.StatusBadRequest || a.errorCode(t) != server.EINVALID {
+				if a.status != http.StatusBadRequest || a.errorCode(t) != core.EINVALID {
 					t.Fatalf("got %d %s", a.status, a.body)
 				}
 			})
@@ -470,10 +470,10 @@ func TestChangingPasskeysNeedsARecentProof(t *testing.T) {
 
 		// Eleven minutes later, adding or removing a passkey asks for a proof first.
 		s.clock.Advance(11 * time.Minute)
-		if a := ana.do(http.MethodPost, "/api/v1/auth/passkeys/register/begin", nil); a.status != http.StatusForbidden || a.errorCode(t) != server.EREVERIFY {
+		if a := ana.do(http.MethodPost, "/api/v1/auth/passkeys/register/begin", nil); a.status != http.StatusForbidden || a.errorCode(t) != core.EREVERIFY {
 			t.Fatalf("register without recent proof: %d %s", a.status, a.body)
 		}
-		if a := ana.do(http.MethodDelete, "/api/v1/auth/passkeys/"+list[0].ID, nil); a.status != http.StatusForbidden || a.errorCode(t) != server.EREVERIFY {
+		if a := ana.do(http.MethodDelete, "/api/v1/auth/passkeys/"+list[0].ID, nil); a.status != http.StatusForbidden || a.errorCode(t) != core.EREVERIFY {
 			t.Fatalf("remove without recent proof: %d %s", a.status, a.body)
 		}
 		if a := ana.do(http.MethodGet, "/api/v1/auth/passkeys", nil); !strings.Contains(string(a.body), list[0].ID) {
@@ -484,7 +484,7 @@ func TestChangingPasskeysNeedsARecentProof(t *testing.T) {
 			t.Fatalf("reverify: %d %s", a.status, a.body)
 		}
 		// A password is not enough to remove a passkey (issue 11): the proof needs a second factor.
-		if a := ana.do(http.MethodDelete, "/api/v1/auth/passkeys/"+list[0].ID, nil); a.status != http.StatusForbidden || a.errorCode(t) != server.EREVERIFY {
+		if a := ana.do(http.MethodDelete, "/api/v1/auth/passkeys/"+list[0].ID, nil); a.status != http.StatusForbidden || a.errorCode(t) != core.EREVERIFY {
 			t.Fatalf("remove after a password proof: %d %s", a.status, a.body)
 		}
 		// The passkey itself is one.
@@ -517,7 +517,7 @@ func TestChangingPasskeysNeedsARecentProof(t *testing.T) {
 }
 
 func TestPasskeyMessagesFollowTheLanguage(t *testing.T) {
-	s := startPasskeyServer(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "p.db")})
+	s := startPasskeyServer(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "p.db")})
 	for _, tc := range []struct{ lang, want string }{
 		{"es-ES,es;q=0.9", "ha caducado o ya se ha usado"},
 		{"en-GB,en;q=0.8", "has expired or was already used"},

@@ -11,26 +11,27 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 )
 
 // statusByCode is the one place where error codes become HTTP statuses.
 var statusByCode = map[string]int{
-	server.EINVALID:      http.StatusBadRequest,
-	server.EUNAUTHORIZED: http.StatusUnauthorized,
-	server.EFORBIDDEN:    http.StatusForbidden,
-	server.EREVERIFY:     http.StatusForbidden,
-	server.ENOTFOUND:     http.StatusNotFound,
-	server.EMETHOD:       http.StatusMethodNotAllowed,
-	server.ECONFLICT:     http.StatusConflict,
-	server.ETOOLARGE:     http.StatusRequestEntityTooLarge,
-	server.ETOOMANY:      http.StatusTooManyRequests,
-	server.EINTERNAL:     http.StatusInternalServerError,
-	server.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	core.EINVALID:      http.StatusBadRequest,
+	core.EUNAUTHORIZED: http.StatusUnauthorized,
+	core.EFORBIDDEN:    http.StatusForbidden,
+	core.EREVERIFY:     http.StatusForbidden,
+	core.ENOTFOUND:     http.StatusNotFound,
+	core.EMETHOD:       http.StatusMethodNotAllowed,
+	core.ECONFLICT:     http.StatusConflict,
+	core.ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	core.ETOOMANY:      http.StatusTooManyRequests,
+	core.EINTERNAL:     http.StatusInternalServerError,
+	core.EUNAVAILABLE:  http.StatusServiceUnavailable,
 }
 
 func statusOf(code string) int {
@@ -40,14 +41,17 @@ func statusOf(code string) int {
 	return http.StatusInternalServerError
 }
 
-// errorBody is the JSON of every error answer: {"error": {"code": "...", "message": "..."}}.
+// errorBody is the JSON of every error answer:
+// {"error": {"code": "...", "message": "...", "fields": [{path, key, params, message}]}}, fields only
+// when the error names the fields at fault (core.Error.Fields).
 type errorBody struct {
 	Error errorDetail `json:"error"`
 }
 
 type errorDetail struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Fields  []core.FieldIssue `json:"fields,omitempty"`
 }
 
 // writeJSON answers status with v as JSON.
@@ -56,42 +60,48 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err != nil {
 		// Only a programming error (an unencodable type) gets here.
 		status = http.StatusInternalServerError
-		b, _ = json.Marshal(errorBody{errorDetail{server.EINTERNAL, server.ErrorMessage(err)}})
+		b, _ = json.Marshal(errorBody{errorDetail{Code: core.EINTERNAL, Message: core.ErrorMessage(err)}})
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(append(b, '\n'))
 }
 
-// writeError answers err as the JSON error body with the status of its code. Only internal errors
-// are logged, with their detail; their message to the client is generic.
+// writeError answers err: a *core.Error as it is, a database that dropped the connection as
+// 503 unavailable (retry in a second), anything else as 500 internal. Only internal errors are
+// logged, with their detail; their message to the client is generic.
 func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	if invalid := (*invalidBodyError)(nil); errors.As(err, &invalid) {
-		writeInvalidBody(w, invalid) // a request body the shared schema refused (validate.go)
-		return
-	}
-	code := server.ErrorCode(err)
-	if code == server.EINTERNAL && store.Unavailable(err) {
+	var e *core.Error
+	switch code := core.ErrorCode(err); {
+	case code == core.EINTERNAL && store.Unavailable(err):
 		// The database dropped the connection or cannot be reached (a restart): a moment later the
 		// same request may succeed, so say that rather than "internal error".
 		a.logger.WarnContext(r.Context(), "database unavailable", "err", err, "method", r.Method, "path", r.URL.Path)
-		w.Header().Set("Retry-After", "1")
-		writeErrorBody(w, server.EUNAVAILABLE, requestText(r.Context(), "database.unavailable"))
-		return
-	}
-	if code == server.EINTERNAL {
+		e = core.Refuse(r.Context(), core.EUNAVAILABLE, "http.database.unavailable")
+		e.RetryAfter = time.Second
+	case code == core.EINTERNAL:
 		a.logger.ErrorContext(r.Context(), "internal error", "err", err, "method", r.Method, "path", r.URL.Path)
+		e = &core.Error{Code: core.EINTERNAL, Message: core.ErrorMessage(err)}
+	default:
+		if !errors.As(err, &e) { // a nil err: a bug in the handler
+			e = &core.Error{Code: core.EINTERNAL, Message: core.ErrorMessage(core.Errorf(core.EINTERNAL, "no error"))}
+		}
 	}
-	writeErrorBody(w, code, server.ErrorMessage(err))
+	writeErrorJSON(w, e)
 }
 
-func writeErrorBody(w http.ResponseWriter, code, message string) {
-	writeJSON(w, statusOf(code), errorBody{errorDetail{Code: code, Message: message}})
+// writeErrorJSON is the one writer of error answers: the status of e's code, Retry-After when e
+// says when to retry, and the error body with the fields at fault.
+func writeErrorJSON(w http.ResponseWriter, e *core.Error) {
+	if s := e.RetryAfterSeconds(); s > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(s))
+	}
+	writeJSON(w, statusOf(e.Code), errorBody{errorDetail{Code: e.Code, Message: e.Message, Fields: e.Fields}})
 }
 
 // notFound answers any unknown API path.
 func (a *api) notFound(w http.ResponseWriter, r *http.Request) {
-	a.writeError(w, r, server.Errorf(server.ENOTFOUND, "No API endpoint at %s.", r.URL.Path))
+	a.writeError(w, r, core.Errorf(core.ENOTFOUND, "No API endpoint at %s.", r.URL.Path))
 }
 
 // methodNotAllowed answers a known path asked with the wrong method, naming the allowed ones in
@@ -103,7 +113,7 @@ func (a *api) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	a.writeError(w, r, server.Errorf(server.EMETHOD, "Method %s is not allowed here; allowed: %s.", r.Method, strings.Join(allowed, ", ")))
+	a.writeError(w, r, core.Errorf(core.EMETHOD, "Method %s is not allowed here; allowed: %s.", r.Method, strings.Join(allowed, ", ")))
 }
 
 var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
@@ -120,13 +130,13 @@ func (a *api) allowedMethods(path string) []string {
 
 // decodeJSON reads the request body as one JSON value into dst. It requires a JSON content type,
 // refuses unknown fields, trailing data and bodies over maxJSONBody, and explains the problem in
-// an *server.Error (EINVALID, or ETOOLARGE), worded in the request's language, that the handler
+// an *core.Error (EINVALID, or ETOOLARGE), worded in the request's language, that the handler
 // answers with writeError.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	ctx := r.Context()
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		return server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.notJSON"))
+		return core.Refuse(ctx, core.EINVALID, "http.request.notJSON")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err != nil {
@@ -145,7 +155,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 		if errors.As(err, &maxErr) {
 			return decodeError(ctx, err)
 		}
-		return server.Errorf(server.EINVALID, "%s", requestText(ctx, "request.singleValue"))
+		return core.Refuse(ctx, core.EINVALID, "http.request.singleValue")
 	}
 	return nil
 }
@@ -159,27 +169,27 @@ func decodeError(ctx context.Context, err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var maxErr *http.MaxBytesError
 	invalid := func(key string, args ...any) error {
-		return server.Errorf(server.EINVALID, "%s", requestText(ctx, key, args...))
+		return core.Refuse(ctx, core.EINVALID, key, args...)
 	}
 	switch {
 	case errors.As(err, &maxErr):
-		return server.Errorf(server.ETOOLARGE, "%s", requestText(ctx, "request.tooLarge", maxErr.Limit>>10))
+		return core.Refuse(ctx, core.ETOOLARGE, "http.request.tooLarge", maxErr.Limit>>10)
 	case errors.Is(err, io.EOF):
-		return invalid("request.emptyBody")
+		return invalid("http.request.emptyBody")
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return invalid("request.cutOff")
+		return invalid("http.request.cutOff")
 	case errors.As(err, &syntaxErr):
-		return invalid("request.badJSON", syntaxErr.Offset)
+		return invalid("http.request.badJSON", syntaxErr.Offset)
 	case errors.As(err, &typeErr):
-		kind := requestText(ctx, jsonKind(typeErr.Type))
+		kind := core.Text(ctx, jsonKind(typeErr.Type))
 		if typeErr.Field == "" {
-			return invalid("request.bodyType", kind)
+			return invalid("http.request.bodyType", kind)
 		}
-		return invalid("request.fieldType", strconv.Quote(typeErr.Field), kind)
+		return invalid("http.request.fieldType", strconv.Quote(typeErr.Field), kind)
 	case strings.HasPrefix(err.Error(), unknownFieldPrefix):
-		return invalid("request.unknown", strings.TrimPrefix(err.Error(), unknownFieldPrefix))
+		return invalid("http.request.unknown", strings.TrimPrefix(err.Error(), unknownFieldPrefix))
 	}
-	return invalid("request.unreadable")
+	return invalid("http.request.unreadable")
 }
 
 // jsonKind is the message key naming the JSON type that a Go type decodes from.
@@ -189,18 +199,18 @@ func jsonKind(t reflect.Type) string {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return "kind.string"
+		return "http.kind.string"
 	case reflect.Bool:
-		return "kind.bool"
+		return "http.kind.bool"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "kind.int"
+		return "http.kind.int"
 	case reflect.Float32, reflect.Float64:
-		return "kind.number"
+		return "http.kind.number"
 	case reflect.Slice, reflect.Array:
-		return "kind.array"
+		return "http.kind.array"
 	case reflect.Map, reflect.Struct:
-		return "kind.object"
+		return "http.kind.object"
 	}
-	return "kind.other"
+	return "http.kind.other"
 }

@@ -13,9 +13,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
-	"patrimonio/server/passkey"
 )
 
 // bodyPasswordReset is the shared schema's entity of a reset (shared-schema/src/requests.ts).
@@ -47,16 +46,16 @@ func (a *api) signUpVerify(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	u, token, err := a.accounts.VerifyRegistration(r.Context(), req.Email, req.Code, a.sessionMeta(r))
+	u, token, err := a.accounts.Signup.VerifyRegistration(r.Context(), req.Email, req.Code, a.sessionMeta(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	a.setSessionCookie(w, token, a.accounts.Config().SessionAbsolute)
 	writeJSON(w, http.StatusOK, struct {
 		User       *userJSON      `json:"user"`
 		Onboarding onboardingJSON `json:"onboarding"`
-	}{toUserJSON(u), toOnboardingJSON(a.accounts.OnboardingOf(u))})
+	}{toUserJSON(u), toOnboardingJSON(a.accounts.Profile.OnboardingOf(u))})
 }
 
 type emailRequest struct {
@@ -74,9 +73,9 @@ func (a *api) signUpResend(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	res, err := a.accounts.ResendRegistrationCode(r.Context(), req.Email)
+	res, err := a.accounts.Signup.ResendRegistrationCode(r.Context(), req.Email)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, toSignUpJSON(res))
@@ -99,8 +98,8 @@ func (a *api) changePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.ChangePassword(r.Context(), u, sess, req.CurrentPassword, req.NewPassword, a.clientIP(r)); err != nil {
-		a.writeAccountError(w, r, err)
+	if err := a.accounts.Profile.ChangePassword(r.Context(), u, sess, req.CurrentPassword, req.NewPassword, a.clientIP(r)); err != nil {
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -117,8 +116,8 @@ func (a *api) forgotPassword(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if err := a.accounts.RequestPasswordReset(r.Context(), req.Email, a.clientIP(r)); err != nil {
-		a.writeAccountError(w, r, err)
+	if err := a.accounts.Signup.RequestPasswordReset(r.Context(), req.Email, a.clientIP(r)); err != nil {
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, struct{}{})
@@ -142,9 +141,9 @@ func (a *api) resetPassword(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	err := a.accounts.ResetPassword(r.Context(), account.ResetInput{Token: req.Token, Email: req.Email, Code: req.Code, Password: req.Password}, a.clientIP(r))
+	err := a.accounts.Signup.ResetPassword(r.Context(), account.ResetInput{Token: req.Token, Email: req.Email, Code: req.Code, Password: req.Password}, a.clientIP(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -163,7 +162,7 @@ type sessionJSON struct {
 // recently used first.
 func (a *api) listSessions(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	list, err := a.accounts.Sessions(r.Context(), u, sess)
+	list, err := a.accounts.Sessions.Sessions(r.Context(), u, sess)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -178,7 +177,7 @@ func (a *api) listSessions(w http.ResponseWriter, r *http.Request) {
 // DELETE /api/v1/auth/sessions/{id} → 204: that device is signed out (its sync socket closes).
 func (a *api) endSession(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.EndSession(r.Context(), u, chi.URLParam(r, "id")); err != nil {
+	if err := a.accounts.Sessions.EndSession(r.Context(), u, chi.URLParam(r, "id")); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
@@ -188,7 +187,7 @@ func (a *api) endSession(w http.ResponseWriter, r *http.Request) {
 // POST /api/v1/auth/sessions/signout-others → 200 {ended}: every other device is signed out.
 func (a *api) signOutOthers(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	n, err := a.accounts.EndOtherSessions(r.Context(), u, sess)
+	n, err := a.accounts.Sessions.EndOtherSessions(r.Context(), u, sess)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -225,28 +224,27 @@ func (a *api) reverifyPasskeyFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	lang := server.LanguageFrom(ctx)
 	if len(req.Credential) == 0 || string(req.Credential) == "null" {
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", passkey.Message(lang, "credential.missing")))
+		a.writeError(w, r, core.Refuse(ctx, core.EINVALID, "passkey.credential.missing"))
 		return
 	}
 	u, sess, _ := account.AuthFrom(ctx)
-	err := a.accounts.ThrottleByIP(ctx, a.clientIP(r), func() error {
+	err := a.accounts.Sessions.ThrottleByIP(ctx, a.clientIP(r), func() error {
 		userID, err := a.passkeys.FinishLogin(ctx, req.Credential)
 		if err != nil {
 			return err
 		}
 		if userID != u.ID {
-			return server.Errorf(server.EINVALID, "%s", account.ErrorMessage(ctx, "reverify.passkeyOther"))
+			return core.Refuse(ctx, core.EINVALID, "account.reverify.passkeyOther")
 		}
 		return nil
 	})
 	if err != nil {
 		a.logPasskeyRefusal(r, err)
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
-	until, err := a.accounts.MarkReverifiedSecondFactor(ctx, sess.ID)
+	until, err := a.accounts.Reverify.MarkReverifiedSecondFactor(ctx, sess.ID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -294,9 +292,9 @@ func (a *api) setUsername(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
-	u, err := a.accounts.SetUsername(r.Context(), u, req.Username)
+	u, err := a.accounts.Profile.SetUsername(r.Context(), u, req.Username)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, userEnvelope{toUserJSON(u)})
@@ -308,7 +306,7 @@ func (a *api) setUsername(w http.ResponseWriter, r *http.Request) {
 // GET /api/v1/users/avatar → 200 image/png (the signed-in user's profile image), 404 when none.
 func (a *api) getAvatar(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	data, contentType, err := a.accounts.Avatar(r.Context(), u.ID)
+	data, contentType, err := a.accounts.Profile.Avatar(r.Context(), u.ID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -325,18 +323,18 @@ func (a *api) putAvatar(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
-			a.writeError(w, r, server.Errorf(server.ETOOLARGE, "%s", account.ErrorMessage(r.Context(), "avatar.tooLarge", account.AvatarMaxBytes>>20)))
+			a.writeError(w, r, core.Refuse(r.Context(), core.ETOOLARGE, "account.avatar.tooLarge", account.AvatarMaxBytes>>20))
 			return
 		}
-		a.writeError(w, r, server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "request.unreadable")))
+		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.request.unreadable"))
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.SetAvatar(r.Context(), u, data); err != nil {
-		a.writeAccountError(w, r, err)
+	if err := a.accounts.Profile.SetAvatar(r.Context(), u, data); err != nil {
+		a.writeError(w, r, err)
 		return
 	}
-	u, err = a.accounts.User(r.Context(), u.ID)
+	u, err = a.accounts.Users.User(r.Context(), u.ID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -347,7 +345,7 @@ func (a *api) putAvatar(w http.ResponseWriter, r *http.Request) {
 // DELETE /api/v1/users/avatar → 204.
 func (a *api) deleteAvatar(w http.ResponseWriter, r *http.Request) {
 	u, _, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.RemoveAvatar(r.Context(), u); err != nil {
+	if err := a.accounts.Profile.RemoveAvatar(r.Context(), u); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 )
 
 // Point 5: a taken address gets the same answer as a free one, and no session either way.
@@ -63,7 +63,7 @@ func TestTheSessionCookieHasTheHostPrefixOnHTTPS(t *testing.T) {
 		if out := rec.Result().Cookies(); len(out) != 1 || out[0].Name != "__Host-patrimonio_session" || out[0].MaxAge >= 0 {
 			t.Fatalf("sign-out cookie %+v", out)
 		}
-	}, func(c *server.Config) {
+	}, func(c *config.Config) {
 		c.PublicURL = "https://patrimonio.example"
 		c.AllowedOrigins = "http://localhost:8080"
 	})

@@ -5,17 +5,16 @@ package httpapi
 // (CSRF), the language of messages, and the client IP used for throttling.
 
 import (
-	"errors"
 	"net"
 	"net/http"
 	"net/netip"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	schema "patrimonio/shared-schema"
 )
 
@@ -28,7 +27,7 @@ const SessionCookie = "patrimonio_session"
 const SecureSessionCookie = "__Host-" + SessionCookie
 
 // SessionCookieName is the session cookie's name for the configuration.
-func SessionCookieName(cfg server.Config) string {
+func SessionCookieName(cfg config.Config) string {
 	if cfg.PublicURLSecure() {
 		return SecureSessionCookie
 	}
@@ -46,7 +45,7 @@ type Authenticator interface {
 // CookieAuthenticator authenticates the session cookie named Name (SessionCookieName; empty is
 // SessionCookie).
 type CookieAuthenticator struct {
-	Accounts *account.Service
+	Sessions *account.Sessions
 	Name     string
 }
 
@@ -60,7 +59,7 @@ func (c CookieAuthenticator) Authenticate(r *http.Request) (*account.User, *acco
 	if err != nil || ck.Value == "" {
 		return nil, nil, nil
 	}
-	sess, u, err := c.Accounts.Authenticate(r.Context(), ck.Value)
+	sess, u, err := c.Sessions.Authenticate(r.Context(), ck.Value)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,11 +93,11 @@ func (a *api) clearSessionCookie(w http.ResponseWriter) {
 }
 
 // language puts the language of messages, from Accept-Language (Spanish by default), into the
-// request context (server.LanguageFrom reads it).
+// request context (core.LanguageFrom reads it).
 func (a *api) language(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		lang := schema.Language(r.Header.Get("Accept-Language"))
-		next.ServeHTTP(w, r.WithContext(server.WithLanguage(r.Context(), lang)))
+		next.ServeHTTP(w, r.WithContext(core.WithLanguage(r.Context(), lang)))
 	})
 }
 
@@ -126,7 +125,7 @@ func (a *api) sameOrigin(next http.Handler) http.Handler {
 			ok = len(r.Cookies()) == 0
 		}
 		if !ok {
-			a.writeError(w, r, server.Errorf(server.EFORBIDDEN, "%s", account.ErrorMessage(r.Context(), "csrf.crossSite")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EFORBIDDEN, "account.csrf.crossSite"))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -141,7 +140,7 @@ func (a *api) authenticate(w http.ResponseWriter, r *http.Request) (*account.Use
 	}
 	u, sess, err := a.authn.Authenticate(r)
 	if err != nil {
-		if server.ErrorCode(err) != server.EUNAUTHORIZED {
+		if core.ErrorCode(err) != core.EUNAUTHORIZED {
 			a.writeError(w, r, err)
 			return nil, nil, false
 		}
@@ -162,11 +161,11 @@ func (a *api) requireUser(next http.Handler) http.Handler {
 			return
 		}
 		if u == nil {
-			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.required")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EUNAUTHORIZED, "account.session.required"))
 			return
 		}
 		if sess != nil && sess.MFAPending {
-			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.mfaPending")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EUNAUTHORIZED, "account.session.mfaPending"))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(account.WithAuth(r.Context(), u, sess)))
@@ -181,41 +180,11 @@ func (a *api) requirePendingMFA(next http.Handler) http.Handler {
 			return
 		}
 		if u == nil || sess == nil || !sess.MFAPending {
-			a.writeError(w, r, server.Errorf(server.EUNAUTHORIZED, "%s", account.ErrorMessage(r.Context(), "session.noMFA")))
+			a.writeError(w, r, core.Refuse(r.Context(), core.EUNAUTHORIZED, "account.session.noMFA"))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(account.WithAuth(r.Context(), u, sess)))
 	})
-}
-
-// writeAccountError is writeError plus what account errors carry: Retry-After for throttling, and
-// the fields at fault for validation errors ({"error":{"code","message","fields":[{path,message}]}}).
-func (a *api) writeAccountError(w http.ResponseWriter, r *http.Request, err error) {
-	var retry *account.RetryError
-	if errors.As(err, &retry) {
-		w.Header().Set("Retry-After", strconv.Itoa(retry.RetryAfterSeconds()))
-	}
-	var ve *account.ValidationError
-	if errors.As(err, &ve) {
-		type field struct {
-			Path    string `json:"path"`
-			Message string `json:"message"`
-		}
-		type detail struct {
-			Code    string  `json:"code"`
-			Message string  `json:"message"`
-			Fields  []field `json:"fields"`
-		}
-		body := struct {
-			Error detail `json:"error"`
-		}{detail{Code: ve.Err.Code, Message: ve.Err.Message}}
-		for _, f := range ve.Fields {
-			body.Error.Fields = append(body.Error.Fields, field{f.Path, f.Message})
-		}
-		writeJSON(w, statusOf(ve.Err.Code), body)
-		return
-	}
-	a.writeError(w, r, err)
 }
 
 // sessionMeta describes the requesting device for a new session.

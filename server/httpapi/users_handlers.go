@@ -96,7 +96,7 @@ func (a *api) me(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	ms, err := a.accounts.Workspaces(r.Context(), u.ID)
+	ms, err := a.accounts.Users.Workspaces(r.Context(), u.ID)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -104,13 +104,13 @@ func (a *api) me(w http.ResponseWriter, r *http.Request) {
 	out := meJSON{
 		User:       toUserJSON(u),
 		Workspaces: make([]membershipJSON, 0, len(ms)),
-		Onboarding: toOnboardingJSON(a.accounts.OnboardingOf(u)),
+		Onboarding: toOnboardingJSON(a.accounts.Profile.OnboardingOf(u)),
 		Provider:   a.authProvider,
 	}
 	for _, m := range ms {
 		out.Workspaces = append(out.Workspaces, membershipJSON{ID: m.ID, Name: m.Name, Kind: string(m.Kind), Role: string(m.Role)})
 	}
-	if until := a.accounts.ReverifiedUntil(sess); !until.IsZero() {
+	if until := a.accounts.Reverify.ReverifiedUntil(sess); !until.IsZero() {
 		out.ReverifiedUntil = &until
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -135,12 +135,12 @@ func (a *api) updateUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
-	u, err := a.accounts.UpdateIdentity(r.Context(), u.ID, account.IdentityInput{
+	u, err := a.accounts.Profile.UpdateIdentity(r.Context(), u.ID, account.IdentityInput{
 		FirstName: req.FirstName, LastName: req.LastName, Birthday: req.Birthday,
 		Gender: req.Gender, Country: req.Country, State: req.State,
 	})
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, userEnvelope{toUserJSON(u)})
@@ -160,9 +160,9 @@ func (a *api) advanceOnboarding(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _, _ := account.AuthFrom(r.Context())
-	o, err := a.accounts.AdvanceOnboarding(r.Context(), u, req.Step, req.Action)
+	o, err := a.accounts.Profile.AdvanceOnboarding(r.Context(), u, req.Step, req.Action)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -191,9 +191,9 @@ func (a *api) requestEmailChange(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	change, err := a.accounts.RequestEmailChange(r.Context(), u, sess, req.Email)
+	change, err := a.accounts.Profile.RequestEmailChange(r.Context(), u, sess, req.Email)
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusAccepted, emailChangeJSON{PendingEmail: change.NewEmail, ExpiresAt: change.ExpiresAt})
@@ -209,9 +209,9 @@ func (a *api) confirmEmailChange(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
-	u, err := a.accounts.ConfirmEmailChange(r.Context(), u, sess, req.Code, a.clientIP(r))
+	u, err := a.accounts.Profile.ConfirmEmailChange(r.Context(), u, sess, req.Code, a.clientIP(r))
 	if err != nil {
-		a.writeAccountError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, userEnvelope{toUserJSON(u)})
@@ -222,8 +222,8 @@ func (a *api) confirmEmailChange(w http.ResponseWriter, r *http.Request) {
 // device. 409 while the user is the last owner of a team workspace with other members.
 func (a *api) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
-	if err := a.accounts.DeleteAccount(r.Context(), u, sess); err != nil {
-		a.writeAccountError(w, r, err)
+	if err := a.accounts.Profile.DeleteAccount(r.Context(), u, sess); err != nil {
+		a.writeError(w, r, err)
 		return
 	}
 	a.clearSessionCookie(w)

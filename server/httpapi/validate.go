@@ -17,7 +17,7 @@ import (
 	"net/http"
 	"strings"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 )
 
@@ -36,29 +36,9 @@ const (
 	bodyCheckout      = "checkoutRequest"
 )
 
-// fieldProblem is one refused field of a request body: its dotted path, the message key of the
-// shared schema (messages/<lang>.json) with its interpolation params, for clients that translate
-// themselves, and the message in the request's language.
-type fieldProblem struct {
-	Path    string         `json:"path"`
-	Key     string         `json:"key"`
-	Params  map[string]any `json:"params,omitempty"`
-	Message string         `json:"message"`
-}
-
-// invalidBodyError is an EINVALID error that names the fields at fault; writeError answers it
-// with error.fields.
-type invalidBodyError struct {
-	err    *server.Error
-	fields []fieldProblem
-}
-
-func (e *invalidBodyError) Error() string { return e.err.Error() }
-func (e *invalidBodyError) Unwrap() error { return e.err }
-
 // decodeValid reads the JSON body like decodeJSON, validates it as the shared schema's entity
-// and decodes it into dst. Problems are an *server.Error (EINVALID, ETOOLARGE) or an
-// *invalidBodyError, worded in the request's language; answer them with writeError.
+// and decodes it into dst. Problems are a *core.Error (EINVALID naming the fields at fault, or
+// ETOOLARGE), worded in the request's language; answer them with writeError.
 func decodeValid(w http.ResponseWriter, r *http.Request, entity string, dst any) error {
 	return decodeValidAs(w, r, func(json.RawMessage) string { return entity }, dst)
 }
@@ -84,23 +64,24 @@ func decodeValidAs(w http.ResponseWriter, r *http.Request, entityOf func(json.Ra
 		return err
 	}
 	entity := entityOf(raw)
-	lang := server.LanguageFrom(r.Context())
+	lang := core.LanguageFrom(r.Context())
 	issues, err := schema.Validate(entity, raw, lang)
 	if err != nil {
 		return fmt.Errorf("validate %s: %w", entity, err)
 	}
 	if len(issues) > 0 {
-		out := &invalidBodyError{}
+		var fields []core.FieldIssue
 		parts := make([]string, 0, len(issues))
 		for _, is := range issues {
-			out.fields = append(out.fields, fieldProblem{Path: is.Path, Key: is.Key, Params: is.Params, Message: is.Message})
+			fields = append(fields, core.FieldIssue{Path: is.Path, Key: is.Key, Params: is.Params, Message: is.Message})
 			if is.Path == "" {
 				parts = append(parts, is.Message)
 			} else {
 				parts = append(parts, is.Path+": "+is.Message)
 			}
 		}
-		out.err = server.Errorf(server.EINVALID, "%s", requestText(r.Context(), "request.invalidFields", strings.Join(parts, "; ")))
+		out := core.Refuse(r.Context(), core.EINVALID, "http.request.invalidFields", strings.Join(parts, "; "))
+		out.Fields = fields
 		return out
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
@@ -108,16 +89,4 @@ func decodeValidAs(w http.ResponseWriter, r *http.Request, entityOf func(json.Ra
 		return fmt.Errorf("decode %s after validation: %w", entity, err)
 	}
 	return nil
-}
-
-// writeInvalidBody answers an *invalidBodyError: 400 with the fields at fault.
-func writeInvalidBody(w http.ResponseWriter, e *invalidBodyError) {
-	type detail struct {
-		Code    string         `json:"code"`
-		Message string         `json:"message"`
-		Fields  []fieldProblem `json:"fields"`
-	}
-	writeJSON(w, statusOf(e.err.Code), struct {
-		Error detail `json:"error"`
-	}{detail{Code: e.err.Code, Message: e.err.Message, Fields: e.fields}})
 }

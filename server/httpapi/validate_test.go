@@ -14,15 +14,16 @@ import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
+	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
 )
 
 type invalidAnswer struct {
 	Error struct {
-		Code    string         `json:"code"`
-		Message string         `json:"message"`
-		Fields  []fieldProblem `json:"fields"`
+		Code    string            `json:"code"`
+		Message string            `json:"message"`
+		Fields  []core.FieldIssue `json:"fields"`
 	} `json:"error"`
 }
 
@@ -112,7 +113,7 @@ func TestRequestBodiesAreValidatedWithTheSharedSchema(t *testing.T) {
 }
 
 func TestAnInvalidBodyIsExplainedInTheRequestsLanguage(t *testing.T) {
-	s := startAuthServer(t, server.SQLite)
+	s := startAuthServer(t, store.SQLite)
 	c := s.client()
 	for _, tt := range []struct{ lang, message, field string }{
 		{"es", "Datos no válidos: email: Correo electrónico no válido; password: Debe tener al menos 10 caracteres.", "Correo electrónico no válido"},
@@ -126,7 +127,7 @@ func TestAnInvalidBodyIsExplainedInTheRequestsLanguage(t *testing.T) {
 		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
 			t.Fatal(err)
 		}
-		want := []fieldProblem{
+		want := []core.FieldIssue{
 			{Path: "email", Key: "validation.format.email", Message: tt.field},
 			{Path: "password", Key: "validation.string.min"},
 		}
@@ -168,7 +169,7 @@ func TestTheSecondFactorBodyIsACodeOrARecoveryCode(t *testing.T) {
 			req.Header.Set("Content-Type", "application/json")
 			var body secondFactorRequest
 			err := decodeSecondFactor(httptest.NewRecorder(), req, &body)
-			var invalid *invalidBodyError
+			var invalid *core.Error
 			switch {
 			case v.Valid && err != nil:
 				t.Fatalf("valid body refused: %v", err)
@@ -176,8 +177,8 @@ func TestTheSecondFactorBodyIsACodeOrARecoveryCode(t *testing.T) {
 				t.Fatalf("valid body not decoded: %+v", body)
 			case !v.Valid && !errors.As(err, &invalid):
 				t.Fatalf("invalid body: got %v", err)
-			case !v.Valid && (len(invalid.fields) != 1 || invalid.fields[0].Path != v.Path || invalid.fields[0].Key != v.Key):
-				t.Fatalf("fields %+v, want %s %s", invalid.fields, v.Path, v.Key)
+			case !v.Valid && (len(invalid.Fields) != 1 || invalid.Fields[0].Path != v.Path || invalid.Fields[0].Key != v.Key):
+				t.Fatalf("fields %+v, want %s %s", invalid.Fields, v.Path, v.Key)
 			}
 		})
 	}

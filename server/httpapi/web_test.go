@@ -12,7 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"patrimonio/server"
+	"patrimonio/core"
+	"patrimonio/server/config"
 )
 
 // Every path of the spec's route table (§2), with sample ids and search params and the trailing
@@ -84,8 +85,8 @@ func TestEveryRouteOfTheSpecDeepLinksToTheApp(t *testing.T) {
 			t.Errorf("GET %s = %d, want 404", target, rec.Code)
 			continue
 		}
-		if e := jsonError(t, rec); e.Code != server.ENOTFOUND {
-			t.Errorf("GET %s: code %q, want %q", target, e.Code, server.ENOTFOUND)
+		if e := jsonError(t, rec); e.Code != core.ENOTFOUND {
+			t.Errorf("GET %s: code %q, want %q", target, e.Code, core.ENOTFOUND)
 		}
 	}
 }
@@ -145,7 +146,7 @@ func TestPrecompressedFilesAreChosenByAcceptEncoding(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(b.dir, "icons", "icon.png"), []byte("\x89PNGicon"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, func(c *server.Config) { c.WebDir = b.dir })
+	f := newFixture(t, func(c *config.Config) { c.WebDir = b.dir })
 
 	tests := []struct {
 		name, target, acceptEncoding string
@@ -301,7 +302,7 @@ func TestRobotsTxtIsServedAsTextAndKeepsTheAppPrivate(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "robots.txt"), shipped, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, func(c *server.Config) { c.WebDir = dir })
+	f := newFixture(t, func(c *config.Config) { c.WebDir = dir })
 	rec := f.do(t, "GET", "/robots.txt", nil)
 	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "text/plain; charset=utf-8" {
 		t.Fatalf("got %d %q, want 200 text/plain", rec.Code, rec.Header().Get("Content-Type"))

@@ -188,7 +188,7 @@ func (a *api) deleteWorkspace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, sess, _ := account.AuthFrom(ctx)
-	if err := a.accounts.RequireRecentProof(ctx, sess); err != nil {
+	if err := a.accounts.Reverify.RequireRecentProof(ctx, sess); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

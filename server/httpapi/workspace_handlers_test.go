@@ -18,10 +18,11 @@ import (
 
 	"github.com/google/uuid"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
 	"patrimonio/server/account"
 	"patrimonio/server/admin"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 	"patrimonio/server/workspace"
 )
@@ -30,9 +31,9 @@ import (
 // database, and a clock shared by the services.
 type teamFixture struct {
 	t        *testing.T
-	cfg      server.Config
+	cfg      config.Config
 	db       *store.DB
-	accounts *account.Service
+	accounts *account.Services
 	api      *api
 
 	mu  sync.Mutex
@@ -56,19 +57,19 @@ func eachTeamFixture(t *testing.T, body func(t *testing.T, f *teamFixture)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
-		body(t, newTeamFixture(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")}))
+		body(t, newTeamFixture(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")}))
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		body(t, newTeamFixture(t, server.Config{DatabaseURL: pgtest.URL(t)}))
+		body(t, newTeamFixture(t, config.Config{DatabaseURL: pgtest.URL(t)}))
 	})
 }
 
-func newTeamFixture(t *testing.T, cfg server.Config) *teamFixture {
+func newTeamFixture(t *testing.T, cfg config.Config) *teamFixture {
 	t.Helper()
 	cfg.Addr, cfg.PublicURL, cfg.WebDir = "localhost:8080", "http://localhost:8080", t.TempDir()
 	cfg.AdminEmails = "boss@example.com"
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +84,11 @@ func newTeamFixture(t *testing.T, cfg server.Config) *teamFixture {
 	if outbox == "" {
 		outbox = t.TempDir()
 	}
-	accounts, err := account.New(db, acfg, &account.LogMailer{OutboxDir: outbox}, slog.New(slog.DiscardHandler))
+	accounts, err := account.New(db, acfg, account.Options{Mailer: &account.LogMailer{OutboxDir: outbox},
+		Logger: slog.New(slog.DiscardHandler), Now: f.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	accounts.Now = f.clock
 	workspaces := workspace.NewService(db)
 	workspaces.Now = f.clock
 	f.accounts = accounts
@@ -102,7 +103,7 @@ type person struct {
 
 func (f *teamFixture) signUp(email string) person {
 	f.t.Helper()
-	u, token, err := f.accounts.SignUp(context.Background(), email, "lentejas con chorizo 42", account.SessionMeta{IP: "192.0.2.1"})
+	u, token, err := f.accounts.Signup.SignUp(context.Background(), email, "lentejas con chorizo 42", account.SessionMeta{IP: "192.0.2.1"})
 	if err != nil {
 		f.t.Fatalf("sign up %s: %v", email, err)
 	}
@@ -259,14 +260,14 @@ func TestWorkspaceEndpointsFromCreationToDeletion(t *testing.T) {
 		f.advance(11 * time.Minute)
 		rec = f.call(ana, "DELETE", wsPath, nil)
 		f.expect(rec, "DELETE", "/api/v1/workspaces/{id}", 403, nil)
-		if code := errorOf(t, rec).Code; code != server.EREVERIFY {
+		if code := errorOf(t, rec).Code; code != core.EREVERIFY {
 			t.Fatalf("deleting without a recent proof: code %q", code)
 		}
-		sess, _, err := f.accounts.Authenticate(context.Background(), strings.TrimPrefix(ana.cookie, SessionCookie+"="))
+		sess, _, err := f.accounts.Sessions.Authenticate(context.Background(), strings.TrimPrefix(ana.cookie, SessionCookie+"="))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.accounts.MarkReverified(context.Background(), sess.ID); err != nil {
+		if _, err := f.accounts.Reverify.MarkReverified(context.Background(), sess.ID); err != nil {
 			t.Fatal(err)
 		}
 		f.expect(f.call(ana, "DELETE", wsPath, nil), "DELETE", "/api/v1/workspaces/{id}", 204, nil)
@@ -320,7 +321,7 @@ func TestANonMemberGetsTheAnswerOfAMissingWorkspace(t *testing.T) {
 // TestWorkspaceRoutesNeedASession walks the route table: every route under /api/v1/workspaces and
 // /api/v1/invitations answers 401 to an anonymous caller, including routes added later.
 func TestWorkspaceRoutesNeedASession(t *testing.T) {
-	f := newTeamFixture(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
+	f := newTeamFixture(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "patrimonio.db")})
 	checked := 0
 	for _, route := range apiRoutes(t, f.api.mux) {
 		method, path, _ := strings.Cut(route, " ")

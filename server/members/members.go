@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"time"
 
-	"patrimonio/server"
 	"patrimonio/server/authz"
+	"patrimonio/server/store"
 )
 
 // Querier is a database handle or a transaction of the store (*store.DB, *store.Tx): queries
@@ -20,7 +20,7 @@ import (
 type Querier interface {
 	Query(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRow(ctx context.Context, query string, args ...any) *sql.Row
-	Dialect() server.Dialect
+	Dialect() store.Dialect
 }
 
 // Scanner is one row of a result, from database/sql or from pgx.
@@ -68,7 +68,7 @@ func OfUser(ctx context.Context, q Querier, userID string, lock bool) ([]Workspa
 		FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
 		WHERE m.user_id = ?
 		ORDER BY CASE w.kind WHEN 'personal' THEN 0 ELSE 1 END, lower(w.name), w.id`
-	if lock && q.Dialect() == server.Postgres {
+	if lock && q.Dialect() == store.Postgres {
 		query += ` FOR UPDATE OF w`
 	}
 	rows, err := q.Query(ctx, query, userID)

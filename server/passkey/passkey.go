@@ -24,7 +24,7 @@ import (
 	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/store"
 )
 
@@ -50,7 +50,7 @@ const (
 
 // Options configure the relying party.
 type Options struct {
-	// PublicURL is the origin users reach (server.Config.PublicURL); its host is the RP ID.
+	// PublicURL is the origin users reach (config.Config.PublicURL); its host is the RP ID.
 	PublicURL string
 	// AllowedOrigins are further origins a ceremony may come from (PATRIMONIO_ALLOWED_ORIGINS, e.g.
 	// the Vite dev server). Their hosts must be the RP ID or under it for browsers to accept them.
@@ -170,7 +170,7 @@ func (s *Service) BeginRegistration(ctx context.Context, u User, sessionID strin
 		return nil, err
 	}
 	if len(creds) >= MaxPerUser {
-		return nil, errorf(ctx, server.ECONFLICT, "register.limit", MaxPerUser)
+		return nil, core.Refuse(ctx, core.ECONFLICT, "passkey.register.limit", MaxPerUser)
 	}
 	user := &waUser{id: u.ID, handle: handle, name: u.Email, displayName: orDefault(u.DisplayName, u.Email), credentials: creds}
 	creation, session, err := s.wa.BeginRegistration(user,
@@ -197,14 +197,14 @@ func (s *Service) FinishRegistration(ctx context.Context, u User, sessionID stri
 	}
 	parsed, err := protocol.ParseCredentialCreationResponseBytes(credential)
 	if err != nil {
-		return nil, fmt.Errorf("parse passkey registration: %s: %w", detail(err), errorf(ctx, server.EINVALID, "register.failed"))
+		return nil, fmt.Errorf("parse passkey registration: %s: %w", detail(err), core.Refuse(ctx, core.EINVALID, "passkey.register.failed"))
 	}
 	session, err := s.takeCeremony(ctx, "register", parsed.Response.CollectedClientData.Challenge, u.ID, sessionID)
 	if err != nil {
 		return nil, err
 	}
 	if session == nil {
-		return nil, errorf(ctx, server.EINVALID, "register.gone")
+		return nil, core.Refuse(ctx, core.EINVALID, "passkey.register.gone")
 	}
 
 	now := s.now()
@@ -222,22 +222,22 @@ func (s *Service) FinishRegistration(ctx context.Context, u User, sessionID stri
 		return nil, err
 	}
 	if len(creds) >= MaxPerUser {
-		return nil, errorf(ctx, server.ECONFLICT, "register.limit", MaxPerUser)
+		return nil, core.Refuse(ctx, core.ECONFLICT, "passkey.register.limit", MaxPerUser)
 	}
 	user := &waUser{id: u.ID, handle: handle, name: u.Email, displayName: orDefault(u.DisplayName, u.Email), credentials: creds}
 	cred, err := s.wa.CreateCredential(user, *session, parsed)
 	if err != nil {
-		return nil, fmt.Errorf("verify passkey registration: %s: %w", detail(err), errorf(ctx, server.EINVALID, "register.failed"))
+		return nil, fmt.Errorf("verify passkey registration: %s: %w", detail(err), core.Refuse(ctx, core.EINVALID, "passkey.register.failed"))
 	}
 	var taken int
 	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM passkeys WHERE credential_id = ?`, cred.ID).Scan(&taken); err != nil {
 		return nil, fmt.Errorf("check passkey credential id: %w", err)
 	}
 	if taken > 0 {
-		return nil, errorf(ctx, server.ECONFLICT, "register.taken")
+		return nil, core.Refuse(ctx, core.ECONFLICT, "passkey.register.taken")
 	}
 	if name == "" {
-		name = Message(server.LanguageFrom(ctx), "name.default", len(creds)+1)
+		name = core.Text(ctx, "passkey.name.default", len(creds)+1)
 	}
 	p := &Passkey{ID: uuid.NewString(), Name: name, CreatedAt: now, BackedUp: cred.Flags.BackupState}
 	transports := make([]string, len(cred.Transport))
@@ -280,7 +280,7 @@ func (s *Service) BeginLogin(ctx context.Context, ip string) (*protocol.PublicKe
 		return nil, fmt.Errorf("count passkey sign-ins: %w", err)
 	}
 	if live >= maxLiveLogins || fromIP >= MaxLoginsPerIP {
-		return nil, errorf(ctx, server.ETOOMANY, "signin.busy")
+		return nil, core.Refuse(ctx, core.ETOOMANY, "passkey.signin.busy")
 	}
 	assertion, session, err := s.wa.BeginDiscoverableLogin()
 	if err != nil {
@@ -301,14 +301,14 @@ func (s *Service) BeginLogin(ctx context.Context, ip string) (*protocol.PublicKe
 func (s *Service) FinishLogin(ctx context.Context, credential []byte) (userID string, err error) {
 	parsed, err := protocol.ParseCredentialRequestResponseBytes(credential)
 	if err != nil {
-		return "", fmt.Errorf("parse passkey assertion: %s: %w", detail(err), errorf(ctx, server.EUNAUTHORIZED, "signin.failed"))
+		return "", fmt.Errorf("parse passkey assertion: %s: %w", detail(err), core.Refuse(ctx, core.EUNAUTHORIZED, "passkey.signin.failed"))
 	}
 	session, err := s.takeCeremony(ctx, "login", parsed.Response.CollectedClientData.Challenge, "", "")
 	if err != nil {
 		return "", err
 	}
 	if session == nil {
-		return "", errorf(ctx, server.EUNAUTHORIZED, "signin.gone")
+		return "", core.Refuse(ctx, core.EUNAUTHORIZED, "passkey.signin.gone")
 	}
 
 	now := s.now()
@@ -331,7 +331,7 @@ func (s *Service) FinishLogin(ctx context.Context, credential []byte) (userID st
 		return "", lookupErr
 	}
 	if err != nil {
-		return "", fmt.Errorf("verify passkey assertion: %s: %w", detail(err), errorf(ctx, server.EUNAUTHORIZED, "signin.failed"))
+		return "", fmt.Errorf("verify passkey assertion: %s: %w", detail(err), core.Refuse(ctx, core.EUNAUTHORIZED, "passkey.signin.failed"))
 	}
 	if cred.Authenticator.CloneWarning {
 		// The signature counter did not grow: two copies of the key may exist. Refuse this
@@ -342,7 +342,7 @@ func (s *Service) FinishLogin(ctx context.Context, credential []byte) (userID st
 		if err := tx.Commit(); err != nil {
 			return "", fmt.Errorf("record passkey clone warning: commit: %w", err)
 		}
-		return "", fmt.Errorf("verify passkey assertion: signature counter did not increase: %w", errorf(ctx, server.EUNAUTHORIZED, "signin.failed"))
+		return "", fmt.Errorf("verify passkey assertion: signature counter did not increase: %w", core.Refuse(ctx, core.EUNAUTHORIZED, "passkey.signin.failed"))
 	}
 	if _, err := tx.Exec(ctx, `UPDATE passkeys SET sign_count = ?, user_verified = ?, backup_state = ?, last_used_at = ?
 		WHERE credential_id = ? AND user_id = ?`,
@@ -383,7 +383,7 @@ func (s *Service) List(ctx context.Context, userID string) ([]Passkey, error) {
 	return out, nil
 }
 
-// Has says whether a user has registered a passkey (account.Service.HasPasskey).
+// Has says whether a user has registered a passkey (account.Hooks.HasPasskey).
 func (s *Service) Has(ctx context.Context, userID string) (bool, error) {
 	n, err := s.Count(ctx, userID)
 	return n > 0, err
@@ -407,7 +407,7 @@ func (s *Service) Remove(ctx context.Context, userID, passkeyID string) error {
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("remove passkey: %w", err)
 	} else if n == 0 {
-		return errorf(ctx, server.ENOTFOUND, "notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "passkey.notFound")
 	}
 	return nil
 }
@@ -420,7 +420,7 @@ func (s *Service) Rename(ctx context.Context, userID, passkeyID, name string) (*
 		return nil, err
 	}
 	if name == "" {
-		return nil, errorf(ctx, server.EINVALID, "name.empty")
+		return nil, core.Refuse(ctx, core.EINVALID, "passkey.name.empty")
 	}
 	res, err := s.db.Exec(ctx, `UPDATE passkeys SET name = ? WHERE id = ? AND user_id = ?`, name, passkeyID, userID)
 	if err != nil {
@@ -429,7 +429,7 @@ func (s *Service) Rename(ctx context.Context, userID, passkeyID, name string) (*
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, fmt.Errorf("rename passkey: %w", err)
 	} else if n == 0 {
-		return nil, errorf(ctx, server.ENOTFOUND, "notFound")
+		return nil, core.Refuse(ctx, core.ENOTFOUND, "passkey.notFound")
 	}
 	list, err := s.List(ctx, userID)
 	if err != nil {
@@ -440,7 +440,7 @@ func (s *Service) Rename(ctx context.Context, userID, passkeyID, name string) (*
 			return &list[i], nil
 		}
 	}
-	return nil, errorf(ctx, server.ENOTFOUND, "notFound")
+	return nil, core.Refuse(ctx, core.ENOTFOUND, "passkey.notFound")
 }
 
 // saveCeremony stores the state of a begun ceremony and deletes the expired ones.
@@ -581,11 +581,11 @@ func credentialsOf(ctx context.Context, tx *store.Tx, userID string) ([]webauthn
 func cleanName(ctx context.Context, name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if utf8.RuneCountInString(name) > MaxNameLen {
-		return "", errorf(ctx, server.EINVALID, "name.tooLong", MaxNameLen)
+		return "", core.Refuse(ctx, core.EINVALID, "passkey.name.tooLong", MaxNameLen)
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) {
-			return "", errorf(ctx, server.EINVALID, "name.control")
+			return "", core.Refuse(ctx, core.EINVALID, "passkey.name.control")
 		}
 	}
 	return name, nil

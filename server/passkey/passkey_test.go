@@ -10,9 +10,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
+	"patrimonio/server/config"
 	"patrimonio/server/passkey"
 	"patrimonio/server/passkey/passkeytest"
 	"patrimonio/server/store"
@@ -28,16 +29,16 @@ const origin = "https://patrimonio.example"
 // databases runs a test against a fresh SQLite file and a fresh Postgres database.
 func databases(t *testing.T, test func(t *testing.T, db *store.DB)) {
 	t.Run("on SQLite", func(t *testing.T) {
-		test(t, openDB(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")}))
+		test(t, openDB(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")}))
 	})
 	t.Run("on Postgres", func(t *testing.T) {
-		test(t, openDB(t, server.Config{DatabaseURL: pgtest.URL(t)}))
+		test(t, openDB(t, config.Config{DatabaseURL: pgtest.URL(t)}))
 	})
 }
 
-func openDB(t *testing.T, cfg server.Config) *store.DB {
+func openDB(t *testing.T, cfg config.Config) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), cfg)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func wantCode(t *testing.T, err error, code, reason string) {
 	if err == nil {
 		t.Fatalf("got no error, want %s (%s)", code, reason)
 	}
-	if got := server.ErrorCode(err); got != code {
+	if got := core.ErrorCode(err); got != code {
 		t.Fatalf("error code %q, want %q: %v", got, code, err)
 	}
 	if reason != "" && !strings.Contains(err.Error(), reason) {
@@ -201,7 +202,7 @@ func TestPasskeyCeremoniesRefuseBadAnswers(t *testing.T) {
 					t.Fatal(err)
 				}
 				_, err = s.FinishRegistration(ctx, u, session, cred, "")
-				wantCode(t, err, server.EINVALID, tc.reason)
+				wantCode(t, err, core.EINVALID, tc.reason)
 			})
 		}
 
@@ -219,7 +220,7 @@ func TestPasskeyCeremoniesRefuseBadAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = s.FinishRegistration(ctx, u, session, cred, "")
-			wantCode(t, err, server.EINVALID, "ha caducado o ya se ha usado")
+			wantCode(t, err, core.EINVALID, "ha caducado o ya se ha usado")
 		})
 
 		t.Run("a registration begun in another session is refused", func(t *testing.T) {
@@ -233,7 +234,7 @@ func TestPasskeyCeremoniesRefuseBadAnswers(t *testing.T) {
 			}
 			other, otherSession := addUser(t, db, "eve@example.com")
 			_, err = s.FinishRegistration(ctx, other, otherSession, cred, "")
-			wantCode(t, err, server.EINVALID, "ha caducado o ya se ha usado")
+			wantCode(t, err, core.EINVALID, "ha caducado o ya se ha usado")
 		})
 
 		t.Run("an expired registration is refused", func(t *testing.T) {
@@ -247,7 +248,7 @@ func TestPasskeyCeremoniesRefuseBadAnswers(t *testing.T) {
 			}
 			c.Advance(passkey.CeremonyTTL)
 			_, err = s.FinishRegistration(ctx, u, session, cred, "")
-			wantCode(t, err, server.EINVALID, "ha caducado o ya se ha usado")
+			wantCode(t, err, core.EINVALID, "ha caducado o ya se ha usado")
 		})
 
 		t.Run("the same authenticator is not registered twice", func(t *testing.T) {
@@ -285,7 +286,7 @@ func TestPasskeyCeremoniesRefuseBadAnswers(t *testing.T) {
 					t.Fatal(err)
 				}
 				_, err = s.FinishLogin(ctx, assertion)
-				wantCode(t, err, server.EUNAUTHORIZED, tc.reason)
+				wantCode(t, err, core.EUNAUTHORIZED, tc.reason)
 			})
 		}
 
@@ -302,7 +303,7 @@ func TestPasskeyCeremoniesRefuseBadAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = s.FinishLogin(ctx, assertion)
-			wantCode(t, err, server.EUNAUTHORIZED, "ha caducado o ya se ha usado")
+			wantCode(t, err, core.EUNAUTHORIZED, "ha caducado o ya se ha usado")
 		})
 
 		t.Run("a failed sign-in uses up its challenge", func(t *testing.T) {
@@ -314,13 +315,13 @@ func TestPasskeyCeremoniesRefuseBadAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantCode(t, func() error { _, err := s.FinishLogin(ctx, bad); return err }(), server.EUNAUTHORIZED, "signature")
+			wantCode(t, func() error { _, err := s.FinishLogin(ctx, bad); return err }(), core.EUNAUTHORIZED, "signature")
 			good, err := a.Get(mustJSON(t, opts), passkeytest.Tamper{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			_, err = s.FinishLogin(ctx, good)
-			wantCode(t, err, server.EUNAUTHORIZED, "ha caducado o ya se ha usado")
+			wantCode(t, err, core.EUNAUTHORIZED, "ha caducado o ya se ha usado")
 		})
 
 		t.Run("an expired sign-in is refused", func(t *testing.T) {
@@ -334,12 +335,12 @@ func TestPasskeyCeremoniesRefuseBadAnswers(t *testing.T) {
 			}
 			c.Advance(passkey.CeremonyTTL + time.Second)
 			_, err = s.FinishLogin(ctx, assertion)
-			wantCode(t, err, server.EUNAUTHORIZED, "ha caducado o ya se ha usado")
+			wantCode(t, err, core.EUNAUTHORIZED, "ha caducado o ya se ha usado")
 		})
 
 		t.Run("an assertion that is not JSON is refused", func(t *testing.T) {
 			_, err := s.FinishLogin(ctx, []byte(`{"id":"x"}`))
-			wantCode(t, err, server.EUNAUTHORIZED, "")
+			wantCode(t, err, core.EUNAUTHORIZED, "")
 		})
 	})
 }
@@ -377,8 +378,8 @@ func TestSignatureCounters(t *testing.T) {
 			if err := signIn(a, 7); err != nil {
 				t.Fatal(err)
 			}
-			wantCode(t, signIn(a, 7), server.EUNAUTHORIZED, "counter")
-			wantCode(t, signIn(a, 3), server.EUNAUTHORIZED, "counter")
+			wantCode(t, signIn(a, 7), core.EUNAUTHORIZED, "counter")
+			wantCode(t, signIn(a, 3), core.EUNAUTHORIZED, "counter")
 			var flagged int
 			if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM passkeys WHERE user_id = ? AND clone_warning`, u.ID).Scan(&flagged); err != nil {
 				t.Fatal(err)
@@ -403,7 +404,7 @@ func TestRemovingPasskeys(t *testing.T) {
 		a := passkeytest.New(origin)
 		p := register(t, s, a, u, session)
 
-		if err := s.Remove(ctx, other.ID, p.ID); server.ErrorCode(err) != server.ENOTFOUND {
+		if err := s.Remove(ctx, other.ID, p.ID); core.ErrorCode(err) != core.ENOTFOUND {
 			t.Fatalf("another user removed the passkey: %v", err)
 		}
 		if err := s.Remove(ctx, u.ID, p.ID); err != nil {
@@ -422,12 +423,12 @@ func TestRemovingPasskeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = s.FinishLogin(ctx, assertion)
-		wantCode(t, err, server.EUNAUTHORIZED, "")
+		wantCode(t, err, core.EUNAUTHORIZED, "")
 	})
 }
 
 func TestPasskeyNames(t *testing.T) {
-	db := openDB(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")})
+	db := openDB(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")})
 	ctx := context.Background()
 	s := newService(t, db, newClock())
 	u, session := addUser(t, db, "ana@example.com")
@@ -451,7 +452,7 @@ func TestPasskeyNames(t *testing.T) {
 			}
 			p, err := s.FinishRegistration(ctx, u, session, cred, tc.given)
 			if tc.err != "" {
-				wantCode(t, err, server.EINVALID, tc.err)
+				wantCode(t, err, core.EINVALID, tc.err)
 				return
 			}
 			if err != nil {
@@ -465,14 +466,14 @@ func TestPasskeyNames(t *testing.T) {
 }
 
 func TestTheDefaultNameFollowsTheLanguage(t *testing.T) {
-	db := openDB(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")})
+	db := openDB(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")})
 	s := newService(t, db, newClock())
 	u, session := addUser(t, db, "ana@example.com")
 	for i, tc := range []struct{ lang, want string }{
 		{"es", "Llave de acceso 1"},
 		{"en", "Passkey 2"},
 	} {
-		ctx := server.WithLanguage(context.Background(), tc.lang)
+		ctx := core.WithLanguage(context.Background(), tc.lang)
 		opts, err := s.BeginRegistration(ctx, u, session)
 		if err != nil {
 			t.Fatal(err)
@@ -492,7 +493,7 @@ func TestTheDefaultNameFollowsTheLanguage(t *testing.T) {
 }
 
 func TestARelyingPartyNeedsAHostName(t *testing.T) {
-	db := openDB(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")})
+	db := openDB(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")})
 	for _, tc := range []struct {
 		name, url string
 		ok        bool
@@ -522,7 +523,7 @@ func TestSignInsInFlightAreBoundedPerIP(t *testing.T) {
 			}
 		}
 		_, err := s.BeginLogin(ctx, "192.0.2.1")
-		wantCode(t, err, server.ETOOMANY, "demasiados intentos")
+		wantCode(t, err, core.ETOOMANY, "demasiados intentos")
 		if _, err := s.BeginLogin(ctx, "192.0.2.2"); err != nil {
 			t.Fatalf("another IP is refused too: %v", err)
 		}
@@ -534,7 +535,7 @@ func TestSignInsInFlightAreBoundedPerIP(t *testing.T) {
 }
 
 func TestTooManyPasskeysAreRefused(t *testing.T) {
-	db := openDB(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")})
+	db := openDB(t, config.Config{SQLitePath: filepath.Join(t.TempDir(), "passkey.db")})
 	ctx := context.Background()
 	s := newService(t, db, newClock())
 	u, session := addUser(t, db, "ana@example.com")
@@ -542,7 +543,7 @@ func TestTooManyPasskeysAreRefused(t *testing.T) {
 		register(t, s, passkeytest.New(origin), u, session)
 	}
 	_, err := s.BeginRegistration(ctx, u, session)
-	if server.ErrorCode(err) != server.ECONFLICT {
+	if core.ErrorCode(err) != core.ECONFLICT {
 		t.Fatalf("registration beyond the limit: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 )
 
 // Meta is one fact about this installation, kept in app_meta.
@@ -30,7 +30,7 @@ func (d *DB) Meta(ctx context.Context, key string) (Meta, error) {
 // SetMeta stores value under key, replacing what was there, stamped with d.Now().
 func (d *DB) SetMeta(ctx context.Context, key, value string) error {
 	if key == "" {
-		return server.Errorf(server.EINVALID, "The setting key must not be empty.")
+		return core.Errorf(core.EINVALID, "The setting key must not be empty.")
 	}
 	_, err := d.Exec(ctx, `INSERT INTO app_meta (key, value, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
@@ -72,7 +72,7 @@ func getMeta(ctx context.Context, queryRow queryRowFunc, key string) (Meta, erro
 	m := Meta{Key: key}
 	err := queryRow(ctx, `SELECT value, updated_at FROM app_meta WHERE key = ?`, key).Scan(&m.Value, &m.UpdatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Meta{}, server.Errorf(server.ENOTFOUND, "Setting %q not found.", key)
+		return Meta{}, core.Errorf(core.ENOTFOUND, "Setting %q not found.", key)
 	}
 	if err != nil {
 		return Meta{}, fmt.Errorf("get app_meta %s: %w", key, err)

@@ -16,13 +16,13 @@ import (
 	"testing"
 
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
+	"patrimonio/server/store"
 )
 
 func TestMigratedSchemasAreEquivalentInBothDialects(t *testing.T) {
 	ctx := context.Background()
-	lite := open(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "schema.db")})
-	pg := open(t, server.Config{DatabaseURL: pgtest.URL(t)})
+	lite := open(t, store.SQLite, filepath.Join(t.TempDir(), "schema.db"))
+	pg := open(t, store.Postgres, pgtest.URL(t))
 
 	liteSchema, err := describeSQLite(ctx, lite.SQL())
 	if err != nil {
@@ -47,8 +47,8 @@ func TestMigratedSchemasAreEquivalentInBothDialects(t *testing.T) {
 // what is written alike (foreign keys, unique constraints, unique indexes) reads alike.
 func TestSchemaGuardNoticesADifference(t *testing.T) {
 	ctx := context.Background()
-	lite := open(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "schema.db")})
-	pg := open(t, server.Config{DatabaseURL: pgtest.URL(t)})
+	lite := open(t, store.SQLite, filepath.Join(t.TempDir(), "schema.db"))
+	pg := open(t, store.Postgres, pgtest.URL(t))
 	for _, q := range []string{
 		`CREATE TABLE owner (id TEXT NOT NULL PRIMARY KEY, email TEXT NOT NULL UNIQUE)`,
 		`CREATE TABLE drift (id TEXT NOT NULL PRIMARY KEY, note TEXT, amount INTEGER NOT NULL,

@@ -19,14 +19,22 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"patrimonio/migrations"
-	"patrimonio/server"
+)
+
+// Dialect names a database engine. Its values are also the folder names of the migrations.
+type Dialect string
+
+// The two database dialects Patrimonio runs on.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
 )
 
 // DB is an open database with its migrations applied.
 type DB struct {
 	db      *sql.DB
 	pool    *pgxpool.Pool // nil on SQLite
-	dialect server.Dialect
+	dialect Dialect
 
 	// Applied lists the migration files this Open applied (empty when the schema was current).
 	Applied []string
@@ -48,16 +56,19 @@ type DB struct {
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(1)&_txlock=immediate&_time_format=sqlite"
 
-// Open opens the database the configuration selects, checks that it answers, and applies the
-// pending migrations. For SQLite it creates the file's directory when missing.
-func Open(ctx context.Context, cfg server.Config) (*DB, error) {
+// Open opens the database of the dialect at url, checks that it answers, and applies the pending
+// migrations. url is the Postgres connection URL (postgres://…) for Postgres and the file path for
+// SQLite, whose directory is created when missing.
+func Open(ctx context.Context, dialect Dialect, url string) (*DB, error) {
 	var d *DB
 	var err error
-	switch cfg.Dialect() {
-	case server.SQLite:
-		d, err = openSQLite(ctx, cfg.SQLitePath)
-	case server.Postgres:
-		d, err = openPostgres(ctx, cfg.DatabaseURL)
+	switch dialect {
+	case SQLite:
+		d, err = openSQLite(ctx, url)
+	case Postgres:
+		d, err = openPostgres(ctx, url)
+	default:
+		return nil, fmt.Errorf("open database: unknown dialect %q", dialect)
 	}
 	if err != nil {
 		return nil, err
@@ -99,7 +110,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	return &DB{db: db, dialect: server.SQLite, Now: time.Now}, nil
+	return &DB{db: db, dialect: SQLite, Now: time.Now}, nil
 }
 
 func openPostgres(ctx context.Context, url string) (*DB, error) {
@@ -117,7 +128,7 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open postgres %s: %w", where, err)
 	}
-	return &DB{db: stdlib.OpenDBFromPool(pool), pool: pool, dialect: server.Postgres, Now: time.Now}, nil
+	return &DB{db: stdlib.OpenDBFromPool(pool), pool: pool, dialect: Postgres, Now: time.Now}, nil
 }
 
 func (d *DB) migrate(ctx context.Context) error {
@@ -133,7 +144,7 @@ func (d *DB) migrate(ctx context.Context) error {
 }
 
 // Dialect says which database this is.
-func (d *DB) Dialect() server.Dialect { return d.dialect }
+func (d *DB) Dialect() Dialect { return d.dialect }
 
 // SQL is the shared *sql.DB, for query code written once for both dialects (see Rebind).
 func (d *DB) SQL() *sql.DB { return d.db }
@@ -164,8 +175,8 @@ func (d *DB) Close() error {
 func (d *DB) Rebind(query string) string { return Rebind(d.dialect, query) }
 
 // Rebind is DB.Rebind for a given dialect.
-func Rebind(dialect server.Dialect, query string) string {
-	if dialect != server.Postgres || !strings.Contains(query, "?") {
+func Rebind(dialect Dialect, query string) string {
+	if dialect != Postgres || !strings.Contains(query, "?") {
 		return query
 	}
 	var b strings.Builder
@@ -229,7 +240,7 @@ func (d *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 // a public method calls BeginTx, defers Rollback, passes the Tx to small helpers, then Commits.
 type Tx struct {
 	tx      *sql.Tx
-	dialect server.Dialect
+	dialect Dialect
 }
 
 // BeginTx starts a transaction. On SQLite it takes the write lock at once (see sqlitePragmas).
@@ -257,7 +268,7 @@ func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 }
 
 // Dialect is the database's dialect.
-func (tx *Tx) Dialect() server.Dialect { return tx.dialect }
+func (tx *Tx) Dialect() Dialect { return tx.dialect }
 
 // Commit commits the transaction.
 func (tx *Tx) Commit() error { return tx.tx.Commit() }

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
 	"patrimonio/migrations"
-	"patrimonio/server"
 	"patrimonio/server/store"
 )
 
@@ -23,17 +23,17 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // eachDialect runs f once per dialect with a configuration that points at a fresh, empty database
 // (on SQLite, in a directory that does not exist yet: Open makes it).
-func eachDialect(t *testing.T, f func(t *testing.T, cfg server.Config)) {
+func eachDialect(t *testing.T, f func(t *testing.T, d store.Dialect, url string)) {
 	t.Helper()
-	testkit.Dialects(t, func(t *testing.T, cfg server.Config) {
-		if cfg.SQLitePath != "" {
-			cfg.SQLitePath = filepath.Join(filepath.Dir(cfg.SQLitePath), "nested", "dir", "patrimonio.db")
+	testkit.Dialects(t, func(t *testing.T, d store.Dialect, url string) {
+		if d == store.SQLite {
+			url = filepath.Join(filepath.Dir(url), "nested", "dir", "patrimonio.db")
 		}
-		f(t, cfg)
+		f(t, d, url)
 	})
 }
 
-func open(t *testing.T, cfg server.Config) *store.DB { return testkit.Open(t, cfg) }
+func open(t *testing.T, d store.Dialect, url string) *store.DB { return testkit.Open(t, d, url) }
 
 func countMigrations(t *testing.T, db *store.DB) int {
 	t.Helper()
@@ -44,7 +44,7 @@ func countMigrations(t *testing.T, db *store.DB) int {
 	return n
 }
 
-func embeddedCount(t *testing.T, d server.Dialect) int {
+func embeddedCount(t *testing.T, d store.Dialect) int {
 	t.Helper()
 	ms, err := migrations.Embedded(string(d))
 	if err != nil {
@@ -54,10 +54,10 @@ func embeddedCount(t *testing.T, d server.Dialect) int {
 }
 
 func TestOpenAppliesTheMigrationsOnceAndReopensCleanly(t *testing.T) {
-	eachDialect(t, func(t *testing.T, cfg server.Config) {
-		db := open(t, cfg)
-		if db.Dialect() != cfg.Dialect() {
-			t.Errorf("Dialect() = %q, want %q", db.Dialect(), cfg.Dialect())
+	eachDialect(t, func(t *testing.T, d store.Dialect, url string) {
+		db := open(t, d, url)
+		if db.Dialect() != d {
+			t.Errorf("Dialect() = %q, want %q", db.Dialect(), d)
 		}
 		want := embeddedCount(t, db.Dialect())
 		if len(db.Applied) != want {
@@ -65,7 +65,7 @@ func TestOpenAppliesTheMigrationsOnceAndReopensCleanly(t *testing.T) {
 		}
 		db.Close()
 
-		again := open(t, cfg)
+		again := open(t, d, url)
 		if len(again.Applied) != 0 {
 			t.Errorf("second Open applied %v, want none", again.Applied)
 		}
@@ -76,7 +76,7 @@ func TestOpenAppliesTheMigrationsOnceAndReopensCleanly(t *testing.T) {
 }
 
 func TestOpensStartingAtTheSameTimeMigrateOnce(t *testing.T) {
-	eachDialect(t, func(t *testing.T, cfg server.Config) {
+	eachDialect(t, func(t *testing.T, d store.Dialect, url string) {
 		const n = 4
 		dbs := make([]*store.DB, n)
 		errs := make([]error, n)
@@ -85,7 +85,7 @@ func TestOpensStartingAtTheSameTimeMigrateOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				dbs[i], errs[i] = store.Open(context.Background(), cfg)
+				dbs[i], errs[i] = store.Open(context.Background(), d, url)
 			}()
 		}
 		wg.Wait()
@@ -101,7 +101,7 @@ func TestOpensStartingAtTheSameTimeMigrateOnce(t *testing.T) {
 		if t.Failed() {
 			return
 		}
-		want := embeddedCount(t, cfg.Dialect())
+		want := embeddedCount(t, d)
 		if applied != want {
 			t.Errorf("the Opens applied %d migrations in total, want %d (each once)", applied, want)
 		}
@@ -112,16 +112,16 @@ func TestOpensStartingAtTheSameTimeMigrateOnce(t *testing.T) {
 }
 
 func TestMeta(t *testing.T) {
-	eachDialect(t, func(t *testing.T, cfg server.Config) {
+	eachDialect(t, func(t *testing.T, d store.Dialect, url string) {
 		ctx := context.Background()
-		db := open(t, cfg)
+		db := open(t, d, url)
 		now := time.Date(2026, 3, 1, 10, 30, 15, 123456000, time.UTC)
 		db.Now = func() time.Time { return now }
 
 		t.Run("a missing key is a not-found error", func(t *testing.T) {
 			_, err := db.Meta(ctx, "nope")
-			if server.ErrorCode(err) != server.ENOTFOUND {
-				t.Fatalf("err = %v, want code %s", err, server.ENOTFOUND)
+			if core.ErrorCode(err) != core.ENOTFOUND {
+				t.Fatalf("err = %v, want code %s", err, core.ENOTFOUND)
 			}
 		})
 		t.Run("a stored value reads back with its time", func(t *testing.T) {
@@ -150,17 +150,17 @@ func TestMeta(t *testing.T) {
 			}
 		})
 		t.Run("an empty key is invalid", func(t *testing.T) {
-			if err := db.SetMeta(ctx, "", "x"); server.ErrorCode(err) != server.EINVALID {
-				t.Fatalf("err = %v, want code %s", err, server.EINVALID)
+			if err := db.SetMeta(ctx, "", "x"); core.ErrorCode(err) != core.EINVALID {
+				t.Fatalf("err = %v, want code %s", err, core.EINVALID)
 			}
 		})
 	})
 }
 
 func TestInstallationIDIsCreatedOnceAndSurvivesRestarts(t *testing.T) {
-	eachDialect(t, func(t *testing.T, cfg server.Config) {
+	eachDialect(t, func(t *testing.T, d store.Dialect, url string) {
 		ctx := context.Background()
-		db := open(t, cfg)
+		db := open(t, d, url)
 		id, err := db.InstallationID(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -174,7 +174,7 @@ func TestInstallationIDIsCreatedOnceAndSurvivesRestarts(t *testing.T) {
 		}
 		db.Close()
 
-		reopened := open(t, cfg)
+		reopened := open(t, d, url)
 		after, err := reopened.InstallationID(ctx)
 		if err != nil || after != id {
 			t.Errorf("after reopening = %q, %v; want %q", after, err, id)
@@ -183,9 +183,9 @@ func TestInstallationIDIsCreatedOnceAndSurvivesRestarts(t *testing.T) {
 }
 
 func TestForeignKeysAreEnforced(t *testing.T) {
-	eachDialect(t, func(t *testing.T, cfg server.Config) {
+	eachDialect(t, func(t *testing.T, d store.Dialect, url string) {
 		ctx := context.Background()
-		db := open(t, cfg)
+		db := open(t, d, url)
 		for _, q := range []string{
 			`CREATE TABLE parent (id TEXT NOT NULL PRIMARY KEY)`,
 			`CREATE TABLE child (id TEXT NOT NULL PRIMARY KEY, parent_id TEXT NOT NULL REFERENCES parent (id))`,
@@ -201,9 +201,9 @@ func TestForeignKeysAreEnforced(t *testing.T) {
 }
 
 func TestTransactionsRollBackAndCommit(t *testing.T) {
-	eachDialect(t, func(t *testing.T, cfg server.Config) {
+	eachDialect(t, func(t *testing.T, d store.Dialect, url string) {
 		ctx := context.Background()
-		db := open(t, cfg)
+		db := open(t, d, url)
 
 		tx, err := db.BeginTx(ctx)
 		if err != nil {
@@ -215,7 +215,7 @@ func TestTransactionsRollBackAndCommit(t *testing.T) {
 		if err := tx.Rollback(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Meta(ctx, "k"); server.ErrorCode(err) != server.ENOTFOUND {
+		if _, err := db.Meta(ctx, "k"); core.ErrorCode(err) != core.ENOTFOUND {
 			t.Fatalf("after rollback err = %v, want not found", err)
 		}
 
@@ -240,9 +240,9 @@ func TestTransactionsRollBackAndCommit(t *testing.T) {
 }
 
 func TestPingFailsOnceClosed(t *testing.T) {
-	eachDialect(t, func(t *testing.T, cfg server.Config) {
+	eachDialect(t, func(t *testing.T, d store.Dialect, url string) {
 		ctx := context.Background()
-		db := open(t, cfg)
+		db := open(t, d, url)
 		if err := db.Ping(ctx); err != nil {
 			t.Fatalf("Ping on an open database: %v", err)
 		}
@@ -254,7 +254,7 @@ func TestPingFailsOnceClosed(t *testing.T) {
 }
 
 func TestSQLiteConnectionsUseWALAndABusyTimeout(t *testing.T) {
-	db := open(t, server.Config{SQLitePath: filepath.Join(t.TempDir(), "p.db")})
+	db := open(t, store.SQLite, filepath.Join(t.TempDir(), "p.db"))
 	ctx := context.Background()
 	var mode string
 	var timeout, fk int
@@ -277,7 +277,7 @@ func TestSQLiteConnectionsUseWALAndABusyTimeout(t *testing.T) {
 
 func TestTheSQLiteFileIsCreatedWithItsDirectoryAndReadableByItsOwnerOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "new", "data", "patrimonio.db")
-	open(t, server.Config{SQLitePath: path})
+	open(t, store.SQLite, path)
 	for _, p := range []string{path, path + "-wal"} {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -291,7 +291,7 @@ func TestTheSQLiteFileIsCreatedWithItsDirectoryAndReadableByItsOwnerOnly(t *test
 
 func TestOpenFailsClearlyWhenPostgresIsUnreachable(t *testing.T) {
 	// Port 1 on the loopback refuses connections at once.
-	_, err := store.Open(context.Background(), server.Config{DatabaseURL: "postgres://app:s3cret@127.0.0.1:1/patrimonio?sslmode=disable"})
+	_, err := store.Open(context.Background(), store.Postgres, "postgres://app:s3cret@127.0.0.1:1/patrimonio?sslmode=disable")
 	if err == nil {
 		t.Fatal("Open succeeded")
 	}
@@ -306,18 +306,18 @@ func TestOpenFailsClearlyWhenPostgresIsUnreachable(t *testing.T) {
 func TestRebind(t *testing.T) {
 	tests := []struct {
 		name    string
-		dialect server.Dialect
+		dialect store.Dialect
 		in      string
 		want    string
 	}{
-		{"sqlite keeps question marks", server.SQLite, `SELECT * FROM t WHERE a = ? AND b = ?`, `SELECT * FROM t WHERE a = ? AND b = ?`},
-		{"postgres numbers them in order", server.Postgres, `SELECT * FROM t WHERE a = ? AND b IN (?, ?)`, `SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)`},
-		{"a question mark in a string literal stays", server.Postgres, `SELECT '¿qué?' FROM t WHERE a = ?`, `SELECT '¿qué?' FROM t WHERE a = $1`},
-		{"an escaped quote does not end the literal", server.Postgres, `SELECT 'it''s ?' , ?`, `SELECT 'it''s ?' , $1`},
-		{"a quoted identifier is left alone", server.Postgres, `SELECT "odd?name" FROM t WHERE x = ?`, `SELECT "odd?name" FROM t WHERE x = $1`},
-		{"comments are left alone", server.Postgres, "SELECT ? -- why?\n, ? /* what? */ , ?", "SELECT $1 -- why?\n, $2 /* what? */ , $3"},
-		{"an unterminated literal is copied as it is", server.Postgres, `SELECT ?, 'oops ?`, `SELECT $1, 'oops ?`},
-		{"a query without placeholders is unchanged", server.Postgres, `SELECT 1`, `SELECT 1`},
+		{"sqlite keeps question marks", store.SQLite, `SELECT * FROM t WHERE a = ? AND b = ?`, `SELECT * FROM t WHERE a = ? AND b = ?`},
+		{"postgres numbers them in order", store.Postgres, `SELECT * FROM t WHERE a = ? AND b IN (?, ?)`, `SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)`},
+		{"a question mark in a string literal stays", store.Postgres, `SELECT '¿qué?' FROM t WHERE a = ?`, `SELECT '¿qué?' FROM t WHERE a = $1`},
+		{"an escaped quote does not end the literal", store.Postgres, `SELECT 'it''s ?' , ?`, `SELECT 'it''s ?' , $1`},
+		{"a quoted identifier is left alone", store.Postgres, `SELECT "odd?name" FROM t WHERE x = ?`, `SELECT "odd?name" FROM t WHERE x = $1`},
+		{"comments are left alone", store.Postgres, "SELECT ? -- why?\n, ? /* what? */ , ?", "SELECT $1 -- why?\n, $2 /* what? */ , $3"},
+		{"an unterminated literal is copied as it is", store.Postgres, `SELECT ?, 'oops ?`, `SELECT $1, 'oops ?`},
+		{"a query without placeholders is unchanged", store.Postgres, `SELECT 1`, `SELECT 1`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
 	"patrimonio/server/store"
@@ -262,7 +262,7 @@ func (s *Service) Invite(ctx context.Context, userID, workspaceID, email string,
 		return Invitation{}, fmt.Errorf("invite to %s: %w", w.ID, err)
 	}
 	if members > 0 {
-		return Invitation{}, errorf(ctx, server.ECONFLICT, "member.exists", email)
+		return Invitation{}, core.Refuse(ctx, core.ECONFLICT, "workspace.member.exists", email)
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM invitations WHERE workspace_id = ? AND email = ? AND accepted_at IS NULL`,
 		w.ID, email); err != nil {
@@ -304,7 +304,7 @@ func (s *Service) RevokeInvitation(ctx context.Context, userID, workspaceID, inv
 		return err
 	}
 	if inv.WorkspaceID != w.ID || inv.AcceptedAt != nil {
-		return errorf(ctx, server.ENOTFOUND, "invitation.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "workspace.invitation.notFound")
 	}
 	if err := authorize(ctx, authz.Request{Role: w.Role, Action: authz.InvitationRevoke, Kind: w.Kind, NewRole: inv.Role}); err != nil {
 		return err
@@ -367,7 +367,7 @@ func (s *Service) Accept(ctx context.Context, userID, invitationID string) (Work
 	}
 	if inv.AcceptedAt == nil {
 		if inv.Expired(s.now()) {
-			return Workspace{}, errorf(ctx, server.ECONFLICT, "invitation.expired")
+			return Workspace{}, core.Refuse(ctx, core.ECONFLICT, "workspace.invitation.expired")
 		}
 		now := s.now()
 		// Someone who became a member in the meantime keeps their role.
@@ -385,7 +385,7 @@ func (s *Service) Accept(ctx context.Context, userID, invitationID string) (Work
 	}
 	if w.Role == authz.None {
 		// Accepted earlier, and removed since: the invitation is spent.
-		return Workspace{}, errorf(ctx, server.ENOTFOUND, "invitation.notFound")
+		return Workspace{}, core.Refuse(ctx, core.ENOTFOUND, "workspace.invitation.notFound")
 	}
 	if err := tx.Commit(); err != nil {
 		return Workspace{}, fmt.Errorf("accept invitation %s: commit: %w", inv.ID, err)
@@ -406,7 +406,7 @@ func (s *Service) Decline(ctx context.Context, userID, invitationID string) erro
 		return err
 	}
 	if inv.AcceptedAt != nil {
-		return errorf(ctx, server.ENOTFOUND, "invitation.notFound")
+		return core.Refuse(ctx, core.ENOTFOUND, "workspace.invitation.notFound")
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM invitations WHERE id = ?`, inv.ID); err != nil {
 		return fmt.Errorf("decline invitation %s: %w", inv.ID, err)
@@ -506,7 +506,7 @@ func (s *Service) user(ctx context.Context, tx *store.Tx, userID string) (userFa
 	var verifiedAt sql.NullTime
 	err := tx.QueryRow(ctx, `SELECT email, email_verified_at FROM users WHERE id = ?`, userID).Scan(&u.email, &verifiedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return userFacts{}, errorf(ctx, server.EUNAUTHORIZED, "account.gone")
+		return userFacts{}, core.Refuse(ctx, core.EUNAUTHORIZED, "workspace.account.gone")
 	}
 	if err != nil {
 		return userFacts{}, fmt.Errorf("load user %s: %w", userID, err)
@@ -523,7 +523,7 @@ func (s *Service) load(ctx context.Context, tx *store.Tx, userID, workspaceID st
 	q := `SELECT w.id, w.name, w.kind, w.created_at, COALESCE(m.role, '')
 		FROM workspaces w LEFT JOIN memberships m ON m.workspace_id = w.id AND m.user_id = ?
 		WHERE w.id = ?`
-	if lock && s.db.Dialect() == server.Postgres {
+	if lock && s.db.Dialect() == store.Postgres {
 		q += ` FOR UPDATE OF w`
 	}
 	var w Workspace
@@ -579,14 +579,14 @@ func (s *Service) answerable(ctx context.Context, tx *store.Tx, userID, invitati
 
 func (s *Service) invitation(ctx context.Context, tx *store.Tx, invitationID string) (Invitation, error) {
 	if uuid.Validate(invitationID) != nil {
-		return Invitation{}, errorf(ctx, server.ENOTFOUND, "invitation.notFound")
+		return Invitation{}, core.Refuse(ctx, core.ENOTFOUND, "workspace.invitation.notFound")
 	}
 	invs, err := s.invitations(ctx, tx, `i.id = ?`, invitationID)
 	if err != nil {
 		return Invitation{}, err
 	}
 	if len(invs) == 0 {
-		return Invitation{}, errorf(ctx, server.ENOTFOUND, "invitation.notFound")
+		return Invitation{}, core.Refuse(ctx, core.ENOTFOUND, "workspace.invitation.notFound")
 	}
 	return invs[0], nil
 }
@@ -658,7 +658,7 @@ func (s *Service) detail(ctx context.Context, tx *store.Tx, userID string, w Wor
 func (s *Service) memberRole(ctx context.Context, tx *store.Tx, workspaceID, userID string) (authz.Role, error) {
 	role, err := members.Role(ctx, tx, workspaceID, userID)
 	if err == nil && role == authz.None {
-		return authz.None, errorf(ctx, server.ENOTFOUND, "member.notFound")
+		return authz.None, core.Refuse(ctx, core.ENOTFOUND, "workspace.member.notFound")
 	}
 	return role, err
 }
@@ -668,13 +668,13 @@ func (s *Service) memberRole(ctx context.Context, tx *store.Tx, workspaceID, use
 func cleanName(ctx context.Context, name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return "", errorf(ctx, server.EINVALID, "name.empty")
+		return "", core.Refuse(ctx, core.EINVALID, "workspace.name.empty")
 	}
 	if !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
-		return "", errorf(ctx, server.EINVALID, "name.characters")
+		return "", core.Refuse(ctx, core.EINVALID, "workspace.name.characters")
 	}
 	if utf8.RuneCountInString(name) > MaxNameLength {
-		return "", errorf(ctx, server.EINVALID, "name.tooLong", MaxNameLength)
+		return "", core.Refuse(ctx, core.EINVALID, "workspace.name.tooLong", MaxNameLength)
 	}
 	return name, nil
 }
@@ -683,7 +683,7 @@ func cleanName(ctx context.Context, name string) (string, error) {
 // name), at most 254 characters.
 func cleanEmail(ctx context.Context, email string) (string, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	bad := errorf(ctx, server.EINVALID, "email.invalid")
+	bad := core.Refuse(ctx, core.EINVALID, "account.email.invalid")
 	if email == "" || len(email) > 254 {
 		return "", bad
 	}

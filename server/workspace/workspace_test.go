@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
-	"patrimonio/server"
 	"patrimonio/server/authz"
 	"patrimonio/server/store"
 	"patrimonio/server/workspace"
@@ -119,7 +119,7 @@ func (e *env) role(userID, workspaceID string) authz.Role {
 
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
-	if got := server.ErrorCode(err); got != code {
+	if got := core.ErrorCode(err); got != code {
 		t.Fatalf("error = %v (code %q), want code %q", err, got, code)
 	}
 }
@@ -155,14 +155,14 @@ func TestWorkspaceNamesAreChecked(t *testing.T) {
 		ana := e.user("ana@example.com")
 		for _, name := range []string{"", "   ", strings.Repeat("ñ", workspace.MaxNameLength+1), "tab\tinside", "bad\x00byte"} {
 			_, err := e.svc.Create(ctx, ana, name)
-			wantCode(t, err, server.EINVALID)
+			wantCode(t, err, core.EINVALID)
 		}
 		if _, err := e.svc.Create(ctx, ana, strings.Repeat("ñ", workspace.MaxNameLength)); err != nil {
 			t.Errorf("a name of exactly %d characters: %v", workspace.MaxNameLength, err)
 		}
 		w := e.create(ana, "Old")
 		_, err := e.svc.Rename(ctx, ana, w, " ")
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 		renamed, err := e.svc.Rename(ctx, ana, w, "New")
 		if err != nil || renamed.Name != "New" {
 			t.Fatalf("Rename = %+v, %v", renamed, err)
@@ -196,8 +196,8 @@ func TestANonMemberLearnsNothing(t *testing.T) {
 		}
 		for name, call := range calls {
 			errTeam, errMissing := call(team), call(missing)
-			if server.ErrorCode(errTeam) != server.ENOTFOUND || server.ErrorMessage(errTeam) != server.ErrorMessage(errMissing) ||
-				server.ErrorCode(errMissing) != server.ENOTFOUND {
+			if core.ErrorCode(errTeam) != core.ENOTFOUND || core.ErrorMessage(errTeam) != core.ErrorMessage(errMissing) ||
+				core.ErrorCode(errMissing) != core.ENOTFOUND {
 				t.Errorf("%s: on a foreign workspace %v, on a missing one %v; want the same not-found", name, errTeam, errMissing)
 			}
 		}
@@ -233,9 +233,9 @@ func TestAnInviteeSeesAndAcceptsTheInvitation(t *testing.T) {
 			t.Errorf("carl sees %+v", others)
 		}
 		_, err = e.svc.Accept(ctx, carl, inv.ID)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 		_, err = e.svc.Accept(ctx, ana, inv.ID)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 
 		d, _ := e.svc.Get(ctx, ana, team)
 		if len(d.Invitations) != 1 || d.Invitations[0].ID != inv.ID {
@@ -291,7 +291,7 @@ func TestInvitationsNeedAVerifiedAddressAndExpire(t *testing.T) {
 			t.Errorf("an unverified address sees %+v", mine)
 		}
 		_, err = e.svc.Accept(ctx, unverified, toDan.ID)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 
 		toLea, err := e.svc.Invite(ctx, ana, team, "lea@example.com", authz.Viewer)
 		if err != nil {
@@ -302,7 +302,7 @@ func TestInvitationsNeedAVerifiedAddressAndExpire(t *testing.T) {
 			t.Errorf("an expired invitation is listed: %+v", mine)
 		}
 		_, err = e.svc.Accept(ctx, late, toLea.ID)
-		wantCode(t, err, server.ECONFLICT)
+		wantCode(t, err, core.ECONFLICT)
 		if r := e.role(late, team); r != authz.None {
 			t.Errorf("an expired invitation made lea %q", r)
 		}
@@ -311,7 +311,7 @@ func TestInvitationsNeedAVerifiedAddressAndExpire(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.Accept(ctx, late, toLea.ID); server.ErrorCode(err) != server.ENOTFOUND {
+		if _, err := e.svc.Accept(ctx, late, toLea.ID); core.ErrorCode(err) != core.ENOTFOUND {
 			t.Errorf("the replaced invitation: %v, want not found", err)
 		}
 		if _, err := e.svc.Accept(ctx, late, again.ID); err != nil {
@@ -321,7 +321,7 @@ func TestInvitationsNeedAVerifiedAddressAndExpire(t *testing.T) {
 			t.Errorf("lea's role = %q, want editor", r)
 		}
 		_, err = e.svc.Accept(ctx, late, "not-a-uuid")
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 	})
 }
 
@@ -342,13 +342,13 @@ func TestWhoMayInviteWhom(t *testing.T) {
 			{"an owner invites an owner", ana, "o@example.com", authz.Owner, ""},
 			{"an editor invites an editor", ed, "e@example.com", authz.Editor, ""},
 			{"an editor invites a viewer", ed, "v@example.com", authz.Viewer, ""},
-			{"an editor cannot invite an owner", ed, "o2@example.com", authz.Owner, server.EFORBIDDEN},
-			{"a viewer cannot invite", vic, "v2@example.com", authz.Viewer, server.EFORBIDDEN},
-			{"a member cannot be invited again", ana, "ED@example.com", authz.Viewer, server.ECONFLICT},
-			{"an unknown role is refused", ana, "x@example.com", "admin", server.EINVALID},
-			{"a malformed address is refused", ana, "not an address", authz.Viewer, server.EINVALID},
-			{"a display name is refused", ana, "Bob <bob@example.com>", authz.Viewer, server.EINVALID},
-			{"an address without a domain dot is refused", ana, "bob@localhost", authz.Viewer, server.EINVALID},
+			{"an editor cannot invite an owner", ed, "o2@example.com", authz.Owner, core.EFORBIDDEN},
+			{"a viewer cannot invite", vic, "v2@example.com", authz.Viewer, core.EFORBIDDEN},
+			{"a member cannot be invited again", ana, "ED@example.com", authz.Viewer, core.ECONFLICT},
+			{"an unknown role is refused", ana, "x@example.com", "admin", core.EINVALID},
+			{"a malformed address is refused", ana, "not an address", authz.Viewer, core.EINVALID},
+			{"a display name is refused", ana, "Bob <bob@example.com>", authz.Viewer, core.EINVALID},
+			{"an address without a domain dot is refused", ana, "bob@localhost", authz.Viewer, core.EINVALID},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -357,7 +357,7 @@ func TestWhoMayInviteWhom(t *testing.T) {
 			})
 		}
 		_, err := e.svc.Invite(ctx, ana, e.personal(ana), "friend@example.com", authz.Viewer)
-		wantCode(t, err, server.EFORBIDDEN)
+		wantCode(t, err, core.EFORBIDDEN)
 
 		// Viewers see the members but not the pending invitations.
 		d, err := e.svc.Get(ctx, vic, team)
@@ -382,19 +382,19 @@ func TestRevokingAndDecliningInvitations(t *testing.T) {
 		asViewer, _ := e.svc.Invite(ctx, ana, team, "v@example.com", authz.Viewer)
 		toBea, _ := e.svc.Invite(ctx, ana, team, "bea@example.com", authz.Viewer)
 
-		wantCode(t, e.svc.RevokeInvitation(ctx, ed, team, asOwner.ID), server.EFORBIDDEN)
-		wantCode(t, e.svc.RevokeInvitation(ctx, ana, other, asViewer.ID), server.ENOTFOUND)
+		wantCode(t, e.svc.RevokeInvitation(ctx, ed, team, asOwner.ID), core.EFORBIDDEN)
+		wantCode(t, e.svc.RevokeInvitation(ctx, ana, other, asViewer.ID), core.ENOTFOUND)
 		wantCode(t, e.svc.RevokeInvitation(ctx, ed, team, asViewer.ID), "")
-		wantCode(t, e.svc.RevokeInvitation(ctx, ed, team, asViewer.ID), server.ENOTFOUND)
+		wantCode(t, e.svc.RevokeInvitation(ctx, ed, team, asViewer.ID), core.ENOTFOUND)
 		wantCode(t, e.svc.RevokeInvitation(ctx, ana, team, asOwner.ID), "")
 
-		wantCode(t, e.svc.Decline(ctx, ed, toBea.ID), server.ENOTFOUND)
+		wantCode(t, e.svc.Decline(ctx, ed, toBea.ID), core.ENOTFOUND)
 		wantCode(t, e.svc.Decline(ctx, bea, toBea.ID), "")
 		if mine, _ := e.svc.MyInvitations(ctx, bea); len(mine) != 0 {
 			t.Errorf("declined but listed: %+v", mine)
 		}
 		_, err := e.svc.Accept(ctx, bea, toBea.ID)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 		if d, _ := e.svc.Get(ctx, ana, team); len(d.Invitations) != 0 {
 			t.Errorf("pending after revoking and declining: %+v", d.Invitations)
 		}
@@ -408,18 +408,18 @@ func TestRemovingMembersAndLeaving(t *testing.T) {
 		e.join(ana, team, ed, "ed@example.com", authz.Editor)
 		e.join(ana, team, vic, "vic@example.com", authz.Viewer)
 
-		wantCode(t, e.svc.RemoveMember(ctx, ed, team, vic), server.EFORBIDDEN)
-		wantCode(t, e.svc.RemoveMember(ctx, vic, team, ed), server.EFORBIDDEN)
-		wantCode(t, e.svc.RemoveMember(ctx, ana, team, olga), server.ENOTFOUND)
-		wantCode(t, e.svc.RemoveMember(ctx, ana, team, ana), server.ECONFLICT) // the last owner cannot leave
-		wantCode(t, e.svc.RemoveMember(ctx, ana, e.personal(ana), ana), server.EFORBIDDEN)
+		wantCode(t, e.svc.RemoveMember(ctx, ed, team, vic), core.EFORBIDDEN)
+		wantCode(t, e.svc.RemoveMember(ctx, vic, team, ed), core.EFORBIDDEN)
+		wantCode(t, e.svc.RemoveMember(ctx, ana, team, olga), core.ENOTFOUND)
+		wantCode(t, e.svc.RemoveMember(ctx, ana, team, ana), core.ECONFLICT) // the last owner cannot leave
+		wantCode(t, e.svc.RemoveMember(ctx, ana, e.personal(ana), ana), core.EFORBIDDEN)
 
 		wantCode(t, e.svc.RemoveMember(ctx, ana, team, vic), "")
 		if r := e.role(vic, team); r != authz.None {
 			t.Errorf("removed viewer still has %q", r)
 		}
 		_, err := e.svc.Get(ctx, vic, team)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 
 		wantCode(t, e.svc.RemoveMember(ctx, ed, team, ed), "") // an editor leaves
 		if r := e.role(ed, team); r != authz.None {
@@ -429,7 +429,7 @@ func TestRemovingMembersAndLeaving(t *testing.T) {
 		// With a second owner, one owner can remove the other and then the last one stays.
 		e.join(ana, team, olga, "olga@example.com", authz.Owner)
 		wantCode(t, e.svc.RemoveMember(ctx, olga, team, ana), "")
-		wantCode(t, e.svc.RemoveMember(ctx, olga, team, olga), server.ECONFLICT)
+		wantCode(t, e.svc.RemoveMember(ctx, olga, team, olga), core.ECONFLICT)
 		d, _ := e.svc.Get(ctx, olga, team)
 		if len(d.Members) != 1 || d.Members[0].UserID != olga || d.Members[0].Role != authz.Owner {
 			t.Errorf("members = %+v", d.Members)
@@ -445,15 +445,15 @@ func TestChangingRoles(t *testing.T) {
 		e.join(ana, team, vic, "vic@example.com", authz.Viewer)
 
 		_, err := e.svc.ChangeRole(ctx, ed, team, vic, authz.Editor)
-		wantCode(t, err, server.EFORBIDDEN)
+		wantCode(t, err, core.EFORBIDDEN)
 		_, err = e.svc.ChangeRole(ctx, ed, team, vic, authz.Owner)
-		wantCode(t, err, server.EFORBIDDEN)
+		wantCode(t, err, core.EFORBIDDEN)
 		_, err = e.svc.ChangeRole(ctx, ana, team, ana, authz.Editor) // the last owner steps down
-		wantCode(t, err, server.ECONFLICT)
+		wantCode(t, err, core.ECONFLICT)
 		_, err = e.svc.ChangeRole(ctx, ana, e.personal(ana), ana, authz.Owner)
-		wantCode(t, err, server.EFORBIDDEN)
+		wantCode(t, err, core.EFORBIDDEN)
 		_, err = e.svc.ChangeRole(ctx, ana, team, vic, "boss")
-		wantCode(t, err, server.EINVALID)
+		wantCode(t, err, core.EINVALID)
 
 		m, err := e.svc.ChangeRole(ctx, ana, team, vic, authz.Owner)
 		if err != nil || m.UserID != vic || m.Role != authz.Owner || m.Email != "vic@example.com" {
@@ -481,17 +481,17 @@ func TestDeletingAWorkspace(t *testing.T) {
 		e.join(ana, team, ed, "ed@example.com", authz.Editor)
 		inv, _ := e.svc.Invite(ctx, ana, team, "bea@example.com", authz.Viewer)
 
-		wantCode(t, e.svc.Delete(ctx, ed, team), server.EFORBIDDEN)
-		wantCode(t, e.svc.Delete(ctx, ana, e.personal(ana)), server.EFORBIDDEN)
+		wantCode(t, e.svc.Delete(ctx, ed, team), core.EFORBIDDEN)
+		wantCode(t, e.svc.Delete(ctx, ana, e.personal(ana)), core.EFORBIDDEN)
 		wantCode(t, e.svc.Delete(ctx, ana, team), "")
 
 		_, err := e.svc.Get(ctx, ana, team)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 		if ws := e.list(ed); len(ws) != 1 || ws[0].Kind != authz.Personal {
 			t.Errorf("ed's workspaces after the deletion = %+v", ws)
 		}
 		_, err = e.svc.Accept(ctx, bea, inv.ID)
-		wantCode(t, err, server.ENOTFOUND)
+		wantCode(t, err, core.ENOTFOUND)
 		var left int
 		if err := e.db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM memberships WHERE workspace_id = ?) +
 			(SELECT COUNT(*) FROM invitations WHERE workspace_id = ?)`, team, team).Scan(&left); err != nil || left != 0 {
@@ -535,7 +535,7 @@ func TestTwoOwnersRemovingEachOtherAtOnceLeaveOne(t *testing.T) {
 			for _, err := range errs {
 				if err == nil {
 					ok++
-				} else if c := server.ErrorCode(err); c != server.ECONFLICT && c != server.ENOTFOUND {
+				} else if c := core.ErrorCode(err); c != core.ECONFLICT && c != core.ENOTFOUND {
 					t.Fatalf("round %d: unexpected error %v", round, err)
 				}
 			}
@@ -552,12 +552,12 @@ func TestCanAnswersLikeTheActionWould(t *testing.T) {
 		team := e.create(ana, "Team")
 		e.join(ana, team, vic, "vic@example.com", authz.Viewer)
 		wantCode(t, e.svc.Can(ctx, ana, team, authz.WorkspaceDelete), "")
-		wantCode(t, e.svc.Can(ctx, vic, team, authz.WorkspaceDelete), server.EFORBIDDEN)
+		wantCode(t, e.svc.Can(ctx, vic, team, authz.WorkspaceDelete), core.EFORBIDDEN)
 		wantCode(t, e.svc.Can(ctx, vic, team, authz.RecordRead), "")
-		wantCode(t, e.svc.Can(ctx, vic, team, authz.RecordWrite), server.EFORBIDDEN)
-		wantCode(t, e.svc.Can(ctx, eve, team, authz.WorkspaceRead), server.ENOTFOUND)
-		wantCode(t, e.svc.Can(ctx, ana, e.personal(ana), authz.WorkspaceDelete), server.EFORBIDDEN)
-		wantCode(t, e.svc.Can(ctx, ana, uuid.NewString(), authz.WorkspaceRead), server.ENOTFOUND)
+		wantCode(t, e.svc.Can(ctx, vic, team, authz.RecordWrite), core.EFORBIDDEN)
+		wantCode(t, e.svc.Can(ctx, eve, team, authz.WorkspaceRead), core.ENOTFOUND)
+		wantCode(t, e.svc.Can(ctx, ana, e.personal(ana), authz.WorkspaceDelete), core.EFORBIDDEN)
+		wantCode(t, e.svc.Can(ctx, ana, uuid.NewString(), authz.WorkspaceRead), core.ENOTFOUND)
 	})
 }
 
@@ -609,8 +609,8 @@ func TestTheDetailOffersWhatTheCallerMayDo(t *testing.T) {
 			}
 		}
 		// What is not offered is refused, what is offered succeeds.
-		wantCode(t, e.svc.RemoveMember(ctx, ed, team, vic), server.EFORBIDDEN)
-		wantCode(t, e.svc.RevokeInvitation(ctx, ed, team, editor.Invitations[0].ID), server.EFORBIDDEN)
+		wantCode(t, e.svc.RemoveMember(ctx, ed, team, vic), core.EFORBIDDEN)
+		wantCode(t, e.svc.RevokeInvitation(ctx, ed, team, editor.Invitations[0].ID), core.EFORBIDDEN)
 
 		viewer, err := e.svc.Get(ctx, vic, team)
 		if err != nil {

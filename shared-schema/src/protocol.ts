@@ -7,9 +7,10 @@
 // server -> client: welcome, ack, reject, snapshot, changes, resyncRequired, accessDenied, error, pong
 //
 // Flow: the client sends `hello` (protocol and schema version, its client id, its cursor per
-// workspace); the server answers `welcome` (or `error` with code protocol_version/schema_version,
-// then closes) and, per workspace, one page: a `snapshot` page for cursor 0 (a first sync), else a
-// `changes` page after the cursor. While a page says `hasMore`, the client asks for the next one
+// workspace, null for one it holds nothing of); the server answers `welcome` (or `error` with code
+// protocol_version/schema_version, then closes) and, per workspace, one page: a `snapshot` page for
+// a null cursor (a first sync), else a `changes` page after the cursor (0 included: a device that
+// applied an empty snapshot gets change 1 as a change). While a page says `hasMore`, the client asks for the next one
 // with `pull`; once a page says `hasMore: false` the workspace is live and the server sends new
 // `changes` pages as they commit (the client's own mutations included). The client sends `push`
 // batches; the server answers each mutation with an entry in one `ack` (applied, or duplicate when
@@ -21,6 +22,11 @@
 // its field writes, the `base` clocks the device saw, `resolves`, and the op `resolve`; no
 // per-field clocks. Changes carry the applied mutation (with the server's effective stamp and the
 // author's client id); a first sync streams `snapshot` pages of full record states.
+//
+// Protocol 3 (replaces 2): a cursor is only ever "the last seq applied", 0 included. "Nothing
+// yet" is said apart: a null cursor in `hello`, and a `pull` without `after` (a snapshot). In
+// protocol 2 a cursor of 0 meant both, so a device that applied an empty snapshot and then missed
+// change 1 was sent a snapshot again instead of change 1.
 import * as z from "zod";
 import { COLLECTIONS, COLLECTION_NAMES, type CollectionName } from "./collections";
 import { doc, hlc, int, maxKeys, text, uuid, uuidv7 } from "./primitives";
@@ -28,7 +34,7 @@ import { LIMITS } from "./limits";
 import { fail, whenValid } from "./rules";
 
 /** Version of the message format. A server refuses a hello with another protocolVersion. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 /** Version of the record schemas. Bump it whenever a synced entity changes incompatibly. */
 export const SCHEMA_VERSION = 3;
 
@@ -93,7 +99,10 @@ export const helloSchema = z.strictObject({
   protocolVersion: doc(int(1, 1000), "PROTOCOL_VERSION of the client."),
   schemaVersion: doc(int(1, 1000), "SCHEMA_VERSION of the client."),
   clientId: doc(uuid(), "Stable id of this device database (one per install, not per tab). Bound to the first user who uses it."),
-  cursors: doc(maxKeys(z.record(uuid(), seq()), LIMITS.maxWorkspaces), "workspaceId -> last seq the client applied (0 = nothing yet: a first sync)."),
+  cursors: doc(
+    maxKeys(z.record(uuid(), seq().nullable()), LIMITS.maxWorkspaces),
+    "workspaceId -> last seq the client applied (0 included: e.g. an empty snapshot applied); null = nothing yet (a first sync: send a snapshot).",
+  ),
   resume: doc(
     maxKeys(z.record(uuid(), pageToken()), LIMITS.maxWorkspaces),
     "workspaceId -> pageToken of a snapshot in progress, to continue it instead of starting again.",
@@ -134,13 +143,24 @@ export const pushSchema = z
   })
   .superRefine(pushRules, whenValid);
 
-export const pullSchema = z.strictObject({
-  type: z.literal("pull"),
-  workspaceId: doc(uuid(), "Workspace to read (also subscribes the connection to it)."),
-  after: doc(seq(), "Send changes with seq greater than this cursor (0 with no pageToken: start a snapshot)."),
-  limit: doc(int(1, LIMITS.maxChangesPerPage), "Most changes wanted in the page (server default when absent).").optional(),
-  pageToken: doc(pageToken(), "Continue a snapshot: the pageToken of the last snapshot page applied.").optional(),
-});
+/** Cross-field rule of a pull (rules.go pullRules): `after` reads changes, `pageToken` continues a
+ * snapshot; not both. */
+export function pullRules(pull: { after?: number; pageToken?: string }, ctx: z.core.$RefinementCtx): void {
+  if (pull.after !== undefined && pull.pageToken !== undefined) fail(ctx, ["pageToken"], "validation.notApplicable");
+}
+
+export const pullSchema = z
+  .strictObject({
+    type: z.literal("pull"),
+    workspaceId: doc(uuid(), "Workspace to read (also subscribes the connection to it)."),
+    after: doc(
+      seq(),
+      "Send the changes with seq greater than this cursor (the last seq applied, 0 included). Absent: a snapshot (a new one, or the one pageToken continues).",
+    ).optional(),
+    limit: doc(int(1, LIMITS.maxChangesPerPage), "Most changes (or snapshot records) wanted in the page (server default when absent).").optional(),
+    pageToken: doc(pageToken(), "Continue a snapshot: the pageToken of the last snapshot page applied (without after).").optional(),
+  })
+  .superRefine(pullRules, whenValid);
 
 export const pingSchema = z.strictObject({ type: z.literal("ping") });
 
@@ -250,7 +270,7 @@ export const snapshotSchema = z.strictObject({
   workspaceId: doc(uuid(), "Workspace of the snapshot."),
   records: doc(z.array(snapshotRecordSchema).max(LIMITS.maxChangesPerPage), "Current records (tombstones included), in collection and id order; replace each one's confirmed state."),
   cursor: doc(seq(), "The snapshot's cursor: once the last page is applied, store it and expect changes after it."),
-  hasMore: doc(z.boolean(), "More pages follow: send pull with after 0 and this page's pageToken."),
+  hasMore: doc(z.boolean(), "More pages follow: send pull with this page's pageToken (and no after)."),
   pageToken: doc(pageToken(), "Continuation token, present when hasMore (store it to resume after a reconnect).").optional(),
 });
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	psync "patrimonio/sync"
+	"patrimonio/sync/device"
 )
 
 // The checks must be able to fail: each case builds a small, consistent history, breaks one
@@ -206,27 +207,27 @@ func TestTheLeakCheckCatchesARecordOfAForeignWorkspaceInAFrame(t *testing.T) {
 func TestTheReplicaCheckCatchesADeviceThatDiffersFromTheServer(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		break_ func(s *space)
+		break_ func(s *device.Space)
 		want   string
 	}{
-		{"an equal replica at the head passes", func(*space) {}, ""},
-		{"a replica behind the head is reported", func(s *space) { s.Cursor-- }, "cursor"},
-		{"a replica with another value is reported", func(s *space) {
+		{"an equal replica at the head passes", func(*device.Space) {}, ""},
+		{"a replica behind the head is reported", func(s *device.Space) { s.Cursor-- }, "cursor"},
+		{"a replica with another value is reported", func(s *device.Space) {
 			s.Records[recordKey(collection, recID)].Fields["status"] = "done"
 		}, "the server's"},
-		{"a replica that lost a conflict record is reported", func(s *space) {
+		{"a replica that lost a conflict record is reported", func(s *device.Space) {
 			s.Records[recordKey(collection, recID)].Conflicts = nil
 		}, "the server's"},
-		{"a replica without the record is reported", func(s *space) { delete(s.Records, recordKey(collection, recID)) }, "lacks"},
+		{"a replica without the record is reported", func(s *device.Space) { delete(s.Records, recordKey(collection, recID)) }, "lacks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := serverOf(t, history(false))
 			sc := testScenario()
 			carla := &User{Name: "carla", Roles: map[string]string{wsA: "editor", wsB: "editor"}}
 			st := db.records[wsA+"|"+recordKey(collection, recID)].state.Clone()
-			s := &space{Cursor: db.heads[wsA], Snapshotted: true, Records: map[string]*psync.RecordState{recordKey(collection, recID): st}}
+			s := &device.Space{Cursor: db.heads[wsA], Held: true, Records: map[string]*psync.RecordState{recordKey(collection, recID): st}}
 			tc.break_(s)
-			c := &Client{Name: "d1-carla", user: carla, ws: []string{wsA}, d: &durable{ClientID: devX, Spaces: map[string]*space{wsA: s}}}
+			c := &Client{Name: "d1-carla", user: carla, ws: []string{wsA}, d: &durable{ClientID: devX, Spaces: map[string]*device.Space{wsA: s}}}
 			sc.clients = []*Client{c}
 			expectFailure(t, collect(func(f func(string, ...any)) { sc.checkReplicas(db, f) }), tc.want)
 		})

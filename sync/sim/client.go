@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"sort"
 	gosync "sync"
 	"time"
@@ -16,6 +15,7 @@ import (
 
 	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
+	"patrimonio/sync/device"
 )
 
 // Client is a simulated device: what clientdb does, in Go, speaking the real protocol
@@ -56,7 +56,7 @@ type Client struct {
 	// databaseRestarts: the scenario restarts the database, so the server may fail (1011).
 	databaseRestarts bool
 
-	conn      *websocket.Conn // current socket ("" while offline)
+	conn      *device.Conn    // current socket (nil while offline)
 	welcomed  bool            // the current socket got its welcome
 	gapPull   map[string]bool // a pull after a gap is on its way
 	pageLimit map[string]int  // the limit to pull the next page with (0: default)
@@ -67,23 +67,13 @@ type Client struct {
 
 // durable is the device database. It goes through JSON on a crash, so that nothing else survives.
 type durable struct {
-	ClientID       string            `json:"clientId"`
-	Node           string            `json:"node"`
-	ClockLast      string            `json:"clockLast,omitempty"`
-	NextMutationID int64             `json:"nextMutationId"`
-	Spaces         map[string]*space `json:"spaces"`
-	Outbox         []*pending        `json:"outbox"`
-	Rejected       []*pending        `json:"rejected"`
-}
-
-// space is one workspace on the device.
-type space struct {
-	Cursor int64 `json:"cursor"`
-	// Snapshotted: the first sync (snapshot) finished; until then Cursor stays 0.
-	Snapshotted bool   `json:"snapshotted"`
-	Token       string `json:"token,omitempty"` // a snapshot in progress
-	// Records: "collection/recordId" → the confirmed state.
-	Records map[string]*psync.RecordState `json:"records"`
+	ClientID       string                   `json:"clientId"`
+	Node           string                   `json:"node"`
+	ClockLast      string                   `json:"clockLast,omitempty"`
+	NextMutationID int64                    `json:"nextMutationId"`
+	Spaces         map[string]*device.Space `json:"spaces"`
+	Outbox         []*pending               `json:"outbox"`
+	Rejected       []*pending               `json:"rejected"`
 }
 
 // pending is an outbox entry.
@@ -100,15 +90,15 @@ type pending struct {
 
 const collection = "tasks"
 
-func recordKey(collection, id string) string { return collection + "/" + id }
+func recordKey(collection, id string) string { return device.RecordKey(collection, id) }
 
 func newClient(name string, u *User, workspaces, foreign []string, proxy *Proxy, ledger *Ledger, stats *Stats, skew time.Duration, seed uint64) *Client {
 	c := &Client{Name: name, user: u, ws: workspaces, foreign: foreign, proxy: proxy, ledger: ledger, stats: stats, skew: skew,
 		choose: rand.New(rand.NewPCG(seed, 0x5eed))}
 	c.cond = gosync.NewCond(&c.mu)
-	c.d = &durable{ClientID: uuid.NewString(), Node: psync.NewNodeID(), NextMutationID: 1, Spaces: map[string]*space{}}
+	c.d = &durable{ClientID: uuid.NewString(), Node: psync.NewNodeID(), NextMutationID: 1, Spaces: map[string]*device.Space{}}
 	for _, w := range workspaces {
-		c.d.Spaces[w] = &space{Records: map[string]*psync.RecordState{}}
+		c.d.Spaces[w] = device.NewSpace()
 	}
 	c.clock = c.newClock()
 	return c
@@ -247,7 +237,7 @@ func (c *Client) ProbePull(workspace string) bool {
 	if !c.welcomed {
 		return false
 	}
-	c.sendLocked(map[string]any{"type": "pull", "workspaceId": workspace, "after": 0})
+	c.sendLocked(device.PullSnapshot(workspace, "", 0))
 	return true
 }
 
@@ -261,16 +251,16 @@ func (c *Client) SmallPull(rng *rand.Rand) bool {
 	}
 	w := c.ws[rng.IntN(len(c.ws))]
 	s := c.d.Spaces[w]
-	if !s.Snapshotted || s.Cursor == 0 {
-		return false // (after 0 asks for a snapshot)
+	if !s.Held {
+		return false // (it holds nothing to read changes after yet)
 	}
 	limit := 1 + rng.IntN(3)
 	c.pageLimit[w] = limit
 	after := s.Cursor
 	if after > 0 && rng.IntN(3) == 0 {
-		after = max(1, after-int64(rng.IntN(4))) // an older cursor: the page overlaps what we have
+		after = max(0, after-int64(rng.IntN(4))) // an older cursor: the page overlaps what we have
 	}
-	c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": after, "limit": limit})
+	c.sendLocked(device.PullChanges(w, after, limit))
 	return true
 }
 
@@ -279,10 +269,7 @@ func (c *Client) dropConnLocked(clean bool) {
 		return
 	}
 	c.ledger.trace(c.Name, "×", []byte(`{"type":"the device leaves its socket"}`))
-	if clean {
-		_ = c.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
-	}
-	_ = c.conn.NetConn().Close()
+	c.conn.Leave(clean)
 	c.conn = nil
 	c.welcomed = false
 }
@@ -318,13 +305,12 @@ func (c *Client) loop() {
 var errNotWanted = errors.New("the device does not want to be online any more")
 
 // dial opens a socket and says hello.
-func (c *Client) dial() (*websocket.Conn, error) {
-	dialer := websocket.Dialer{HandshakeTimeout: 3 * time.Second}
-	conn, _, err := dialer.Dial(c.proxy.URL(), http.Header{"Cookie": {"patrimonio_session=" + c.user.Token}})
+func (c *Client) dial() (*device.Conn, error) {
+	conn, _, err := device.Dial(c.proxy.URL(), device.DialOptions{Cookie: "patrimonio_session=" + c.user.Token,
+		HandshakeTimeout: 3 * time.Second, WriteTimeout: 3 * time.Second})
 	if err != nil {
 		return nil, err
 	}
-	conn.SetReadLimit(4 << 20)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopped || !c.want || c.down || c.conn != nil {
@@ -333,52 +319,34 @@ func (c *Client) dial() (*websocket.Conn, error) {
 	}
 	c.conn, c.welcomed = conn, false
 	c.gapPull, c.pageLimit = map[string]bool{}, map[string]int{}
-	cursors, resume := map[string]any{}, map[string]any{}
+	hello := device.Hello{ClientID: c.d.ClientID, Language: "es"}
 	for _, w := range c.ws {
 		s := c.d.Spaces[w]
-		switch {
-		case s.Token != "":
-			resume[w] = s.Token
-		case s.Snapshotted && s.Cursor > 0:
-			cursors[w] = s.Cursor
-		default:
-			s.Snapshotted = false
-			// A first sync: through hello (default page size), or by a pull with small pages.
-			if c.choose.IntN(2) == 0 {
-				cursors[w] = 0
-			} else {
-				c.pageLimit[w] = 1 + c.choose.IntN(2)
-			}
+		if !s.Held && s.Token == "" && c.choose.IntN(2) == 1 {
+			// A first sync by a pull with small pages (after the welcome), not through hello.
+			c.pageLimit[w] = 1 + c.choose.IntN(2)
+			continue
 		}
+		s.AddToHello(&hello, w) // its cursor (0 included), its snapshot to resume, or null
 	}
 	if c.probeNext != "" {
-		cursors[c.probeNext] = 0
+		hello.Fresh = append(hello.Fresh, c.probeNext)
 		c.probeNext = ""
 		c.stats.add(&c.stats.Probes, 1)
 	}
-	hello := map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion,
-		"clientId": c.d.ClientID, "cursors": cursors, "language": "es"}
-	if len(resume) > 0 {
-		hello["resume"] = resume
-	}
-	if !c.sendLocked(hello) {
+	if !c.sendLocked(hello.Encode()) {
 		return nil, errors.New("hello not sent")
 	}
 	return conn, nil
 }
 
 // sendLocked writes one message on the current socket; a failed write ends the socket.
-func (c *Client) sendLocked(v any) bool {
+func (c *Client) sendLocked(data []byte) bool {
 	if c.conn == nil {
 		return false
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
 	c.ledger.trace(c.Name, "→", data)
-	_ = c.conn.SetWriteDeadline(time.Now().Add(3 * time.Second))
-	if err := c.conn.WriteMessage(websocket.TextMessage, data); err != nil {
+	if err := c.conn.Write(data); err != nil {
 		c.dropConnLocked(false)
 		return false
 	}
@@ -386,7 +354,7 @@ func (c *Client) sendLocked(v any) bool {
 }
 
 // read reads the socket until it ends.
-func (c *Client) read(conn *websocket.Conn) {
+func (c *Client) read(conn *device.Conn) {
 	defer func() {
 		c.mu.Lock()
 		if c.conn == conn {
@@ -396,7 +364,7 @@ func (c *Client) read(conn *websocket.Conn) {
 		c.mu.Unlock()
 	}()
 	for {
-		_, data, err := conn.ReadMessage()
+		data, err := conn.Read(0)
 		if err != nil {
 			var ce *websocket.CloseError
 			if errors.As(err, &ce) {
@@ -451,7 +419,7 @@ func (c *Client) handleLocked(data []byte) {
 	}
 	switch m["type"] {
 	case "welcome":
-		c.welcomeLocked(m)
+		c.welcomeLocked(data)
 	case "ack":
 		c.ackLocked(data)
 	case "reject":
@@ -464,8 +432,8 @@ func (c *Client) handleLocked(data []byte) {
 		w, _ := m["workspaceId"].(string)
 		c.ledger.anomaly(c.Name, "resyncRequired for %s (%v): no cursor of the simulation may be too old or in the future", w, m["reason"])
 		if s := c.d.Spaces[w]; s != nil {
-			*s = space{Records: map[string]*psync.RecordState{}}
-			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": 0})
+			s.Reset()
+			c.sendLocked(device.PullSnapshot(w, "", 0))
 		}
 	case "accessDenied":
 		w, _ := m["workspaceId"].(string)
@@ -478,21 +446,21 @@ func (c *Client) handleLocked(data []byte) {
 	}
 }
 
-func (c *Client) welcomeLocked(m map[string]any) {
+func (c *Client) welcomeLocked(data []byte) {
 	if c.welcomed {
 		c.ledger.anomaly(c.Name, "a second welcome on one socket")
 		return
 	}
 	c.welcomed = true
-	if st, err := psync.ParseStamp(fmt.Sprint(m["serverTime"])); err == nil {
+	if st, err := device.DecodeWelcome(data); err == nil {
 		c.clock.Observe(st)
 		c.d.ClockLast = c.clock.Last().String()
 	}
 	// First syncs by pull, with small snapshot pages.
 	for _, w := range c.ws {
 		s := c.d.Spaces[w]
-		if !s.Snapshotted && s.Token == "" && c.pageLimit[w] > 0 {
-			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": 0, "limit": c.pageLimit[w]})
+		if !s.Held && s.Token == "" && c.pageLimit[w] > 0 {
+			c.sendLocked(device.PullSnapshot(w, "", c.pageLimit[w]))
 		}
 	}
 	// Resend everything unacknowledged, in order, in batches.
@@ -514,38 +482,20 @@ func (c *Client) welcomeLocked(m map[string]any) {
 }
 
 // wireMutation is an outbox entry as a push carries it.
-func wireMutation(p *pending) map[string]any {
-	m := p.Mutation
-	out := map[string]any{"mutationId": p.MutationID, "workspaceId": p.Workspace, "collection": p.Collection,
-		"recordId": p.Record, "op": string(m.Op), "stamp": m.Stamp.String()}
-	base := map[string]any{}
-	for f, s := range m.Base {
-		base[f] = s.String()
-	}
-	out["base"] = base
-	if len(m.Fields) > 0 {
-		out["fields"] = m.Fields
-	}
-	if len(m.Resolves) > 0 {
-		var rs []any
-		for _, r := range m.Resolves {
-			rs = append(rs, map[string]any{"field": r.Field, "stamp": r.Stamp.String()})
-		}
-		out["resolves"] = rs
-	}
-	return out
+func wireMutation(p *pending) device.Mutation {
+	return device.Mutation{MutationID: p.MutationID, Workspace: p.Workspace, Collection: p.Collection, Record: p.Record, Mutation: p.Mutation}
 }
 
 func (c *Client) pushLocked(batch []*pending) {
 	if !c.welcomed {
 		return
 	}
-	list := make([]any, 0, len(batch))
+	list := make([]device.Mutation, 0, len(batch))
 	for _, p := range batch {
 		list = append(list, wireMutation(p))
 		p.sent = true
 	}
-	c.sendLocked(map[string]any{"type": "push", "mutations": list})
+	c.sendLocked(device.Push(list))
 }
 
 func (c *Client) findPending(id int64) (int, *pending) {
@@ -558,22 +508,15 @@ func (c *Client) findPending(id int64) (int, *pending) {
 }
 
 func (c *Client) ackLocked(data []byte) {
-	var msg struct {
-		Acks []struct {
-			MutationID int64   `json:"mutationId"`
-			Status     string  `json:"status"`
-			Seq        int64   `json:"seq"`
-			Stamp      *string `json:"stamp"`
-		} `json:"acks"`
-	}
-	if err := json.Unmarshal(data, &msg); err != nil {
+	acks, err := device.DecodeAcks(data)
+	if err != nil {
 		c.ledger.anomaly(c.Name, "bad ack: %v", err)
 		return
 	}
-	for _, a := range msg.Acks {
+	for _, a := range acks {
 		ack := Ack{Status: a.Status, Seq: a.Seq}
 		if a.Stamp != nil {
-			ack.Stamp = *a.Stamp
+			ack.Stamp = a.Stamp.String()
 		}
 		c.ledger.addAck(c.d.ClientID, ack, a.MutationID)
 		if a.Status == "duplicate" {
@@ -587,24 +530,16 @@ func (c *Client) ackLocked(data []byte) {
 			c.ledger.anomaly(c.Name, "ack of %d without seq or stamp: %+v", a.MutationID, a)
 			continue
 		}
-		st, err := psync.ParseStamp(*a.Stamp)
-		if err != nil {
-			c.ledger.anomaly(c.Name, "ack of %d with a bad stamp: %v", a.MutationID, err)
-			continue
-		}
-		p.AckSeq, p.AckStamp = a.Seq, &st
-		c.clock.Observe(st)
+		p.AckSeq, p.AckStamp = a.Seq, a.Stamp
+		c.clock.Observe(*a.Stamp)
 		c.d.ClockLast = c.clock.Last().String()
 		c.dropConfirmedLocked(p.Workspace)
 	}
 }
 
 func (c *Client) rejectLocked(data []byte) {
-	var msg struct {
-		MutationID int64  `json:"mutationId"`
-		Code       string `json:"code"`
-	}
-	if err := json.Unmarshal(data, &msg); err != nil {
+	msg, err := device.DecodeReject(data)
+	if err != nil {
 		c.ledger.anomaly(c.Name, "bad reject: %v", err)
 		return
 	}
@@ -622,7 +557,7 @@ func (c *Client) rejectLocked(data []byte) {
 // has reached: the confirmed state holds them.
 func (c *Client) dropConfirmedLocked(w string) {
 	s := c.d.Spaces[w]
-	if s == nil || !s.Snapshotted {
+	if s == nil || !s.Held {
 		return
 	}
 	out := c.d.Outbox[:0]
@@ -636,19 +571,8 @@ func (c *Client) dropConfirmedLocked(w string) {
 }
 
 func (c *Client) snapshotLocked(data []byte) {
-	var page struct {
-		WorkspaceID string `json:"workspaceId"`
-		Records     []struct {
-			Collection string          `json:"collection"`
-			RecordID   string          `json:"recordId"`
-			Seq        int64           `json:"seq"`
-			State      json.RawMessage `json:"state"`
-		} `json:"records"`
-		Cursor    int64  `json:"cursor"`
-		HasMore   bool   `json:"hasMore"`
-		PageToken string `json:"pageToken"`
-	}
-	if err := json.Unmarshal(data, &page); err != nil {
+	page, err := device.DecodePage(data)
+	if err != nil {
 		c.ledger.anomaly(c.Name, "bad snapshot: %v", err)
 		return
 	}
@@ -657,36 +581,26 @@ func (c *Client) snapshotLocked(data []byte) {
 		c.ledger.anomaly(c.Name, "a snapshot of %s, which it does not sync", page.WorkspaceID)
 		return
 	}
-	if s.Snapshotted {
+	if s.Held {
 		return // a page it no longer waits for (a duplicate)
 	}
-	// The page is applied atomically: decode everything first.
-	states := make(map[string]*psync.RecordState, len(page.Records))
-	for _, r := range page.Records {
-		st, err := psync.SnapshotRecord{Collection: r.Collection, RecordID: r.RecordID, Seq: r.Seq, State: r.State}.Decode()
-		if err != nil {
-			c.ledger.anomaly(c.Name, "undecodable snapshot record %s: %v", r.RecordID, err)
-			return
-		}
-		states[recordKey(r.Collection, r.RecordID)] = st
+	previous := s.Token
+	// The page is applied atomically: ApplySnapshot decodes everything first.
+	states, err := s.ApplySnapshot(page)
+	if err != nil {
+		c.ledger.anomaly(c.Name, "undecodable snapshot: %v", err)
+		return
 	}
-	for k, st := range states {
-		s.Records[k] = st
+	for _, st := range states {
 		c.observeState(st)
 	}
 	if page.HasMore {
-		if s.Token == page.PageToken {
+		if previous == page.PageToken {
 			return // a page it applied already (a duplicate): its pull is out
 		}
-		s.Token = page.PageToken
-		pull := map[string]any{"type": "pull", "workspaceId": page.WorkspaceID, "after": 0, "pageToken": page.PageToken}
-		if l := c.pageLimit[page.WorkspaceID]; l > 0 {
-			pull["limit"] = l
-		}
-		c.sendLocked(pull)
+		c.sendLocked(page.NextPull(c.pageLimit[page.WorkspaceID]))
 		return
 	}
-	s.Token, s.Cursor, s.Snapshotted = "", page.Cursor, true
 	delete(c.pageLimit, page.WorkspaceID)
 	c.d.ClockLast = c.clock.Last().String()
 	c.dropConfirmedLocked(page.WorkspaceID)
@@ -702,13 +616,8 @@ func (c *Client) observeState(st *psync.RecordState) {
 }
 
 func (c *Client) changesLocked(data []byte) {
-	var page struct {
-		WorkspaceID string            `json:"workspaceId"`
-		Changes     []json.RawMessage `json:"changes"`
-		Cursor      int64             `json:"cursor"`
-		HasMore     bool              `json:"hasMore"`
-	}
-	if err := json.Unmarshal(data, &page); err != nil {
+	page, err := device.DecodePage(data)
+	if err != nil {
 		c.ledger.anomaly(c.Name, "bad changes page: %v", err)
 		return
 	}
@@ -718,86 +627,44 @@ func (c *Client) changesLocked(data []byte) {
 		c.ledger.anomaly(c.Name, "changes of %s, which it does not sync", w)
 		return
 	}
-	if !s.Snapshotted {
+	if !s.Held {
 		c.ledger.anomaly(c.Name, "changes of %s before its snapshot finished", w)
 		return
 	}
-	// Decode first, then apply the whole page (atomically: the lock is held).
-	type decoded struct {
-		seq    int64
-		key    string
-		author string
-		id     int64
-		m      psync.Mutation
-	}
-	var list []decoded
-	for _, raw := range page.Changes {
-		var head struct {
-			Seq        int64  `json:"seq"`
-			Collection string `json:"collection"`
-			RecordID   string `json:"recordId"`
-			Author     string `json:"author"`
-			MutationID int64  `json:"mutationId"`
-		}
-		if err := json.Unmarshal(raw, &head); err != nil {
-			c.ledger.anomaly(c.Name, "bad change: %v", err)
-			return
-		}
-		ch := psync.Change{Seq: head.Seq, Collection: head.Collection, RecordID: head.RecordID, Author: head.Author, MutationID: head.MutationID, Body: raw}
-		m, err := ch.Mutation()
-		if err != nil {
-			c.ledger.anomaly(c.Name, "undecodable change %d: %v", head.Seq, err)
-			return
-		}
-		list = append(list, decoded{head.Seq, recordKey(head.Collection, head.RecordID), head.Author, head.MutationID, m})
-	}
-	next := s.Cursor
-	for _, ch := range list {
-		if ch.seq <= next {
-			continue // a page overlapping what the device has
-		}
-		if ch.seq != next+1 {
-			c.ledger.anomaly(c.Name, "a gap in %s: change %d after cursor %d", w, ch.seq, next)
-			break
-		}
-		st := s.Records[ch.key]
-		if st == nil {
-			st = psync.NewRecordState()
-			s.Records[ch.key] = st
-		}
-		if _, err := st.Apply(ch.m); err != nil {
-			c.ledger.anomaly(c.Name, "change %d does not apply: %v", ch.seq, err)
-			break
-		}
-		c.clock.Observe(ch.m.Stamp)
-		next = ch.seq
-		if ch.author == c.d.ClientID {
-			if i, p := c.findPending(ch.id); p != nil {
-				if p.AckStamp != nil && *p.AckStamp != ch.m.Stamp {
-					c.ledger.anomaly(c.Name, "mutation %d acknowledged with stamp %s, echoed with %s", ch.id, p.AckStamp, ch.m.Stamp)
+	// The whole page is applied at once (the lock is held); every change is decoded first.
+	applied, err := s.ApplyChanges(page)
+	for _, ch := range applied {
+		c.clock.Observe(ch.Mutation.Stamp)
+		if ch.Author == c.d.ClientID {
+			if i, p := c.findPending(ch.MutationID); p != nil {
+				if p.AckStamp != nil && *p.AckStamp != ch.Mutation.Stamp {
+					c.ledger.anomaly(c.Name, "mutation %d acknowledged with stamp %s, echoed with %s", ch.MutationID, p.AckStamp, ch.Mutation.Stamp)
 				}
 				c.d.Outbox = append(c.d.Outbox[:i], c.d.Outbox[i+1:]...)
 			}
 		}
 	}
-	gap := next < page.Cursor
-	s.Cursor = next
+	var gapErr *device.GapError
+	gap := errors.As(err, &gapErr)
+	switch {
+	case gap && !gapErr.Tail:
+		c.ledger.anomaly(c.Name, "a gap in %s: %v", w, err)
+	case err != nil && !gap:
+		c.ledger.anomaly(c.Name, "changes of %s: %v", w, err)
+		gap = true // read again from the cursor
+	}
 	c.d.ClockLast = c.clock.Last().String()
 	c.dropConfirmedLocked(w)
 	if gap {
 		if !c.gapPull[w] {
 			c.gapPull[w] = true
-			c.sendLocked(map[string]any{"type": "pull", "workspaceId": w, "after": s.Cursor})
+			c.sendLocked(device.PullChanges(w, s.Cursor, 0))
 		}
 		return
 	}
 	c.gapPull[w] = false
 	if page.HasMore {
-		pull := map[string]any{"type": "pull", "workspaceId": w, "after": s.Cursor}
-		if l := c.pageLimit[w]; l > 0 {
-			pull["limit"] = l
-		}
-		c.sendLocked(pull)
+		c.sendLocked(page.NextPull(c.pageLimit[w]))
 	}
 }
 
@@ -985,7 +852,7 @@ func (c *Client) Status(heads map[string]int64) (bool, string) {
 	}
 	for _, w := range c.ws {
 		s := c.d.Spaces[w]
-		if !s.Snapshotted {
+		if !s.Held {
 			return false, fmt.Sprintf("first sync of %s not finished (token %q)", w, s.Token)
 		}
 		if s.Cursor != heads[w] {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"patrimonio/server"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -53,13 +53,13 @@ func (e *Env) Deploy(base string, binary bool, dir string) (*Deployment, error) 
 	if err := d.Server.Start(); err != nil {
 		return d, fmt.Errorf("start the server: %w", err)
 	}
-	cfg, err := server.LoadConfig(func(k string) string {
-		return map[string]string{server.EnvDatabaseURL: d.Database, server.EnvWebDir: webDir}[k]
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{config.EnvDatabaseURL: d.Database, config.EnvWebDir: webDir}[k]
 	}, nil)
 	if err != nil {
 		return d, err
 	}
-	if d.DB, err = store.Open(context.Background(), cfg); err != nil {
+	if d.DB, err = store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource()); err != nil {
 		return d, fmt.Errorf("open the database for the checks: %w", err)
 	}
 	return d, nil

@@ -18,7 +18,9 @@
 //
 // The devices (client.go) are a Go model of clientdb: a durable state (confirmed records merged
 // with sync's RecordState, cursors, snapshot page tokens, the outbox, the clock) and a volatile one
-// (the socket). The proxies (proxy.go) sit between each device and the server. The checks
+// (the socket). What every Go device does — the socket, the messages, applying pages to a
+// workspace's state (device.Space) — is package sync/device, shared with the benchmarks; client.go
+// adds the simulation's choices (how to sync, batch sizes, faults) and its checks. The proxies (proxy.go) sit between each device and the server. The checks
 // (check.go) read the database at rest and every replica: server order, exactly once, refusals,
 // the stored state as the merge of the change log, no silent loss, convergence, no leak between
 // workspaces, and no protocol anomaly seen on the way.

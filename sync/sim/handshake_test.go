@@ -57,7 +57,7 @@ func TestASocketOpenedWhileTheDatabaseIsDownIsClosedAsAnInternalErrorNotAsUnauth
 			t.Fatalf("handshake: %v", err)
 		}
 		defer ws.Close()
-		if err := ws.WriteJSON(map[string]any{"type": "hello", "protocolVersion": 2, "schemaVersion": schema.SchemaVersion,
+		if err := ws.WriteJSON(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion,
 			"clientId": "0b4f4c1e-8d0a-4c59-9d3e-5b1f7a2c6e90", "cursors": map[string]any{}}); err != nil {
 			return 0, "write: " + err.Error()
 		}

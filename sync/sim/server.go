@@ -23,8 +23,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
 	"patrimonio/server/app"
+	"patrimonio/server/config"
 )
 
 // Env is what the scenarios of one test process share: the secret key every server runs with,
@@ -59,7 +59,7 @@ func NewEnv(root, postgresURL string) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := make([]byte, server.SecretKeyLen)
+	key := make([]byte, config.SecretKeyLen)
 	_, _ = rand.Read(key)
 	return &Env{Root: root, Dir: dir, PostgresURL: postgresURL, secretKey: base64.StdEncoding.EncodeToString(key), worlds: map[string]*World{}}, nil
 }
@@ -196,12 +196,12 @@ func (s *Server) Start() error {
 		return s.startBinary()
 	}
 	env := map[string]string{
-		server.EnvAddr:        "127.0.0.1:0",
-		server.EnvDatabaseURL: s.database,
-		server.EnvWebDir:      s.dir,
-		server.EnvDevOutbox:   s.devMail,
+		config.EnvAddr:        "127.0.0.1:0",
+		config.EnvDatabaseURL: s.database,
+		config.EnvWebDir:      s.dir,
+		config.EnvDevOutbox:   s.devMail,
 	}
-	cfg, err := server.LoadConfig(func(k string) string { return env[k] }, nil)
+	cfg, err := config.Load(func(k string) string { return env[k] }, nil)
 	if err != nil {
 		return err
 	}
@@ -294,11 +294,11 @@ func (s *Server) startBinary() error {
 		}
 		cmd := exec.Command(bin, "serve")
 		cmd.Env = append(os.Environ(),
-			server.EnvAddr+"=127.0.0.1:"+strconv.Itoa(s.port),
-			server.EnvDatabaseURL+"="+s.database,
-			server.EnvWebDir+"="+s.dir,
-			server.EnvSecretKey+"="+s.env.secretKey,
-			server.EnvLogLevel+"=warn",
+			config.EnvAddr+"=127.0.0.1:"+strconv.Itoa(s.port),
+			config.EnvDatabaseURL+"="+s.database,
+			config.EnvWebDir+"="+s.dir,
+			config.EnvSecretKey+"="+s.env.secretKey,
+			config.EnvLogLevel+"=warn",
 		)
 		w := lockedWriter{&s.mu, s.log}
 		cmd.Stdout, cmd.Stderr = w, w

@@ -21,8 +21,8 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"patrimonio/server"
 	"patrimonio/server/app"
+	"patrimonio/server/config"
 )
 
 func main() {
@@ -30,7 +30,7 @@ func main() {
 }
 
 func run() int {
-	cfg, err := server.LoadConfig(os.Getenv, nil)
+	cfg, err := config.Load(os.Getenv, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "profserver:", err)
 		return 2

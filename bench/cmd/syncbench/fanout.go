@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"patrimonio/sync/device"
 	"sort"
 	gosync "sync"
 	"time"
@@ -11,7 +12,7 @@ import (
 
 // fanoutPair is two devices of one user syncing the same workspace live: A pushes, B receives.
 type fanoutPair struct {
-	a, b      *device
+	a, b      *benchDevice
 	workspace string
 	seen      chan time.Time // B got the change frame carrying the awaited record
 	failed    chan error
@@ -29,8 +30,8 @@ func openFanoutPair(s *serverProc, u *user, cookieA, cookieB string) (*fanoutPai
 		p.a.close()
 		return nil, err
 	}
-	for _, d := range []*device{p.a, p.b} {
-		if err := d.hello(map[string]int64{u.Workspace: 0}); err != nil {
+	for _, d := range []*benchDevice{p.a, p.b} {
+		if err := d.hello(u.Workspace); err != nil {
 			p.close()
 			return nil, err
 		}
@@ -58,7 +59,7 @@ func (p *fanoutPair) readA() {
 			return
 		}
 		if typ == "ack" {
-			acks, err := ackEntries(msg)
+			acks, err := device.DecodeAcks(msg)
 			if err != nil || len(acks) != 1 || acks[0].Status != "applied" {
 				p.failed <- fmt.Errorf("device A: unexpected ack %s", msg)
 				return
@@ -99,9 +100,9 @@ func (p *fanoutPair) measure(samples, warmup int, gap time.Duration) ([]time.Dur
 	var out []time.Duration
 	for i := range warmup + samples {
 		m := p.a.create(p.workspace, "tasks", taskFields(i))
-		msg := pushMessage([]mutation{m})
+		msg := device.Push([]device.Mutation{m})
 		p.mu.Lock()
-		p.awaited = []byte(`"recordId":"` + m.RecordID + `"`)
+		p.awaited = []byte(`"recordId":"` + m.Record + `"`)
 		p.mu.Unlock()
 		start := time.Now()
 		if err := p.a.write(msg); err != nil {
@@ -137,13 +138,13 @@ func percentileMS(d []time.Duration, p float64) float64 {
 // idleConns are authenticated sockets that said hello with their user's workspace (so each is
 // live on it, as an open app is) and then only answer pings.
 type idleConns struct {
-	devices []*device
+	devices []*benchDevice
 }
 
 // openIdle opens n sockets spread over users (the server allows 32 per user), `parallel` handshakes
 // at a time.
 func openIdle(s *serverProc, users []*user, n, perUser, parallel int) (*idleConns, error) {
-	ic := &idleConns{devices: make([]*device, n)}
+	ic := &idleConns{devices: make([]*benchDevice, n)}
 	errs := make(chan error, n)
 	sem := make(chan struct{}, parallel)
 	for i := range n {
@@ -157,7 +158,7 @@ func openIdle(s *serverProc, users []*user, n, perUser, parallel int) (*idleConn
 				return
 			}
 			ic.devices[i] = d
-			if err := d.hello(map[string]int64{u.Workspace: 0}); err != nil {
+			if err := d.hello(u.Workspace); err != nil {
 				errs <- err
 				return
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	psync "patrimonio/sync"
+	"patrimonio/sync/device"
 )
 
 // ingestConfig: `clients` devices, each pushing `batches` pushes of `batchSize` asset creations
@@ -42,7 +43,7 @@ func (r ingestResult) rate() float64 { return float64(r.mutations) / r.elapsed.S
 
 // ingestClient is one pushing device and its prepared pushes.
 type ingestClient struct {
-	d         *device
+	d         *benchDevice
 	workspace string
 	pushes    [][]byte
 	sizes     []int
@@ -68,11 +69,11 @@ func runIngest(s *serverProc, users []*user, cfg ingestConfig, pg postgresCPU, s
 			return ingestResult{}, err
 		}
 		defer d.close()
-		cursors := map[string]int64{}
+		var fresh []string
 		if cfg.follow {
-			cursors[u.Workspace] = 0
+			fresh = append(fresh, u.Workspace)
 		}
-		if err := d.hello(cursors); err != nil {
+		if err := d.hello(fresh...); err != nil {
 			return ingestResult{}, err
 		}
 		if cfg.follow {
@@ -85,11 +86,11 @@ func runIngest(s *serverProc, users []*user, cfg ingestConfig, pg postgresCPU, s
 		// Every push is encoded before the clock starts: the bench's own JSON work stays out of
 		// the measurement.
 		for b := range cfg.warmup + cfg.batches {
-			muts := make([]mutation, cfg.batchSize)
+			muts := make([]device.Mutation, cfg.batchSize)
 			for k := range muts {
 				muts[k] = d.create(u.Workspace, "assets", assetFields(b*cfg.batchSize+k))
 			}
-			c.pushes = append(c.pushes, pushMessage(muts))
+			c.pushes = append(c.pushes, device.Push(muts))
 			c.sizes = append(c.sizes, len(muts))
 		}
 		clients[i] = c
@@ -203,7 +204,7 @@ func (c *ingestClient) readLoop() {
 		}
 		switch typ {
 		case "ack":
-			acks, err := ackEntries(msg)
+			acks, err := device.DecodeAcks(msg)
 			if err != nil {
 				c.failed <- err
 				return
@@ -216,13 +217,13 @@ func (c *ingestClient) readLoop() {
 			}
 			c.acked <- applied
 		case "changes":
-			cursor, hasMore, err := pageTail(msg)
+			cursor, hasMore, err := device.PageTail(msg)
 			if err != nil {
 				c.failed <- err
 				return
 			}
 			if hasMore {
-				if err := c.d.write(pullMessage(c.workspace, page{Type: "changes", Cursor: cursor})); err != nil {
+				if err := c.d.write(device.PullChanges(c.workspace, cursor, 0)); err != nil {
 					c.failed <- err
 					return
 				}
@@ -298,16 +299,16 @@ func runRawUpsert(ctx context.Context, dbURL string, workspaces []string, cfg in
 		}
 		defer conn.Close(ctx)
 		clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
-		d := &device{clientID: fmt.Sprintf("raw-writer-%d", i), clock: clock}
+		d := &device.Identity{ClientID: fmt.Sprintf("raw-writer-%d", i), Clock: clock}
 		w := &writer{conn: conn}
 		seq := int64(0)
 		now := time.Now().UTC()
 		for b := range cfg.warmup + cfg.batches {
 			args := make([]any, 0, cfg.batchSize*len(columns))
 			for k := range cfg.batchSize {
-				m := d.create(workspaces[i%len(workspaces)], "assets", assetFields(b*cfg.batchSize+k))
+				m := d.Create(workspaces[i%len(workspaces)], "assets", assetFields(b*cfg.batchSize+k))
 				st := psync.NewRecordState()
-				if _, err := st.Apply(psync.Mutation{Op: psync.OpPut, Stamp: m.Stamp, Author: d.clientID, Fields: m.Fields}); err != nil {
+				if _, err := st.Apply(psync.Mutation{Op: psync.OpPut, Stamp: m.Stamp, Author: d.ClientID, Fields: m.Fields}); err != nil {
 					return ingestResult{}, err
 				}
 				state, err := json.Marshal(st)
@@ -315,7 +316,7 @@ func runRawUpsert(ctx context.Context, dbURL string, workspaces []string, cfg in
 					return ingestResult{}, err
 				}
 				seq++
-				args = append(args, m.WorkspaceID, m.Collection, m.RecordID, seq, false, int64(0), string(state), now)
+				args = append(args, m.Workspace, m.Collection, m.Record, seq, false, int64(0), string(state), now)
 			}
 			w.batches = append(w.batches, args)
 		}

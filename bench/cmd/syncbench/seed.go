@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"patrimonio/sync/device"
 	"time"
 )
 
@@ -31,13 +32,13 @@ func seedFrom(s *serverProc, u *user, from, to, batch int) error {
 		return err
 	}
 	defer d.close()
-	if err := d.hello(map[string]int64{}); err != nil {
+	if err := d.hello(); err != nil {
 		return err
 	}
 	c := &ingestClient{d: d, workspace: u.Workspace, window: make(chan struct{}, 2),
 		acked: make(chan int, (to-from)/batch+1), failed: make(chan error, 1)}
 	for start := from; start < to; start += batch {
-		muts := make([]mutation, 0, batch)
+		muts := make([]device.Mutation, 0, batch)
 		for i := start; i < min(to, start+batch); i++ {
 			if i%2 == 0 {
 				muts = append(muts, d.create(u.Workspace, "tasks", taskFields(i)))
@@ -45,7 +46,7 @@ func seedFrom(s *serverProc, u *user, from, to, batch int) error {
 				muts = append(muts, d.create(u.Workspace, "assets", assetFields(i)))
 			}
 		}
-		c.pushes = append(c.pushes, pushMessage(muts))
+		c.pushes = append(c.pushes, device.Push(muts))
 		c.sizes = append(c.sizes, len(muts))
 	}
 	go c.readLoop()
@@ -70,7 +71,7 @@ func pullSnapshot(s *serverProc, u *user) (int, time.Duration, error) {
 	}
 	defer d.close()
 	start := time.Now()
-	if err := d.hello(map[string]int64{u.Workspace: 0}); err != nil {
+	if err := d.hello(u.Workspace); err != nil {
 		return 0, 0, err
 	}
 	n, err := d.catchUp(u.Workspace)

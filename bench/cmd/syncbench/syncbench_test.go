@@ -6,45 +6,6 @@ import (
 	"time"
 )
 
-func TestPageTailReadsTheCursorAndHasMoreOfAChangesPage(t *testing.T) {
-	tests := []struct {
-		name    string
-		msg     string
-		cursor  int64
-		hasMore bool
-	}{
-		{"a page with more to come", `{"type":"changes","workspaceId":"w","changes":[{"seq":7,"fields":{"cursor":1}}],"cursor":7,"hasMore":true}`, 7, true},
-		{"the last page", `{"type":"changes","workspaceId":"w","changes":[{"seq":9}],"cursor":9,"hasMore":false}`, 9, false},
-		{"an empty page", `{"type":"changes","workspaceId":"w","changes":[],"cursor":0,"hasMore":false}`, 0, false},
-		{"members in another order are decoded whole", `{"hasMore":true,"cursor":12,"type":"changes","changes":[]}`, 12, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cursor, hasMore, err := pageTail([]byte(tt.msg))
-			if err != nil || cursor != tt.cursor || hasMore != tt.hasMore {
-				t.Fatalf("pageTail = %d, %v, %v; want %d, %v", cursor, hasMore, err, tt.cursor, tt.hasMore)
-			}
-		})
-	}
-	if _, _, err := pageTail([]byte(`{"type":"changes","cursor":`)); err == nil {
-		t.Error("a broken page is read without error")
-	}
-}
-
-func TestMessageTypeIsReadFromAnyServerMessage(t *testing.T) {
-	for msg, want := range map[string]string{
-		`{"type":"ack","acks":[]}`:   "ack",
-		`{"acks":[],"type":"ack"}`:   "ack",
-		`{"type":"pong"}`:            "pong",
-		`not json`:                   "",
-		`{"type":"changes","x":"y"}`: "changes",
-	} {
-		if got := messageType([]byte(msg)); got != want {
-			t.Errorf("messageType(%s) = %q, want %q", msg, got, want)
-		}
-	}
-}
-
 func TestPercentilesAreNearestRankInMilliseconds(t *testing.T) {
 	var d []time.Duration
 	for i := 100; i >= 1; i-- { // 1..100 ms, unsorted

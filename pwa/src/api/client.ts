@@ -6,7 +6,7 @@
 // recent proof of identity) asks the registered handler (the re-verification dialog) for a proof and,
 // once given, is sent again once.
 
-/** Error codes of the server (server/error.go), plus the client's own "network" and "bad_response". */
+/** Error codes of the server (core/error.go), plus the client's own "network" and "bad_response". */
 export const ERROR_CODES = {
   invalid: "invalid",
   notFound: "not_found",

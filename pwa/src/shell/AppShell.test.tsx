@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, describe, expect, test } from "vitest";
 import { createFakeServer, fakeMe } from "../test/fakeServer";
 import { renderApp } from "../test/renderApp";
+import { queryKeys } from "../api/queries";
 import { PHONE_QUERY } from "./useMediaQuery";
 
 describe("the app shell", () => {
@@ -164,5 +165,18 @@ describe("the plain layout", () => {
     await renderApp("/signin", "es", createFakeServer({ me: null }));
     expect(await screen.findByTestId("public-layout")).toBeTruthy();
     expect(screen.queryByTestId("user-menu-button")).toBeNull();
+  });
+});
+
+describe("a session that ends while a screen is open", () => {
+  test("gives way to sign-in at once, keeping the way back", async () => {
+    const { router, queryClient, server } = await renderApp("/profile", "es");
+    await screen.findByTestId("app-shell");
+    expect(router.state.location.pathname).toBe("/profile");
+    // The server ended the session (as the sync socket's 4401 makes the shell ask again).
+    server.state.me = null;
+    await act(() => queryClient.invalidateQueries({ queryKey: queryKeys.me }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
+    expect(router.state.location.search).toMatchObject({ redirect: "/profile" });
   });
 });

@@ -2,7 +2,7 @@
 // render, around the user's device database and its sync. On phones the sidebar is a drawer behind
 // the menu button, and the language and theme switches move into it so the top bar keeps only the
 // workspace (by name), the sync status and the user menu.
-import { Outlet } from "@tanstack/react-router";
+import { Outlet, useRouter } from "@tanstack/react-router";
 import { use, useEffect, useRef, useState, type ReactNode } from "react";
 import { useMe } from "../api/queries";
 import { MAIN_SCROLL_ID } from "../router/config";
@@ -19,10 +19,26 @@ import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
 const SIDEBAR_ID = "app-sidebar";
 
+/**
+ * When the session ends while a screen is open (the server closed the sync socket with 4401, another
+ * device signed this one out, an admin disabled the account), the user query turns null; the routes'
+ * guards run again at once, so the screen gives way to sign-in (and back here after it) instead of
+ * staying until the next navigation. Nothing is wiped: changes not sent yet stay on the device.
+ */
+function useLeaveWhenSignedOut(me: unknown) {
+  const router = useRouter({ warn: false });
+  const signedIn = useRef(me != null);
+  useEffect(() => {
+    if (signedIn.current && me === null) void router?.invalidate();
+    signedIn.current = me != null;
+  }, [me, router]);
+}
+
 export function AppShell({ children }: { children?: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const mainRef = useRef<HTMLElement>(null);
   const { data: me } = useMe();
+  useLeaveWhenSignedOut(me);
   const phone = useMediaQuery(PHONE_QUERY);
   // Loaded with the shell's code by the routes; suspends only if something renders the shell first.
   const { DeviceSync, SyncStatus } = loadedSyncModules() ?? use(loadSyncModules());

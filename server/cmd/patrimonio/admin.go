@@ -8,8 +8,9 @@ import (
 	"io"
 	"log/slog"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -33,7 +34,7 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 		return 2
 	}
 	grant, email := args[0] == "grant", args[1]
-	cfg, err := server.LoadConfig(getenv, args[2:])
+	cfg, err := config.Load(getenv, args[2:])
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, adminUsage)
 		return 0
@@ -42,8 +43,8 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 		fmt.Fprintln(stderr, "patrimonio admin:", err)
 		return 2
 	}
-	ctx := server.WithLanguage(context.Background(), server.LangEN)
-	db, err := store.Open(ctx, cfg)
+	ctx := core.WithLanguage(context.Background(), core.LangEN)
+	db, err := store.Open(ctx, cfg.Dialect(), cfg.DatabaseSource())
 	if err != nil {
 		fmt.Fprintln(stderr, "patrimonio admin:", err)
 		return 1
@@ -51,13 +52,13 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 	defer db.Close()
 	acfg := account.DefaultConfig()
 	acfg.AdminEmails = cfg.AdminEmailList()
-	accounts, err := account.New(db, acfg, nil, slog.New(slog.DiscardHandler))
+	accounts, err := account.New(db, acfg, account.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		fmt.Fprintln(stderr, "patrimonio admin:", err)
 		return 1
 	}
-	u, err := accounts.SetAdmin(ctx, email, grant)
-	if server.ErrorCode(err) == server.ENOTFOUND {
+	u, err := accounts.Users.SetAdmin(ctx, email, grant)
+	if core.ErrorCode(err) == core.ENOTFOUND {
 		fmt.Fprintf(stderr, "patrimonio admin: no user has the e-mail address %s (they must sign up first)\n", email)
 		return 1
 	}
@@ -71,7 +72,7 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 	}
 	if u.IsAdmin {
 		fmt.Fprintf(stdout, "%s: the stored admin flag is off, but the address is in %s, so it stays an admin until removed there.\n",
-			u.Email, server.EnvAdminEmails)
+			u.Email, config.EnvAdminEmails)
 		return 0
 	}
 	fmt.Fprintf(stdout, "%s is no longer an app admin.\n", u.Email)

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"patrimonio/internal/pgtest"
-	"patrimonio/server"
 	"patrimonio/server/account"
+	"patrimonio/server/config"
 	"patrimonio/server/store"
 )
 
@@ -41,24 +41,24 @@ func TestTheAdminSubcommandGrantsAndRevokesTheAdminRole(t *testing.T) {
 			if dialect == "postgres" {
 				databaseURL = pgtest.URL(t)
 			}
-			cfg, err := server.LoadConfig(func(k string) string {
+			cfg, err := config.Load(func(k string) string {
 				return map[string]string{"DATABASE_URL": databaseURL}[k]
 			}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			db, err := store.Open(context.Background(), cfg)
+			db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
 			acfg := account.DefaultConfig()
 			acfg.Password = account.PasswordParams{Memory: 64, Time: 1, Threads: 1}
-			accounts, err := account.New(db, acfg, nil, slog.New(slog.DiscardHandler))
+			accounts, err := account.New(db, acfg, account.Options{Logger: slog.New(slog.DiscardHandler)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := accounts.SignUp(context.Background(), "ana@example.com", "lentejas con chorizo 42", account.SessionMeta{}); err != nil {
+			if _, _, err := accounts.Signup.SignUp(context.Background(), "ana@example.com", "lentejas con chorizo 42", account.SessionMeta{}); err != nil {
 				t.Fatal(err)
 			}
 			// A configured admin address counts once verified (issue 11).
@@ -67,7 +67,7 @@ func TestTheAdminSubcommandGrantsAndRevokesTheAdminRole(t *testing.T) {
 			}
 			isAdmin := func() bool {
 				t.Helper()
-				u, err := accounts.UserByEmail(context.Background(), "ana@example.com")
+				u, err := accounts.Users.UserByEmail(context.Background(), "ana@example.com")
 				if err != nil {
 					t.Fatal(err)
 				}

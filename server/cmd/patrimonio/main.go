@@ -20,8 +20,9 @@ import (
 	"strings"
 	"syscall"
 
-	"patrimonio/server"
+	"patrimonio/core"
 	"patrimonio/server/app"
+	"patrimonio/server/config"
 )
 
 func main() {
@@ -40,7 +41,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	case "admin":
 		return adminCommand(args, getenv, stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, server.Version)
+		fmt.Fprintln(stdout, core.Version)
 		return 0
 	case "help":
 		usage(stdout)
@@ -63,11 +64,11 @@ Usage:
 
 Flags of serve (each mirrors an environment variable):
 `)
-	server.PrintConfigUsage(w)
+	config.PrintUsage(w)
 }
 
 func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	cfg, err := server.LoadConfig(getenv, args)
+	cfg, err := config.Load(getenv, args)
 	if errors.Is(err, flag.ErrHelp) {
 		usage(stdout)
 		return 0
@@ -100,11 +101,11 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 	return 0
 }
 
-func newLogger(cfg server.Config, w io.Writer) *slog.Logger {
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
 	var h slog.Handler = slog.NewTextHandler(w, opts)
-	if cfg.LogFormat == server.LogJSON {
+	if cfg.LogFormat == config.LogJSON {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(server.NewLogHandler(h))
+	return slog.New(core.NewLogHandler(h))
 }

@@ -48,7 +48,7 @@ func binary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(binDir, "patrimonio")
 	buildOnce.Do(func() {
-		buildOut, buildErr = exec.Command("go", "build", "-ldflags", "-X patrimonio/server.Version="+testVersion,
+		buildOut, buildErr = exec.Command("go", "build", "-ldflags", "-X patrimonio/core.Version="+testVersion,
 			"-o", bin, ".").CombinedOutput()
 	})
 	if buildErr != nil {

@@ -94,6 +94,12 @@ export function HelpScreen() {
                   hash={sectionAnchor(s.id)}
                   className={styles.tocLink}
                   data-testid={`help-topic-${s.id}`}
+                  // The topic's link carries no search: drop the typed one too (also a search still
+                  // waiting to reach the URL), or it would hide the section the link opens.
+                  onClick={() => {
+                    written.current = "";
+                    setQuery("");
+                  }}
                 >
                   {s.title}
                 </Link>
