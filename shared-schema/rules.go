@@ -282,7 +282,7 @@ func registeredFormats() []*jsonschema.Format {
 var formatNames = []string{
 	"text", "money", "price", "quantity", "share", "rate", "multiple", "date", "email", "phone", "httpUrl",
 	"code", "uuid", "uuidv7", "hlc", "fieldName", "nodeId", "otpCode", "vaultCiphertext", "vaultKeyId", "vaultSalt",
-	"vaultWrappedKey",
+	"vaultWrappedKey", "statementMovementId",
 }
 
 func isinShape(s string) bool {

@@ -5,6 +5,7 @@ import type { Page, TestInfo } from "@playwright/test";
 import { adminAccount, storageStateFor } from "./support/accounts";
 import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant, type A11yVariant } from "./support/axe";
 import { expect, test, visitorTest } from "./support/fixtures";
+import { ImportPage } from "./support/import-page";
 import { accountAt, contextWith } from "./support/onboarding";
 
 /** Waits until a screen has drawn its heading (its lazy code loaded, its data asked). */
@@ -168,6 +169,16 @@ test.describe("accessibility, signed in", () => {
 
   test("not found inside the app", async ({ page }, testInfo) => {
     await checkScreen(page, testInfo, "not-found", "/no-existe");
+  });
+
+  test("statement import: the file step, and the preview of a Norma 43 file", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "import", "/import");
+    const screen = new ImportPage(page);
+    await checkScreen(page, testInfo, "import-preview", "/import", async (p) => {
+      await screenReady(p);
+      await screen.choose("norma43-caixa.n43");
+      await expect(p.getByTestId("import-target")).toBeVisible();
+    });
   });
 
   test("admin enumerations", async ({ browser, baseURL }, testInfo) => {

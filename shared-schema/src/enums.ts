@@ -121,7 +121,7 @@ export const RELATIONSHIPS = [
   "other",
 ] as const;
 export const PRIORITIES = ["high", "medium", "low"] as const;
-export const VALUATION_SOURCES = ["manual", "appraisal", "market", "connection"] as const;
+export const VALUATION_SOURCES = ["manual", "appraisal", "market", "connection", "statement"] as const;
 export const TASK_STATUSES = ["todo", "in_progress", "done"] as const;
 export const CASH_FLOW_DIRECTIONS = ["inflow", "outflow"] as const;
 export const CASH_FLOW_FREQUENCIES = ["once", "daily", "weekly", "monthly", "quarterly", "annual"] as const;

@@ -23,3 +23,19 @@ export { createTask, deleteTask, setTaskStatus, updateTask, type TaskFields } fr
 export { ESTATE, REMAINING_KEY, SUM_EXCEEDS_KEY, allocatedHundredths, deleteBeneficiary, saveBeneficiary } from "./beneficiaries";
 export { deleteLegacyInstruction, saveLegacyInstruction } from "./legacy";
 export { VAULT_LOCKED_KEY, deleteLogin, saveLogin, saveVaultKey, type LoginSealer, type SaveLoginOptions, type SealPlace, type SealedField } from "./logins";
+export {
+  IMPORT_ASSET_CLASSES,
+  flowExists,
+  importStatement,
+  importedMovementIds,
+  planBalances,
+  readImportMappings,
+  saveImportMapping,
+  useImportMappings,
+  type BalancePlan,
+  type ImportMappingRow,
+  type ImportStatementInput,
+  type ImportStatementResult,
+  type StatementBalance,
+  type StatementFlow,
+} from "./statements";

@@ -117,4 +117,17 @@ export const helpRoute = createRoute({
   component: lazyRouteComponent(() => import("../screens/help/HelpScreen"), "HelpScreen"),
 });
 
-export const areaRoutes = [liabilitiesRoute, flowsRoute, beneficiariesRoute, binderRoute, tasksRoute, loginsRoute, helpRoute];
+/** /import?assetId=<id>: import a bank statement file (Norma 43, CAMT.053, OFX, CSV) on the device,
+ * offline; assetId preselects the asset to value (issue 15). */
+export const importSearchSchema = z.object({ assetId: idParam });
+
+export const importRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: "/import",
+  validateSearch: (search) => importSearchSchema.parse(search),
+  beforeLoad: guardApp,
+  staticData: { titleKey: "shell.titles.import", locales: ["statementImport", "assets", "assetDetail"] },
+  component: lazyRouteComponent(() => import("../screens/import/ImportScreen"), "ImportScreen"),
+});
+
+export const areaRoutes = [liabilitiesRoute, flowsRoute, beneficiariesRoute, binderRoute, tasksRoute, loginsRoute, helpRoute, importRoute];

@@ -1,6 +1,6 @@
 // Step 2 of adding an asset: connect a bank or investment account (the connect flow, /connect:
-// investments go to a broker, everything else to a bank) or add it manually (the form of the
-// category's kind).
+// investments go to a broker, everything else to a bank), add it manually (the form of the
+// category's kind) or, for bank accounts and investments, import a statement file (/import).
 import { Link } from "@tanstack/react-router";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
@@ -59,6 +59,16 @@ export function MethodChoice({
             {t("assetAdd.method.manualText")}
           </p>
         </li>
+        {(target.assetClass === "bank_accounts" || target.assetClass === "investments") && (
+          <li className={styles.method}>
+            <Link to="/import" className={buttonClass({ variant: "secondary" })} aria-describedby={`${id}-statement`} data-testid="method-statement">
+              {t("assetAdd.method.statement")}
+            </Link>
+            <p id={`${id}-statement`} className={styles.methodText}>
+              {t("assetAdd.method.statementText")}
+            </p>
+          </li>
+        )}
       </ul>
     </Card>
   );

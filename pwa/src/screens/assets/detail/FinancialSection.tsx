@@ -1,12 +1,13 @@
 // Financial information: purchase value and date, current value and date, tax value (edited in a
 // dialog, amounts in the asset's currency) and the valuation history.
-import { Pencil } from "lucide-react";
+import { Link } from "@tanstack/react-router";
+import { FileUp, Pencil } from "lucide-react";
 import { useCallback, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import formStyles from "../../../forms/form.module.css";
 import { useFormatters } from "../../../i18n/useFormatters";
-import { Button } from "../../../ui/Button";
+import { Button, buttonClass } from "../../../ui/Button";
 import { Card } from "../../../ui/Card";
 import { DateInput } from "../../../ui/DateInput";
 import { Dialog, DialogClose } from "../../../ui/Dialog";
@@ -37,9 +38,17 @@ export function FinancialSection() {
       data-testid="section-financial"
       actions={
         canEdit && (
-          <Button size="sm" variant="ghost" icon={<Pencil size={16} />} onClick={() => setOpen(true)}>
-            {t("assetDetail.financial.edit")}
-          </Button>
+          <>
+            {(f.assetClass === "bank_accounts" || f.assetClass === "investments") && (
+              <Link to="/import" search={{ assetId: asset.id }} className={buttonClass({ variant: "ghost", size: "sm" })} data-testid="import-statement-link">
+                <FileUp size={16} aria-hidden="true" />
+                {t("assetDetail.financial.import")}
+              </Link>
+            )}
+            <Button size="sm" variant="ghost" icon={<Pencil size={16} />} onClick={() => setOpen(true)}>
+              {t("assetDetail.financial.edit")}
+            </Button>
+          </>
         )
       }
     >

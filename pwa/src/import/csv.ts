@@ -1,0 +1,234 @@
+// Bank CSV exports with a column mapping: which column holds the date (and its format), the amount
+// (one signed column, or a debit and a credit column), the description, the reference and the
+// running balance; the decimal separator. The mapping is saved per institution on the device
+// (clientdb meta rows), so the next file of that bank is read the same way.
+import Papa from "papaparse";
+import Decimal from "decimal.js";
+import { canon, isValidDate, isoDate, maskAccount, squash, stripBom, withIds } from "./common";
+import { StatementError, guarded, type Movement, type ParseResult, type Progress, type Statement } from "./types";
+
+export const CSV_DATE_FORMATS = ["DD/MM/YYYY", "DD-MM-YYYY", "DD.MM.YYYY", "DD/MM/YY", "YYYY-MM-DD", "MM/DD/YYYY"] as const;
+export type CsvDateFormat = (typeof CSV_DATE_FORMATS)[number];
+
+export interface CsvMapping {
+  /** Field delimiter; "" = detect (`;`, `,`, tab). */
+  delimiter: string;
+  /** Rows before the data: the header (when `header`) and any title lines above it. */
+  skipRows: number;
+  /** Whether the last skipped row holds the column names. */
+  header: boolean;
+  dateColumn: number;
+  dateFormat: CsvDateFormat;
+  valueDateColumn?: number;
+  /** One signed amount column, or money out and money in in two columns. */
+  amount: { kind: "signed"; column: number } | { kind: "split"; debitColumn: number; creditColumn: number };
+  decimalSeparator: "," | ".";
+  descriptionColumn: number;
+  referenceColumn?: number;
+  balanceColumn?: number;
+}
+
+export interface CsvOptions {
+  mapping: CsvMapping;
+  /** What the file is from: the account (IBAN) or, without one, the institution's name. */
+  account: string;
+  institution?: string;
+  currency: string;
+}
+
+export interface CsvTable {
+  /** Column names (the header row) or "1", "2", … */
+  columns: string[];
+  /** The first data rows, for the mapping screen. */
+  sample: string[][];
+  delimiter: string;
+}
+
+/** The delimiter when the mapping leaves it to us: the first of ";", tab, "|" found in the first
+ * lines, else ",". (Papa's own guess takes the decimal comma of "-95,00;7.480,15" for one.) */
+export function guessDelimiter(text: string): string {
+  const head = text.split(/\r\n|\n|\r/, 10).join("\n");
+  for (const d of [";", "\t", "|"]) if (head.includes(d)) return d;
+  return ",";
+}
+
+function parseRows(text: string, delimiter: string, onProgress?: Progress, limit?: number): { rows: string[][]; starts: number[]; delimiter: string } {
+  const rows: string[][] = [];
+  const starts: number[] = [];
+  let cursor = 0;
+  const used = delimiter === "" ? guessDelimiter(text) : delimiter;
+  Papa.parse<string[]>(text, {
+    delimiter: used,
+    skipEmptyLines: false,
+    // The mapping screen's sample reads only the first rows (with some to spare for empty ones).
+    ...(limit !== undefined ? { preview: limit + 20 } : {}),
+    step: (r) => {
+      if (onProgress && rows.length % 2000 === 0) onProgress(cursor / text.length);
+      starts.push(cursor);
+      cursor = r.meta.cursor;
+      rows.push(r.data);
+    },
+  });
+  return { rows, starts, delimiter: used };
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
+  }
+  // The row starts after the line end that Papa's cursor stops before.
+  const c = text.charCodeAt(offset);
+  if (c === 13 || c === 10) line++;
+  return line;
+}
+
+/** The columns and a few rows of a CSV, for choosing the mapping. */
+export function csvTable(input: string, mapping: Pick<CsvMapping, "delimiter" | "skipRows" | "header"> & { sampleRows?: number }): CsvTable {
+  const text = stripBom(input);
+  const { rows, delimiter } = parseRows(text, mapping.delimiter, undefined, mapping.skipRows + (mapping.sampleRows ?? 5));
+  const nonEmpty = rows.filter((r) => r.some((c) => c.trim() !== ""));
+  const head = mapping.header ? nonEmpty[mapping.skipRows - 1] : undefined;
+  const data = nonEmpty.slice(mapping.skipRows, mapping.skipRows + (mapping.sampleRows ?? 5));
+  const width = Math.max(head?.length ?? 0, ...data.map((r) => r.length));
+  const columns = Array.from({ length: width }, (_, i) => head?.[i]?.trim() || String(i + 1));
+  return { columns, sample: data, delimiter };
+}
+
+/** "1.234,56", "-12,5", "12,50-", "(7,00)", "1 234,56 €" → exact decimal with the given separator. */
+export function csvAmount(text: string, decimal: "," | "."): string | undefined {
+  let t = text.replace(/[\s\u00a0€$£]/g, "").replace(/(EUR|USD|GBP)$/i, "");
+  if (t === "") return undefined;
+  let negative = false;
+  if (/^\(.*\)$/.test(t)) {
+    negative = true;
+    t = t.slice(1, -1);
+  }
+  if (t.endsWith("-")) {
+    negative = !negative;
+    t = t.slice(0, -1);
+  }
+  if (t.startsWith("-")) {
+    negative = !negative;
+    t = t.slice(1);
+  } else if (t.startsWith("+")) t = t.slice(1);
+  const group = decimal === "," ? "." : ",";
+  if (!new RegExp(`^\\d{1,3}(\\${group}\\d{3})*(\\${decimal}\\d+)?$|^\\d+(\\${decimal}\\d+)?$`).test(t)) return undefined;
+  const plain = t.split(group).join("").replace(decimal, ".");
+  const v = new Decimal(plain);
+  return canon(negative ? v.negated() : v);
+}
+
+export function csvDate(text: string, format: CsvDateFormat): string | undefined {
+  const t = text.trim().slice(0, format.length);
+  const parts = t.split(/[/.-]/);
+  if (parts.length !== 3 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
+  const [a, b, c] = parts.map(Number) as [number, number, number];
+  let y: number, m: number, d: number;
+  if (format === "YYYY-MM-DD") [y, m, d] = [a, b, c];
+  else if (format === "MM/DD/YYYY") [m, d, y] = [a, b, c];
+  else if (format === "DD/MM/YY") [d, m, y] = [a, b, c < 80 ? 2000 + c : 1900 + c];
+  else [d, m, y] = [a, b, c];
+  if (format !== "DD/MM/YY" && String(y).length !== 4) return undefined;
+  return isValidDate(y, m, d) ? isoDate(y, m, d) : undefined;
+}
+
+/** Reads a CSV with its mapping. A row that does not fit the mapping refuses the file, naming its line. */
+export function parseCsv(input: string, options: CsvOptions, onProgress?: Progress): ParseResult {
+  return guarded(() => {
+    const { mapping } = options;
+    const text = stripBom(input);
+    const { rows, starts } = parseRows(text, mapping.delimiter, onProgress);
+    let skipped = 0;
+    const items: (Omit<Movement, "id"> & { balance?: string })[] = [];
+    for (const [i, row] of rows.entries()) {
+      if (row.every((c) => c.trim() === "")) continue;
+      if (skipped < mapping.skipRows) {
+        skipped++;
+        continue;
+      }
+      const line = lineAt(text, starts[i] ?? 0);
+      const cell = (col: number | undefined): string => (col === undefined ? "" : (row[col] ?? "").trim());
+      const need = (col: number, name: string): string => {
+        if (col >= row.length) throw new StatementError(line, "statementImport.errors.csvColumns", { found: row.length, column: name });
+        return cell(col);
+      };
+      const rawDate = need(mapping.dateColumn, "date");
+      const bookingDate = csvDate(rawDate, mapping.dateFormat);
+      if (bookingDate === undefined) throw new StatementError(line, "statementImport.errors.date", { value: rawDate });
+      let valueDate: string | undefined;
+      if (mapping.valueDateColumn !== undefined && cell(mapping.valueDateColumn) !== "") {
+        valueDate = csvDate(cell(mapping.valueDateColumn), mapping.dateFormat);
+        if (valueDate === undefined) throw new StatementError(line, "statementImport.errors.date", { value: cell(mapping.valueDateColumn) });
+      }
+      let amount: string | undefined;
+      if (mapping.amount.kind === "signed") {
+        const raw = need(mapping.amount.column, "amount");
+        amount = csvAmount(raw, mapping.decimalSeparator);
+        if (amount === undefined) throw new StatementError(line, "statementImport.errors.amount", { value: raw });
+      } else {
+        const out = need(mapping.amount.debitColumn, "debit");
+        const inn = need(mapping.amount.creditColumn, "credit");
+        const o = out === "" ? "0" : csvAmount(out, mapping.decimalSeparator);
+        const n = inn === "" ? "0" : csvAmount(inn, mapping.decimalSeparator);
+        if (o === undefined) throw new StatementError(line, "statementImport.errors.amount", { value: out });
+        if (n === undefined) throw new StatementError(line, "statementImport.errors.amount", { value: inn });
+        if (out === "" && inn === "") throw new StatementError(line, "statementImport.errors.amount", { value: "" });
+        amount = canon(new Decimal(n).minus(new Decimal(o).abs()));
+      }
+      let balance: string | undefined;
+      if (mapping.balanceColumn !== undefined) {
+        const raw = need(mapping.balanceColumn, "balance");
+        balance = csvAmount(raw, mapping.decimalSeparator);
+        if (balance === undefined) throw new StatementError(line, "statementImport.errors.amount", { value: raw });
+      }
+      const reference = cell(mapping.referenceColumn);
+      items.push({
+        bookingDate,
+        ...(valueDate ? { valueDate } : {}),
+        amount,
+        description: squash(need(mapping.descriptionColumn, "description")),
+        ...(reference ? { reference } : {}),
+        line,
+        ...(balance !== undefined ? { balance } : {}),
+      });
+    }
+    if (items.length === 0) throw new StatementError(0, "statementImport.errors.empty");
+    // Many banks list the newest movement first: read them oldest first.
+    const first = items[0] as (typeof items)[number];
+    const last = items[items.length - 1] as (typeof items)[number];
+    if (first.bookingDate > last.bookingDate) items.reverse();
+    let opening: Statement["opening"];
+    let closing: Statement["closing"];
+    if (mapping.balanceColumn !== undefined) {
+      let running: Decimal | undefined;
+      for (const it of items) {
+        const bal = new Decimal(it.balance as string);
+        if (running === undefined) {
+          const open = canon(bal.minus(it.amount));
+          opening = { date: it.bookingDate, amount: open };
+        } else if (!running.plus(it.amount).equals(bal)) {
+          throw new StatementError(it.line, "statementImport.errors.csvBalance", { expected: canon(running.plus(it.amount)), found: canon(bal) });
+        }
+        running = bal;
+      }
+      const end = items[items.length - 1] as (typeof items)[number];
+      closing = { date: end.bookingDate, amount: canon(end.balance as string) };
+    }
+    const account = options.account.trim() || (options.institution ?? "").trim();
+    const movements = items.map(({ balance: _b, ...m }) => m);
+    return [
+      {
+        format: "csv",
+        account,
+        accountMasked: maskAccount(account),
+        ...(options.institution ? { institution: options.institution } : {}),
+        currency: options.currency,
+        ...(opening ? { opening } : {}),
+        ...(closing ? { closing } : {}),
+        movements: withIds(account, movements),
+      },
+    ];
+  });
+}

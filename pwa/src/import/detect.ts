@@ -1,0 +1,44 @@
+// Which format a file is, and its text: Norma 43 is Latin-1; OFX 1 says its charset in its header;
+// XML says its encoding in its declaration; CSV is UTF-8 unless it is not valid UTF-8 (then the
+// Windows/Latin-1 export of most Spanish banks).
+import type { StatementFormat } from "./types";
+
+function latin1(bytes: Uint8Array): string {
+  return new TextDecoder("latin1").decode(bytes);
+}
+
+function utf8OrLatin1(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return latin1(bytes);
+  }
+}
+
+/** The format of a file from its first bytes (and its name as a hint for CSV). */
+export function detectFormat(bytes: Uint8Array, fileName = ""): StatementFormat | undefined {
+  const head = latin1(bytes.subarray(0, 4096)).replace(/^\uFEFF|^ï»¿/, "");
+  const start = head.trimStart();
+  if (/^OFXHEADER|<OFX>/i.test(start) || /<\?OFX/i.test(head)) return "ofx";
+  if (/<\?xml|<Document/.test(start) && /camt\.053|BkToCstmrStmt/.test(head)) return "camt053";
+  const first = start.split(/\r\n|\n|\r/)[0] ?? "";
+  if (/^11\d{30}/.test(first) && first.replace(/\s+$/, "").length <= 80) return "norma43";
+  if (/\.(csv|txt)$/i.test(fileName) || /[;,\t]/.test(first)) return "csv";
+  return undefined;
+}
+
+/** The file's text in the encoding its format uses. */
+export function decodeStatement(bytes: Uint8Array, format: StatementFormat): string {
+  if (format === "norma43") return latin1(bytes);
+  if (format === "ofx") {
+    const head = latin1(bytes.subarray(0, 1024));
+    if (/CHARSET:\s*(1252|8859-1|ISO-8859-1)/i.test(head) || /encoding=["']?(iso-8859-1|windows-1252)/i.test(head)) return latin1(bytes);
+    return utf8OrLatin1(bytes);
+  }
+  if (format === "camt053") {
+    const head = latin1(bytes.subarray(0, 200));
+    if (/encoding=["'](iso-8859-1|windows-1252|latin1)["']/i.test(head)) return latin1(bytes);
+    return new TextDecoder("utf-8").decode(bytes);
+  }
+  return utf8OrLatin1(bytes);
+}

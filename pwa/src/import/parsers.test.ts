@@ -1,0 +1,254 @@
+// What each parser promises beyond the golden files: Latin-1 accents, the totals and counts Norma 43
+// states, movement ids for duplicate detection, the recurring rule, CSV amounts and columns, the
+// markup reader's SGML and XML errors.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { parseCamt053 } from "./camt053";
+import { csvAmount, csvDate, parseCsv, type CsvOptions } from "./csv";
+import { dailyBalances, recurringMovements } from "./derive";
+import { decodeStatement, detectFormat } from "./detect";
+import { readMarkup } from "./markup";
+import { parseNorma43 } from "./norma43";
+import { parseOfx } from "./ofx";
+import type { Movement, ParseResult, Statement } from "./types";
+
+const dir = join(import.meta.dirname, "testdata");
+const bytesOf = (name: string) => new Uint8Array(readFileSync(join(dir, name)));
+const n43 = decodeStatement(bytesOf("norma43-caixa.n43"), "norma43");
+const n43Lines = n43.split("\r\n");
+
+function statement(r: ParseResult): Statement {
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.statements[0] as Statement;
+}
+
+function withLine(lines: string[], index: number, rec: string): string {
+  const copy = [...lines];
+  copy[index] = rec;
+  return copy.join("\r\n");
+}
+
+describe("Norma 43", () => {
+  test("is Latin-1: Ó is the byte D3, decoded as 'PENSIÓN' (as UTF-8 it would be broken)", () => {
+    const bytes = bytesOf("norma43-caixa.n43");
+    expect(bytes.includes(0xd3)).toBe(true);
+    expect(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes)).toThrow();
+    const s = statement(parseNorma43(n43));
+    expect(s.movements.map((m) => m.description)).toContain("PENSIÓN JUBILACIÓN INSS ABONO PENSIÓN");
+    expect(s.movements.map((m) => m.description)).toContain("COMPRA TARJ. CAFETERÍA SEÑORÍO");
+  });
+
+  test("a movement without complementary concepts is described by its common concept", () => {
+    const s = statement(parseNorma43(n43));
+    expect(s.movements.find((m) => m.line === 14)).toMatchObject({ amount: "-200", description: "Cajero automático" });
+  });
+
+  test("the 33 record's counts, totals and balance, and the 88 record's count are checked", () => {
+    const totals = n43Lines[22] as string; // the 33 record
+    expect(totals.slice(0, 2)).toBe("33");
+    const wrongCount = `${totals.slice(0, 20)}00006${totals.slice(25)}`;
+    expect(parseNorma43(withLine(n43Lines, 22, wrongCount))).toEqual({
+      ok: false,
+      error: { line: 23, key: "statementImport.errors.n43Counts", params: { debits: 6, credits: 4, foundDebits: 7, foundCredits: 4, line: 23 } },
+    });
+    const wrongTotal = `${totals.slice(0, 25)}00000000276800${totals.slice(39)}`;
+    expect(parseNorma43(withLine(n43Lines, 22, wrongTotal))).toMatchObject({ ok: false, error: { line: 23, key: "statementImport.errors.n43Totals" } });
+    const wrongBalance = `${totals.slice(0, 59)}00000001562668${totals.slice(73)}`;
+    expect(parseNorma43(withLine(n43Lines, 22, wrongBalance))).toMatchObject({ ok: false, error: { line: 23, key: "statementImport.errors.balanceMismatch", params: { expected: "15626.67", closing: "15626.68" } } });
+    const end = n43Lines[23] as string;
+    expect(parseNorma43(withLine(n43Lines, 23, `${end.slice(0, 20)}000099${end.slice(26)}`))).toMatchObject({ ok: false, error: { line: 24, key: "statementImport.errors.n43RecordCount", params: { stated: 99, found: 23 } } });
+  });
+
+  test("a truncated file, a record too long, an unknown record and a record out of place are refused", () => {
+    expect(parseNorma43(n43Lines.slice(0, 10).join("\r\n"))).toMatchObject({ ok: false, error: { key: "statementImport.errors.n43NoTotals", params: { header: 1 } } });
+    expect(parseNorma43(n43Lines.slice(0, 23).join("\r\n"))).toMatchObject({ ok: false, error: { key: "statementImport.errors.n43NoEnd" } });
+    expect(parseNorma43(withLine(n43Lines, 3, `${n43Lines[3]}X`))).toMatchObject({ ok: false, error: { line: 4, key: "statementImport.errors.n43Length", params: { length: 81 } } });
+    expect(parseNorma43(withLine(n43Lines, 3, `44${(n43Lines[3] as string).slice(2)}`))).toMatchObject({ ok: false, error: { line: 4, key: "statementImport.errors.n43Record", params: { record: "44" } } });
+    expect(parseNorma43(n43Lines.slice(1).join("\r\n"))).toMatchObject({ ok: false, error: { line: 1, key: "statementImport.errors.n43Unexpected", params: { record: "22" } } });
+  });
+
+  test("trailing spaces trimmed by an editor are accepted (records are padded back to 80)", () => {
+    const trimmed = n43Lines.map((l) => l.trimEnd()).join("\n");
+    expect(statement(parseNorma43(trimmed)).movements).toHaveLength(11);
+  });
+});
+
+describe("movement ids (duplicate detection)", () => {
+  test("are stable, tell identical movements of one day apart, and depend on the account", () => {
+    const a = statement(parseNorma43(n43));
+    const b = statement(parseNorma43(n43));
+    expect(a.movements.map((m) => m.id)).toEqual(b.movements.map((m) => m.id));
+    const coffees = a.movements.filter((m) => m.description.startsWith("COMPRA TARJ."));
+    expect(coffees).toHaveLength(2);
+    expect(coffees[0]?.id).not.toBe(coffees[1]?.id);
+    expect(new Set(a.movements.map((m) => m.id)).size).toBe(a.movements.length);
+    const otherAccount = n43.replaceAll("0200051332", "0200051333");
+    const c = statement(parseNorma43(otherAccount));
+    expect(c.movements[0]?.id).not.toBe(a.movements[0]?.id);
+    for (const m of a.movements) expect(m.id).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe("detection and decoding", () => {
+  test.each([
+    ["norma43-caixa.n43", "norma43"],
+    ["camt053-santander.xml", "camt053"],
+    ["ofx1-ing.ofx", "ofx"],
+    ["ofx2-bbva.ofx", "ofx"],
+    ["csv-bankinter.csv", "csv"],
+  ])("%s is %s", (name, format) => {
+    expect(detectFormat(bytesOf(name), name)).toBe(format);
+  });
+
+  test("OFX 1 in Windows-1252 keeps its accents; an unknown file is not guessed", () => {
+    expect(decodeStatement(bytesOf("ofx1-ing.ofx"), "ofx")).toContain("Lucía Fernández");
+    expect(detectFormat(new TextEncoder().encode("hola"), "nota.pdf")).toBeUndefined();
+  });
+});
+
+describe("CAMT.053", () => {
+  const camt = readFileSync(join(dir, "camt053-santander.xml"), "utf8");
+
+  test("pending entries are left out; a balance that does not add up is refused at the closing balance", () => {
+    const s = statement(parseCamt053(camt));
+    expect(s.movements.map((m) => m.description)).not.toContain("PAGO PENDIENTE BIZUM");
+    const wrong = camt.replace('<Amt Ccy="EUR">4012.15</Amt>', '<Amt Ccy="EUR">4012.16</Amt>');
+    expect(parseCamt053(wrong)).toMatchObject({ ok: false, error: { line: 43, key: "statementImport.errors.balanceMismatch" } });
+  });
+
+  test("an entry in another currency and a document that is not a statement are refused", () => {
+    expect(parseCamt053(camt.replace('<Amt Ccy="EUR">1875.00</Amt>', '<Amt Ccy="USD">1875.00</Amt>'))).toMatchObject({
+      ok: false,
+      error: { line: 57, key: "statementImport.errors.currencyMismatch", params: { currency: "USD", expected: "EUR" } },
+    });
+    expect(parseCamt053('<?xml version="1.0"?>\n<Document><BkToCstmrDbtCdtNtfctn/></Document>')).toMatchObject({ ok: false, error: { key: "statementImport.errors.camtNotStatement" } });
+  });
+});
+
+describe("markup", () => {
+  test("XML must close what it opens, naming the line", () => {
+    expect(() => readMarkup("<a>\n<b>1</c>\n</a>")).toThrow(expect.objectContaining({ line: 2, key: "statementImport.errors.markupClose" }));
+    expect(() => readMarkup("<a>\n<b>1</b>\n")).toThrow(expect.objectContaining({ line: 1, key: "statementImport.errors.markupUnclosed" }));
+    expect(() => readMarkup("<a>&bogus;</a>")).toThrow(expect.objectContaining({ key: "statementImport.errors.markup" }));
+  });
+
+  test("SGML leaves end at the next tag", () => {
+    const root = readMarkup("<OFX>\n<A>\n<X>1\n<Y>two words\n</A>\n</OFX>", true);
+    const a = root.children[0]?.children[0];
+    expect(a?.children.map((c) => [c.name, c.text.trim()])).toEqual([
+      ["X", "1"],
+      ["Y", "two words"],
+    ]);
+  });
+
+  test("OFX 1 without a body is refused", () => {
+    expect(parseOfx("OFXHEADER:100\nDATA:OFXSGML\n")).toMatchObject({ ok: false, error: { key: "statementImport.errors.ofxNoBody" } });
+  });
+});
+
+describe("CSV", () => {
+  test("amounts in Spanish and English ways, with signs, brackets and currency symbols", () => {
+    expect(csvAmount("1.234,56", ",")).toBe("1234.56");
+    expect(csvAmount("-12,5", ",")).toBe("-12.5");
+    expect(csvAmount("12,50-", ",")).toBe("-12.5");
+    expect(csvAmount("(7,00)", ",")).toBe("-7");
+    expect(csvAmount("1 234,56 €", ",")).toBe("1234.56");
+    expect(csvAmount("1,234.56", ".")).toBe("1234.56");
+    expect(csvAmount("1,234.56", ",")).toBeUndefined();
+    expect(csvAmount("abc", ",")).toBeUndefined();
+  });
+
+  test("dates in each format; impossible dates are refused", () => {
+    expect(csvDate("05/03/2025", "DD/MM/YYYY")).toBe("2025-03-05");
+    expect(csvDate("03/05/2025", "MM/DD/YYYY")).toBe("2025-03-05");
+    expect(csvDate("2025-03-05", "YYYY-MM-DD")).toBe("2025-03-05");
+    expect(csvDate("05.03.25", "DD/MM/YY")).toBe("2025-03-05");
+    expect(csvDate("29/02/2025", "DD/MM/YYYY")).toBeUndefined();
+  });
+
+  const split: CsvOptions = {
+    account: "",
+    institution: "Caja Rural",
+    currency: "EUR",
+    mapping: { delimiter: ",", skipRows: 1, header: true, dateColumn: 0, dateFormat: "YYYY-MM-DD", amount: { kind: "split", debitColumn: 2, creditColumn: 3 }, decimalSeparator: ".", descriptionColumn: 1 },
+  };
+
+  test("debit and credit columns; without a balance column there are no balances", () => {
+    const text = "Date,Concept,Out,In\n2025-01-02,Seguro hogar,310.20,\n2025-01-05,Devolución,,12.00\n";
+    const s = statement(parseCsv(text, split));
+    expect(s.movements.map((m) => m.amount)).toEqual(["-310.2", "12"]);
+    expect(s.account).toBe("Caja Rural");
+    expect(dailyBalances(s)).toEqual([]);
+  });
+
+  test("a row with too few columns and a running balance that does not follow are refused with their line", () => {
+    expect(parseCsv("Date,Concept,Out,In\n2025-01-02,Seguro hogar\n", split)).toMatchObject({ ok: false, error: { line: 2, key: "statementImport.errors.csvColumns" } });
+    const withBalance: CsvOptions = { ...split, mapping: { ...split.mapping, balanceColumn: 4 } };
+    const text = "Date,Concept,Out,In,Balance\n2025-01-02,Seguro hogar,310.20,,1000.00\n\n2025-01-05,Devolución,,12.00,1013.00\n";
+    expect(parseCsv(text, withBalance)).toMatchObject({ ok: false, error: { line: 4, key: "statementImport.errors.csvBalance", params: { expected: "1012", found: "1013" } } });
+  });
+});
+
+describe("recurring movements", () => {
+  const m = (bookingDate: string, amount: string, description: string, n: number): Movement => ({ id: String(n).padStart(16, "0"), bookingDate, amount, description, line: n });
+
+  test("same description (numbers aside) and amount, every 26 to 35 days, at least twice", () => {
+    const found = recurringMovements([
+      m("2025-01-05", "-45.1", "RECIBO LUZ 01/2025", 1),
+      m("2025-02-05", "-45.1", "RECIBO LUZ 02/2025", 2),
+      m("2025-03-07", "-45.1", "Recibo luz 03/2025", 3),
+      m("2025-01-10", "-20", "GIMNASIO", 4),
+      m("2025-01-17", "-20", "GIMNASIO", 5), // weekly: not monthly
+      m("2025-01-12", "-60", "SEGURO", 6),
+      m("2025-02-12", "-61", "SEGURO", 7), // amount changed
+      m("2025-02-01", "900", "ALQUILER", 8), // once
+    ]);
+    expect(found).toEqual([{ name: "RECIBO LUZ 01/2025", direction: "outflow", amount: "45.1", startDate: "2025-01-05", lastDate: "2025-03-07", count: 3, movementIds: ["0000000000000001", "0000000000000002", "0000000000000003"] }]);
+  });
+
+  test("a gap of more than 35 days breaks the series", () => {
+    expect(recurringMovements([m("2025-01-01", "100", "X", 1), m("2025-02-15", "100", "X", 2)])).toEqual([]);
+  });
+});
+
+describe("large files", () => {
+  /** A Norma 43 file of one account with `n` card payments of 1,00 € (records built field by field). */
+  function bigNorma43(n: number): string {
+    const head = n43Lines[0] as string;
+    const move = `22    0418250110250110120101${"100".padStart(14, "0")}${"0".repeat(10)}${"0".repeat(12)}${"TPV".padEnd(16)}`;
+    const concept = `2301${"COMPRA TARJETA GASOLINERA".padEnd(38)}${"".padEnd(38)}`;
+    const opening = 12345.67;
+    const closing = Math.round((opening - n) * 100);
+    const totals = `33${"2100"}${"0418"}${"0200051332"}${String(n).padStart(5, "0")}${String(n * 100).padStart(14, "0")}${"0".padStart(5, "0")}${"0".padStart(14, "0")}${closing < 0 ? "1" : "2"}${String(Math.abs(closing)).padStart(14, "0")}978    `;
+    const records = [head];
+    for (let i = 0; i < n; i++) records.push(move, concept);
+    records.push(totals);
+    records.push(`88${"9".repeat(18)}${String(records.length).padStart(6, "0")}`.padEnd(80));
+    return records.join("\r\n");
+  }
+
+  test("a file of 20,000 movements is read whole in the worker's job, telling its progress", async () => {
+    const { runParseJob } = await import("./jobs");
+    const text = bigNorma43(20_000);
+    const bytes = new TextEncoder().encode(text).buffer as ArrayBuffer;
+    const fractions: number[] = [];
+    let result: ParseResult | undefined;
+    runParseJob({ id: 1, bytes, format: "norma43" }, (msg) => {
+      if (msg.kind === "progress") fractions.push(msg.fraction);
+      else result = msg.result;
+    });
+    expect(fractions.length).toBeGreaterThan(10);
+    expect(fractions).toEqual([...fractions].sort((x, y) => x - y));
+    const s = statement(result as ParseResult);
+    expect(s.movements).toHaveLength(20_000);
+    expect(s.closing?.amount).toBe("-7654.33");
+    expect(s.movements[19_999]).toMatchObject({ amount: "-1", description: "COMPRA TARJETA GASOLINERA", reference: "TPV", line: 40_000 });
+    expect(new Set(s.movements.map((m) => m.id)).size).toBe(20_000);
+    // One day of movements: a single end-of-day balance, negative (an overdraft), plus the closing day.
+    expect(dailyBalances(s).map((b) => [b.date, b.amount, b.movementIds.length])).toEqual([
+      ["2025-01-10", "-7654.33", 20_000],
+      ["2025-03-31", "-7654.33", 0],
+    ]);
+  });
+});

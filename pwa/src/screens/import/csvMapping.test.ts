@@ -1,0 +1,61 @@
+// The CSV mapping form's pure parts: the header row and columns guessed from a bank export, the
+// form's rules, and a saved mapping read back into the form unchanged.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { csvTable } from "../../import/csv";
+import { decodeStatement } from "../../import/detect";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, isSavedCsvMapping, toMapping } from "./csvMapping";
+
+const bankinter = decodeStatement(new Uint8Array(readFileSync(join(import.meta.dirname, "..", "..", "import", "testdata", "csv-bankinter.csv"))), "csv");
+
+describe("guessing a bank export's columns", () => {
+  test("the header row below a title line, and each column by its Spanish name", () => {
+    const rows = csvTable(bankinter, { delimiter: "", skipRows: 0, header: false, sampleRows: 10 }).sample;
+    expect(findHeaderRow(rows)).toBe(1);
+    const guess = guessMapping(rows[1] ?? [], { ...EMPTY_MAPPING, skipRows: "2" });
+    expect(guess).toMatchObject({ skipRows: "2", dateColumn: "0", valueDateColumn: "1", descriptionColumn: "2", amountColumn: "3", balanceColumn: "4", referenceColumn: "5", amountKind: "signed" });
+  });
+
+  test("money out and money in columns make a split mapping; English names work too", () => {
+    const guess = guessMapping(["Booking date", "Description", "Debit", "Credit", "Balance"], EMPTY_MAPPING);
+    expect(guess).toMatchObject({ dateColumn: "0", descriptionColumn: "1", debitColumn: "2", creditColumn: "3", balanceColumn: "4", amountKind: "split" });
+  });
+
+  test("a file without a recognisable header has none", () => {
+    expect(findHeaderRow([["01/02/2025", "x", "1,00"]])).toBeUndefined();
+  });
+});
+
+describe("the form", () => {
+  const filled = { ...EMPTY_MAPPING, institution: "Bankinter", amountColumn: "3" };
+
+  test("needs the institution and the amount column(s) of the chosen kind", () => {
+    expect(csvMappingFormSchema.safeParse(filled).success).toBe(true);
+    const noAmount = csvMappingFormSchema.safeParse({ ...filled, amountColumn: "" });
+    expect(noAmount.error?.issues.map((i) => i.path.join("."))).toEqual(["amountColumn"]);
+    const split = csvMappingFormSchema.safeParse({ ...filled, amountKind: "split", debitColumn: "2" });
+    expect(split.error?.issues.map((i) => i.path.join("."))).toEqual(["creditColumn"]);
+    expect(csvMappingFormSchema.safeParse({ ...filled, institution: "  " }).success).toBe(false);
+  });
+
+  test("a saved mapping comes back as the same form", () => {
+    const form = { ...filled, account: "ES05 0128", valueDateColumn: "1", balanceColumn: "4", referenceColumn: "" };
+    const saved = { mapping: toMapping(form), account: form.account, currency: form.currency };
+    expect(isSavedCsvMapping(saved)).toBe(true);
+    expect(isSavedCsvMapping({ mapping: {} })).toBe(false);
+    expect(fromSaved("Bankinter", saved)).toEqual(form);
+    expect(saved.mapping).toEqual({
+      delimiter: "",
+      skipRows: 1,
+      header: true,
+      dateColumn: 0,
+      dateFormat: "DD/MM/YYYY",
+      valueDateColumn: 1,
+      amount: { kind: "signed", column: 3 },
+      decimalSeparator: ",",
+      descriptionColumn: 1,
+      balanceColumn: 4,
+    });
+  });
+});

@@ -1,0 +1,77 @@
+// Parses statement files in a module worker (pwa/src/import/parse.worker.ts), so a large file
+// neither freezes the page nor hides its progress; in the page when workers are unavailable.
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { CsvOptions } from "../../import/csv";
+import type { ParseMessage, ParseRequest } from "../../import/jobs";
+import type { ParseResult, StatementFormat } from "../../import/types";
+
+export interface ParserState {
+  /** From 0 to 1 while a parse runs; undefined otherwise. */
+  progress: number | undefined;
+  parse: (bytes: ArrayBuffer, format: StatementFormat, csv?: CsvOptions) => Promise<ParseResult>;
+}
+
+export function useStatementParser(): ParserState {
+  const [progress, setProgress] = useState<number | undefined>(undefined);
+  const worker = useRef<Worker | null>(null);
+  const waiting = useRef(new Map<number, (r: ParseResult) => void>());
+  const nextId = useRef(1);
+
+  useEffect(() => {
+    const pending = waiting.current;
+    return () => {
+      worker.current?.terminate();
+      worker.current = null;
+      pending.clear();
+    };
+  }, []);
+
+  const onMessage = useCallback((msg: ParseMessage) => {
+    if (msg.kind === "progress") {
+      setProgress(msg.fraction);
+      return;
+    }
+    const done = waiting.current.get(msg.id);
+    waiting.current.delete(msg.id);
+    setProgress(undefined);
+    done?.(msg.result);
+  }, []);
+
+  const parse = useCallback(
+    (bytes: ArrayBuffer, format: StatementFormat, csv?: CsvOptions): Promise<ParseResult> => {
+      const id = nextId.current++;
+      // A copy: the worker takes its own, so the file can be read again with another mapping.
+      const req: ParseRequest = { id, bytes: bytes.slice(0), format, ...(csv ? { csv } : {}) };
+      setProgress(0);
+      return new Promise<ParseResult>((resolve) => {
+        waiting.current.set(id, resolve);
+        if (!worker.current && typeof Worker !== "undefined") {
+          try {
+            const w = new Worker(new URL("../../import/parse.worker.ts", import.meta.url), { type: "module" });
+            w.onmessage = (e: MessageEvent<ParseMessage>) => onMessage(e.data);
+            // A crash (not a refusal: those are answers) fails every parse waiting for this worker.
+            w.onerror = () => {
+              const crashed = [...waiting.current.values()];
+              waiting.current.clear();
+              for (const done of crashed) done({ ok: false, error: { line: 0, key: "statementImport.errors.unreadable", params: { line: 0 } } });
+              setProgress(undefined);
+              w.terminate();
+              worker.current = null;
+            };
+            worker.current = w;
+          } catch {
+            worker.current = null;
+          }
+        }
+        if (worker.current) {
+          worker.current.postMessage(req, [req.bytes]);
+          return;
+        }
+        void import("../../import/jobs").then(({ runParseJob }) => runParseJob(req, onMessage));
+      });
+    },
+    [onMessage],
+  );
+
+  return { progress, parse };
+}
