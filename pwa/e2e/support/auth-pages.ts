@@ -69,7 +69,8 @@ export class PersonalInfoPage {
 
   /** The control a label names (the kit's Field marks required fields with an aria-hidden "*"). */
   control(label: string): Locator {
-    return this.form.getByLabel(new RegExp(`^${label}\\*?$`));
+    // A combobox's open list is labelled by the same label: the control is the input (or group).
+    return this.form.getByLabel(new RegExp(`^${label}\\*?$`)).and(this.page.locator("input, textarea, select, [role='radiogroup']"));
   }
 
   /** The error text linked (aria-describedby) to the control with this label. */
@@ -101,7 +102,7 @@ export class PersonalInfoPage {
       if ((await state.getAttribute("role")) === "combobox") await this.pick(state, values.state);
       else await state.fill(values.state);
       await expect(state).toHaveValue(new RegExp(`^${values.state}`), { timeout: 1000 });
-    }).toPass();
+    }).toPass({ timeout: 30_000 });
   }
 
   /** Types into a combobox and picks the option whose name starts with the text. */

@@ -2,7 +2,7 @@
 // residence and state/province, all required. Used by onboarding and by the profile. Validated by
 // the shared schema's personalIdentitySchema (the server validates PATCH /users/ with the same).
 import { personalIdentitySchema } from "@patrimonio/shared-schema";
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useEnumOptions } from "../api/enums";
@@ -13,6 +13,7 @@ import { Combobox } from "../ui/Combobox";
 import { DateInput } from "../ui/DateInput";
 import { Field } from "../ui/Field";
 import { RadioGroup } from "../ui/RadioGroup";
+import { foldText } from "../ui/search";
 import { TextInput } from "../ui/TextInput";
 import styles from "./form.module.css";
 import { FormError } from "./FormError";
@@ -47,6 +48,16 @@ export function PersonalInfoForm({ defaultValues, submitLabel, onSubmit }: Perso
   const genders = useMemo(() => genderOptions(language), [language]);
   const { control, register, errorText } = form;
   const provinces = useProvinces(form.watch("country"));
+  // The province is typed until the device has the country's list, then picked. Text typed before
+  // the list arrived is kept: written the list's way when it names one of its provinces ("madrid"
+  // becomes "Madrid"), else left as typed for the picker to show and the person to correct.
+  useEffect(() => {
+    if (!provinces || provinces.length === 0) return;
+    const typed = form.getValues("state");
+    if (!typed || provinces.some((o) => o.value === typed)) return;
+    const match = provinces.find((o) => foldText(o.label) === foldText(typed.trim()));
+    if (match) form.setValue("state", match.value, { shouldDirty: true });
+  }, [provinces, form]);
 
   return (
     <form className={styles.form} noValidate data-testid="personal-info-form" onSubmit={form.submit(onSubmit)}>
