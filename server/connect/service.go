@@ -364,9 +364,16 @@ func (s *Service) Complete(ctx context.Context, userID, state string, params url
 			return Connection{}, err
 		}
 	}
-	// The state is good once, whatever the institution answered.
-	if _, err := s.db.Exec(ctx, `UPDATE connections SET state_hash = NULL, updated_at = ? WHERE id = ?`, now, c.ID); err != nil {
+	// The state is good once, whatever the institution answered: of two returns racing with the
+	// same state (a double click, a replayed redirect), only the one that clears it goes on.
+	res, err := s.db.Exec(ctx, `UPDATE connections SET state_hash = NULL, updated_at = ? WHERE id = ? AND state_hash = ?`, now, c.ID, hashOf(state))
+	if err != nil {
 		return Connection{}, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return Connection{}, err
+	} else if n != 1 {
+		return Connection{}, core.Refuse(ctx, core.ENOTFOUND, "connect.link.unknown")
 	}
 	consent, err := p.CompleteLink(ctx, pending, Callback{Params: params})
 	if err != nil {
