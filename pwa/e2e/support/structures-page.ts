@@ -78,15 +78,17 @@ export class StructuresTab {
       const state = values.state;
       await expect(async () => {
         const picker = this.form.getByRole("combobox", { name: labels.state, exact: true });
+        // Each try waits briefly: the text field may be gone (replaced by the picker) by the time
+        // it is filled, and a fill would otherwise wait for it until the test's own bound.
         if ((await picker.count()) > 0) {
-          await picker.fill(state);
-          await picker.press("Enter");
+          await picker.fill(state, { timeout: 2000 });
+          await picker.press("Enter", { timeout: 2000 });
           await expect(picker).toHaveValue(state, { timeout: 1000 });
         } else {
-          await this.field(labels.state).fill(state);
+          await this.field(labels.state).fill(state, { timeout: 2000 });
           await expect(this.field(labels.state)).toHaveValue(state, { timeout: 1000 });
         }
-      }).toPass();
+      }).toPass({ timeout: 30_000 });
     }
     if (values.ownership !== undefined) await this.field(labels.ownership).fill(values.ownership);
     if (values.parent !== undefined) {
