@@ -94,3 +94,17 @@ func RetryAfter(h string, now time.Time) time.Duration {
 	}
 	return time.Second
 }
+
+// ReadAnswer reads a provider's answer (at most 8 MiB) and closes it; an answer other than 2xx is
+// turned into an error by translate, which knows the provider's error body.
+func ReadAnswer(resp *http.Response, translate func(status int, raw []byte) error) ([]byte, error) {
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return nil, fmt.Errorf("read the answer to %s: %w", resp.Request.URL.Redacted(), err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, translate(resp.StatusCode, raw)
+	}
+	return raw, nil
+}

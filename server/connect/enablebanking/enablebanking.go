@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -128,13 +127,9 @@ func (p *Provider) call(ctx context.Context, method, path string, query url.Valu
 	if err != nil {
 		return fmt.Errorf("enablebanking: %w", err)
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	raw, err := connect.ReadAnswer(resp, translate)
 	if err != nil {
-		return fmt.Errorf("enablebanking: read %s: %w", path, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return translate(resp.StatusCode, raw)
+		return err
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
 		return fmt.Errorf("enablebanking: decode %s: %w", path, err)

@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -131,13 +130,9 @@ func (p *Provider) call(ctx context.Context, method, path string, query url.Valu
 	if err != nil {
 		return fmt.Errorf("snaptrade: %w", err)
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	raw, err := connect.ReadAnswer(resp, translate)
 	if err != nil {
-		return fmt.Errorf("snaptrade: read %s: %w", path, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return translate(resp.StatusCode, raw)
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // amounts are JSON numbers: read them exactly
