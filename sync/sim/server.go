@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -301,7 +302,11 @@ func (s *Server) startBinary() error {
 			config.EnvLogLevel+"=warn",
 		)
 		w := lockedWriter{&s.mu, s.log}
-		cmd.Stdout, cmd.Stderr = w, w
+		// The binary says "Patrimonio is running at …" once it holds its port. Only then is a
+		// health answer on that port its own: a port found free can be taken by another
+		// scenario's server before this binary binds it, and that server would answer instead.
+		bound := &boundWatcher{want: "Patrimonio is running at http://127.0.0.1:" + strconv.Itoa(s.port) + "\n", seen: make(chan struct{})}
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(w, bound), w
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		if err := cmd.Start(); err != nil {
 			return fmt.Errorf("start the server binary: %w", err)
@@ -310,7 +315,11 @@ func (s *Server) startBinary() error {
 		go func() { _ = cmd.Wait(); close(exited) }()
 		s.cmd, s.exited = cmd, exited
 		base := "http://127.0.0.1:" + strconv.Itoa(s.port)
-		if err := waitHealthy(base, exited); err == nil {
+		err := waitBound(bound.seen, exited)
+		if err == nil {
+			err = waitHealthy(base, exited)
+		}
+		if err == nil {
 			s.setURL(base)
 			return nil
 		} else if attempt == 3 {
@@ -322,6 +331,41 @@ func (s *Server) startBinary() error {
 		_ = cmd.Process.Kill()
 		<-exited
 		s.cmd = nil
+	}
+}
+
+// boundWatcher closes seen once the output holds want (the binary's line on its own port).
+type boundWatcher struct {
+	want string
+	mu   gosync.Mutex
+	out  []byte
+	seen chan struct{}
+	done bool
+}
+
+func (b *boundWatcher) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done {
+		return len(p), nil
+	}
+	b.out = append(b.out, p...)
+	if bytes.Contains(b.out, []byte(b.want)) {
+		b.done, b.out = true, nil
+		close(b.seen)
+	}
+	return len(p), nil
+}
+
+// waitBound waits until the binary says it holds its port, or it exits.
+func waitBound(seen, exited chan struct{}) error {
+	select {
+	case <-seen:
+		return nil
+	case <-exited:
+		return errors.New("exited before it held its port")
+	case <-time.After(30 * time.Second):
+		return errors.New("did not say it holds its port within 30 s")
 	}
 }
 
