@@ -3,7 +3,7 @@
 // goes on at its step. Guards, search parsing and loaders stay here; each screen's code is loaded
 // when the route is first visited or preloaded on intent.
 import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
-import * as z from "zod";
+import { bool, positiveInt, searchSchema, text, textList } from "./search";
 import { workspaceQuery } from "../api/queries";
 import { areaRoutes } from "./areaRoutes";
 import { assetRoutes } from "./assetRoutes";
@@ -21,13 +21,7 @@ export const dashboardRoute = createRoute({
 
 /** /map?country=ES: the wealth map; `country` (ISO code, or "none" for assets without a tax
  * country) opens that country's list of assets. */
-export const wealthMapSearchSchema = z.object({
-  country: z
-    .string()
-    .regex(/^(?:[A-Z]{2}|none)$/)
-    .optional()
-    .catch(undefined),
-});
+export const wealthMapSearchSchema = searchSchema({ country: text({ pattern: /^(?:[A-Z]{2}|none)$/ }) });
 
 export const wealthMapRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -73,13 +67,10 @@ export const adminUsersRoute = createRoute({
 
 /** /admin/enums?type=&parentId=&levels=: the view of the enumerations screen (levels: a list,
  * default empty; also read comma-separated). */
-export const adminEnumsSearchSchema = z.object({
-  type: z.string().max(64).optional().catch(undefined),
-  parentId: z.coerce.number().int().positive().optional().catch(undefined),
-  levels: z
-    .preprocess((v) => (typeof v === "string" ? v.split(",").filter(Boolean) : v), z.array(z.string().max(64)).max(10))
-    .optional()
-    .catch(undefined),
+export const adminEnumsSearchSchema = searchSchema({
+  type: text({ max: 64 }),
+  parentId: positiveInt,
+  levels: textList({ max: 10, itemMax: 64 }),
 });
 
 export const adminEnumsRoute = createRoute({
@@ -93,9 +84,7 @@ export const adminEnumsRoute = createRoute({
 export const adminRouteTree = adminRoute.addChildren([adminIndexRoute, adminUsersRoute, adminEnumsRoute]);
 
 /** /workspaces?create=true opens the dialog that creates a team workspace (the top bar links there). */
-export const workspacesSearchSchema = z.object({
-  create: z.boolean().optional().catch(undefined),
-});
+export const workspacesSearchSchema = searchSchema({ create: bool });
 
 export const workspacesRoute = createRoute({
   getParentRoute: () => appLayoutRoute,

@@ -2,20 +2,16 @@
 // the logins vault and help. Short routes that match the sidebar. Search parsing lives here (bad values
 // fall back, never throw); each screen's code is loaded when the route is first visited.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import * as z from "zod";
+import { flag, one, oneOf, recordId, searchSchema, text, type Parsed } from "./search";
 import { appLayoutRoute, guardApp } from "./root";
 
 /** A record id in a search param (a UUID); anything else is dropped. */
-const idParam = z
-  .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
-  .optional()
-  .catch(undefined);
+const idParam = recordId;
 
 /** /liabilities?new=1 (the new-debt form, assetId preselects the asset) | ?edit=<id> (its form) |
  * ?show=<id> (its payment plan and balance over time). */
-export const liabilitiesSearchSchema = z.object({
-  new: z.coerce.number().pipe(z.literal(1)).optional().catch(undefined),
+export const liabilitiesSearchSchema = searchSchema({
+  new: one,
   edit: idParam,
   show: idParam,
   assetId: idParam,
@@ -32,9 +28,9 @@ export const liabilitiesRoute = createRoute({
 
 /** /flows?new=1 (the new-flow form, assetId preselects the asset) | ?edit=<id> (its form);
  * view=monthly|yearly: the projection shown. */
-export const flowsSearchSchema = z.object({
-  view: z.enum(["monthly", "yearly"]).optional().catch(undefined),
-  new: z.coerce.number().pipe(z.literal(1)).optional().catch(undefined),
+export const flowsSearchSchema = searchSchema({
+  view: oneOf("monthly", "yearly"),
+  new: one,
   edit: idParam,
   assetId: idParam,
 });
@@ -49,9 +45,7 @@ export const flowsRoute = createRoute({
 });
 
 /** /beneficiaries?tab=beneficiaries|instructions|readiness */
-export const beneficiariesSearchSchema = z.object({
-  tab: z.enum(["beneficiaries", "instructions", "readiness"]).optional().catch(undefined),
-});
+export const beneficiariesSearchSchema = searchSchema({ tab: oneOf("beneficiaries", "instructions", "readiness") });
 
 export const beneficiariesRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -73,15 +67,13 @@ export const binderRoute = createRoute({
 
 /** /tasks?status=todo|in_progress|done&priority=high|medium|low&asset=<asset id>|none&overdue=1: the
  * task list's filters (screens/tasks/taskModel.ts applies them). Bad values fall back to no filter. */
-export const tasksSearchSchema = z.object({
-  status: z.enum(["todo", "in_progress", "done"]).optional().catch(undefined),
-  priority: z.enum(["high", "medium", "low"]).optional().catch(undefined),
-  asset: z.union([z.literal("none"), z.uuid()]).optional().catch(undefined),
-  overdue: z
-    .preprocess((v) => (v === true || v === 1 || v === "1" || v === "true" ? true : undefined), z.literal(true).optional())
-    .catch(undefined),
+export const tasksSearchSchema = searchSchema({
+  status: oneOf("todo", "in_progress", "done"),
+  priority: oneOf("high", "medium", "low"),
+  asset: (raw: unknown): "none" | string | undefined => (raw === "none" ? "none" : recordId(raw)),
+  overdue: flag,
 });
-export type TasksSearch = z.infer<typeof tasksSearchSchema>;
+export type TasksSearch = Parsed<typeof tasksSearchSchema>;
 
 export const tasksRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -102,11 +94,11 @@ export const loginsRoute = createRoute({
 
 /** /help?topic=<section id>&q=<search text>: the help section to open and the search (a deep link to
  * a topic, e.g. /help?topic=sync; unknown topics fall back to the top). */
-export const helpSearchSchema = z.object({
-  topic: z.string().regex(/^[a-z][a-z0-9-]{0,39}$/).optional().catch(undefined),
-  q: z.coerce.string().max(200).optional().catch(undefined),
+export const helpSearchSchema = searchSchema({
+  topic: text({ pattern: /^[a-z][a-z0-9-]{0,39}$/ }),
+  q: text({ max: 200, coerce: true }),
 });
-export type HelpSearch = z.infer<typeof helpSearchSchema>;
+export type HelpSearch = Parsed<typeof helpSearchSchema>;
 
 export const helpRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -119,7 +111,7 @@ export const helpRoute = createRoute({
 
 /** /import?assetId=<id>: import a bank statement file (Norma 43, CAMT.053, OFX, CSV) on the device,
  * offline; assetId preselects the asset to value (issue 15). */
-export const importSearchSchema = z.object({ assetId: idParam });
+export const importSearchSchema = searchSchema({ assetId: idParam });
 
 export const importRoute = createRoute({
   getParentRoute: () => appLayoutRoute,

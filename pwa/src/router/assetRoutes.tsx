@@ -3,28 +3,22 @@
 // loaded when the route is first visited or preloaded on intent. The screens read and write the
 // device database only, so every one of them works offline.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import * as z from "zod";
+import { idList, oneOf, positiveInt, searchSchema, text, type Parsed } from "./search";
 import { appLayoutRoute, guardApp } from "./root";
 
 /** A list of numbers, from `?collIds=1,3` or `?collIds=[1,3]` (the router's JSON form): the numeric
  * ids of the collapsed groups. Anything that is not a positive whole number is dropped. */
-export const collIdsSchema = z
-  .preprocess((v) => {
-    const list = typeof v === "string" ? v.split(",") : typeof v === "number" ? [v] : Array.isArray(v) ? v : [];
-    const ids = list.map((x) => Number(x)).filter((n) => Number.isSafeInteger(n) && n > 0);
-    return [...new Set(ids)].sort((a, b) => a - b);
-  }, z.array(z.number().int().positive()).max(1000))
-  .optional()
-  .catch(undefined);
+export const collIdsSchema = idList;
+const searchText = text({ max: 200, coerce: true });
 
 /** /assets/?tab=accounts|legal-structures&collIds=…&q=… (q: the search text, kept so back and a
  * shared link keep it; not in the spec's list, an addition). */
-export const assetListSearchSchema = z.object({
-  tab: z.enum(["accounts", "legal-structures"]).optional().catch(undefined),
+export const assetListSearchSchema = searchSchema({
+  tab: oneOf("accounts", "legal-structures"),
   collIds: collIdsSchema,
-  q: z.coerce.string().max(200).optional().catch(undefined),
+  q: searchText,
 });
-export type AssetListSearch = z.infer<typeof assetListSearchSchema>;
+export type AssetListSearch = Parsed<typeof assetListSearchSchema>;
 
 export const assetListRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -38,13 +32,13 @@ export const assetListRoute = createRoute({
 /** /assets/new?categoryId=…&mode=manual|connect&kind=…: the category picker, then connect or add
  * manually, then the form of the kind (an addition to the spec's routes, so the flow deep-links and
  * back works step by step). */
-export const assetNewSearchSchema = z.object({
-  categoryId: z.coerce.number().int().positive().optional().catch(undefined),
-  mode: z.enum(["manual", "connect"]).optional().catch(undefined),
-  kind: z.string().max(64).optional().catch(undefined),
-  structureId: z.string().max(64).optional().catch(undefined),
+export const assetNewSearchSchema = searchSchema({
+  categoryId: positiveInt,
+  mode: oneOf("manual", "connect"),
+  kind: text({ max: 64 }),
+  structureId: text({ max: 64 }),
 });
-export type AssetNewSearch = z.infer<typeof assetNewSearchSchema>;
+export type AssetNewSearch = Parsed<typeof assetNewSearchSchema>;
 
 export const assetNewRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -56,9 +50,7 @@ export const assetNewRoute = createRoute({
 });
 
 /** /assets/{assetId}/?tab=details|settings */
-export const assetDetailSearchSchema = z.object({
-  tab: z.enum(["details", "settings"]).optional().catch(undefined),
-});
+export const assetDetailSearchSchema = searchSchema({ tab: oneOf("details", "settings") });
 
 export const assetDetailRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -71,7 +63,7 @@ export const assetDetailRoute = createRoute({
 
 /** /assets/classes/{assetType}/?collIds=… (assetType: the class's numeric id, 1–8; collIds: the
  * collapsed categories). */
-export const assetClassSearchSchema = z.object({ collIds: collIdsSchema, q: z.coerce.string().max(200).optional().catch(undefined) });
+export const assetClassSearchSchema = searchSchema({ collIds: collIdsSchema, q: searchText });
 
 export const assetClassRoute = createRoute({
   getParentRoute: () => appLayoutRoute,

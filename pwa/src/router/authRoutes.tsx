@@ -1,17 +1,16 @@
 // /signin, /signup and /signup/verify, in the plain layout. Visitors only (a signed-in user goes on
 // to where they belong); ?redirect= (a same-origin path, checked) is where sign-in returns to.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import * as z from "zod";
+import { searchSchema, text } from "./search";
 import { decideGuestRoute, decideOnboardingRoute, safeRedirect } from "../auth/guards";
 import { enforce, loadMeForGuard, publicLayoutRoute } from "./root";
 
-export const authSearchSchema = z.object({
-  redirect: z
-    .string()
-    .transform((value) => safeRedirect(value))
-    .optional()
-    .catch(undefined),
+export const authSearchSchema = searchSchema({
+  redirect: (raw: unknown) => (typeof raw === "string" ? safeRedirect(raw) : undefined),
 });
+
+const emailSearchSchema = searchSchema({ email: text() });
+const tokenSearchSchema = searchSchema({ token: text() });
 
 export const signInRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
@@ -35,7 +34,7 @@ export const verifyEmailRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: "/signup/verify",
   // ?email= is the address that has just signed up (no session yet: the code signs in).
-  validateSearch: (search) => z.object({ email: z.string().optional().catch(undefined) }).parse(search),
+  validateSearch: (search) => emailSearchSchema.parse(search),
   beforeLoad: async ({ context, search }) => enforce(decideOnboardingRoute(await loadMeForGuard(context), "verify_email", search.email)),
   staticData: { titleKey: "shell.titles.verifyEmail", locales: [] },
   component: lazyRouteComponent(() => import("../screens/auth/VerifyEmailScreen"), "VerifyEmailScreen"),
@@ -53,7 +52,7 @@ export const passwordForgotRoute = createRoute({
 export const passwordResetRoute = createRoute({
   getParentRoute: () => publicLayoutRoute,
   path: "/password/reset",
-  validateSearch: (search) => z.object({ token: z.string().optional().catch(undefined) }).parse(search),
+  validateSearch: (search) => tokenSearchSchema.parse(search),
   staticData: { titleKey: "shell.titles.passwordReset", locales: [] },
   component: lazyRouteComponent(() => import("./screens/PasswordResetRoute"), "PasswordResetRoute"),
 });

@@ -1,13 +1,13 @@
 // /profile/billing?tab=billing|plans: the billing page of the signed-in app (issue 14), with the way
 // back from Stripe Checkout (?checkout=success|cancel) and from the customer portal.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import * as z from "zod";
+import { oneOf, searchSchema, text } from "./search";
 import { appLayoutRoute, guardApp } from "./root";
 
-export const billingSearchSchema = z.object({
-  tab: z.enum(["billing", "plans"]).optional().catch(undefined),
-  checkout: z.enum(["success", "cancel"]).optional().catch(undefined),
-  session_id: z.string().max(255).optional().catch(undefined),
+export const billingSearchSchema = searchSchema({
+  tab: oneOf("billing", "plans"),
+  checkout: oneOf("success", "cancel"),
+  session_id: text({ max: 255 }),
 });
 
 export const profileBillingRoute = createRoute({

@@ -4,18 +4,14 @@
 // become assets. Both need the network (the server talks to the provider); what they create reaches
 // every device through sync.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import * as z from "zod";
+import { oneOf, searchSchema, text, type Parsed } from "./search";
 import { appLayoutRoute, guardApp } from "./root";
 
-export const connectSearchSchema = z.object({
-  kind: z.enum(["bank", "brokerage"]).optional().catch(undefined),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/)
-    .optional()
-    .catch(undefined),
+export const connectSearchSchema = searchSchema({
+  kind: oneOf("bank", "brokerage"),
+  country: text({ pattern: /^[A-Z]{2}$/ }),
 });
-export type ConnectSearch = z.infer<typeof connectSearchSchema>;
+export type ConnectSearch = Parsed<typeof connectSearchSchema>;
 
 export const connectRoute = createRoute({
   getParentRoute: () => appLayoutRoute,

@@ -1,7 +1,7 @@
 // /onboarding and its steps, in the plain layout. Only the server's current step opens; the intro
 // opens at any step. Each step's code loads when it is visited (or preloaded on intent).
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import * as z from "zod";
+import { oneOf, searchSchema, text } from "./search";
 import { stripeProductsQuery } from "../api/billing";
 import { decideBillingStatusRoute, decideOnboardingRoute, type OnboardingRouteStep } from "../auth/guards";
 import { loadSyncModules } from "../shell/syncModules";
@@ -57,9 +57,9 @@ export const onboardingPersonalInfoRoute = createRoute({
 });
 
 /** ?checkout=success|cancel&session_id=…: the way back from Stripe Checkout. */
-export const checkoutReturnSchema = z.object({
-  checkout: z.enum(["success", "cancel"]).optional().catch(undefined),
-  session_id: z.string().max(255).optional().catch(undefined),
+export const checkoutReturnSchema = searchSchema({
+  checkout: oneOf("success", "cancel"),
+  session_id: text({ max: 255 }),
 });
 
 // With billing on (issue 14): the card check (1 US dollar), the plan, and the subscription's status.
