@@ -1,15 +1,7 @@
 // The device database handle: typed commands per collection (the only writers of local records
 // and the outbox) and the reads that hooks and tests use. Every command validates against the
 // shared schema and writes the record and its outbox entry in ONE Dexie transaction.
-import {
-  COLLECTIONS,
-  COLLECTION_NAMES,
-  LIMITS,
-  validateWith,
-  type CollectionName,
-  type Issue,
-  type WireIssue,
-} from "@patrimonio/shared-schema";
+import { COLLECTION_NAMES, type COLLECTIONS, type CollectionName, type Issue, type WireIssue } from "@patrimonio/shared-schema";
 import Dexie from "dexie";
 import type * as z from "zod";
 import {
@@ -134,14 +126,22 @@ function notFound(what: string): ClientDbError {
   return new ClientDbError("not_found", `${what} does not exist on this device.`);
 }
 
-/** Validates a record's fields with its collection's schema (and the server's size limit). */
-export function validateRecord<C extends CollectionName>(collection: C, fields: unknown): CommandResult<{ value: EntityOf<C> }> {
-  const size = new TextEncoder().encode(JSON.stringify(fields)).length;
-  if (size > LIMITS.maxRecordBytes) {
-    return { ok: false, issues: [{ path: "", key: "validation.document.tooLarge", params: { max: LIMITS.maxRecordBytes } }] };
-  }
-  const r = validateWith(COLLECTIONS[collection].schema as unknown as z.ZodType<EntityOf<C>>, fields);
-  return r.ok ? { ok: true, value: r.value } : r;
+// The record schemas (zod, about 30 KB gzip) load with the first write, not with the first read:
+// a screen that only shows records (the dashboard) never downloads them. batch() waits for them
+// before it opens its transaction (an import cannot be awaited inside one).
+type Validation = typeof import("./validation");
+let validation: Validation | undefined;
+let loadingValidation: Promise<Validation> | undefined;
+
+/** Loads the record schemas once; every command waits for it before it writes. */
+export function loadValidation(): Promise<Validation> {
+  loadingValidation ??= import("./validation").then((m) => (validation = m));
+  return loadingValidation;
+}
+
+function validateLoaded<C extends CollectionName>(collection: C, fields: unknown): CommandResult<{ value: EntityOf<C> }> {
+  if (!validation) throw new ClientDbError("invalid", "The record schemas are not loaded (a command ran outside batch()).");
+  return validation.validateRecord(collection, fields);
 }
 
 /** What the device saw of each field when making a new mutation on `row` (sent as `base`): the
@@ -271,13 +271,15 @@ export class ClientDb {
    * Much faster than separate commands for bulk edits (one IndexedDB transaction).
    */
   batch<T>(fn: () => Promise<T>): Promise<T> {
-    return this.#db.transaction("rw", this.#db.syncTables(), fn);
+    // Inside an outer batch the schemas are loaded already, and the transaction is joined at once.
+    if (validation) return this.#db.transaction("rw", this.#db.syncTables(), fn);
+    return loadValidation().then(() => this.#db.transaction("rw", this.#db.syncTables(), fn));
   }
 
   /** Creates a record; returns its new id (UUIDv7), or the validation issues (nothing written). */
   create<C extends CollectionName>(collection: C, workspaceId: string, fields: EntityOf<C>): Promise<CommandResult<{ id: string }>> {
     return this.#write(collection, async () => {
-      const checked = validateRecord(collection, fields);
+      const checked = validateLoaded(collection, fields);
       if (!checked.ok) return checked;
       const id = uuidv7(this.#now());
       const values: Record<string, JsonValue> = {};
@@ -312,7 +314,7 @@ export class ClientDb {
         for (const f of Object.keys(l.mutation.fields ?? {})) if (!Object.hasOwn(changed, f)) changed[f] = own(next, f) ?? null;
       }
       if (Object.keys(changed).length === 0) return { ok: true };
-      const checked = validateRecord(collection, visibleFields({ ...row.state, fields: next }));
+      const checked = validateLoaded(collection, visibleFields({ ...row.state, fields: next }));
       if (!checked.ok) return checked;
       const base = baseFor(row);
       const issued = await this.#issue();
@@ -341,7 +343,7 @@ export class ClientDb {
       const row = await this.#row(collection, recordId);
       const c = this.#conflict(collection, row, id);
       const next = { ...row.state.fields, [c.field]: c.value };
-      const checked = validateRecord(collection, visibleFields({ ...row.state, fields: next }));
+      const checked = validateLoaded(collection, visibleFields({ ...row.state, fields: next }));
       if (!checked.ok) return checked;
       const issued = await this.#issue();
       const mutation: Mutation = {
@@ -393,7 +395,7 @@ export class ClientDb {
       const row = await this.#row(rej.collection, rej.recordId);
       const keep = row.local.filter((l) => l.mutationId !== mutationId);
       if (rej.mutation.op === "put" || rej.mutation.op === "restore") {
-        const checked = validateRecord(rej.collection, visibleFields(row.state));
+        const checked = validateLoaded(rej.collection, visibleFields(row.state));
         if (!checked.ok) return checked;
       }
       const issued = await this.#issue();
@@ -452,7 +454,7 @@ export class ClientDb {
   // ------------------------------------------------------------ internals
 
   #write<T>(collection: CollectionName, fn: () => Promise<T>): Promise<T> {
-    if (!Object.hasOwn(COLLECTIONS, collection)) {
+    if (!(COLLECTION_NAMES as readonly string[]).includes(collection)) {
       return Promise.reject(new ClientDbError("invalid", `Unknown collection ${JSON.stringify(collection)}.`));
     }
     return this.batch(fn);
@@ -485,7 +487,7 @@ export class ClientDb {
       const row = await this.#row(collection, id);
       if (isDeleted(row.state) === (op === "delete")) return { ok: true };
       if (op === "restore") {
-        const checked = validateRecord(collection, visibleFields(row.state));
+        const checked = validateLoaded(collection, visibleFields(row.state));
         if (!checked.ok) return checked;
       }
       const issued = await this.#issue();

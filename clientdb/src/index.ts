@@ -4,7 +4,7 @@
 export {
   ClientDb,
   ClientDbError,
-  validateRecord,
+  loadValidation,
   type CommandResult,
   type ConflictView,
   type EntityOf,
@@ -13,6 +13,7 @@ export {
   type RejectedView,
   type SyncedRecord,
 } from "./clientdb";
+export { validateRecord } from "./validation";
 export {
   SyncClient,
   type NetworkLike,

@@ -15,13 +15,13 @@ import {
   PROPERTY_STATUSES,
   PROPERTY_USES,
   VEHICLE_CONDITIONS,
-  assetCategorySchema,
-  assetClassSchema,
+  ASSET_CLASSES,
   isBuiltinAssetCategory,
   type AssetCategory,
   type AssetGroup,
 } from "./enums";
 import {
+  code,
   country,
   currency,
   date,
@@ -39,6 +39,11 @@ import {
   uuidv7,
 } from "./primitives";
 import { fail, isAfter, whenValid } from "./rules";
+
+export const assetClassSchema = z.enum(ASSET_CLASSES);
+/** A category is a code: a built-in one (ASSET_CATEGORIES) or an admin-added enumeration's code,
+ * with the enumeration code pattern (so every code an admin can create fits). */
+export const assetCategorySchema = code();
 
 export const ASSET_NAME_MAX = 140;
 export const ASSET_DESCRIPTION_MAX = 256;

@@ -1,5 +1,6 @@
 // The synced collections (per workspace, editable offline) and the entity each one holds.
 import type * as z from "zod";
+import { COLLECTION_NAMES, type CollectionName } from "./constants";
 import { assetRules, assetSchema, assetShape } from "./asset";
 import { beneficiaryRules, beneficiarySchema, beneficiaryShape } from "./beneficiary";
 import { cashFlowRules, cashFlowSchema, cashFlowShape } from "./cashFlow";
@@ -93,7 +94,6 @@ export const COLLECTIONS = {
     fields: Object.keys(vaultKeyShape),
     jsonSchema: "vaultKey.json",
   },
-} as const;
+} as const satisfies Record<CollectionName, unknown>;
 
-export type CollectionName = keyof typeof COLLECTIONS;
-export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as [CollectionName, ...CollectionName[]];
+export { COLLECTION_NAMES, type CollectionName };

@@ -1,7 +1,5 @@
 // Every fixed list of values, as English snake_case codes. Labels (es/en) live in
 // messages/<lang>.json under `labels.<list>.<code>`; a test checks every code has both.
-import * as z from "zod";
-import { code } from "./primitives";
 
 export const ASSET_CLASSES = [
   "real_estate",
@@ -161,8 +159,3 @@ export type EnumListName = keyof typeof ENUM_LISTS;
 export function labelKey(list: EnumListName, code: string): string {
   return `labels.${list}.${code}`;
 }
-
-export const assetClassSchema = z.enum(ASSET_CLASSES);
-/** A category is a code: a built-in one (ASSET_CATEGORIES) or an admin-added enumeration's code,
- * with the enumeration code pattern (so every code an admin can create fits). */
-export const assetCategorySchema = code();

@@ -33,10 +33,7 @@ import { doc, hlc, int, maxKeys, text, uuid, uuidv7 } from "./primitives";
 import { LIMITS } from "./limits";
 import { fail, whenValid } from "./rules";
 
-/** Version of the message format. A server refuses a hello with another protocolVersion. */
-export const PROTOCOL_VERSION = 3;
-/** Version of the record schemas. Bump it whenever a synced entity changes incompatibly. */
-export const SCHEMA_VERSION = 4;
+export { CLOSE_CODES, PROTOCOL_VERSION, SCHEMA_VERSION } from "./constants";
 
 export { LIMITS } from "./limits";
 
@@ -337,19 +334,3 @@ export const SERVER_MESSAGES = {
   pong: pongSchema,
 } as const;
 
-/** WebSocket close codes the server uses (sync/PROTOCOL.md explains each). */
-export const CLOSE_CODES = {
-  normal: 1000,
-  goingAway: 1001,
-  tooLarge: 1009,
-  internal: 1011,
-  invalidMessage: 4400,
-  unauthorized: 4401,
-  forbidden: 4403,
-  timeout: 4408,
-  replaced: 4409,
-  version: 4426,
-  rateLimited: 4429,
-  tooManyConnections: 4430,
-  slowConsumer: 4431,
-} as const;

@@ -4,6 +4,9 @@
 import type { Issue } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch, SyncedRecord } from "../clientdb";
 import { atomically, liveRows, must, recordOf, recordsOf, rowById } from "./batch";
+// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
+// screen that writes can save offline once it is open, service worker or not.
+import "../validation";
 
 type AssetFields = EntityOf<"assets">;
 type ValuationFields = EntityOf<"valuations">;

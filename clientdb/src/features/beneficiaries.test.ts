@@ -4,7 +4,8 @@ import { describe, expect, test } from "vitest";
 import { dbOf } from "../clientdb";
 import { OTHER_WORKSPACE, WORKSPACE, asset, openDevice } from "../../test/support";
 import { createAsset, deleteAsset } from "./assets";
-import { allocatedHundredths, deleteBeneficiary, saveBeneficiary } from "./beneficiaries";
+import { allocatedHundredths } from "./allocations";
+import { deleteBeneficiary, saveBeneficiary } from "./beneficiaries";
 import { deleteLegacyInstruction, saveLegacyInstruction } from "./legacy";
 
 function idOf(r: { ok: boolean }): string {

@@ -4,37 +4,14 @@
 // beneficiary. The rule spans records, so it is checked here on the device (the shared schema checks
 // one record); merged data from two devices can still exceed 100 %: the screens show it.
 import { beneficiaryShape, toHundredths, type Issue } from "@patrimonio/shared-schema";
-import type { ClientDb, CommandResult, EntityOf, Patch, SyncedRecord } from "../clientdb";
+import { ESTATE, SUM_EXCEEDS_KEY, allocatedHundredths } from "./allocations";
+import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, liveRows, must, recordsOf, rowById, recordOf } from "./batch";
+// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
+// screen that writes can save offline once it is open, service worker or not.
+import "../validation";
 
 type BeneficiaryFields = EntityOf<"beneficiaries">;
-
-/** The allocation target of the whole estate (an allocation without assetId). */
-export const ESTATE = "";
-
-/** The shared-schema messages of the ownership rule, reused for allocations (spec §5). */
-export const SUM_EXCEEDS_KEY = "validation.percent.sumExceeds";
-export const REMAINING_KEY = "validation.percent.remaining";
-
-/**
- * Hundredths of a percent allocated per target (asset id, or ESTATE for the whole estate), summed over
- * beneficiaries (deleted ones and `exceptId` left out). Integers: shares have at most two decimals.
- */
-export function allocatedHundredths(
-  beneficiaries: readonly Pick<SyncedRecord<"beneficiaries">, "id" | "deleted" | "fields">[],
-  exceptId?: string,
-): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const b of beneficiaries) {
-    if (b.deleted || b.id === exceptId) continue;
-    for (const a of b.fields.allocations ?? []) {
-      if (typeof a.percentage !== "string") continue;
-      const target = a.assetId ?? ESTATE;
-      sums.set(target, (sums.get(target) ?? 0) + toHundredths(a.percentage));
-    }
-  }
-  return sums;
-}
 
 /** The issues of a beneficiary's allocations against the others' (and the workspace's assets). */
 function allocationIssues(

@@ -5,6 +5,9 @@ import { cashFlowShape } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
 import { wholePatch } from "./liabilities";
+// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
+// screen that writes can save offline once it is open, service worker or not.
+import "../validation";
 
 type CashFlowFields = EntityOf<"cashFlows">;
 

@@ -20,7 +20,8 @@ export { deleteLiability, saveLiability } from "./liabilities";
 export { deleteCashFlow, saveCashFlow } from "./flows";
 export { readWorkspaceDevices, refreshWorkspaceDevices, useWorkspaceDevices, type DevicesMeta, type WorkspaceDevice } from "./devices";
 export { createTask, deleteTask, setTaskStatus, updateTask, type TaskFields } from "./tasks";
-export { ESTATE, REMAINING_KEY, SUM_EXCEEDS_KEY, allocatedHundredths, deleteBeneficiary, saveBeneficiary } from "./beneficiaries";
+export { ESTATE, REMAINING_KEY, SUM_EXCEEDS_KEY, allocatedHundredths } from "./allocations";
+export { deleteBeneficiary, saveBeneficiary } from "./beneficiaries";
 export { deleteLegacyInstruction, saveLegacyInstruction } from "./legacy";
 export { VAULT_LOCKED_KEY, deleteLogin, saveLogin, saveVaultKey, type LoginSealer, type SaveLoginOptions, type SealPlace, type SealedField } from "./logins";
 export {

@@ -3,6 +3,9 @@
 import { legacyInstructionShape, type Issue } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
+// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
+// screen that writes can save offline once it is open, service worker or not.
+import "../validation";
 
 type InstructionFields = EntityOf<"legacyInstructions">;
 

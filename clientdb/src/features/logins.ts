@@ -14,6 +14,9 @@ import {
 import Dexie from "dexie";
 import type { ClientDb, CommandResult, Patch } from "../clientdb";
 import { atomically, must, recordOf, rowById } from "./batch";
+// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
+// screen that writes can save offline once it is open, service worker or not.
+import "../validation";
 
 export type SealedField = "secret" | "notes";
 
