@@ -412,13 +412,16 @@ func (p *Provider) Holdings(ctx context.Context, c connect.Credentials, accountI
 	var out struct {
 		Results []struct {
 			Instrument struct {
+				Kind        string  `json:"kind"`
 				Symbol      string  `json:"symbol"`
 				Description *string `json:"description"`
 				Currency    *string `json:"currency"`
+				Exchange    *string `json:"exchange"`
 			} `json:"instrument"`
-			Units    *string `json:"units"`
-			Price    *string `json:"price"`
-			Currency *string `json:"currency"`
+			Units     *string `json:"units"`
+			Price     *string `json:"price"`
+			CostBasis *string `json:"cost_basis"`
+			Currency  *string `json:"currency"`
 		} `json:"results"`
 	}
 	if err := p.call(ctx, http.MethodGet, "/accounts/"+url.PathEscape(accountID)+"/positions/all", p.userQuery(c), nil, &out); err != nil {
@@ -426,9 +429,12 @@ func (p *Provider) Holdings(ctx context.Context, c connect.Credentials, accountI
 	}
 	var list []connect.Holding
 	for _, r := range out.Results {
-		h := connect.Holding{Symbol: r.Instrument.Symbol}
+		h := connect.Holding{Symbol: r.Instrument.Symbol, Kind: r.Instrument.Kind}
 		if r.Instrument.Description != nil {
 			h.Description = *r.Instrument.Description
+		}
+		if r.Instrument.Exchange != nil {
+			h.Exchange = *r.Instrument.Exchange
 		}
 		var err error
 		if r.Units != nil {
@@ -439,6 +445,11 @@ func (p *Provider) Holdings(ctx context.Context, c connect.Credentials, accountI
 		if r.Price != nil {
 			if h.Price, err = decimal.NewFromString(*r.Price); err != nil {
 				return nil, fmt.Errorf("snaptrade: price %q: %w", *r.Price, err)
+			}
+		}
+		if r.CostBasis != nil {
+			if h.CostBasis, err = decimal.NewFromString(*r.CostBasis); err != nil {
+				return nil, fmt.Errorf("snaptrade: cost basis %q: %w", *r.CostBasis, err)
 			}
 		}
 		switch {

@@ -147,14 +147,15 @@ func TestTheWholeLinkFlowFindsTheBrokerageAccounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bal) != 3 || bal[0].Type != "total" || bal[0].Amount.String() != "48211.37" || bal[1].Amount.String() != "1211.37" || bal[2].Currency != "USD" {
+	if len(bal) != 3 || bal[0].Type != "total" || bal[0].Amount.String() != "47431.37" || bal[1].Amount.String() != "1211.37" || bal[2].Currency != "USD" {
 		t.Errorf("balances: %+v", bal)
 	}
 	hold, err := h.p.Holdings(context.Background(), c.Credentials, a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hold) != 2 || hold[0].Symbol != "IWDA.AS" || hold[0].Value().String() != "35420" || hold[1].Currency != "EUR" {
+	if len(hold) != 2 || hold[0].Symbol != "IWDA.AS" || hold[0].Value().String() != "35420" || hold[1].Currency != "EUR" ||
+		hold[0].Kind != "etf" || hold[1].Exchange != "XMAD" || hold[1].CostBasis.String() != "3.95" || hold[1].Description != "Banco Santander SA" {
 		t.Errorf("holdings: %+v", hold)
 	}
 }
