@@ -257,11 +257,16 @@ func (p *Provider) userQuery(c connect.Credentials) url.Values {
 }
 
 // CompleteLink implements connect.Provider: the portal sent the user back; list the accounts.
-// A brokerage connection has no expiry of its own (it breaks when the broker asks for a new
-// login, which reads as ErrConsentExpired).
+// The Connection Portal's redirect carries status=SUCCESS&connection_id=<id>, or
+// status=ERROR&status_code=<http status>&error_code=<code>, or status=ABANDONED (SnapTrade's
+// "Implement the Connection Portal" guide, passiv/snaptrade-sdks docs/implement-connection-portal.md).
+// The accounts are listed for the user whatever connection_id says, since a user has only the
+// connections made through us. A brokerage connection has no expiry of its own (it breaks when
+// the broker asks for a new login, which reads as ErrConsentExpired).
 func (p *Provider) CompleteLink(ctx context.Context, pending connect.Credentials, cb connect.Callback) (connect.Consent, error) {
 	if s := strings.ToUpper(cb.Params.Get("status")); s == "ERROR" || s == "ABANDONED" || cb.Params.Get("error") != "" {
-		return connect.Consent{}, fmt.Errorf("snaptrade: the portal answered %s: %w", s, connect.ErrLinkRefused)
+		return connect.Consent{}, fmt.Errorf("snaptrade: the portal answered %s (status_code %q, error_code %q): %w", s,
+			cb.Params.Get("status_code"), cb.Params.Get("error_code"), connect.ErrLinkRefused)
 	}
 	var out []account
 	if err := p.call(ctx, http.MethodGet, "/accounts", p.userQuery(pending), nil, &out); err != nil {

@@ -233,3 +233,30 @@ func TestARenewedConnectionReusesTheUserAndMatchesItsAccountsWithNewIDs(t *testi
 		t.Error("the old account id still reads")
 	}
 }
+
+func TestThePortalsReturnParametersSayWhetherTheLinkWasMade(t *testing.T) {
+	h := start(t)
+	ctx := context.Background()
+	l, err := h.p.StartLink(ctx, connect.LinkRequest{Institution: connect.Institution{ID: "DEGIRO"}, UserRef: "conn-2",
+		RedirectURL: "https://app.example/connect/return", State: "st-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, q := range map[string]url.Values{
+		"a failed login":      {"status": {"ERROR"}, "status_code": {"401"}, "error_code": {"1076"}, "state": {"st-2"}},
+		"a portal left early": {"status": {"ABANDONED"}, "state": {"st-2"}},
+	} {
+		_, err := h.p.CompleteLink(ctx, l.Pending, connect.Callback{Params: q})
+		if !errors.Is(err, connect.ErrLinkRefused) {
+			t.Errorf("%s: %v, want ErrLinkRefused", name, err)
+		}
+	}
+	back := portal(t, l.URL)
+	if back.Get("status") != "SUCCESS" || back.Get("connection_id") == "" {
+		t.Fatalf("the portal's success: %v", back)
+	}
+	c, err := h.p.CompleteLink(ctx, l.Pending, connect.Callback{Params: back})
+	if err != nil || len(c.Accounts) != 1 {
+		t.Fatalf("after success: %+v %v", c, err)
+	}
+}
