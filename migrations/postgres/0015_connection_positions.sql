@@ -26,3 +26,10 @@ CREATE TABLE connection_positions (
     last_valuation_id TEXT NULL,
     UNIQUE (account_id, match_key)
 );
+
+-- history_read: the account's booked transactions were read once (on its first read after it
+-- became an asset) and turned into the end-of-day balances of the days before, as valuations
+-- (server/connect/history.go); 0 until that succeeded.
+ALTER TABLE connection_accounts ADD COLUMN history_read INTEGER NOT NULL DEFAULT 0;
+-- Accounts that fed an asset before this migration already have their history in it.
+UPDATE connection_accounts SET history_read = 1 WHERE asset_id IS NOT NULL;

@@ -686,7 +686,7 @@ func (s *Service) Adopt(ctx context.Context, userID, connectionID string, choice
 		return Connection{}, err
 	}
 	for _, p := range picks {
-		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = ? WHERE id = ?`, p.assetID, p.accountID); err != nil {
+		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = ?, history_read = 0 WHERE id = ?`, p.assetID, p.accountID); err != nil {
 			return Connection{}, err
 		}
 	}
@@ -737,6 +737,7 @@ func (s *Service) Refresh(ctx context.Context, userID, connectionID string) (Ref
 type accountRow struct {
 	id, providerID, currency, readsDay string
 	name, institution                  string
+	historyRead                        int
 	assetID                            string
 	readsToday                         int
 	lastValuation, lastDate            sql.NullString
@@ -759,7 +760,7 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	if err != nil {
 		return res, err
 	}
-	rows, err := s.db.Query(ctx, `SELECT id, provider_account_id, currency, reads_day, reads_today, asset_id, last_valuation_id, last_balance_date, name, institution
+	rows, err := s.db.Query(ctx, `SELECT id, provider_account_id, currency, reads_day, reads_today, asset_id, last_valuation_id, last_balance_date, name, institution, history_read
 		FROM connection_accounts WHERE connection_id = ? AND asset_id IS NOT NULL ORDER BY id`, c.ID)
 	if err != nil {
 		return res, err
@@ -767,7 +768,7 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	var accounts []accountRow
 	for rows.Next() {
 		var a accountRow
-		if err := rows.Scan(&a.id, &a.providerID, &a.currency, &a.readsDay, &a.readsToday, &a.assetID, &a.lastValuation, &a.lastDate, &a.name, &a.institution); err != nil {
+		if err := rows.Scan(&a.id, &a.providerID, &a.currency, &a.readsDay, &a.readsToday, &a.assetID, &a.lastValuation, &a.lastDate, &a.name, &a.institution, &a.historyRead); err != nil {
 			rows.Close()
 			return res, err
 		}
@@ -837,6 +838,13 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 		if positions {
 			if err := s.writePositions(ctx, c, a, holdings, now); err != nil {
 				return res, err
+			}
+		}
+		// A bank account's first read also brings the balances of the days before (history.go);
+		// a failure is tried again at the next read, which the balance read already counted.
+		if p.Kind() == KindBank && a.historyRead == 0 {
+			if err := s.writeHistory(ctx, p, creds, c, a, balances); err != nil {
+				s.log.Info("connect: reading an account's history failed", "connection", c.ID, "err", err)
 			}
 		}
 		res.Refreshed++

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -221,14 +222,25 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 				t.Errorf("written by %s", a.Authors["currentValue"])
 			}
 		}
-		vals := w.records(t, "valuations")
-		if len(vals) != 1 {
-			t.Fatalf("valuations: %v", vals)
-		}
-		for _, v := range vals {
-			if v.Fields["assetId"] != assetID || v.Fields["value"] != "12530.55" || v.Fields["date"] != "2026-11-27" || v.Fields["source"] != "connection" {
-				t.Errorf("valuation: %v", v.Fields)
+		// The bank's booked balance on its date, and the history counted back from it through the
+		// booked transactions (the pending card payment is not in a booked balance): the end of
+		// each day with movements, and of the day before the first one.
+		history := func() map[string]string {
+			out := map[string]string{}
+			for _, v := range w.records(t, "valuations") {
+				if v.Fields["assetId"] != assetID || v.Fields["source"] != "connection" || v.Fields["currency"] != "EUR" {
+					t.Errorf("valuation: %v", v.Fields)
+				}
+				if _, twice := out[v.Fields["date"].(string)]; twice {
+					t.Errorf("two valuations on %s", v.Fields["date"])
+				}
+				out[v.Fields["date"].(string)] = v.Fields["value"].(string)
 			}
+			return out
+		}
+		wantHistory := map[string]string{"2026-11-19": "10270.45", "2026-11-20": "10180.55", "2026-11-25": "12530.55", "2026-11-27": "12530.55"}
+		if got := history(); !maps.Equal(got, wantHistory) {
+			t.Fatalf("valuations: %v, want %v", got, wantHistory)
 		}
 		for _, a := range c.Accounts {
 			if a.ID == nomina.ID && (a.AssetID == nil || *a.AssetID != assetID || a.ReadsLeftToday != 3 || a.LastBalance == nil || *a.LastBalance != "12530.55") {
@@ -259,8 +271,17 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 		if reads != 4 {
 			t.Errorf("the bank was read %d times today", reads)
 		}
-		if n := len(w.records(t, "valuations")); n != 1 {
-			t.Errorf("reads of the same day made %d valuations, want one updated", n)
+		if got := history(); !maps.Equal(got, wantHistory) {
+			t.Errorf("reads of the same day made valuations %v, want the same ones (one updated)", got)
+		}
+		pages := 0
+		for _, r := range w.eb.Requests() {
+			if strings.Contains(r, "/transactions") {
+				pages++
+			}
+		}
+		if pages != 2 {
+			t.Errorf("the transactions were read %d times (pages), want once: two pages", pages)
 		}
 		// Tomorrow the reads are back; the scheduled refresh reads every active connection.
 		w.clock.Advance(24 * time.Hour)
@@ -268,8 +289,8 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 			t.Fatalf("tomorrow's scheduled refresh read %d accounts", n)
 		}
 		// The bank still dates its balance 27 November: the same valuation, not a second one.
-		if n := len(w.records(t, "valuations")); n != 1 {
-			t.Errorf("%d valuations for one reference date", n)
+		if got := history(); !maps.Equal(got, wantHistory) {
+			t.Errorf("valuations %v after tomorrow's read, want the same ones", got)
 		}
 		// A member deletes the asset on a device: the account stops feeding it, nothing is written.
 		if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: assetID, Delete: true}}); err != nil {
