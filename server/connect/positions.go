@@ -147,12 +147,17 @@ func (s *Service) writePositions(ctx context.Context, c connectionRow, a account
 	for _, h := range holdings {
 		key := positionMatch(h)
 		value := h.Value().Round(4)
-		// A short position (negative units) is a debt, not a value of an asset; a position
-		// without units or price tells nothing. Neither is written.
-		if key == "symbol:" || seen[key] || !h.Units.IsPositive() || h.Price.IsNegative() {
+		// A short position (negative units) is a debt, not a value of an asset, and a position
+		// without units tells nothing: neither is written.
+		if key == "symbol:" || seen[key] || !h.Units.IsPositive() {
 			continue
 		}
 		seen[key] = true
+		// Without a price this time the asset keeps its last value (and is not taken as sold);
+		// a new position waits for its first price.
+		if !h.Price.IsPositive() {
+			continue
+		}
 		currency := strings.ToUpper(h.Currency)
 		if currency == "" {
 			currency = a.currency

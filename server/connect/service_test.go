@@ -596,6 +596,17 @@ func TestABrokerAccountsPositionsAreAssetsOfTheirOwnMatchedOnEveryReadAndKeptWhe
 			t.Errorf("%d position rows, want 2", rows)
 		}
 
+		// A day the broker has no price for the ETF: it keeps its last value and is not sold.
+		w.st.Unprice("IWDA.AS")
+		w.clock.Advance(24 * time.Hour)
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		assets, valuations = w.assetsByName(t)
+		if etf := assets["iShares Core MSCI World UCITS ETF"]; etf.Fields["quantity"] != "350" || etf.Fields["currentValue"] != "35420" || len(valuations[etfAsset]) != 3 {
+			t.Errorf("an ETF without a price: %v, %d valuations", etf.Fields, len(valuations[etfAsset]))
+		}
+
 		// A member deletes the ETF's asset: the position stops feeding it and is not made again.
 		if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: etfAsset, Delete: true}}); err != nil {
 			t.Fatal(err)

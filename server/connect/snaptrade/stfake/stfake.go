@@ -59,6 +59,7 @@ type Server struct {
 	revoked  bool
 	settled  bool
 	sold     map[string]bool // symbols sold: no longer among the positions
+	unpriced map[string]bool // symbols served without a price
 	requests []string
 }
 
@@ -82,6 +83,17 @@ func (s *Server) Sell(symbol string) {
 		s.sold = map[string]bool{}
 	}
 	s.sold[symbol] = true
+}
+
+// Unprice serves symbol's position without a price (price null), as a broker does when it has
+// no quote.
+func (s *Server) Unprice(symbol string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unpriced == nil {
+		s.unpriced = map[string]bool{}
+	}
+	s.unpriced[symbol] = true
 }
 
 // Settle settles today's trade (it is pending until then).
@@ -318,9 +330,15 @@ func (s *Server) accountData(w http.ResponseWriter, parts []string, q url.Values
 		held := []map[string]any{}
 		s.mu.Lock()
 		for _, p := range all.Results {
-			if instrument, _ := p["instrument"].(map[string]any); !s.sold[fmt.Sprint(instrument["symbol"])] {
-				held = append(held, p)
+			instrument, _ := p["instrument"].(map[string]any)
+			symbol := fmt.Sprint(instrument["symbol"])
+			if s.sold[symbol] {
+				continue
 			}
+			if s.unpriced[symbol] {
+				p["price"] = nil
+			}
+			held = append(held, p)
 		}
 		s.mu.Unlock()
 		writeJSON(w, http.StatusOK, map[string]any{"results": held, "data_freshness": all.DataFreshness})
