@@ -33,8 +33,26 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 const publicURL = "https://app.example"
 
+// flakyWriter is the sync engine, except that it refuses the next write carrying a position
+// (a quantity) when failPositions is set, as a database that goes away half way would.
+type flakyWriter struct {
+	connect.Writer
+	failPositions bool
+}
+
+func (f *flakyWriter) WriteAsServer(ctx context.Context, userID, workspaceID string, changes []psync.ServerChange) ([]psync.Outcome, error) {
+	for _, c := range changes {
+		if _, ok := c.Fields["quantity"]; ok && f.failPositions {
+			f.failPositions = false
+			return nil, errors.New("the database went away")
+		}
+	}
+	return f.Writer.WriteAsServer(ctx, userID, workspaceID, changes)
+}
+
 type world struct {
 	db      *store.DB
+	writer  *flakyWriter
 	engine  *psync.Engine
 	svc     *connect.Service
 	eb      *ebfake.Server
@@ -105,7 +123,8 @@ func setup(t *testing.T, db *store.DB, providers ...string) *world {
 	}
 	key := make([]byte, config.SecretKeyLen)
 	_, _ = rand.Read(key)
-	if w.svc, err = connect.New(connect.Config{DB: db, Sync: w.engine, SecretKey: key, Providers: list, PublicURL: publicURL, Now: w.clock.Now}); err != nil {
+	w.writer = &flakyWriter{Writer: w.engine}
+	if w.svc, err = connect.New(connect.Config{DB: db, Sync: w.writer, SecretKey: key, Providers: list, PublicURL: publicURL, Now: w.clock.Now}); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -620,6 +639,54 @@ func TestABrokerAccountsPositionsAreAssetsOfTheirOwnMatchedOnEveryReadAndKeptWhe
 		}
 		if n := len(w.records(t, "assets")); n != 3 {
 			t.Errorf("%d asset records (the deleted one a tombstone), want 3: no new asset for the ETF", n)
+		}
+	})
+}
+
+func TestAPositionWhoseWriteFailedIsFinishedByTheNextReadNeverDuplicated(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade")
+		ctx := context.Background()
+		c := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
+		w.writer.failPositions = true
+		c, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: c.Accounts[0].ID, AssetClass: "investments"}})
+		if err != nil {
+			t.Fatal(err) // the first read's failure is logged; the account's asset is made
+		}
+		if assets, _ := w.assetsByName(t); len(assets) != 1 {
+			t.Fatalf("after the failed write: %d assets, want the account's only", len(assets))
+		}
+		recorded := map[string]string{}
+		rows, err := db.Query(ctx, `SELECT match_key, asset_id FROM connection_positions WHERE status = 'creating'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var key, asset string
+			if err := rows.Scan(&key, &asset); err != nil {
+				t.Fatal(err)
+			}
+			recorded[key] = asset
+		}
+		rows.Close()
+		if len(recorded) != 2 {
+			t.Fatalf("positions recorded before their write: %v", recorded)
+		}
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		byID := w.records(t, "assets")
+		if len(byID) != 3 {
+			t.Fatalf("%d assets after the next read, want the account and two positions", len(byID))
+		}
+		for key, id := range recorded {
+			if a := byID[id]; a == nil || a.Fields["quantity"] == nil {
+				t.Errorf("position %s was not written with its recorded id %s", key, id)
+			}
+		}
+		got, _ := w.svc.Get(ctx, w.editor, c.ID)
+		if p := got.Accounts[0].Positions; len(p) != 2 || p[0].Status != "open" || p[1].Status != "open" {
+			t.Errorf("positions: %+v", p)
 		}
 	})
 }
