@@ -55,7 +55,7 @@ export function ConnectionPositions({
         </span>
       ),
       sortValue: (p) => p.name,
-      width: "minmax(180px, 2fr)",
+      width: "minmax(150px, 2fr)",
     },
     {
       id: "units",
@@ -64,6 +64,7 @@ export function ConnectionPositions({
       sortValue: (p) => p.units,
       sortType: "decimal",
       align: "end",
+      width: "minmax(96px, 1fr)",
     },
     {
       id: "price",
@@ -72,6 +73,7 @@ export function ConnectionPositions({
       sortValue: (p) => p.price,
       sortType: "decimal",
       align: "end",
+      width: "minmax(96px, 1fr)",
     },
     {
       id: "value",
@@ -80,6 +82,7 @@ export function ConnectionPositions({
       sortValue: (p) => p.value,
       sortType: "decimal",
       align: "end",
+      width: "minmax(96px, 1fr)",
     },
   ];
   return (
