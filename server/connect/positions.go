@@ -121,7 +121,6 @@ func (s *Service) writePositions(ctx context.Context, c connectionRow, a account
 
 	type update struct {
 		row                                  positionRow
-		insert                               bool
 		symbol, name, units, price, currency string
 		value                                string
 	}
@@ -226,6 +225,7 @@ func (s *Service) writePositions(ctx context.Context, c connectionRow, a account
 			return err
 		}
 		p.lastValuation = sql.NullString{String: id, Valid: true}
+		p.status = "open" // also a position sold before and bought again
 		updates = append(updates, update{row: p, symbol: h.Symbol, name: name, units: units, price: price, currency: currency, value: value.String()})
 	}
 	// Positions the broker no longer reports were sold: quantity and value zero, kept.

@@ -597,7 +597,9 @@ func TestABrokerAccountsPositionsAreAssetsOfTheirOwnMatchedOnEveryReadAndKeptWhe
 			t.Errorf("positions after the sale: %+v", p)
 		}
 
-		// A renewed link (new SnapTrade account ids) feeds the same assets, never new ones.
+		// A renewed link (new SnapTrade account ids) feeds the same assets, never new ones; the
+		// Santander shares bought back bring their asset back to life.
+		w.st.BuyBack("SAN.MC")
 		renewed := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, RenewConnectionID: c.ID})
 		if renewed.ID != c.ID || len(renewed.Accounts) != 1 || renewed.Accounts[0].AssetID == nil || len(renewed.Accounts[0].Positions) != 2 {
 			t.Fatalf("renewed: %+v", renewed)
@@ -609,6 +611,13 @@ func TestABrokerAccountsPositionsAreAssetsOfTheirOwnMatchedOnEveryReadAndKeptWhe
 		assets, valuations = w.assetsByName(t)
 		if len(assets) != 3 || len(valuations[etfAsset]) != 3 || assets["iShares Core MSCI World UCITS ETF"].Fields["currentValue"] != "35420" {
 			t.Fatalf("after the renewal: %d assets, ETF valuations %v", len(assets), valuations[etfAsset])
+		}
+		if stock := assets["Banco Santander SA"]; stock.Fields["quantity"] != "1500" || stock.Fields["currentValue"] != "10800" || len(valuations[stockAsset]) != 3 {
+			t.Errorf("shares bought back: %v, %d valuations", stock.Fields, len(valuations[stockAsset]))
+		}
+		got, _ = w.svc.Get(ctx, w.editor, c.ID)
+		if p := got.Accounts[0].Positions; len(p) != 2 || p[0].Status != "open" || p[1].Status != "open" {
+			t.Errorf("positions after buying back: %+v", p)
 		}
 		var rows int
 		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM connection_positions`).Scan(&rows); err != nil || rows != 2 {

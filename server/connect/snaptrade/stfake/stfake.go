@@ -85,6 +85,9 @@ func (s *Server) Sell(symbol string) {
 	s.sold[symbol] = true
 }
 
+// BuyBack makes a sold symbol's position (Sell) held again.
+func (s *Server) BuyBack(symbol string) { s.mu.Lock(); delete(s.sold, symbol); s.mu.Unlock() }
+
 // Unprice serves symbol's position without a price (price null), as a broker does when it has
 // no quote.
 func (s *Server) Unprice(symbol string) {
