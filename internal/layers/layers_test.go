@@ -50,7 +50,7 @@ var mayImport = map[string][]string{
 	// Connections write what banks and brokers report as the server's own sync client
 	// (sync.Engine.WriteAsServer); a provider implements connect's Provider interface and knows
 	// nothing else of ours.
-	"server/connect":               join(kernel, rules, []string{"server/store", "sync"}),
+	"server/connect":               join(kernel, rules, []string{"server/store", "sync", "shared-schema"}),
 	"server/connect/enablebanking": {"server/connect"},
 	"server/connect/snaptrade":     {"server/connect"},
 

@@ -119,11 +119,18 @@ type Transaction struct {
 
 // Holding is one position of a brokerage account.
 type Holding struct {
-	Symbol      string
-	Description string
-	Units       decimal.Decimal
-	Price       decimal.Decimal
-	Currency    string
+	Symbol      string // the trading symbol as the provider formats it (SAN.MC)
+	Description string // the security's name (Banco Santander SA)
+	// Kind is the provider's instrument kind: stock, adr, etf, mutualfund, cef, bond, option,
+	// future, cfd, crypto or other.
+	Kind     string
+	Exchange string // the market (a MIC such as XMAD, or the provider's exchange code)
+	ISIN     string // where the provider has it (SnapTrade's positions do not)
+	Units    decimal.Decimal
+	Price    decimal.Decimal
+	// CostBasis is the average purchase price per unit (zero when unknown).
+	CostBasis decimal.Decimal
+	Currency  string
 }
 
 // Value is Units × Price.

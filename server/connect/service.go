@@ -499,6 +499,8 @@ type ConnectionAccount struct {
 	LastBalanceDate *string    `json:"lastBalanceDate"`
 	LastRefreshAt   *time.Time `json:"lastRefreshAt"`
 	ReadsLeftToday  int        `json:"readsLeftToday"`
+	// Positions are a brokerage account's positions, each an asset of its own (positions.go).
+	Positions []Position `json:"positions"`
 }
 
 // RenewWarning is how long before its end a consent is shown as needing renewal.
@@ -566,7 +568,16 @@ func (s *Service) view(ctx context.Context, c connectionRow) (Connection, error)
 		}
 		out.Accounts = append(out.Accounts, a)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	rows.Close()
+	for i := range out.Accounts {
+		if out.Accounts[i].Positions, err = s.positions(ctx, out.Accounts[i].ID); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
 
 // Get returns one connection to a member of its workspace.
@@ -675,7 +686,7 @@ func (s *Service) Adopt(ctx context.Context, userID, connectionID string, choice
 		return Connection{}, err
 	}
 	for _, p := range picks {
-		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = ? WHERE id = ?`, p.assetID, p.accountID); err != nil {
+		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = ?, history_read = 0 WHERE id = ?`, p.assetID, p.accountID); err != nil {
 			return Connection{}, err
 		}
 	}
@@ -725,6 +736,8 @@ func (s *Service) Refresh(ctx context.Context, userID, connectionID string) (Ref
 
 type accountRow struct {
 	id, providerID, currency, readsDay string
+	name, institution                  string
+	historyRead                        int
 	assetID                            string
 	readsToday                         int
 	lastValuation, lastDate            sql.NullString
@@ -747,7 +760,7 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	if err != nil {
 		return res, err
 	}
-	rows, err := s.db.Query(ctx, `SELECT id, provider_account_id, currency, reads_day, reads_today, asset_id, last_valuation_id, last_balance_date
+	rows, err := s.db.Query(ctx, `SELECT id, provider_account_id, currency, reads_day, reads_today, asset_id, last_valuation_id, last_balance_date, name, institution, history_read
 		FROM connection_accounts WHERE connection_id = ? AND asset_id IS NOT NULL ORDER BY id`, c.ID)
 	if err != nil {
 		return res, err
@@ -755,7 +768,7 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	var accounts []accountRow
 	for rows.Next() {
 		var a accountRow
-		if err := rows.Scan(&a.id, &a.providerID, &a.currency, &a.readsDay, &a.readsToday, &a.assetID, &a.lastValuation, &a.lastDate); err != nil {
+		if err := rows.Scan(&a.id, &a.providerID, &a.currency, &a.readsDay, &a.readsToday, &a.assetID, &a.lastValuation, &a.lastDate, &a.name, &a.institution, &a.historyRead); err != nil {
 			rows.Close()
 			return res, err
 		}
@@ -785,18 +798,54 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET reads_day = ?, reads_today = ? WHERE id = ?`, today, a.readsToday+1, a.id); err != nil {
 			return res, err
 		}
-		balances, err := p.Balances(ctx, creds, a.providerID)
-		if err != nil {
+		failed := func(err error) error {
 			key := errorKey(err)
 			status := c.Status
 			if errors.Is(err, ErrConsentExpired) {
 				status = "expired"
 			}
 			_, _ = s.db.Exec(ctx, `UPDATE connections SET last_error = ?, status = ?, updated_at = ? WHERE id = ?`, key, status, now, c.ID)
-			return res, s.providerError(ctx, p, err)
+			return s.providerError(ctx, p, err)
 		}
-		if err := s.writeBalance(ctx, c, a, balances, now); err != nil {
-			return res, err
+		balances, err := p.Balances(ctx, creds, a.providerID)
+		if err != nil {
+			return res, failed(err)
+		}
+		// A brokerage account's positions become assets of their own (positions.go), and
+		// the account's asset then carries only its cash; both are read before anything is
+		// written, so a failed read never leaves the cash without its positions.
+		var holdings []Holding
+		positions := false
+		if p.Kind() == KindBrokerage {
+			holdings, err = p.Holdings(ctx, creds, a.providerID)
+			switch {
+			case errors.Is(err, ErrNotSupported):
+			case err != nil:
+				return res, failed(err)
+			default:
+				positions = true
+			}
+		}
+		b, ok := pickBalance(balances, a.currency)
+		if positions {
+			b, ok = cashBalance(balances, a.currency, holdings)
+		}
+		if ok {
+			if err := s.writeBalance(ctx, c, a, b, now); err != nil {
+				return res, err
+			}
+		}
+		if positions {
+			if err := s.writePositions(ctx, c, a, holdings, now); err != nil {
+				return res, err
+			}
+		}
+		// A bank account's first read also brings the balances of the days before (history.go);
+		// a failure is tried again at the next read, which the balance read already counted.
+		if p.Kind() == KindBank && a.historyRead == 0 {
+			if err := s.writeHistory(ctx, p, creds, c, a, balances); err != nil {
+				s.log.Info("connect: reading an account's history failed", "connection", c.ID, "err", err)
+			}
 		}
 		res.Refreshed++
 	}
@@ -821,11 +870,7 @@ func pickBalance(balances []Balance, currency string) (Balance, bool) {
 
 // writeBalance writes a balance as the asset's valuation on its date (a second read on the same
 // date updates that valuation) and as the asset's current value.
-func (s *Service) writeBalance(ctx context.Context, c connectionRow, a accountRow, balances []Balance, now time.Time) error {
-	b, ok := pickBalance(balances, a.currency)
-	if !ok {
-		return nil
-	}
+func (s *Service) writeBalance(ctx context.Context, c connectionRow, a accountRow, b Balance, now time.Time) error {
 	date := b.Date.Format(time.DateOnly)
 	if b.Date.IsZero() {
 		date = now.Format(time.DateOnly)

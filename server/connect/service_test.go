@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 
 	"patrimonio/core"
 	"patrimonio/internal/pgtest"
@@ -31,8 +33,26 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 const publicURL = "https://app.example"
 
+// flakyWriter is the sync engine, except that it refuses the next write carrying a position
+// (a quantity) when failPositions is set, as a database that goes away half way would.
+type flakyWriter struct {
+	connect.Writer
+	failPositions bool
+}
+
+func (f *flakyWriter) WriteAsServer(ctx context.Context, userID, workspaceID string, changes []psync.ServerChange) ([]psync.Outcome, error) {
+	for _, c := range changes {
+		if _, ok := c.Fields["quantity"]; ok && f.failPositions {
+			f.failPositions = false
+			return nil, errors.New("the database went away")
+		}
+	}
+	return f.Writer.WriteAsServer(ctx, userID, workspaceID, changes)
+}
+
 type world struct {
 	db      *store.DB
+	writer  *flakyWriter
 	engine  *psync.Engine
 	svc     *connect.Service
 	eb      *ebfake.Server
@@ -103,7 +123,8 @@ func setup(t *testing.T, db *store.DB, providers ...string) *world {
 	}
 	key := make([]byte, config.SecretKeyLen)
 	_, _ = rand.Read(key)
-	if w.svc, err = connect.New(connect.Config{DB: db, Sync: w.engine, SecretKey: key, Providers: list, PublicURL: publicURL, Now: w.clock.Now}); err != nil {
+	w.writer = &flakyWriter{Writer: w.engine}
+	if w.svc, err = connect.New(connect.Config{DB: db, Sync: w.writer, SecretKey: key, Providers: list, PublicURL: publicURL, Now: w.clock.Now}); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -220,14 +241,25 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 				t.Errorf("written by %s", a.Authors["currentValue"])
 			}
 		}
-		vals := w.records(t, "valuations")
-		if len(vals) != 1 {
-			t.Fatalf("valuations: %v", vals)
-		}
-		for _, v := range vals {
-			if v.Fields["assetId"] != assetID || v.Fields["value"] != "12530.55" || v.Fields["date"] != "2026-11-27" || v.Fields["source"] != "connection" {
-				t.Errorf("valuation: %v", v.Fields)
+		// The bank's booked balance on its date, and the history counted back from it through the
+		// booked transactions (the pending card payment is not in a booked balance): the end of
+		// each day with movements, and of the day before the first one.
+		history := func() map[string]string {
+			out := map[string]string{}
+			for _, v := range w.records(t, "valuations") {
+				if v.Fields["assetId"] != assetID || v.Fields["source"] != "connection" || v.Fields["currency"] != "EUR" {
+					t.Errorf("valuation: %v", v.Fields)
+				}
+				if _, twice := out[v.Fields["date"].(string)]; twice {
+					t.Errorf("two valuations on %s", v.Fields["date"])
+				}
+				out[v.Fields["date"].(string)] = v.Fields["value"].(string)
 			}
+			return out
+		}
+		wantHistory := map[string]string{"2026-11-19": "10270.45", "2026-11-20": "10180.55", "2026-11-25": "12530.55", "2026-11-27": "12530.55"}
+		if got := history(); !maps.Equal(got, wantHistory) {
+			t.Fatalf("valuations: %v, want %v", got, wantHistory)
 		}
 		for _, a := range c.Accounts {
 			if a.ID == nomina.ID && (a.AssetID == nil || *a.AssetID != assetID || a.ReadsLeftToday != 3 || a.LastBalance == nil || *a.LastBalance != "12530.55") {
@@ -258,8 +290,17 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 		if reads != 4 {
 			t.Errorf("the bank was read %d times today", reads)
 		}
-		if n := len(w.records(t, "valuations")); n != 1 {
-			t.Errorf("reads of the same day made %d valuations, want one updated", n)
+		if got := history(); !maps.Equal(got, wantHistory) {
+			t.Errorf("reads of the same day made valuations %v, want the same ones (one updated)", got)
+		}
+		pages := 0
+		for _, r := range w.eb.Requests() {
+			if strings.Contains(r, "/transactions") {
+				pages++
+			}
+		}
+		if pages != 2 {
+			t.Errorf("the transactions were read %d times (pages), want once: two pages", pages)
 		}
 		// Tomorrow the reads are back; the scheduled refresh reads every active connection.
 		w.clock.Advance(24 * time.Hour)
@@ -267,8 +308,8 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 			t.Fatalf("tomorrow's scheduled refresh read %d accounts", n)
 		}
 		// The bank still dates its balance 27 November: the same valuation, not a second one.
-		if n := len(w.records(t, "valuations")); n != 1 {
-			t.Errorf("%d valuations for one reference date", n)
+		if got := history(); !maps.Equal(got, wantHistory) {
+			t.Errorf("valuations %v after tomorrow's read, want the same ones", got)
 		}
 		// A member deletes the asset on a device: the account stops feeding it, nothing is written.
 		if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: assetID, Delete: true}}); err != nil {
@@ -431,7 +472,10 @@ func TestABrokerageAccountBecomesAnInvestmentAndAMissingProviderSaysSo(t *testin
 			t.Fatal(err)
 		}
 		for _, a := range w.records(t, "assets") {
-			if a.Fields["assetClass"] != "investments" || a.Fields["category"] != "institutional_account" || a.Fields["currentValue"] != "48211.37" ||
+			if a.Fields["category"] != "institutional_account" {
+				continue // a position (TestABrokerAccountsPositionsAreAssetsOfTheirOwn)
+			}
+			if a.Fields["assetClass"] != "investments" || a.Fields["currentValue"] != "1211.37" ||
 				a.Fields["description"] != "•••• 7264" {
 				t.Errorf("asset: %v", a.Fields)
 			}
@@ -439,6 +483,219 @@ func TestABrokerageAccountBecomesAnInvestmentAndAMissingProviderSaysSo(t *testin
 		w.st.Revoke()
 		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); code(err) != core.ECONFLICT || !strings.Contains(core.ErrorMessage(err), "Renew") {
 			t.Errorf("a removed brokerage connection: %v", err)
+		}
+	})
+}
+
+// assetsByName returns the workspace's assets by name, and the valuations of each asset id.
+func (w *world) assetsByName(t *testing.T) (map[string]*psync.RecordState, map[string][]*psync.RecordState) {
+	t.Helper()
+	byName := map[string]*psync.RecordState{}
+	for _, a := range w.records(t, "assets") {
+		if !a.Deleted() {
+			byName[a.Fields["name"].(string)] = a
+		}
+	}
+	valuations := map[string][]*psync.RecordState{}
+	for _, v := range w.records(t, "valuations") {
+		id := v.Fields["assetId"].(string)
+		valuations[id] = append(valuations[id], v)
+	}
+	return byName, valuations
+}
+
+func TestABrokerAccountsPositionsAreAssetsOfTheirOwnMatchedOnEveryReadAndKeptWhenSold(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade")
+		ctx := core.WithLanguage(context.Background(), "es")
+		c := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
+		c, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: c.Accounts[0].ID, AssetClass: "investments"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		today := w.clock.Now().UTC().Format(time.DateOnly)
+
+		// The account carries its cash; each position is an investment of its own.
+		assets, valuations := w.assetsByName(t)
+		if len(assets) != 3 {
+			t.Fatalf("%d assets, want the account and its two positions: %v", len(assets), assets)
+		}
+		account := assets["DEGIRO Cuenta Básica"]
+		if account == nil || account.Fields["currentValue"] != "1211.37" || account.Fields["category"] != "institutional_account" {
+			t.Fatalf("the account's asset carries its cash only: %v", account)
+		}
+		etf, stock := assets["iShares Core MSCI World UCITS ETF"], assets["Banco Santander SA"]
+		if etf == nil || stock == nil {
+			t.Fatalf("positions: %v", assets)
+		}
+		want := map[string]any{"assetClass": "investments", "category": "fund", "currency": "EUR", "quantity": "350", "currentValue": "35420",
+			"valuationDate": today, "market": "XAMS", "institution": "DEGIRO", "participation": "100", "purchaseValue": "27440",
+			"description": "IWDA.AS · DEGIRO Cuenta Básica"}
+		for k, v := range want {
+			if etf.Fields[k] != v {
+				t.Errorf("ETF %s = %v, want %v", k, etf.Fields[k], v)
+			}
+		}
+		if stock.Fields["category"] != "equity" || stock.Fields["issuingCompany"] != "Banco Santander SA" || stock.Fields["quantity"] != "1500" ||
+			stock.Fields["currentValue"] != "10800" || stock.Fields["market"] != "XMAD" {
+			t.Errorf("stock: %v", stock.Fields)
+		}
+		idOf := map[string]string{}
+		for id, a := range w.records(t, "assets") {
+			idOf[a.Fields["name"].(string)] = id
+		}
+		etfAsset, stockAsset := idOf["iShares Core MSCI World UCITS ETF"], idOf["Banco Santander SA"]
+		if v := valuations[etfAsset]; len(v) != 1 || v[0].Fields["value"] != "35420" || v[0].Fields["date"] != today || v[0].Fields["source"] != "connection" {
+			t.Errorf("the ETF's valuations: %v", v)
+		}
+		// The dashboard's sum: cash and positions make the broker's total, once.
+		total := decimal.Zero
+		for _, a := range assets {
+			total = total.Add(decimal.RequireFromString(a.Fields["currentValue"].(string)))
+		}
+		if total.String() != "47431.37" {
+			t.Errorf("the account and its positions sum to %s, want the broker's total 47431.37", total)
+		}
+		got, err := w.svc.Get(ctx, w.viewer, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := got.Accounts[0].Positions; len(p) != 2 || p[0].Symbol != "IWDA.AS" || p[0].Value != "35420" || p[0].Price != "101.2" ||
+			p[1].Units != "1500" || *p[1].AssetID != stockAsset || p[1].Status != "open" {
+			t.Errorf("positions as the API shows them: %+v", p)
+		}
+
+		// A second read the same day updates the same assets and the same valuations.
+		if res, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil || res.Refreshed != 1 {
+			t.Fatalf("second read: %+v %v", res, err)
+		}
+		assets, valuations = w.assetsByName(t)
+		if len(assets) != 3 || len(valuations[etfAsset]) != 1 || len(valuations[stockAsset]) != 1 {
+			t.Fatalf("after a second read the same day: %d assets, valuations %v", len(assets), valuations)
+		}
+
+		// The next day the Santander shares are sold: the asset stays, at quantity and value zero.
+		w.clock.Advance(24 * time.Hour)
+		tomorrow := w.clock.Now().UTC().Format(time.DateOnly)
+		w.st.Sell("SAN.MC")
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		assets, valuations = w.assetsByName(t)
+		stock = assets["Banco Santander SA"]
+		if len(assets) != 3 || stock == nil || stock.Fields["quantity"] != "0" || stock.Fields["currentValue"] != "0" || stock.Fields["valuationDate"] != tomorrow {
+			t.Fatalf("a sold position: %d assets, %v", len(assets), stock)
+		}
+		if v := valuations[stockAsset]; len(v) != 2 {
+			t.Errorf("the sold position's history: %v", v)
+		}
+		if len(valuations[etfAsset]) != 2 {
+			t.Errorf("the ETF has a valuation per day: %v", valuations[etfAsset])
+		}
+		got, _ = w.svc.Get(ctx, w.editor, c.ID)
+		if p := got.Accounts[0].Positions; len(p) != 2 || p[0].Status != "open" || p[1].Status != "closed" || p[1].Value != "0" {
+			t.Errorf("positions after the sale: %+v", p)
+		}
+
+		// A renewed link (new SnapTrade account ids) feeds the same assets, never new ones; the
+		// Santander shares bought back bring their asset back to life.
+		w.st.BuyBack("SAN.MC")
+		renewed := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, RenewConnectionID: c.ID})
+		if renewed.ID != c.ID || len(renewed.Accounts) != 1 || renewed.Accounts[0].AssetID == nil || len(renewed.Accounts[0].Positions) != 2 {
+			t.Fatalf("renewed: %+v", renewed)
+		}
+		w.clock.Advance(24 * time.Hour)
+		if res, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil || res.Refreshed != 1 {
+			t.Fatalf("a read through the renewed link: %+v %v", res, err)
+		}
+		assets, valuations = w.assetsByName(t)
+		if len(assets) != 3 || len(valuations[etfAsset]) != 3 || assets["iShares Core MSCI World UCITS ETF"].Fields["currentValue"] != "35420" {
+			t.Fatalf("after the renewal: %d assets, ETF valuations %v", len(assets), valuations[etfAsset])
+		}
+		if stock := assets["Banco Santander SA"]; stock.Fields["quantity"] != "1500" || stock.Fields["currentValue"] != "10800" || len(valuations[stockAsset]) != 3 {
+			t.Errorf("shares bought back: %v, %d valuations", stock.Fields, len(valuations[stockAsset]))
+		}
+		got, _ = w.svc.Get(ctx, w.editor, c.ID)
+		if p := got.Accounts[0].Positions; len(p) != 2 || p[0].Status != "open" || p[1].Status != "open" {
+			t.Errorf("positions after buying back: %+v", p)
+		}
+		var rows int
+		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM connection_positions`).Scan(&rows); err != nil || rows != 2 {
+			t.Errorf("%d position rows, want 2", rows)
+		}
+
+		// A day the broker has no price for the ETF: it keeps its last value and is not sold.
+		w.st.Unprice("IWDA.AS")
+		w.clock.Advance(24 * time.Hour)
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		assets, valuations = w.assetsByName(t)
+		if etf := assets["iShares Core MSCI World UCITS ETF"]; etf.Fields["quantity"] != "350" || etf.Fields["currentValue"] != "35420" || len(valuations[etfAsset]) != 3 {
+			t.Errorf("an ETF without a price: %v, %d valuations", etf.Fields, len(valuations[etfAsset]))
+		}
+
+		// A member deletes the ETF's asset: the position stops feeding it and is not made again.
+		if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: etfAsset, Delete: true}}); err != nil {
+			t.Fatal(err)
+		}
+		w.clock.Advance(24 * time.Hour)
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		if assets, _ = w.assetsByName(t); len(assets) != 2 || assets["iShares Core MSCI World UCITS ETF"] != nil {
+			t.Errorf("after the member deleted the ETF: %v", assets)
+		}
+		if n := len(w.records(t, "assets")); n != 3 {
+			t.Errorf("%d asset records (the deleted one a tombstone), want 3: no new asset for the ETF", n)
+		}
+	})
+}
+
+func TestAPositionWhoseWriteFailedIsFinishedByTheNextReadNeverDuplicated(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade")
+		ctx := context.Background()
+		c := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
+		w.writer.failPositions = true
+		c, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: c.Accounts[0].ID, AssetClass: "investments"}})
+		if err != nil {
+			t.Fatal(err) // the first read's failure is logged; the account's asset is made
+		}
+		if assets, _ := w.assetsByName(t); len(assets) != 1 {
+			t.Fatalf("after the failed write: %d assets, want the account's only", len(assets))
+		}
+		recorded := map[string]string{}
+		rows, err := db.Query(ctx, `SELECT match_key, asset_id FROM connection_positions WHERE status = 'creating'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var key, asset string
+			if err := rows.Scan(&key, &asset); err != nil {
+				t.Fatal(err)
+			}
+			recorded[key] = asset
+		}
+		rows.Close()
+		if len(recorded) != 2 {
+			t.Fatalf("positions recorded before their write: %v", recorded)
+		}
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		byID := w.records(t, "assets")
+		if len(byID) != 3 {
+			t.Fatalf("%d assets after the next read, want the account and two positions", len(byID))
+		}
+		for key, id := range recorded {
+			if a := byID[id]; a == nil || a.Fields["quantity"] == nil {
+				t.Errorf("position %s was not written with its recorded id %s", key, id)
+			}
+		}
+		got, _ := w.svc.Get(ctx, w.editor, c.ID)
+		if p := got.Accounts[0].Positions; len(p) != 2 || p[0].Status != "open" || p[1].Status != "open" {
+			t.Errorf("positions: %+v", p)
 		}
 	})
 }

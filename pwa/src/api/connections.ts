@@ -42,6 +42,22 @@ export interface Institution {
   maxConsentDays?: number;
 }
 
+/** A position of a brokerage account: an investment asset of its own (server/connect/positions.go). */
+export interface ConnectionPosition {
+  symbol: string;
+  name: string;
+  /** Decimal strings. */
+  units: string;
+  price: string;
+  currency: string;
+  value: string;
+  /** The day of the last read (YYYY-MM-DD). */
+  date: string;
+  /** closed: sold (the broker no longer reports it); its asset stays at quantity and value zero. */
+  status: "open" | "closed";
+  assetId: string | null;
+}
+
 export interface ConnectionAccount {
   id: string;
   name: string;
@@ -55,6 +71,8 @@ export interface ConnectionAccount {
   lastBalanceDate: string | null;
   lastRefreshAt: string | null;
   readsLeftToday: number;
+  /** A brokerage account's positions (empty for bank accounts). */
+  positions: ConnectionPosition[];
 }
 
 export interface Connection {

@@ -257,11 +257,16 @@ func (p *Provider) userQuery(c connect.Credentials) url.Values {
 }
 
 // CompleteLink implements connect.Provider: the portal sent the user back; list the accounts.
-// A brokerage connection has no expiry of its own (it breaks when the broker asks for a new
-// login, which reads as ErrConsentExpired).
+// The Connection Portal's redirect carries status=SUCCESS&connection_id=<id>, or
+// status=ERROR&status_code=<http status>&error_code=<code>, or status=ABANDONED (SnapTrade's
+// "Implement the Connection Portal" guide, passiv/snaptrade-sdks docs/implement-connection-portal.md).
+// The accounts are listed for the user whatever connection_id says, since a user has only the
+// connections made through us. A brokerage connection has no expiry of its own (it breaks when
+// the broker asks for a new login, which reads as ErrConsentExpired).
 func (p *Provider) CompleteLink(ctx context.Context, pending connect.Credentials, cb connect.Callback) (connect.Consent, error) {
 	if s := strings.ToUpper(cb.Params.Get("status")); s == "ERROR" || s == "ABANDONED" || cb.Params.Get("error") != "" {
-		return connect.Consent{}, fmt.Errorf("snaptrade: the portal answered %s: %w", s, connect.ErrLinkRefused)
+		return connect.Consent{}, fmt.Errorf("snaptrade: the portal answered %s (status_code %q, error_code %q): %w", s,
+			cb.Params.Get("status_code"), cb.Params.Get("error_code"), connect.ErrLinkRefused)
 	}
 	var out []account
 	if err := p.call(ctx, http.MethodGet, "/accounts", p.userQuery(pending), nil, &out); err != nil {
@@ -412,13 +417,16 @@ func (p *Provider) Holdings(ctx context.Context, c connect.Credentials, accountI
 	var out struct {
 		Results []struct {
 			Instrument struct {
+				Kind        string  `json:"kind"`
 				Symbol      string  `json:"symbol"`
 				Description *string `json:"description"`
 				Currency    *string `json:"currency"`
+				Exchange    *string `json:"exchange"`
 			} `json:"instrument"`
-			Units    *string `json:"units"`
-			Price    *string `json:"price"`
-			Currency *string `json:"currency"`
+			Units     *string `json:"units"`
+			Price     *string `json:"price"`
+			CostBasis *string `json:"cost_basis"`
+			Currency  *string `json:"currency"`
 		} `json:"results"`
 	}
 	if err := p.call(ctx, http.MethodGet, "/accounts/"+url.PathEscape(accountID)+"/positions/all", p.userQuery(c), nil, &out); err != nil {
@@ -426,9 +434,12 @@ func (p *Provider) Holdings(ctx context.Context, c connect.Credentials, accountI
 	}
 	var list []connect.Holding
 	for _, r := range out.Results {
-		h := connect.Holding{Symbol: r.Instrument.Symbol}
+		h := connect.Holding{Symbol: r.Instrument.Symbol, Kind: r.Instrument.Kind}
 		if r.Instrument.Description != nil {
 			h.Description = *r.Instrument.Description
+		}
+		if r.Instrument.Exchange != nil {
+			h.Exchange = *r.Instrument.Exchange
 		}
 		var err error
 		if r.Units != nil {
@@ -439,6 +450,11 @@ func (p *Provider) Holdings(ctx context.Context, c connect.Credentials, accountI
 		if r.Price != nil {
 			if h.Price, err = decimal.NewFromString(*r.Price); err != nil {
 				return nil, fmt.Errorf("snaptrade: price %q: %w", *r.Price, err)
+			}
+		}
+		if r.CostBasis != nil {
+			if h.CostBasis, err = decimal.NewFromString(*r.CostBasis); err != nil {
+				return nil, fmt.Errorf("snaptrade: cost basis %q: %w", *r.CostBasis, err)
 			}
 		}
 		switch {

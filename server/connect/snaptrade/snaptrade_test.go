@@ -147,14 +147,15 @@ func TestTheWholeLinkFlowFindsTheBrokerageAccounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bal) != 3 || bal[0].Type != "total" || bal[0].Amount.String() != "48211.37" || bal[1].Amount.String() != "1211.37" || bal[2].Currency != "USD" {
+	if len(bal) != 3 || bal[0].Type != "total" || bal[0].Amount.String() != "47431.37" || bal[1].Amount.String() != "1211.37" || bal[2].Currency != "USD" {
 		t.Errorf("balances: %+v", bal)
 	}
 	hold, err := h.p.Holdings(context.Background(), c.Credentials, a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hold) != 2 || hold[0].Symbol != "IWDA.AS" || hold[0].Value().String() != "35420" || hold[1].Currency != "EUR" {
+	if len(hold) != 2 || hold[0].Symbol != "IWDA.AS" || hold[0].Value().String() != "35420" || hold[1].Currency != "EUR" ||
+		hold[0].Kind != "etf" || hold[1].Exchange != "XMAD" || hold[1].CostBasis.String() != "3.95" || hold[1].Description != "Banco Santander SA" {
 		t.Errorf("holdings: %+v", hold)
 	}
 }
@@ -230,5 +231,32 @@ func TestARenewedConnectionReusesTheUserAndMatchesItsAccountsWithNewIDs(t *testi
 	}
 	if _, err := h.p.Balances(context.Background(), first.Credentials, first.Accounts[0].ID); err == nil {
 		t.Error("the old account id still reads")
+	}
+}
+
+func TestThePortalsReturnParametersSayWhetherTheLinkWasMade(t *testing.T) {
+	h := start(t)
+	ctx := context.Background()
+	l, err := h.p.StartLink(ctx, connect.LinkRequest{Institution: connect.Institution{ID: "DEGIRO"}, UserRef: "conn-2",
+		RedirectURL: "https://app.example/connect/return", State: "st-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, q := range map[string]url.Values{
+		"a failed login":      {"status": {"ERROR"}, "status_code": {"401"}, "error_code": {"1076"}, "state": {"st-2"}},
+		"a portal left early": {"status": {"ABANDONED"}, "state": {"st-2"}},
+	} {
+		_, err := h.p.CompleteLink(ctx, l.Pending, connect.Callback{Params: q})
+		if !errors.Is(err, connect.ErrLinkRefused) {
+			t.Errorf("%s: %v, want ErrLinkRefused", name, err)
+		}
+	}
+	back := portal(t, l.URL)
+	if back.Get("status") != "SUCCESS" || back.Get("connection_id") == "" {
+		t.Fatalf("the portal's success: %v", back)
+	}
+	c, err := h.p.CompleteLink(ctx, l.Pending, connect.Callback{Params: back})
+	if err != nil || len(c.Accounts) != 1 {
+		t.Fatalf("after success: %+v %v", c, err)
 	}
 }

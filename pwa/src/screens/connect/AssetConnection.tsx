@@ -1,8 +1,10 @@
 // The "linked account" card of an asset fed by a bank or broker connection: through whom, the last
-// balance read, the consent's end shown ahead of time with "renew" (the institution's page opens),
-// and "update balance" within the provider's daily reads. Online only: the balances themselves are
-// the asset's valuations on the device, so offline (or for an asset no connection feeds) the card
-// is simply not shown.
+// balance read, a brokerage account's positions (each an asset of its own, linked), the consent's
+// end shown ahead of time with "renew" (the institution's page opens), and "update balance" within
+// the provider's daily reads. On a position's own asset it says whose account it belongs to and its
+// last price. Online only: the balances and positions themselves are assets and valuations on the
+// device, so offline (or for an asset no connection feeds) the card is simply not shown.
+import { Link } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import {
   goToInstitution,
@@ -18,6 +20,7 @@ import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import styles from "./Connect.module.css";
+import { ConnectionPositions } from "./ConnectionPositions";
 
 const PROVIDER_TITLES: Record<string, string> = { enablebanking: "Enable Banking", snaptrade: "SnapTrade" };
 
@@ -31,20 +34,55 @@ export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId
     onSuccess: (r) => notify(r.refreshed > 0 ? "success" : "info", r.refreshed > 0 ? t("connect.asset.refreshed") : t("connect.asset.limited")),
   });
   const renew = useRenewConnectionMutation({ onSuccess: (s) => goToInstitution(s.redirectUrl) });
-  const connection = connections.data?.find((c) => c.accounts.some((a) => a.assetId === assetId));
-  const account = connection?.accounts.find((a) => a.assetId === assetId);
+  const feeds = (a: { assetId: string | null; positions?: { assetId: string | null }[] }) =>
+    a.assetId === assetId || (a.positions ?? []).some((p) => p.assetId === assetId);
+  const connection = connections.data?.find((c) => c.accounts.some(feeds));
+  const account = connection?.accounts.find(feeds);
   if (!connection || !account) return null;
+  const position = account.assetId === assetId ? undefined : account.positions.find((p) => p.assetId === assetId);
 
   const expired = connection.status === "expired";
   const expires = connection.consentExpiresAt ? format.date(connection.consentExpiresAt) : null;
   return (
     <Card title={t("connect.asset.title")} data-testid="asset-connection">
       <div className={styles.rowMain}>
-        <p>{t("connect.asset.through", { provider: PROVIDER_TITLES[connection.provider] ?? connection.provider, institution: connection.institution.name })}</p>
-        {account.lastBalance !== null && account.lastBalanceDate !== null && (
-          <p data-testid="asset-connection-balance">
-            {t("connect.asset.lastBalance", { amount: format.money(account.lastBalance, account.currency), date: format.date(account.lastBalanceDate) })}
-          </p>
+        {!position && (
+          <p>{t("connect.asset.through", { provider: PROVIDER_TITLES[connection.provider] ?? connection.provider, institution: connection.institution.name })}</p>
+        )}
+        {position ? (
+          <>
+            <p data-testid="asset-connection-position">{t("connect.positions.positionOf", { account: account.name, provider: PROVIDER_TITLES[connection.provider] ?? connection.provider, institution: connection.institution.name })}</p>
+            <p data-testid="asset-connection-balance">
+              {position.status === "closed"
+                ? t("connect.positions.soldOn", { date: format.date(position.date) })
+                : t("connect.positions.lastPrice", {
+                    price: format.number(position.price, { style: "currency", currency: position.currency, maximumFractionDigits: 6 }),
+                    date: format.date(position.date),
+                    value: format.money(position.value, position.currency),
+                  })}
+            </p>
+          </>
+        ) : (
+          account.lastBalance !== null &&
+          account.lastBalanceDate !== null && (
+            <p data-testid="asset-connection-balance">
+              {t("connect.asset.lastBalance", { amount: format.money(account.lastBalance, account.currency), date: format.date(account.lastBalanceDate) })}
+            </p>
+          )
+        )}
+        {!position && (
+          <ConnectionPositions
+            positions={account.positions}
+            name={(p) =>
+              p.assetId ? (
+                <Link to="/assets/$assetId" params={{ assetId: p.assetId }} search={{ tab: "details" }}>
+                  {p.name}
+                </Link>
+              ) : (
+                p.name
+              )
+            }
+          />
         )}
         {expired ? (
           <Alert tone="warning">{t("connect.asset.expired")}</Alert>
@@ -71,7 +109,7 @@ export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId
               onClick={() => refresh.mutate(connection.id)}
               data-testid="asset-connection-refresh"
             >
-              {t("connect.asset.refresh")}
+              {account.kind === "brokerage" ? t("connect.positions.refresh") : t("connect.asset.refresh")}
             </Button>
           )}
           <span className={styles.muted}>{t("connect.asset.readsLeft", { count: account.readsLeftToday })}</span>

@@ -58,6 +58,8 @@ type Server struct {
 	throttle int
 	revoked  bool
 	settled  bool
+	sold     map[string]bool // symbols sold: no longer among the positions
+	unpriced map[string]bool // symbols served without a price
 	requests []string
 }
 
@@ -72,6 +74,30 @@ func (s *Server) Throttle(n int) { s.mu.Lock(); s.throttle = n; s.mu.Unlock() }
 
 // Revoke makes every user's data answer 403, as a removed connection does.
 func (s *Server) Revoke() { s.mu.Lock(); s.revoked = true; s.mu.Unlock() }
+
+// Sell sells the whole position in symbol: it is no longer among the account's positions.
+func (s *Server) Sell(symbol string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sold == nil {
+		s.sold = map[string]bool{}
+	}
+	s.sold[symbol] = true
+}
+
+// BuyBack makes a sold symbol's position (Sell) held again.
+func (s *Server) BuyBack(symbol string) { s.mu.Lock(); delete(s.sold, symbol); s.mu.Unlock() }
+
+// Unprice serves symbol's position without a price (price null), as a broker does when it has
+// no quote.
+func (s *Server) Unprice(symbol string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unpriced == nil {
+		s.unpriced = map[string]bool{}
+	}
+	s.unpriced[symbol] = true
+}
 
 // Settle settles today's trade (it is pending until then).
 func (s *Server) Settle() { s.mu.Lock(); s.settled = true; s.mu.Unlock() }
@@ -299,8 +325,26 @@ func (s *Server) accountData(w http.ResponseWriter, parts []string, q url.Values
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(Fixture("balances.json"))
 	case "positions/all":
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(Fixture("positions.json"))
+		var all struct {
+			Results       []map[string]any `json:"results"`
+			DataFreshness any              `json:"data_freshness"`
+		}
+		_ = json.Unmarshal(Fixture("positions.json"), &all)
+		held := []map[string]any{}
+		s.mu.Lock()
+		for _, p := range all.Results {
+			instrument, _ := p["instrument"].(map[string]any)
+			symbol := fmt.Sprint(instrument["symbol"])
+			if s.sold[symbol] {
+				continue
+			}
+			if s.unpriced[symbol] {
+				p["price"] = nil
+			}
+			held = append(held, p)
+		}
+		s.mu.Unlock()
+		writeJSON(w, http.StatusOK, map[string]any{"results": held, "data_freshness": all.DataFreshness})
 	case "activities":
 		today := s.Now().UTC().Format(time.DateOnly)
 		settles := s.Now().UTC().AddDate(0, 0, 2).Format(time.DateOnly)
