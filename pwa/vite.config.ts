@@ -62,6 +62,16 @@ function zodJitless(): Plugin {
   };
 }
 
+// The kit's components that do not use Radix (code splitting groups them into one file).
+const LIGHT_KIT =
+  /pwa[\\/]src[\\/]ui[\\/](?:Alert|Badge|Card|CodeInput|EmptyState|Field|Heading|NativeSelect|PageHeader|SearchInput|Skeleton|Spinner|Stepper|TextArea|TextInput|Input|form)\b[^\\/]*$/;
+
+// The shared schema's modules without zod: the values the dashboard uses (grouped), and the texts of
+// its messages (both languages, loaded with a form's errors, left to automatic chunking).
+const SCHEMA_SRC = /shared-schema[\\/]src[\\/]/;
+const SCHEMA_VALUES = /shared-schema[\\/]src[\\/](?:values|limits|constants|enums|rules)\.ts$/;
+const ZOD_FREE_SCHEMA = /shared-schema[\\/]src[\\/](?:values|limits|constants|enums|rules|messages)\.ts$/;
+
 // Where the content-hashed files go, served with a one-year immutable cache (server/httpapi/web.go,
 // assetsDir). Not "assets": the spec's asset screens live under /assets/.
 const ASSETS_DIR = "_app";
@@ -184,7 +194,25 @@ export default defineConfig({
           // ONE chunk: the automatic chunking cut them into ~22 small shared chunks, all needed
           // before the first render, and on a phone's network each costs a request (Lighthouse,
           // slow 4G: first paint 3.3 s with them, 2.5 s without). Lazy routes keep their chunks.
-          groups: [{ name: "app", tags: ["$initial"] }],
+          //
+          // Lazy code shared by several routes is grouped too, or a route's first visit fetches dozens
+          // of 1 KB files (one per icon, per kit component, per schema module). Over HTTP/1.1 (6
+          // connections, the local server and any proxy without h2) each costs a round trip: the
+          // dashboard's first load asked for 45 scripts. The groups are chosen by what they weigh:
+          // - every icon in one file (a few KB; any screen uses several);
+          // - the kit's components without Radix (Badge, Card, Field, …; the Radix ones stay with
+          //   the screens that use them, they are heavier);
+          // - the zod-free values of the shared schema (constants, limits, patterns, enum lists),
+          //   which the dashboard needs, apart from zod and the schemas, which it must not load
+          //   (issue 8's budget);
+          // - zod and the schemas, in one file, for the screens with forms.
+          groups: [
+            { name: "app", tags: ["$initial"] },
+            { name: "icons", test: /node_modules[\\/]lucide-react[\\/]/ },
+            { name: "kit", test: LIGHT_KIT },
+            { name: "schema-values", test: (id) => SCHEMA_VALUES.test(id) },
+            { name: "schema", test: (id) => /node_modules[\\/]zod[\\/]/.test(id) || (SCHEMA_SRC.test(id) && !ZOD_FREE_SCHEMA.test(id)) },
+          ],
         },
       },
     },

@@ -26,6 +26,14 @@ describe("index.html", () => {
     expect(all[0]).toBe(themeInit);
   });
 
+  test("paints the brand inside #root while the script loads (React replaces it), hidden from screen readers, with no inline style", () => {
+    const shell = doc.querySelector("#root > .boot-shell");
+    expect(shell?.getAttribute("aria-hidden")).toBe("true");
+    expect(shell?.textContent).toBe("Patrimonio");
+    expect(shell?.querySelector("svg")).not.toBeNull();
+    expect([...doc.querySelectorAll("[style]")].map((el) => el.outerHTML)).toEqual([]);
+  });
+
   test("starts in Spanish, the app's language", () => {
     expect(doc.documentElement.lang).toBe("es");
   });
