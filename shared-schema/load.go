@@ -37,6 +37,7 @@ type manifest struct {
 type schemaSet struct {
 	manifest manifest
 	compiled map[string]*jsonschema.Schema // file -> schema
+	fast     map[string]*fastNode          // file -> its fast check (fast.go), nil when it has none
 	docs     map[string]any                // file -> raw JSON Schema document
 	messages map[string]map[string]any     // lang -> message tree
 }
@@ -56,6 +57,7 @@ func load() (*schemaSet, error) {
 func compile() (*schemaSet, error) {
 	set := &schemaSet{
 		compiled: map[string]*jsonschema.Schema{},
+		fast:     map[string]*fastNode{},
 		docs:     map[string]any{},
 		messages: map[string]map[string]any{},
 	}
@@ -101,6 +103,7 @@ func compile() (*schemaSet, error) {
 			return nil, fmt.Errorf("compile schema %s: %w", file, err)
 		}
 		set.compiled[file] = sch
+		set.fast[file] = compileFast(sch, fastPattern)
 	}
 
 	for _, lang := range []string{"es", "en"} {
