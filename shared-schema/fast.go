@@ -507,6 +507,3 @@ func fastEquals(a, b any) bool {
 	rb, ok2 := new(big.Rat).SetString(fmt.Sprint(b))
 	return ok1 && ok2 && ra.Cmp(rb) == 0
 }
-
-// fastPattern returns a faster matcher for a pattern, or nil to use the library's regexp.
-func fastPattern(string) matcher { return nil }

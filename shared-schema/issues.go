@@ -222,6 +222,9 @@ func (s *schemaSet) finish(raw []rawIssue, lang string) []Issue {
 func asInt64(v any) (int64, bool) {
 	switch n := v.(type) {
 	case json.Number:
+		if i, ok := plainInt(n); ok {
+			return i, true
+		}
 		r, ok := new(big.Rat).SetString(n.String())
 		if !ok || !r.IsInt() || !r.Num().IsInt64() {
 			return 0, false
