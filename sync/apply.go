@@ -598,16 +598,24 @@ func (e *Engine) loadRecords(ctx context.Context, tx txn, workspace, collection 
 		records[key] = &recordEntry{state: state, seq: seq, exists: true}
 		return nil
 	}
-	const one = `SELECT record_id, seq, state FROM sync_records WHERE workspace_id = ? AND collection = ? AND record_id = ?`
 	if e.db.Dialect() == store.Postgres {
-		// Point lookups in one pipelined batch: a whole-key equality is always an index lookup,
-		// while Postgres may plan an IN list on a table grown since its last ANALYZE as a scan of
-		// the whole collection.
-		argsList := make([][]any, len(ids))
-		for i, id := range ids {
-			argsList[i] = []any{workspace, collection, id}
+		// One statement, and still one primary-key lookup per id: a LATERAL subquery with LIMIT
+		// cannot be pulled up into a join, so whatever the planner estimates (a table grown fast
+		// since its last ANALYZE), the plan is a nested loop over the ids, each an equality on
+		// the whole key, never a scan of the collection as an IN list may become.
+		rows, err := tx.query(ctx, `SELECT r.record_id, r.seq, r.state FROM unnest(?::text[]) AS k(id)
+			CROSS JOIN LATERAL (SELECT record_id, seq, state FROM sync_records
+				WHERE workspace_id = ? AND collection = ? AND record_id = k.id LIMIT 1) r`, ids, workspace, collection)
+		if err != nil {
+			return fmt.Errorf("load records: %w", err)
 		}
-		if err := tx.queryEach(ctx, one, argsList, scan); err != nil {
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return fmt.Errorf("load records: %w", err)
+			}
+		}
+		if err := rows.Err(); err != nil {
 			return fmt.Errorf("load records: %w", err)
 		}
 		return nil
