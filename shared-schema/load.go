@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"sort"
 	"strings"
 	"sync"
 
@@ -40,6 +41,9 @@ type schemaSet struct {
 	fast     map[string]*fastNode          // file -> its fast check (fast.go), nil when it has none
 	docs     map[string]any                // file -> raw JSON Schema document
 	messages map[string]map[string]any     // lang -> message tree
+
+	builtinCategories map[string]struct{} // every class's built-in asset categories
+	assetGroups       []string            // the asset field groups, sorted
 }
 
 var (
@@ -68,6 +72,17 @@ func compile() (*schemaSet, error) {
 	if err := json.Unmarshal(raw, &set.manifest); err != nil {
 		return nil, fmt.Errorf("decode manifest: %w", err)
 	}
+
+	set.builtinCategories = map[string]struct{}{}
+	for _, codes := range set.manifest.AssetCategoriesByClass {
+		for _, code := range codes {
+			set.builtinCategories[code] = struct{}{}
+		}
+	}
+	for g := range set.manifest.AssetGroups {
+		set.assetGroups = append(set.assetGroups, g)
+	}
+	sort.Strings(set.assetGroups)
 
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
