@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -43,26 +42,23 @@ const (
 	DeniedNotAMember     = "not_a_member"
 )
 
-// decodeDocument reads one JSON document with exact numbers (json.Number). It refuses invalid
-// UTF-8, trailing data and nesting deeper than schema.MaxDepth (counted before anything is built,
-// so a hostile document costs no memory).
+// decodeDocument reads one JSON document with exact numbers (json.Number), as encoding/json's
+// Decoder with UseNumber would (parseDocument, jsondoc.go). It refuses invalid UTF-8, trailing
+// data and nesting deeper than schema.MaxDepth (the parser stops at the first level past it, so a
+// hostile document costs no memory).
 func decodeDocument(raw []byte) (any, error) {
 	if !utf8.Valid(raw) {
 		return nil, errMalformed
 	}
-	if depthOfJSON(raw) > schema.MaxDepth {
+	v, ok, tooDeep := parseDocument(raw, schema.MaxDepth)
+	switch {
+	case ok:
+		return v, nil
+	case tooDeep || depthOfJSON(raw) > schema.MaxDepth:
+		// Too deep wherever the nesting is, even after a syntax error.
 		return nil, errTooDeep
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, errMalformed
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errMalformed
-	}
-	return v, nil
+	return nil, errMalformed
 }
 
 var (
