@@ -474,10 +474,15 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	}
 	state, fieldsSize := appendState(make([]byte, 0, 1024), next)
 	if m.Op == OpPut || m.Op == OpRestore {
-		record := make(map[string]any, len(next.Fields))
-		for f, v := range next.Fields {
-			if v != nil { // null clears a field: the record does not have it
-				record[f] = v
+		// null clears a field: the record does not have it. Without nulls the record is the merged
+		// fields themselves (only read from here on).
+		record := next.Fields
+		if hasNull(next.Fields) {
+			record = make(map[string]any, len(next.Fields))
+			for f, v := range next.Fields {
+				if v != nil {
+					record[f] = v
+				}
 			}
 		}
 		if fieldsSize > schema.MaxRecordBytes {
@@ -532,6 +537,15 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c})
 	}
 	return Outcome{MutationID: cm.MutationID, Status: StatusApplied, Seq: seq, Stamp: effective, Restamped: restamped}, nil
+}
+
+func hasNull(fields map[string]any) bool {
+	for _, v := range fields {
+		if v == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // lostValues returns the non-null values of written that are not among changed (the fields whose
