@@ -109,7 +109,7 @@ type recordKey struct{ workspace, collection, id string }
 
 type recordEntry struct {
 	state   *RecordState
-	encoded []byte // state as JSON, once changed
+	encoded string // state as JSON, once changed
 	seq     int64
 	exists  bool // a row exists in sync_records
 	dirty   bool
@@ -133,7 +133,7 @@ type changeRow struct {
 	seq        int64
 	client     string
 	mutationID int64
-	body       []byte
+	body       string
 }
 
 type conflictOp struct {
@@ -215,6 +215,9 @@ type groupTxn struct {
 	collected  map[clientWorkspace]int64    // highest id whose change or rejection GC removed
 	records    map[recordKey]*recordEntry   // the records the mutations touch
 	verdicts   map[clientMutation]Outcome   // given in this group, for resends within it
+
+	// Scratch buffers reused by every mutation of the group (applyOne).
+	scratch, bodyScratch []byte
 
 	// What the decisions write.
 	changes     []changeRow
@@ -472,7 +475,11 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	if err != nil {
 		return reject(RejectInvalid, "validation.invalid", nil)
 	}
-	state, fieldsSize := appendState(make([]byte, 0, 1024), next)
+	// Encoded into the group's scratch buffer; only an applied mutation's state is kept (as a string
+	// of its exact size, written as is).
+	var fieldsSize int
+	g.scratch, fieldsSize = appendState(g.scratch[:0], next)
+	state := g.scratch
 	if m.Op == OpPut || m.Op == OpRestore {
 		// null clears a field: the record does not have it. Without nulls the record is the merged
 		// fields themselves (only read from here on).
@@ -524,12 +531,12 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	if len(state) > e.opts.Limits.MaxStateBytes {
 		return reject(RejectTooLarge, "sync.reject.stateTooLarge", map[string]any{"max": e.opts.Limits.MaxStateBytes})
 	}
-	body := appendBody(make([]byte, 0, 256+len(state)/2), m)
+	g.bodyScratch = appendBody(g.bodyScratch[:0], m)
 
 	we.head++
 	seq := we.head
-	entry.state, entry.encoded, entry.seq, entry.dirty = next, state, seq, true
-	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
+	entry.state, entry.encoded, entry.seq, entry.dirty = next, string(state), seq, true
+	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: string(g.bodyScratch)})
 	for _, c := range eff.Opened {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})
 	}
@@ -743,7 +750,7 @@ func (g *groupTxn) write() error {
 		if !r.dirty {
 			continue
 		}
-		row := []any{key.workspace, key.collection, key.id, r.seq, r.state.Deleted(), int64(len(r.state.Conflicts)), string(r.encoded), now}
+		row := []any{key.workspace, key.collection, key.id, r.seq, r.state.Deleted(), int64(len(r.state.Conflicts)), r.encoded, now}
 		if r.exists {
 			updateRows = append(updateRows, row)
 		} else {
@@ -761,7 +768,7 @@ func (g *groupTxn) write() error {
 
 	changeRows := make([][]any, 0, len(changes))
 	for _, c := range changes {
-		changeRows = append(changeRows, []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, string(c.body), now})
+		changeRows = append(changeRows, []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, c.body, now})
 	}
 	if err := tx.insert(ctx, "sync_changes", changeColumns, changeRows); err != nil {
 		return fmt.Errorf("write change log: %w", err)
