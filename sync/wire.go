@@ -200,22 +200,23 @@ func readMutation(m map[string]any) (ClientMutation, []schema.Issue) {
 	cm.RecordID, _ = m["recordId"].(string)
 	op, _ := m["op"].(string)
 	cm.Mutation.Op = Op(op)
-	stamp := func(path string, v any) Stamp {
+	// path is only built for a stamp that does not parse.
+	stamp := func(path func() string, v any) Stamp {
 		s, _ := v.(string)
 		st, err := ParseStamp(s)
 		if err != nil {
-			issues = append(issues, schema.Issue{Path: path, Key: "validation.format.hlc", Params: map[string]any{}})
+			issues = append(issues, schema.Issue{Path: path(), Key: "validation.format.hlc", Params: map[string]any{}})
 		}
 		return st
 	}
-	cm.Mutation.Stamp = stamp("stamp", m["stamp"])
+	cm.Mutation.Stamp = stamp(func() string { return "stamp" }, m["stamp"])
 	if fields, ok := m["fields"].(map[string]any); ok {
 		cm.Mutation.Fields = fields
 	}
 	if base, ok := m["base"].(map[string]any); ok {
 		cm.Mutation.Base = make(map[string]Stamp, len(base))
 		for _, f := range sortedKeys(base) {
-			cm.Mutation.Base[f] = stamp("base."+f, base[f])
+			cm.Mutation.Base[f] = stamp(func() string { return "base." + f }, base[f])
 		}
 	}
 	if resolves, ok := m["resolves"].([]any); ok {
@@ -223,7 +224,7 @@ func readMutation(m map[string]any) (ClientMutation, []schema.Issue) {
 			key, _ := r.(map[string]any)
 			field, _ := key["field"].(string)
 			cm.Mutation.Resolves = append(cm.Mutation.Resolves,
-				ConflictKey{Field: field, Stamp: stamp(fmt.Sprintf("resolves.%d.stamp", i), key["stamp"])})
+				ConflictKey{Field: field, Stamp: stamp(func() string { return fmt.Sprintf("resolves.%d.stamp", i) }, key["stamp"])})
 		}
 	}
 	return cm, issues
