@@ -44,7 +44,9 @@ func (s *schemaSet) check(entity string, value any, lang string, rules bool) []I
 		}
 		file, rulesName = f, "message."+name
 	}
-	if err := s.compiled[file].Validate(value); err != nil {
+	if fast := s.fast[file]; fast != nil && fast.valid(value) {
+		// Accepted by the fast check: the library would accept it too (fast.go).
+	} else if err := s.compiled[file].Validate(value); err != nil {
 		var verr *jsonschema.ValidationError
 		if !errors.As(err, &verr) {
 			return s.finish([]rawIssue{{key: "validation.invalid"}}, lang)
@@ -220,6 +222,9 @@ func (s *schemaSet) finish(raw []rawIssue, lang string) []Issue {
 func asInt64(v any) (int64, bool) {
 	switch n := v.(type) {
 	case json.Number:
+		if i, ok := plainInt(n); ok {
+			return i, true
+		}
 		r, ok := new(big.Rat).SetString(n.String())
 		if !ok || !r.IsInt() || !r.Num().IsInt64() {
 			return 0, false

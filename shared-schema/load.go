@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"sort"
 	"strings"
 	"sync"
 
@@ -37,8 +38,12 @@ type manifest struct {
 type schemaSet struct {
 	manifest manifest
 	compiled map[string]*jsonschema.Schema // file -> schema
+	fast     map[string]*fastNode          // file -> its fast check (fast.go), nil when it has none
 	docs     map[string]any                // file -> raw JSON Schema document
 	messages map[string]map[string]any     // lang -> message tree
+
+	builtinCategories map[string]struct{} // every class's built-in asset categories
+	assetGroups       []string            // the asset field groups, sorted
 }
 
 var (
@@ -56,6 +61,7 @@ func load() (*schemaSet, error) {
 func compile() (*schemaSet, error) {
 	set := &schemaSet{
 		compiled: map[string]*jsonschema.Schema{},
+		fast:     map[string]*fastNode{},
 		docs:     map[string]any{},
 		messages: map[string]map[string]any{},
 	}
@@ -66,6 +72,17 @@ func compile() (*schemaSet, error) {
 	if err := json.Unmarshal(raw, &set.manifest); err != nil {
 		return nil, fmt.Errorf("decode manifest: %w", err)
 	}
+
+	set.builtinCategories = map[string]struct{}{}
+	for _, codes := range set.manifest.AssetCategoriesByClass {
+		for _, code := range codes {
+			set.builtinCategories[code] = struct{}{}
+		}
+	}
+	for g := range set.manifest.AssetGroups {
+		set.assetGroups = append(set.assetGroups, g)
+	}
+	sort.Strings(set.assetGroups)
 
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
@@ -101,6 +118,7 @@ func compile() (*schemaSet, error) {
 			return nil, fmt.Errorf("compile schema %s: %w", file, err)
 		}
 		set.compiled[file] = sch
+		set.fast[file] = compileFast(sch, fastPattern)
 	}
 
 	for _, lang := range []string{"es", "en"} {

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -47,12 +46,8 @@ func (s *schemaSet) runRules(name string, value any) []rawIssue {
 // builtinAssetCategory says whether code is a built-in category of any class (src/enums.ts
 // isBuiltinAssetCategory).
 func (s *schemaSet) builtinAssetCategory(code string) bool {
-	for _, codes := range s.manifest.AssetCategoriesByClass {
-		if slices.Contains(codes, code) {
-			return true
-		}
-	}
-	return false
+	_, ok := s.builtinCategories[code]
+	return ok
 }
 
 // IsBuiltinAssetCategory says whether code is one of the built-in asset categories (of any class,
@@ -78,12 +73,7 @@ func (s *schemaSet) assetRules(asset map[string]any, add report) {
 	if category != "custom" && hasCustom {
 		add([]string{"customCategory"}, "validation.notApplicable", nil)
 	}
-	groups := make([]string, 0, len(s.manifest.AssetGroups))
-	for g := range s.manifest.AssetGroups {
-		groups = append(groups, g)
-	}
-	sort.Strings(groups)
-	for _, g := range groups {
+	for _, g := range s.assetGroups {
 		if _, present := asset[g]; present && !slices.Contains(s.manifest.AssetGroups[g], class) {
 			add([]string{g}, "validation.asset.groupNotForClass", nil)
 		}

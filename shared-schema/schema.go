@@ -162,26 +162,28 @@ func decode(raw []byte) (any, *rawIssue) {
 
 // depthOf is the nesting of objects/arrays (root container = 1), stopping once past limit.
 func depthOf(value any, limit int) int {
-	var children []any
+	deepest := 0
 	switch v := value.(type) {
 	case map[string]any:
+		if limit < 0 {
+			return 1
+		}
 		for _, c := range v {
-			children = append(children, c)
+			if deepest = max(deepest, depthOf(c, limit-1)); deepest > limit {
+				break
+			}
 		}
 	case []any:
-		children = v
+		if limit < 0 {
+			return 1
+		}
+		for _, c := range v {
+			if deepest = max(deepest, depthOf(c, limit-1)); deepest > limit {
+				break
+			}
+		}
 	default:
 		return 0
-	}
-	if limit < 0 {
-		return 1
-	}
-	deepest := 0
-	for _, c := range children {
-		deepest = max(deepest, depthOf(c, limit-1))
-		if deepest > limit {
-			break
-		}
 	}
 	return deepest + 1
 }

@@ -109,7 +109,7 @@ type recordKey struct{ workspace, collection, id string }
 
 type recordEntry struct {
 	state   *RecordState
-	encoded []byte // state as JSON, once changed
+	encoded string // state as JSON, once changed
 	seq     int64
 	exists  bool // a row exists in sync_records
 	dirty   bool
@@ -133,7 +133,7 @@ type changeRow struct {
 	seq        int64
 	client     string
 	mutationID int64
-	body       []byte
+	body       string
 }
 
 type conflictOp struct {
@@ -215,6 +215,9 @@ type groupTxn struct {
 	collected  map[clientWorkspace]int64    // highest id whose change or rejection GC removed
 	records    map[recordKey]*recordEntry   // the records the mutations touch
 	verdicts   map[clientMutation]Outcome   // given in this group, for resends within it
+
+	// Scratch buffers reused by every mutation of the group (applyOne).
+	scratch, bodyScratch []byte
 
 	// What the decisions write.
 	changes     []changeRow
@@ -472,12 +475,21 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	if err != nil {
 		return reject(RejectInvalid, "validation.invalid", nil)
 	}
-	state, fieldsSize := appendState(make([]byte, 0, 1024), next)
+	// Encoded into the group's scratch buffer; only an applied mutation's state is kept (as a string
+	// of its exact size, written as is).
+	var fieldsSize int
+	g.scratch, fieldsSize = appendState(g.scratch[:0], next)
+	state := g.scratch
 	if m.Op == OpPut || m.Op == OpRestore {
-		record := make(map[string]any, len(next.Fields))
-		for f, v := range next.Fields {
-			if v != nil { // null clears a field: the record does not have it
-				record[f] = v
+		// null clears a field: the record does not have it. Without nulls the record is the merged
+		// fields themselves (only read from here on).
+		record := next.Fields
+		if hasNull(next.Fields) {
+			record = make(map[string]any, len(next.Fields))
+			for f, v := range next.Fields {
+				if v != nil {
+					record[f] = v
+				}
 			}
 		}
 		if fieldsSize > schema.MaxRecordBytes {
@@ -519,12 +531,12 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	if len(state) > e.opts.Limits.MaxStateBytes {
 		return reject(RejectTooLarge, "sync.reject.stateTooLarge", map[string]any{"max": e.opts.Limits.MaxStateBytes})
 	}
-	body := appendBody(make([]byte, 0, 256+len(state)/2), m)
+	g.bodyScratch = appendBody(g.bodyScratch[:0], m)
 
 	we.head++
 	seq := we.head
-	entry.state, entry.encoded, entry.seq, entry.dirty = next, state, seq, true
-	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
+	entry.state, entry.encoded, entry.seq, entry.dirty = next, string(state), seq, true
+	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: string(g.bodyScratch)})
 	for _, c := range eff.Opened {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})
 	}
@@ -532,6 +544,15 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c})
 	}
 	return Outcome{MutationID: cm.MutationID, Status: StatusApplied, Seq: seq, Stamp: effective, Restamped: restamped}, nil
+}
+
+func hasNull(fields map[string]any) bool {
+	for _, v := range fields {
+		if v == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // lostValues returns the non-null values of written that are not among changed (the fields whose
@@ -598,16 +619,24 @@ func (e *Engine) loadRecords(ctx context.Context, tx txn, workspace, collection 
 		records[key] = &recordEntry{state: state, seq: seq, exists: true}
 		return nil
 	}
-	const one = `SELECT record_id, seq, state FROM sync_records WHERE workspace_id = ? AND collection = ? AND record_id = ?`
 	if e.db.Dialect() == store.Postgres {
-		// Point lookups in one pipelined batch: a whole-key equality is always an index lookup,
-		// while Postgres may plan an IN list on a table grown since its last ANALYZE as a scan of
-		// the whole collection.
-		argsList := make([][]any, len(ids))
-		for i, id := range ids {
-			argsList[i] = []any{workspace, collection, id}
+		// One statement, and still one primary-key lookup per id: a LATERAL subquery with LIMIT
+		// cannot be pulled up into a join, so whatever the planner estimates (a table grown fast
+		// since its last ANALYZE), the plan is a nested loop over the ids, each an equality on
+		// the whole key, never a scan of the collection as an IN list may become.
+		rows, err := tx.query(ctx, `SELECT r.record_id, r.seq, r.state FROM unnest(?::text[]) AS k(id)
+			CROSS JOIN LATERAL (SELECT record_id, seq, state FROM sync_records
+				WHERE workspace_id = ? AND collection = ? AND record_id = k.id LIMIT 1) r`, ids, workspace, collection)
+		if err != nil {
+			return fmt.Errorf("load records: %w", err)
 		}
-		if err := tx.queryEach(ctx, one, argsList, scan); err != nil {
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return fmt.Errorf("load records: %w", err)
+			}
+		}
+		if err := rows.Err(); err != nil {
 			return fmt.Errorf("load records: %w", err)
 		}
 		return nil
@@ -721,7 +750,7 @@ func (g *groupTxn) write() error {
 		if !r.dirty {
 			continue
 		}
-		row := []any{key.workspace, key.collection, key.id, r.seq, r.state.Deleted(), int64(len(r.state.Conflicts)), string(r.encoded), now}
+		row := []any{key.workspace, key.collection, key.id, r.seq, r.state.Deleted(), int64(len(r.state.Conflicts)), r.encoded, now}
 		if r.exists {
 			updateRows = append(updateRows, row)
 		} else {
@@ -739,7 +768,7 @@ func (g *groupTxn) write() error {
 
 	changeRows := make([][]any, 0, len(changes))
 	for _, c := range changes {
-		changeRows = append(changeRows, []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, string(c.body), now})
+		changeRows = append(changeRows, []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, c.body, now})
 	}
 	if err := tx.insert(ctx, "sync_changes", changeColumns, changeRows); err != nil {
 		return fmt.Errorf("write change log: %w", err)

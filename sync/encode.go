@@ -3,7 +3,6 @@ package sync
 import (
 	"encoding/json"
 	"math"
-	"sort"
 	"strconv"
 	"unicode/utf8"
 )
@@ -23,7 +22,8 @@ func appendState(b []byte, s *RecordState) (out []byte, fields int) {
 	b = append(b, `,"clocks":`...)
 	b = appendStamps(b, s.Clocks)
 	b = append(b, `,"authors":{`...)
-	for i, k := range sortedKeys(s.Authors) {
+	var buf [32]string
+	for i, k := range sortedKeysInto(buf[:], s.Authors) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -97,7 +97,8 @@ func appendBody(b []byte, m Mutation) []byte {
 
 func appendStamps(b []byte, m map[string]Stamp) []byte {
 	b = append(b, '{')
-	for i, k := range sortedKeys(m) {
+	var buf [32]string
+	for i, k := range sortedKeysInto(buf[:], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -111,12 +112,8 @@ func appendStamps(b []byte, m map[string]Stamp) []byte {
 
 func appendObject(b []byte, m map[string]any) []byte {
 	b = append(b, '{')
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for i, k := range keys {
+	var buf [32]string
+	for i, k := range sortedKeysInto(buf[:], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}

@@ -304,7 +304,8 @@ func (s *RecordState) Apply(m Mutation) (Effect, error) {
 	case OpRestore:
 		eff.LifeChanged = s.applyLife(m, false)
 	}
-	for _, f := range sortedKeys(m.Fields) {
+	var buf [32]string
+	for _, f := range sortedKeysInto(buf[:], m.Fields) {
 		s.applyField(f, m.Fields[f], &m, track, &eff)
 	}
 	if track {

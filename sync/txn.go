@@ -3,7 +3,6 @@ package sync
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -21,11 +20,6 @@ type txn interface {
 	exec(ctx context.Context, query string, args ...any) error
 	queryRow(ctx context.Context, query string, args ...any) rowScanner
 	query(ctx context.Context, query string, args ...any) (rowsIter, error)
-	// queryEach runs a query that returns at most one row once per argument list and calls scan
-	// for each row found. On Postgres the queries go in one pipelined batch: each one an equality
-	// on a whole key, which no planner estimate (a table growing fast since its last ANALYZE) can
-	// turn into a scan of a workspace, as an IN list can.
-	queryEach(ctx context.Context, query string, argsList [][]any, scan func(rowScanner) error) error
 	// insert writes rows (each one value per column) into table.
 	insert(ctx context.Context, table string, columns []string, rows [][]any) error
 	commit(ctx context.Context) error
@@ -77,26 +71,6 @@ func (t pgTxn) query(ctx context.Context, query string, args ...any) (rowsIter, 
 	return rows, nil
 }
 
-func (t pgTxn) queryEach(ctx context.Context, query string, argsList [][]any, scan func(rowScanner) error) error {
-	if len(argsList) == 0 {
-		return nil
-	}
-	q := store.Rebind(store.Postgres, query)
-	b := &pgx.Batch{}
-	for _, args := range argsList {
-		b.Queue(q, args...)
-	}
-	results := t.tx.SendBatch(ctx, b)
-	for range argsList {
-		err := scan(results.QueryRow())
-		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			results.Close()
-			return err
-		}
-	}
-	return results.Close()
-}
-
 func (t pgTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
@@ -128,15 +102,6 @@ func (t sqlTxn) query(ctx context.Context, query string, args ...any) (rowsIter,
 		return nil, err
 	}
 	return sqlRows{rows}, nil
-}
-
-func (t sqlTxn) queryEach(ctx context.Context, query string, argsList [][]any, scan func(rowScanner) error) error {
-	for _, args := range argsList {
-		if err := scan(t.tx.QueryRow(ctx, query, args...)); err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
-	}
-	return nil
 }
 
 func (t sqlTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {

@@ -3,6 +3,7 @@ package sync
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -171,6 +172,17 @@ func cmpInt(a, b int) int {
 		return 1
 	}
 	return 0
+}
+
+// sortedKeysInto is sortedKeys into buf's storage: with an array on the caller's stack, the keys
+// of a small map (a record's fields, clocks, authors) are sorted without allocating.
+func sortedKeysInto[V any](buf []string, m map[string]V) []string {
+	keys := buf[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func sortedKeys[V any](m map[string]V) []string {

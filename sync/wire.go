@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -43,26 +42,23 @@ const (
 	DeniedNotAMember     = "not_a_member"
 )
 
-// decodeDocument reads one JSON document with exact numbers (json.Number). It refuses invalid
-// UTF-8, trailing data and nesting deeper than schema.MaxDepth (counted before anything is built,
-// so a hostile document costs no memory).
+// decodeDocument reads one JSON document with exact numbers (json.Number), as encoding/json's
+// Decoder with UseNumber would (parseDocument, jsondoc.go). It refuses invalid UTF-8, trailing
+// data and nesting deeper than schema.MaxDepth (the parser stops at the first level past it, so a
+// hostile document costs no memory).
 func decodeDocument(raw []byte) (any, error) {
 	if !utf8.Valid(raw) {
 		return nil, errMalformed
 	}
-	if depthOfJSON(raw) > schema.MaxDepth {
+	v, ok, tooDeep := parseDocument(raw, schema.MaxDepth)
+	switch {
+	case ok:
+		return v, nil
+	case tooDeep || depthOfJSON(raw) > schema.MaxDepth:
+		// Too deep wherever the nesting is, even after a syntax error.
 		return nil, errTooDeep
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, errMalformed
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errMalformed
-	}
-	return v, nil
+	return nil, errMalformed
 }
 
 var (
@@ -204,22 +200,23 @@ func readMutation(m map[string]any) (ClientMutation, []schema.Issue) {
 	cm.RecordID, _ = m["recordId"].(string)
 	op, _ := m["op"].(string)
 	cm.Mutation.Op = Op(op)
-	stamp := func(path string, v any) Stamp {
+	// path is only built for a stamp that does not parse.
+	stamp := func(path func() string, v any) Stamp {
 		s, _ := v.(string)
 		st, err := ParseStamp(s)
 		if err != nil {
-			issues = append(issues, schema.Issue{Path: path, Key: "validation.format.hlc", Params: map[string]any{}})
+			issues = append(issues, schema.Issue{Path: path(), Key: "validation.format.hlc", Params: map[string]any{}})
 		}
 		return st
 	}
-	cm.Mutation.Stamp = stamp("stamp", m["stamp"])
+	cm.Mutation.Stamp = stamp(func() string { return "stamp" }, m["stamp"])
 	if fields, ok := m["fields"].(map[string]any); ok {
 		cm.Mutation.Fields = fields
 	}
 	if base, ok := m["base"].(map[string]any); ok {
 		cm.Mutation.Base = make(map[string]Stamp, len(base))
 		for _, f := range sortedKeys(base) {
-			cm.Mutation.Base[f] = stamp("base."+f, base[f])
+			cm.Mutation.Base[f] = stamp(func() string { return "base." + f }, base[f])
 		}
 	}
 	if resolves, ok := m["resolves"].([]any); ok {
@@ -227,7 +224,7 @@ func readMutation(m map[string]any) (ClientMutation, []schema.Issue) {
 			key, _ := r.(map[string]any)
 			field, _ := key["field"].(string)
 			cm.Mutation.Resolves = append(cm.Mutation.Resolves,
-				ConflictKey{Field: field, Stamp: stamp(fmt.Sprintf("resolves.%d.stamp", i), key["stamp"])})
+				ConflictKey{Field: field, Stamp: stamp(func() string { return fmt.Sprintf("resolves.%d.stamp", i) }, key["stamp"])})
 		}
 	}
 	return cm, issues
