@@ -293,7 +293,20 @@ export function applyAcks(dev: Internals, acks: Ack[]): Promise<number> {
     const entries = (await getByKeys(db.outbox, acks.map((a) => a.mutationId), outboxId, (r) => (range = r))).filter((e) => e !== undefined);
     if (entries.length === 0) return 0;
     const ackOf = new Map(acks.map((a) => [a.mutationId, a]));
-    const rows = await rowsOf(db, entries);
+    // A record row needs reading only when the ack may change it: a re-stamp, or a confirmed
+    // state that may already contain the mutation. It cannot while the ack's seq is above the
+    // workspace's held cursor (no snapshot in progress): the change at that seq is still to come
+    // as a page, which drops the mutation from the row (the page's own mutations leave it). The
+    // usual ack of a live push is such one: its 500 record rows are then not read at all.
+    const cursors = new Map<string, CursorMeta>();
+    for (const w of new Set(entries.map((e) => e.workspaceId))) cursors.set(w, await readCursor(db, w));
+    const needed = entries.filter((e) => {
+      const ack = ackOf.get(e.mutationId)!;
+      if (ack.stamp !== undefined && ack.stamp !== e.mutation.stamp) return true;
+      const c = cursors.get(e.workspaceId)!;
+      return ack.seq === 0 || heldCursor(c) === null || ack.seq <= c.seq;
+    });
+    const rows = await rowsOf(db, needed);
     const changed = new Map<CollectionName, Map<string, LocalMutation[]>>();
     for (const e of entries) {
       const row = rows.get(e.collection)?.get(e.recordId);
