@@ -155,6 +155,8 @@ export class SyncClient {
   #tokensAt = 0;
   #lastSent = 0;
   #pumping = false;
+  /** The next push, read and encoded: the outbox entries after `after` (see #pump). */
+  #prepared: { socket: SocketLike; after: number; full: boolean; batch: OutboxRow[]; text: string } | undefined;
   /** Received messages not processed yet, with the socket each came from. */
   #queue: { socket: SocketLike; msg: Incoming }[] = [];
   #draining: Promise<void> | undefined;
@@ -289,6 +291,7 @@ export class SyncClient {
     this.#pushes = [];
     this.#pulls.clear();
     this.#lastSent = 0;
+    this.#prepared = undefined;
     socket.onopen = () => void this.#hello(socket);
     socket.onmessage = (ev) => this.#onMessage(socket, ev.data);
     socket.onerror = (ev) => this.#emit({ type: "error", detail: ev });
@@ -398,6 +401,13 @@ export class SyncClient {
       return;
     }
     this.#queue.push({ socket, msg });
+    if (msg.type === "ack" || msg.type === "reject") {
+      // The server has answered: its push leaves the window now (its transaction follows in
+      // order), and the prepared next push goes out at once. A failure to apply the answer drops
+      // the connection; the outbox, intact, is pushed again on the next one.
+      this.#answered(msg.type === "ack" ? msg.acks.map((a) => a.mutationId) : [msg.mutationId]);
+      if (this.#sendPrepared(socket)) void this.#pump();
+    }
     if (!this.#draining) {
       this.#draining = this.#drain().finally(() => {
         this.#draining = undefined;
@@ -406,17 +416,40 @@ export class SyncClient {
     }
   }
 
-  /** Processes queued messages in arrival order; consecutive acks (or rejects) share one
-   * transaction. Messages of a socket that is no longer the current one are dropped (the next
-   * connection starts again from the stored cursors and outbox). */
+  /**
+   * The index of the first queued ack that only pages (changes, snapshot) of the same socket
+   * precede, or -1. An ack is processed before the pages queued ahead of it: it frees the push
+   * window, so the next push leaves before those pages are applied (a device pushing 10,000
+   * offline edits otherwise applies the echo of each push before sending the next one). Acks and
+   * pages are separate transactions whose order the engine does not rely on (a page may come
+   * before or after the ack of a mutation it carries); pages keep their order among themselves,
+   * and every other message is a barrier.
+   */
+  #ackAhead(socket: SocketLike): number {
+    for (let i = 0; i < this.#queue.length; i++) {
+      const q = this.#queue[i]!;
+      if (q.socket !== socket) return -1;
+      if (q.msg.type === "ack") return i;
+      if (q.msg.type !== "changes" && q.msg.type !== "snapshot") return -1;
+    }
+    return -1;
+  }
+
+  /** Processes queued messages in arrival order, except that acks go ahead of pages (see
+   * #ackAhead); consecutive acks (or rejects) share one transaction. Messages of a socket that is
+   * no longer the current one are dropped (the next connection starts again from the stored
+   * cursors and outbox). */
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
-      const { socket, msg } = this.#queue.shift()!;
+      const first = this.#queue[0]!;
+      const ahead = first.msg.type === "changes" || first.msg.type === "snapshot" ? this.#ackAhead(first.socket) : -1;
+      const { socket, msg } = ahead > 0 ? this.#queue.splice(ahead, 1)[0]! : this.#queue.shift()!;
       if (socket !== this.#socket) continue;
       const more = <T extends Incoming["type"]>(type: T): Extract<Incoming, { type: T }> | undefined => {
-        const next = this.#queue[0];
-        if (next === undefined || next.socket !== socket || next.msg.type !== type) return undefined;
-        this.#queue.shift();
+        const at = type === "ack" ? this.#ackAhead(socket) : 0;
+        const next = this.#queue[at];
+        if (at < 0 || next === undefined || next.socket !== socket || next.msg.type !== type) return undefined;
+        this.#queue.splice(at, 1);
         return next.msg as Extract<Incoming, { type: T }>;
       };
       try {
@@ -449,6 +482,7 @@ export class SyncClient {
             break;
           case "accessDenied":
             this.#pulls.delete(msg.workspaceId);
+            this.#prepared = undefined;
             await forgetWorkspace(this.#dev, msg.workspaceId);
             break;
           case "error":
@@ -555,7 +589,10 @@ export class SyncClient {
 
   /** Sends outbox entries not sent on this connection yet, in mutationId order: at most
    * `pushWindow` pushes in flight (commands made meanwhile gather into the next push), and no more
-   * pushes per second than half the server's message rate (the rest is left for pulls and pings). */
+   * pushes per second than half the server's message rate (the rest is left for pulls and pings).
+   * The next push is read and encoded ahead (#prepared) while the window is full, so an ack
+   * that opens the window sends it at once (#onMessage), without waiting for a read of the outbox
+   * behind the page transactions queued meanwhile. */
   async #pump(): Promise<void> {
     if (this.#pumping) return;
     this.#pumping = true;
@@ -564,26 +601,49 @@ export class SyncClient {
       for (;;) {
         const socket = this.#socket;
         if (!socket || !this.#welcome || socket.readyState !== OPEN) return;
-        if (this.#pushes.length >= (this.#opts.pushWindow ?? 2)) return;
-        const rows = await this.#db.outbox.where("mutationId").above(this.#lastSent).limit(size).toArray();
-        if (rows.length === 0 || socket !== this.#socket) return;
-        const wait = this.#pushWait();
-        if (wait > 0) {
-          this.#timers.clearTimeout(this.#pumpTimer);
-          this.#pumpTimer = this.#timers.setTimeout(() => void this.#pump(), wait);
+        const p = this.#prepared;
+        if (p === undefined || !p.full || p.socket !== socket || p.after !== this.#lastSent) {
+          const after = this.#lastSent;
+          const rows = await this.#db.outbox.where("mutationId").above(after).limit(size).toArray();
+          if (rows.length === 0 || socket !== this.#socket || after !== this.#lastSent) return;
+          const fit = this.#fit(rows);
+          // Full: it cannot grow (a whole push read, or cut by the frame size).
+          this.#prepared = { socket, after, full: rows.length >= size || fit.batch.length < rows.length, ...fit };
+        }
+        if (!this.#sendPrepared(socket, true)) {
+          // It waits for the window or the rate. Only a full push is kept for then; a smaller one
+          // is read again, so commands made meanwhile join it.
+          if (this.#prepared?.full !== true) this.#prepared = undefined;
           return;
         }
-        const { batch, text } = this.#fit(rows);
-        socket.send(text);
-        this.#tokens -= 1;
-        this.#pushes.push(new Set(batch.map((r) => r.mutationId)));
-        this.#lastSent = batch[batch.length - 1]!.mutationId;
-        if (this.#pushes.length === 1) this.#watch(socket);
         await this.#updateLink();
       }
     } finally {
       this.#pumping = false;
     }
+  }
+
+  /** Sends the prepared push if it continues what this socket was sent and the window and the
+   * rate allow it now (a rate wait schedules the pump); whether it was sent. A push that could
+   * still grow is sent only `fresh` (by the pump, right after reading it). */
+  #sendPrepared(socket: SocketLike, fresh = false): boolean {
+    const p = this.#prepared;
+    if (p === undefined || (!p.full && !fresh) || p.socket !== socket || p.after !== this.#lastSent) return false;
+    if (socket !== this.#socket || !this.#welcome || socket.readyState !== OPEN) return false;
+    if (this.#pushes.length >= (this.#opts.pushWindow ?? 2)) return false;
+    const wait = this.#pushWait();
+    if (wait > 0) {
+      this.#timers.clearTimeout(this.#pumpTimer);
+      this.#pumpTimer = this.#timers.setTimeout(() => void this.#pump(), wait);
+      return false;
+    }
+    this.#prepared = undefined;
+    socket.send(p.text);
+    this.#tokens -= 1;
+    this.#pushes.push(new Set(p.batch.map((r) => r.mutationId)));
+    this.#lastSent = p.batch[p.batch.length - 1]!.mutationId;
+    if (this.#pushes.length === 1) this.#watch(socket);
+    return true;
   }
 
   /** ms to wait before the next push may be sent (token bucket on the injected clock). */
