@@ -276,6 +276,46 @@ describe("protocol flow", () => {
     await h.client.stop();
   });
 
+  test("an ack goes ahead of the pages queued before it: the next push leaves before they are applied", async () => {
+    const d = await openDevice();
+    for (let i = 0; i < 4; i++) await d.db.create("tasks", WORKSPACE, task());
+    /** The pushes sent when each page was applied, by the page's cursor. */
+    const atPage = new Map<number, number>();
+    const h: Harness = harness(d.db, {
+      pushWindow: 1,
+      batchSize: 2,
+      onEvent: (e) => {
+        if (e.type === "page") atPage.set((e.detail as { cursor: number }).cursor, h.last().of("push").length);
+      },
+    });
+    h.client.start();
+    const s = await connect(h);
+    await until(() => s.of("push").length === 1);
+    const ids = (m: Record<string, unknown>) => (m.mutations as { mutationId: number }[]).map((x) => x.mutationId);
+    expect(ids(s.of("push")[0]!)).toEqual([1, 2]);
+    // Two pages of another device's changes arrive, then the ack of the first push: the first
+    // page is being applied when the ack comes, the second waits behind it.
+    const other = (n: number) => `0190a000-0000-7000-8000-0000000000f${n}`;
+    const page = (seq: number) => ({
+      type: "changes",
+      workspaceId: WORKSPACE,
+      changes: [{ seq, collection: "tasks", recordId: other(seq), author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: seq, op: "put", stamp: SERVER_TIME, fields: task(), base: {} }],
+      cursor: seq,
+      hasMore: false,
+    });
+    s.receive(page(1));
+    s.receive(page(2));
+    s.receive({ type: "ack", acks: [1, 2].map((mutationId) => ({ mutationId, status: "applied", seq: mutationId + 2 })) });
+    await until(() => atPage.has(2));
+    // When the second page was applied, the second push had left.
+    expect(atPage.get(2)).toBe(2);
+    expect(ids(s.of("push")[1]!)).toEqual([3, 4]);
+    expect(await d.db.cursor(WORKSPACE)).toBe(2);
+    expect((await dbOf(d.db).outbox.toCollection().primaryKeys()).sort()).toEqual([3, 4]);
+    expect((await d.db.get("tasks", other(2)))?.fields.title).toBe(task().title);
+    await h.client.stop();
+  });
+
   test("after a reconnect every unacknowledged mutation is sent again", async () => {
     const d = await openDevice();
     await d.db.create("tasks", WORKSPACE, task());
