@@ -157,6 +157,9 @@ export class SyncClient {
   #pumping = false;
   /** The next push, read and encoded: the outbox entries after `after` (see #pump). */
   #prepared: { socket: SocketLike; after: number; full: boolean; batch: OutboxRow[]; text: string } | undefined;
+  /** The outbox rows pushed on this connection and not answered yet, by mutation id (applyAcks
+   * then reads only the outbox's keys). */
+  #sent = new Map<number, OutboxRow>();
   /** Received messages not processed yet, with the socket each came from. */
   #queue: { socket: SocketLike; msg: Incoming }[] = [];
   #draining: Promise<void> | undefined;
@@ -292,6 +295,7 @@ export class SyncClient {
     this.#pulls.clear();
     this.#lastSent = 0;
     this.#prepared = undefined;
+    this.#sent.clear();
     socket.onopen = () => void this.#hello(socket);
     socket.onmessage = (ev) => this.#onMessage(socket, ev.data);
     socket.onerror = (ev) => this.#emit({ type: "error", detail: ev });
@@ -460,8 +464,9 @@ export class SyncClient {
           case "ack": {
             const acks: Ack[] = [...msg.acks];
             for (let next = more("ack"); next; next = more("ack")) acks.push(...next.acks);
-            await applyAcks(this.#dev, acks);
+            await applyAcks(this.#dev, acks, this.#sent);
             this.#answered(acks.map((a) => a.mutationId));
+            for (const a of acks) this.#sent.delete(a.mutationId);
             break;
           }
           case "reject": {
@@ -469,6 +474,7 @@ export class SyncClient {
             for (let next = more("reject"); next; next = more("reject")) rejects.push(next);
             await applyRejects(this.#dev, rejects);
             this.#answered(rejects.map((r) => r.mutationId));
+            for (const r of rejects) this.#sent.delete(r.mutationId);
             break;
           }
           case "changes":
@@ -641,6 +647,7 @@ export class SyncClient {
     socket.send(p.text);
     this.#tokens -= 1;
     this.#pushes.push(new Set(p.batch.map((r) => r.mutationId)));
+    for (const r of p.batch) this.#sent.set(r.mutationId, r);
     this.#lastSent = p.batch[p.batch.length - 1]!.mutationId;
     if (this.#pushes.length === 1) this.#watch(socket);
     return true;
