@@ -97,11 +97,11 @@ func (e *Engine) commitGroup(group []*job) {
 	}
 }
 
-// announce pokes this instance's sockets after a commit (other instances hear the commit through
-// NOTIFY, sent inside the transaction).
+// announce tells this instance's watchers of a commit (other instances hear it through NOTIFY,
+// sent inside the transaction).
 func (e *Engine) announce(heads map[string]int64) {
 	for w, seq := range heads {
-		e.ws.hub.poke(w, seq)
+		e.watchers.committed(w, seq)
 	}
 }
 
