@@ -99,9 +99,9 @@ func (e *Engine) commitGroup(group []*job) {
 
 // announce tells this instance's watchers of a commit (other instances hear it through NOTIFY,
 // sent inside the transaction).
-func (e *Engine) announce(heads map[string]int64) {
-	for w, seq := range heads {
-		e.watchers.committed(w, seq)
+func (e *Engine) announce(commits []Commit) {
+	for _, c := range commits {
+		e.watchers.committed(c)
 	}
 }
 
@@ -164,7 +164,7 @@ type mutationBody struct {
 // commit applies a group of pushes in one transaction. It returns one result per job (a job
 // whose client is not bound to its user fails alone) and the new head of every workspace that
 // changed. The phases, in order, are the methods of groupTxn below.
-func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, map[string]int64, error) {
+func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commit, error) {
 	tx, err := e.beginTxn(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -188,7 +188,7 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, map[str
 	if err := tx.commit(ctx); err != nil {
 		return nil, nil, fmt.Errorf("commit push: %w", err)
 	}
-	return g.results, heads, nil
+	return g.results, g.commits(heads), nil
 }
 
 type userWorkspace struct{ user, workspace string }
@@ -712,7 +712,8 @@ func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace 
 // write writes what the group decided: records, change log, conflicts, rejections, the clients'
 // last mutation ids and the workspaces' heads.
 func (g *groupTxn) write() error {
-	ctx, tx, now := g.ctx, g.tx, g.now
+	ctx, now := g.ctx, g.now
+	tx := newWriteBatch(g.tx) // one round trip on Postgres (txn.go)
 	workspaces, records, changes, conflictOps, rejections, decided := g.workspaces, g.records, g.changes, g.conflictOps, g.rejections, g.decided
 	// Records: new ones are inserted (COPY on Postgres), existing ones updated. The workspace lock
 	// makes "exists" reliable: only transactions holding it write its records.
@@ -806,6 +807,9 @@ func (g *groupTxn) write() error {
 		if err := tx.exec(ctx, `UPDATE sync_workspaces SET seq = ?, updated_at = ? WHERE workspace_id = ?`, we.head, now, w); err != nil {
 			return fmt.Errorf("advance workspace sequence: %w", err)
 		}
+	}
+	if err := tx.flush(ctx); err != nil {
+		return fmt.Errorf("write push: %w", err)
 	}
 	return nil
 }

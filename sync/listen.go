@@ -127,6 +127,6 @@ func (e *Engine) receive(conn *pgx.Conn) error {
 		if !ok || node == e.clock.Node() {
 			continue // our own commits were announced locally
 		}
-		e.watchers.committed(workspace, seq)
+		e.watchers.committed(Commit{Workspace: workspace, Seq: seq})
 	}
 }

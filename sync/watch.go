@@ -1,6 +1,8 @@
 package sync
 
 import (
+	"encoding/json"
+	"slices"
 	"sync/atomic"
 
 	schema "patrimonio/shared-schema"
@@ -13,9 +15,9 @@ import (
 // Watcher hears what live readers of the change log need to know. Its methods are called from the
 // engine's committers and its listener: they must return at once (note the news, wake a reader).
 type Watcher interface {
-	// Committed: the workspace's change log now reaches seq (a commit of this instance, after it
+	// Committed: a workspace's change log now reaches c.Seq (a commit of this instance, after it
 	// is durable; or, on Postgres, of another instance sharing the database).
-	Committed(workspace string, seq int64)
+	Committed(c Commit)
 	// Missed: commits of other instances may have gone unheard (the listening connection was
 	// lost); read every followed workspace again.
 	Missed()
@@ -50,8 +52,57 @@ func (ws *watchers) each(f func(Watcher)) {
 	}
 }
 
-func (ws *watchers) committed(workspace string, seq int64) {
-	ws.each(func(w Watcher) { w.Committed(workspace, seq) })
+func (ws *watchers) committed(c Commit) { ws.each(func(w Watcher) { w.Committed(c) }) }
+
+// Commit is what a watcher hears of a commit in one workspace.
+type Commit struct {
+	Workspace string
+	Seq       int64 // the workspace's change log now reaches it
+
+	// A commit of this instance also carries what it wrote, so that a live reader need not read
+	// it back: its changes (after From, up to Seq, as one page that has no more), and the users
+	// whose membership of the workspace the commit's transaction read, under the workspace's lock,
+	// and found valid (the pushers). A reader among Readers whose position is From may be sent
+	// Page as it is: it is the page ChangesPage would read for it, membership included. Page is
+	// nil for another instance's commit and for one too large for a page (readers read those).
+	From    int64
+	Page    *ChangesPage
+	Readers []string
+}
+
+// commits are the group's commits, one per workspace it advanced, with their pages when they
+// fit one.
+func (g *groupTxn) commits(heads map[string]int64) []Commit {
+	out := make([]Commit, 0, len(heads))
+	for _, w := range sortedKeys(heads) {
+		we := g.workspaces[w]
+		c := Commit{Workspace: w, Seq: heads[w], From: we.startAt}
+		page := &ChangesPage{Cursor: c.Seq}
+		for _, ch := range g.changes {
+			if ch.key.workspace != w {
+				continue
+			}
+			size := len(ch.body) + 200 // as ChangesPage counts
+			if len(page.Changes) == g.e.opts.Limits.MaxChangesPerPage || page.bytes+size > g.e.opts.Limits.MaxPageBytes {
+				page = nil
+				break
+			}
+			page.Changes = append(page.Changes, Change{Seq: ch.seq, Collection: ch.key.collection, RecordID: ch.key.id,
+				Author: ch.client, MutationID: ch.mutationID, Body: json.RawMessage(ch.body)})
+			page.bytes += size
+		}
+		if page != nil && int64(len(page.Changes)) == c.Seq-c.From {
+			c.Page = page
+			for uw, role := range g.roles {
+				if uw.workspace == w && role.Valid() {
+					c.Readers = append(c.Readers, uw.user)
+				}
+			}
+			slices.Sort(c.Readers)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func (ws *watchers) missed() { ws.each(func(w Watcher) { w.Missed() }) }

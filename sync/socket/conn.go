@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net"
+	"slices"
 	"sort"
 	gosync "sync"
 	"time"
@@ -106,6 +107,37 @@ type subscription struct {
 	pos   int64 // last seq sent
 	live  bool  // the last page had hasMore false: send new changes on our own
 	dirty bool  // a commit may have added changes after pos
+	// head is the highest seq a commit announced since serveLive last looked (math.MaxInt64:
+	// read whatever there is); ready are the commits of this instance, in order, whose pages
+	// this socket may send without reading them (commit.sendableTo).
+	head  int64
+	ready []*commit
+}
+
+// maxReady bounds the commits a socket keeps to send without reading; past it, it reads.
+const maxReady = 16
+
+// commit is a commit of the engine as the sockets it pokes share it: its changes message is
+// encoded once, by the first socket that sends it.
+type commit struct {
+	psync.Commit
+	once gosync.Once
+	msg  []byte
+}
+
+func (m *commit) message() []byte {
+	m.once.Do(func() { m.msg = psync.EncodeChanges(m.Workspace, *m.Page) })
+	return m.msg
+}
+
+// sendableTo: the commit carries its page, and its transaction read the user's membership of the
+// workspace (under the workspace's lock) and found it valid.
+func (m *commit) sendableTo(user string) bool {
+	if m == nil || m.Page == nil {
+		return false
+	}
+	_, found := slices.BinarySearch(m.Readers, user)
+	return found
 }
 
 type conn struct {
@@ -583,12 +615,17 @@ func (c *conn) drop(workspace string) {
 	c.s.hub.unsubscribe(c, workspace)
 }
 
-// poke: the workspace's head is now seq (from a commit here or elsewhere).
-func (c *conn) poke(workspace string, seq int64) {
+// poke: the workspace's head is now seq (from a commit here or elsewhere); m is this instance's
+// commit (nil: read the changes).
+func (c *conn) poke(workspace string, seq int64, m *commit) {
 	c.mu.Lock()
 	s := c.subs[workspace]
 	if s != nil && seq > s.pos {
 		s.dirty = true
+		s.head = max(s.head, seq)
+		if s.live && len(s.ready) < maxReady && m.sendableTo(c.p.UserID) {
+			s.ready = append(s.ready, m)
+		}
 	}
 	c.mu.Unlock()
 	select {
@@ -604,7 +641,7 @@ func (c *conn) servePull(req pageRequest) {
 	// subscription.
 	c.s.hub.subscribe(c, req.workspace)
 	c.mu.Lock()
-	s.live, s.dirty = false, false
+	s.live, s.dirty, s.head, s.ready = false, false, 0, nil
 	c.mu.Unlock()
 	if req.snapshot || req.token != "" {
 		c.serveSnapshot(req)
@@ -634,7 +671,7 @@ func (c *conn) serveSnapshot(req pageRequest) {
 	s := c.subs[req.workspace]
 	if s != nil {
 		s.pos, s.live = page.Cursor, true
-		s.dirty = true // changes committed since the snapshot began
+		s.dirty, s.head = true, math.MaxInt64 // changes committed since the snapshot began
 	}
 	c.mu.Unlock()
 	c.serveLive()
@@ -661,17 +698,20 @@ func (c *conn) serveChanges(workspace string, after int64, limit int, answer boo
 	c.mu.Unlock()
 }
 
-// serveLive sends the new changes of every live workspace that a commit touched.
+// serveLive sends the new changes of every live workspace that a commit touched: the pages its
+// commits carried when they follow on from the socket's position (no read), else (and for what
+// they do not cover) the page read after its position.
 func (c *conn) serveLive() {
 	for {
 		var workspace string
-		var after int64
+		var after, head int64
+		var ready []*commit
 		c.mu.Lock()
 		for _, w := range sortedKeys(c.subs) {
 			s := c.subs[w]
 			if s.live && s.dirty {
-				workspace, after = w, s.pos
-				s.dirty = false
+				workspace, after, head, ready = w, s.pos, s.head, s.ready
+				s.dirty, s.head, s.ready = false, 0, nil
 				break
 			}
 		}
@@ -679,7 +719,29 @@ func (c *conn) serveLive() {
 		if workspace == "" || c.ctx.Err() != nil {
 			return
 		}
-		c.serveChanges(workspace, after, 0, false)
+		pos := after
+		for _, m := range ready {
+			if m.Seq <= pos {
+				continue // a read sent it already
+			}
+			if m.From != pos {
+				break // a gap (a commit of another instance in between): read
+			}
+			if !c.send(m.message()) {
+				return
+			}
+			pos = m.Seq
+		}
+		if pos != after {
+			c.mu.Lock()
+			if s := c.subs[workspace]; s != nil {
+				s.pos = pos
+			}
+			c.mu.Unlock()
+		}
+		if pos < head {
+			c.serveChanges(workspace, pos, 0, false)
+		}
 	}
 }
 

@@ -282,6 +282,6 @@ func (s *Server) OpenSockets() int {
 // watcher hears the engine's commits for the hub (psync.Watcher).
 type watcher struct{ s *Server }
 
-func (w watcher) Committed(workspace string, seq int64) { w.s.hub.poke(workspace, seq) }
-func (w watcher) Missed()                               { w.s.hub.pokeAll() }
-func (w watcher) Ended(kind, id string)                 { w.s.endLocal(kind, id) }
+func (w watcher) Committed(c psync.Commit) { w.s.hub.poke(c) }
+func (w watcher) Missed()                  { w.s.hub.pokeAll() }
+func (w watcher) Ended(kind, id string)    { w.s.endLocal(kind, id) }

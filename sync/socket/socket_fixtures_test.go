@@ -39,6 +39,13 @@ type socketEnv struct {
 // server's).
 func newSocketEnv(t testing.TB, db *store.DB, opts psync.Options, sopts socket.Options) *socketEnv {
 	t.Helper()
+	return newSocketEnvOver(t, db, opts, sopts, nil)
+}
+
+// newSocketEnvOver is newSocketEnv with the socket server reaching the engine through
+// wrap(engine) (nil: the engine itself).
+func newSocketEnvOver(t testing.TB, db *store.DB, opts psync.Options, sopts socket.Options, wrap func(*psync.Engine) socket.Engine) *socketEnv {
+	t.Helper()
 	acfg := account.DefaultConfig()
 	acfg.Password = account.PasswordParams{Memory: 1024, Time: 1, Threads: 1}
 	mailer, err := account.NewMailer("", "", "", nil)
@@ -59,7 +66,11 @@ func newSocketEnv(t testing.TB, db *store.DB, opts psync.Options, sopts socket.O
 		t.Fatal(err)
 	}
 	sopts.PublicURL = env.server.URL
-	if sockets, err = socket.New(engine, sessionAuth(accounts), sopts); err != nil {
+	var over socket.Engine = engine
+	if wrap != nil {
+		over = wrap(engine)
+	}
+	if sockets, err = socket.New(over, sessionAuth(accounts), sopts); err != nil {
 		engine.Close()
 		t.Fatal(err)
 	}
