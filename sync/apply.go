@@ -712,8 +712,7 @@ func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace 
 // write writes what the group decided: records, change log, conflicts, rejections, the clients'
 // last mutation ids and the workspaces' heads.
 func (g *groupTxn) write() error {
-	ctx, now := g.ctx, g.now
-	tx := newWriteBatch(g.tx) // one round trip on Postgres (txn.go)
+	ctx, tx, now := g.ctx, g.tx, g.now
 	workspaces, records, changes, conflictOps, rejections, decided := g.workspaces, g.records, g.changes, g.conflictOps, g.rejections, g.decided
 	// Records: new ones are inserted (COPY on Postgres), existing ones updated. The workspace lock
 	// makes "exists" reliable: only transactions holding it write its records.
@@ -807,9 +806,6 @@ func (g *groupTxn) write() error {
 		if err := tx.exec(ctx, `UPDATE sync_workspaces SET seq = ?, updated_at = ? WHERE workspace_id = ?`, we.head, now, w); err != nil {
 			return fmt.Errorf("advance workspace sequence: %w", err)
 		}
-	}
-	if err := tx.flush(ctx); err != nil {
-		return fmt.Errorf("write push: %w", err)
 	}
 	return nil
 }
