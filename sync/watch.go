@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"patrimonio/server/authz"
 	schema "patrimonio/shared-schema"
 )
 
@@ -94,7 +95,7 @@ func (g *groupTxn) commits(heads map[string]int64) []Commit {
 		if page != nil && int64(len(page.Changes)) == c.Seq-c.From {
 			c.Page = page
 			for uw, role := range g.roles {
-				if uw.workspace == w && role.Valid() {
+				if uw.workspace == w && authz.Authorize(authz.Request{Role: role, Action: authz.RecordRead}) == nil { // as ChangesPage
 					c.Readers = append(c.Readers, uw.user)
 				}
 			}
