@@ -71,6 +71,9 @@ type Commit struct {
 	Readers []string
 }
 
+// Size is about how many bytes the page's changes take (what MaxPageBytes bounds).
+func (p ChangesPage) Size() int { return p.bytes }
+
 // commits are the group's commits, one per workspace it advanced, with their pages when they
 // fit one.
 func (g *groupTxn) commits(heads map[string]int64) []Commit {

@@ -27,9 +27,10 @@ import (
 //     workspace leave in order, answers pulls, reacts to pokes (commits) and re-checks the session;
 //   - the writer writes the send queue to the socket and pings.
 //
-// Memory is bounded: the send queue holds at most Limits.SendQueueBytes (producers wait for room;
+// Memory is bounded: the send queue holds at most Options.SendQueueBytes (producers wait for room;
 // pages are read from the database only when there is room), and changes that wait stay in the
-// database, not in memory.
+// database, not in memory — but for the pages of this instance's recent commits a socket may send
+// without reading (at most maxReady of them and maxReadyBytes, shared with the other sockets).
 
 // closeReason is why a socket closes: the close code, and the error message sent before it.
 type closeReason struct {
@@ -110,12 +111,17 @@ type subscription struct {
 	// head is the highest seq a commit announced since serveLive last looked (math.MaxInt64:
 	// read whatever there is); ready are the commits of this instance, in order, whose pages
 	// this socket may send without reading them (commit.sendableTo).
-	head  int64
-	ready []*commit
+	head       int64
+	ready      []*commit
+	readyBytes int // the ready pages' sizes
 }
 
-// maxReady bounds the commits a socket keeps to send without reading; past it, it reads.
-const maxReady = 16
+// maxReady and maxReadyBytes bound the commits a socket keeps to send without reading (their
+// pages are shared with the other sockets they go to); past them, it reads.
+const (
+	maxReady      = 16
+	maxReadyBytes = 1 << 20
+)
 
 // commit is a commit of the engine as the sockets it pokes share it: its changes message is
 // encoded once, by the first socket that sends it.
@@ -623,8 +629,9 @@ func (c *conn) poke(workspace string, seq int64, m *commit) {
 	if s != nil && seq > s.pos {
 		s.dirty = true
 		s.head = max(s.head, seq)
-		if s.live && len(s.ready) < maxReady && m.sendableTo(c.p.UserID) {
+		if s.live && len(s.ready) < maxReady && m.sendableTo(c.p.UserID) && s.readyBytes+m.Page.Size() <= maxReadyBytes {
 			s.ready = append(s.ready, m)
+			s.readyBytes += m.Page.Size()
 		}
 	}
 	c.mu.Unlock()
@@ -641,7 +648,7 @@ func (c *conn) servePull(req pageRequest) {
 	// subscription.
 	c.s.hub.subscribe(c, req.workspace)
 	c.mu.Lock()
-	s.live, s.dirty, s.head, s.ready = false, false, 0, nil
+	s.live, s.dirty, s.head, s.ready, s.readyBytes = false, false, 0, nil, 0
 	c.mu.Unlock()
 	if req.snapshot || req.token != "" {
 		c.serveSnapshot(req)
@@ -711,7 +718,7 @@ func (c *conn) serveLive() {
 			s := c.subs[w]
 			if s.live && s.dirty {
 				workspace, after, head, ready = w, s.pos, s.head, s.ready
-				s.dirty, s.head, s.ready = false, 0, nil
+				s.dirty, s.head, s.ready, s.readyBytes = false, 0, nil, 0
 				break
 			}
 		}
