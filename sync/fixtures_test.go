@@ -38,7 +38,7 @@ func openStore(t testing.TB, dialect store.Dialect, url string) *store.DB {
 
 func newEngine(t testing.TB, db *store.DB, opts psync.Options) *psync.Engine {
 	t.Helper()
-	e, err := psync.New(db, nil, opts)
+	e, err := psync.New(db, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

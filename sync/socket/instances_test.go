@@ -1,4 +1,4 @@
-package sync_test
+package socket_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
 // Two server instances (two engines, each with its own connection pool, as two processes would
@@ -19,7 +20,7 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	url := postgresURL(t)
 	dbA := openStore(t, store.Postgres, url)
 	dbB := openStore(t, store.Postgres, url)
-	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
+	a, b := newSocketEnv(t, dbA, psync.Options{}, socket.Options{}), newSocketEnv(t, dbB, psync.Options{}, socket.Options{})
 	if a.engine.Node() == b.engine.Node() {
 		t.Fatal("two instances share a clock node id")
 	}
@@ -110,7 +111,7 @@ func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 	url := postgresURL(t)
 	dbA := openStore(t, store.Postgres, url)
 	dbB := openStore(t, store.Postgres, url)
-	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
+	a, b := newSocketEnv(t, dbA, psync.Options{}, socket.Options{}), newSocketEnv(t, dbB, psync.Options{}, socket.Options{})
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
 	reader := b.connect(user)
@@ -145,7 +146,7 @@ func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 	url := postgresURL(t)
 	dbA := openStore(t, store.Postgres, url)
 	dbB := openStore(t, store.Postgres, url)
-	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
+	a, b := newSocketEnv(t, dbA, psync.Options{}, socket.Options{}), newSocketEnv(t, dbB, psync.Options{}, socket.Options{})
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
 
@@ -164,9 +165,9 @@ func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 		c.expect("snapshot")
 	}
 
-	a.engine.EndSession(session.ID) // instance A ends a session whose socket is on B
-	ended.expectClose(psync.CloseUnauthorized, "")
+	a.sockets.EndSession(session.ID) // instance A ends a session whose socket is on B
+	ended.expectClose(socket.CloseUnauthorized, "")
 
-	a.engine.EndUser(user)
-	other.expectClose(psync.CloseUnauthorized, "")
+	a.sockets.EndUser(user)
+	other.expectClose(socket.CloseUnauthorized, "")
 }
