@@ -42,7 +42,7 @@ func BenchmarkApply(b *testing.B) {
 					for i := 0; i < b.N; i++ {
 						muts := make([]psync.ClientMutation, batch)
 						for k := range muts {
-							muts[k] = d.mutation(psync.OpPut, w, "assets", newRecordID(t), map[string]any{
+							muts[k] = d.Mutation(psync.OpPut, w, "assets", newRecordID(t), map[string]any{
 								"name": fmt.Sprintf("Activo %d", k), "assetClass": "real_estate", "category": "residential",
 								"currency": "EUR", "participation": "100", "currentValue": "250000.50"}, nil)
 						}

@@ -75,9 +75,11 @@ var mayImport = map[string][]string{
 	"sync/sim":    {"internal/pgtest", "server/app", "server/config", "server/store", "shared-schema", "sync", "sync/device", "sync/socket", "core"},
 
 	// Test helpers, imported only by test files.
-	"internal/layers":            nil,
-	"internal/pgtest":            nil,
-	"internal/testkit":           {"internal/pgtest", "server/store"},
+	"internal/layers":  nil,
+	"internal/pgtest":  nil,
+	"internal/testkit": {"internal/pgtest", "server/store"},
+	// The engine's fixtures, shared by the tests of sync and sync/socket.
+	"sync/internal/enginetest":   {"internal/pgtest", "internal/testkit", "server/store", "sync"},
 	"server/billing/stripemock":  nil,
 	"server/clerkauth/clerktest": nil,
 	"server/passkey/passkeytest": nil,
@@ -92,7 +94,7 @@ var mayImport = map[string][]string{
 // start throwaway Postgres clusters).
 var testHelpers = []string{"internal/pgtest", "internal/testkit", "internal/layers",
 	"server/billing/stripemock", "server/clerkauth/clerktest", "server/passkey/passkeytest",
-	"server/connect/connecttest"}
+	"server/connect/connecttest", "sync/internal/enginetest"}
 
 // ourImports lists every package of the module with the packages of ours its non-test files import
 // (build constraints applied). It reads the files itself, so go test's cache sees them change.

@@ -42,7 +42,7 @@ func TestAFloodedSocketIsClosedWith4429NotReset(t *testing.T) {
 		d := newDevice(t, env.engine, user, time.Now)
 		var muts []psync.ClientMutation
 		for i := range 30 {
-			muts = append(muts, d.put(w, newRecordID(t), map[string]any{"title": fmt.Sprintf("tarea %02d", i), "status": "todo",
+			muts = append(muts, d.Put(w, newRecordID(t), map[string]any{"title": fmt.Sprintf("tarea %02d", i), "status": "todo",
 				"notes": strings.Repeat("n", 2000)}, nil))
 		}
 		apply(t, env.engine, d, muts...)

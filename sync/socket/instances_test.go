@@ -88,11 +88,11 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	// fails on a gap or a repeat), until the workspace's head.
 	const total = 2 * batches * perBatch
 	for i, c := range readers {
-		for replicas[i].cursor < total {
+		for replicas[i].Cursor < total {
 			page := c.expect("changes")
 			replicas[i].apply(t, page)
 			if page["hasMore"] == true {
-				c.send(map[string]any{"type": "pull", "workspaceId": w, "after": replicas[i].cursor})
+				c.send(map[string]any{"type": "pull", "workspaceId": w, "after": replicas[i].Cursor})
 			}
 		}
 	}
@@ -101,7 +101,7 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 		t.Fatalf("%d records on the server", len(want))
 	}
 	for _, r := range replicas {
-		sameStates(t, r.records, want)
+		sameStates(t, r.Records, want)
 	}
 }
 
@@ -131,12 +131,12 @@ func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 	}
 	d := newDevice(t, a.engine, user, time.Now)
 	for i := range 3 {
-		apply(t, a.engine, d, d.put(w, newRecordID(t), task(fmt.Sprintf("durante el corte %d", i)), nil))
+		apply(t, a.engine, d, d.Put(w, newRecordID(t), task(fmt.Sprintf("durante el corte %d", i)), nil))
 	}
-	for r.cursor < 3 {
+	for r.Cursor < 3 {
 		r.apply(t, reader.expect("changes"))
 	}
-	sameStates(t, r.records, serverState(t, a.engine, user, w))
+	sameStates(t, r.Records, serverState(t, a.engine, user, w))
 }
 
 // Ending a session or a user on one instance closes its sockets on the other instances at once

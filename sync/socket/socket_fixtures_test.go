@@ -293,9 +293,9 @@ func (r *socketReplica) apply(t *testing.T, m message) {
 		for _, rec := range page.Records {
 			p.Records = append(p.Records, psync.SnapshotRecord{Collection: rec.Collection, RecordID: rec.RecordID, Seq: rec.Seq, State: rec.State})
 		}
-		r.applySnapshot(t, p)
+		r.ApplySnapshot(t, p)
 		if !page.HasMore {
-			r.cursor = page.Cursor
+			r.Cursor = page.Cursor
 		}
 	case "changes":
 		var page struct {
@@ -321,7 +321,7 @@ func (r *socketReplica) apply(t *testing.T, m message) {
 				Author: head.Author, MutationID: head.MutationID, Body: c})
 		}
 		p.Cursor = page.Cursor
-		r.applyChanges(t, p)
+		r.ApplyChanges(t, p)
 	default:
 		t.Fatalf("not a page: %v", m)
 	}

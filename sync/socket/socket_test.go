@@ -66,8 +66,8 @@ func TestTwoDevicesSyncThroughTheSocket(t *testing.T) {
 			t.Fatalf("ack %v", ack)
 		}
 		rb.apply(t, b.expect("changes"))
-		if rb.cursor != 2 || ra.cursor != 2 {
-			t.Fatalf("cursors a %d b %d", ra.cursor, rb.cursor)
+		if rb.Cursor != 2 || ra.Cursor != 2 {
+			t.Fatalf("cursors a %d b %d", ra.Cursor, rb.Cursor)
 		}
 
 		// b edits; a sees it live.
@@ -80,8 +80,8 @@ func TestTwoDevicesSyncThroughTheSocket(t *testing.T) {
 		}
 		ra.apply(t, a.expect("changes"))
 		want := serverState(t, env.engine, ana, w)
-		sameStates(t, ra.records, want)
-		sameStates(t, rb.records, want)
+		sameStates(t, ra.Records, want)
+		sameStates(t, rb.Records, want)
 		if want["tasks/"+rec1].Fields["status"] != "done" || want["tasks/"+rec1].Authors["status"] != bID {
 			t.Fatalf("server record %+v", want["tasks/"+rec1])
 		}
@@ -337,7 +337,7 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 		d := newDevice(t, env.engine, user, time.Now)
 		var muts []psync.ClientMutation
 		for i := range 25 {
-			muts = append(muts, d.put(w, newRecordID(t), task(fmt.Sprintf("tarea %02d", i)), nil))
+			muts = append(muts, d.Put(w, newRecordID(t), task(fmt.Sprintf("tarea %02d", i)), nil))
 		}
 		apply(t, env.engine, d, muts...)
 
@@ -359,7 +359,7 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 
 		// The connection drops; meanwhile a record changes. The device resumes with its token.
 		c.ws.Close()
-		apply(t, env.engine, d, d.put(w, newRecordID(t), task("durante"), nil))
+		apply(t, env.engine, d, d.Put(w, newRecordID(t), task("durante"), nil))
 		c2 := env.connect(user)
 		c2.hello(id, map[string]any{w: nil}, map[string]any{"resume": map[string]any{w: second["pageToken"]}})
 		third := c2.expect("snapshot")
@@ -369,16 +369,16 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 		r.apply(t, third)
 		// Live from the snapshot's cursor: the change made meanwhile follows on its own.
 		r.apply(t, c2.expect("changes"))
-		if r.cursor != 26 {
-			t.Fatalf("cursor %d", r.cursor)
+		if r.Cursor != 26 {
+			t.Fatalf("cursor %d", r.Cursor)
 		}
-		sameStates(t, r.records, serverState(t, env.engine, user, w))
+		sameStates(t, r.Records, serverState(t, env.engine, user, w))
 
 		// A client behind by more than a page pulls the rest.
 		c3 := env.connect(user)
 		c3.hello(uuid.NewString(), map[string]any{w: 3}, nil)
 		lag := newSocketReplica()
-		lag.cursor = 3
+		lag.Cursor = 3
 		p := c3.expect("changes")
 		if p["hasMore"] != true || p["cursor"] != float64(13) {
 			t.Fatalf("catch-up page %v", p)
@@ -397,9 +397,9 @@ func TestCursorsTheServerCannotServeAskForAResync(t *testing.T) {
 		user, w, stranger := addUser(t, db), addWorkspace(t, db), addWorkspace(t, db)
 		addMember(t, db, w, user, "owner")
 		d := newDevice(t, env.engine, user, clock.Now)
-		apply(t, env.engine, d, d.put(w, newRecordID(t), task("vieja"), nil), d.put(w, newRecordID(t), task("vieja 2"), nil))
+		apply(t, env.engine, d, d.Put(w, newRecordID(t), task("vieja"), nil), d.Put(w, newRecordID(t), task("vieja 2"), nil))
 		clock.Advance(2 * time.Hour)
-		apply(t, env.engine, d, d.put(w, newRecordID(t), task("nueva"), nil))
+		apply(t, env.engine, d, d.Put(w, newRecordID(t), task("nueva"), nil))
 		if _, err := env.engine.CollectGarbage(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -553,7 +553,7 @@ func TestAnEmptySnapshotAppliedAtCursorZeroStillGetsChangeOne(t *testing.T) {
 		// Change 1 commits while the device is away.
 		other := newDevice(t, env.engine, user, time.Now)
 		rec := newRecordID(t)
-		apply(t, env.engine, other, other.put(w, rec, task("Pagar el IBI"), nil))
+		apply(t, env.engine, other, other.Put(w, rec, task("Pagar el IBI"), nil))
 
 		c2 := env.connect(user)
 		c2.hello(id, map[string]any{w: 0}, nil)
@@ -563,7 +563,7 @@ func TestAnEmptySnapshotAppliedAtCursorZeroStillGetsChangeOne(t *testing.T) {
 			t.Fatalf("the page after cursor 0: %v", page)
 		}
 		r.apply(t, page)
-		sameStates(t, r.records, serverState(t, env.engine, user, w))
+		sameStates(t, r.Records, serverState(t, env.engine, user, w))
 
 		// A pull after 0 reads the changes as well; a pull without after is a snapshot.
 		c2.send(map[string]any{"type": "pull", "workspaceId": w, "after": 0})
