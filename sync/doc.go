@@ -22,4 +22,7 @@
 //     engine through its small socket.Engine interface and is one such watcher.
 //
 // Callers import it as psync "patrimonio/sync"; inside, the standard library's sync is gosync.
+// The name shadows the standard library's on purpose: the design's repository layout names this
+// folder sync/, and a package named otherwise than its folder would surprise more than the alias
+// does (issue 17 asked to consider a rename; this is the answer).
 package sync
