@@ -70,7 +70,8 @@ const LIGHT_KIT =
 // its messages (both languages, loaded with a form's errors, left to automatic chunking).
 const SCHEMA_SRC = /shared-schema[\\/]src[\\/]/;
 const SCHEMA_VALUES = /shared-schema[\\/]src[\\/](?:values|limits|constants|enums|rules)\.ts$/;
-const ZOD_FREE_SCHEMA = /shared-schema[\\/]src[\\/](?:values|limits|constants|enums|rules|messages)\.ts$/;
+const SCHEMA_MESSAGES = /shared-schema[\\/]src[\\/]messages\.ts$/;
+const zodFreeSchema = (id: string) => SCHEMA_VALUES.test(id) || SCHEMA_MESSAGES.test(id);
 
 // Where the content-hashed files go, served with a one-year immutable cache (server/httpapi/web.go,
 // assetsDir). Not "assets": the spec's asset screens live under /assets/.
@@ -211,7 +212,7 @@ export default defineConfig({
             { name: "icons", test: /node_modules[\\/]lucide-react[\\/]/ },
             { name: "kit", test: LIGHT_KIT },
             { name: "schema-values", test: (id) => SCHEMA_VALUES.test(id) },
-            { name: "schema", test: (id) => /node_modules[\\/]zod[\\/]/.test(id) || (SCHEMA_SRC.test(id) && !ZOD_FREE_SCHEMA.test(id)) },
+            { name: "schema", test: (id) => /node_modules[\\/]zod[\\/]/.test(id) || (SCHEMA_SRC.test(id) && !zodFreeSchema(id)) },
           ],
         },
       },

@@ -97,11 +97,11 @@ func (e *Engine) commitGroup(group []*job) {
 	}
 }
 
-// announce pokes this instance's sockets after a commit (other instances hear the commit through
-// NOTIFY, sent inside the transaction).
-func (e *Engine) announce(heads map[string]int64) {
-	for w, seq := range heads {
-		e.ws.hub.poke(w, seq)
+// announce tells this instance's watchers of a commit (other instances hear it through NOTIFY,
+// sent inside the transaction).
+func (e *Engine) announce(commits []Commit) {
+	for _, c := range commits {
+		e.watchers.committed(c)
 	}
 }
 
@@ -164,7 +164,7 @@ type mutationBody struct {
 // commit applies a group of pushes in one transaction. It returns one result per job (a job
 // whose client is not bound to its user fails alone) and the new head of every workspace that
 // changed. The phases, in order, are the methods of groupTxn below.
-func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, map[string]int64, error) {
+func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commit, error) {
 	tx, err := e.beginTxn(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -188,7 +188,7 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, map[str
 	if err := tx.commit(ctx); err != nil {
 		return nil, nil, fmt.Errorf("commit push: %w", err)
 	}
-	return g.results, heads, nil
+	return g.results, g.commits(heads), nil
 }
 
 type userWorkspace struct{ user, workspace string }

@@ -16,12 +16,13 @@
 //     change log, the records' merged states and the conflict records (migrations/*/0005_sync.sql).
 //   - Reading (read.go): pages of the change log after a cursor, resumable snapshot pages, garbage
 //     collection of old changes and tombstones (gc.go).
-//   - The WebSocket transport, apart from the service above (its state: sockets.go): the endpoint
-//     (handler.go) with authentication at the handshake and the Origin check; one socket
-//     (conn.go): hello with versions, pushes and acks, pages with flow control, limits with close
-//     codes, a lingering close; live fan-out on this instance (hub.go) and, on Postgres, between
-//     instances through LISTEN/NOTIFY (listen.go). The service reaches it only to poke the hub
-//     after a commit and to close every socket.
+//   - Watchers (watch.go): whoever serves live readers hears every commit of this instance and, on
+//     Postgres, of every instance sharing the database through LISTEN/NOTIFY (listen.go). The
+//     engine knows nothing of sockets: the WebSocket transport is sync/socket, which reaches the
+//     engine through its small socket.Engine interface and is one such watcher.
 //
 // Callers import it as psync "patrimonio/sync"; inside, the standard library's sync is gosync.
+// The name shadows the standard library's on purpose: the design's repository layout names this
+// folder sync/, and a package named otherwise than its folder would surprise more than the alias
+// does (issue 17 asked to consider a rename; this is the answer).
 package sync

@@ -16,11 +16,6 @@ import (
 
 // Options configure an Engine. The zero value of every field means its default.
 type Options struct {
-	// PublicURL is the origin users load the app from (config.Config.PublicURL). A socket opens
-	// only when its handshake's Origin is PublicURL or one of AllowedOrigins.
-	PublicURL      string
-	AllowedOrigins []string
-
 	// Now tells the time (change log times, retention); tests inject a scripted clock. The hybrid
 	// logical clock reads it too.
 	Now    func() time.Time
@@ -47,35 +42,15 @@ type Options struct {
 	// bounds the mutations one group commit takes from the queue (4000).
 	Committers        int
 	MaxGroupMutations int
-
-	// SessionCheckInterval is how often an open socket re-validates its session and the user's
-	// memberships (30 s): sign-out and expiry close it within that time.
-	SessionCheckInterval time.Duration
-	// PingInterval is how often the server pings (30 s); a socket that sends nothing, not even a
-	// pong, for PongWait (75 s) is dropped.
-	PingInterval time.Duration
-	PongWait     time.Duration
-	// HelloTimeout: the first message must arrive within it (10 s).
-	HelloTimeout time.Duration
-	// WriteTimeout bounds one write to a socket (10 s); SlowConsumerTimeout how long the server
-	// waits for room in a socket's send queue (30 s). Either exceeded: the socket is closed as a
-	// slow consumer and catches up after reconnecting.
-	WriteTimeout        time.Duration
-	SlowConsumerTimeout time.Duration
 }
 
-// Limits bound what one connection may cost (PROTOCOL.md, "Limits").
+// Limits bound what one push or page may cost (PROTOCOL.md, "Limits"). The transport's own
+// limits (message rate, sockets per user, send queue) are socket.Options'.
 type Limits struct {
 	MaxMessageBytes     int // largest frame either way (1 MiB)
 	MaxMutationsPerPush int // 500
 	MaxChangesPerPage   int // changes or snapshot records per page (500)
 	MaxPageBytes        int // a page's payload is cut near this size (768 KiB), below MaxMessageBytes
-	// MaxMessagesPerSecond is the sustained rate of messages a connection may send (100 per
-	// second, with bursts of MessageBurst, 200).
-	MaxMessagesPerSecond  int
-	MessageBurst          int
-	MaxConnectionsPerUser int // open sockets per user on one server instance (32)
-	SendQueueBytes        int // bytes queued for one socket before producers wait (4 MiB)
 	// MaxStateBytes bounds a record's whole merge state, conflicts included (512 KiB), so that
 	// every record fits in one snapshot page.
 	MaxStateBytes int
@@ -110,10 +85,6 @@ func (o Options) withDefaults(dialect store.Dialect) Options {
 	def(&l.MaxMutationsPerPush, schema.MaxMutationsPerPush)
 	def(&l.MaxChangesPerPage, schema.MaxChangesPerPage)
 	def(&l.MaxPageBytes, 768<<10)
-	def(&l.MaxMessagesPerSecond, 100)
-	def(&l.MessageBurst, 2*l.MaxMessagesPerSecond)
-	def(&l.MaxConnectionsPerUser, 32)
-	def(&l.SendQueueBytes, 4<<20)
 	def(&l.MaxStateBytes, 512<<10)
 	if o.Committers <= 0 {
 		o.Committers = 2
@@ -122,33 +93,21 @@ func (o Options) withDefaults(dialect store.Dialect) Options {
 		}
 	}
 	def(&o.MaxGroupMutations, 4000)
-	dur := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	dur(&o.SessionCheckInterval, 30*time.Second)
-	dur(&o.PingInterval, 30*time.Second)
-	dur(&o.PongWait, 75*time.Second)
-	dur(&o.HelloTimeout, 10*time.Second)
-	dur(&o.WriteTimeout, 10*time.Second)
-	dur(&o.SlowConsumerTimeout, 30*time.Second)
 	return o
 }
 
 // Engine is the server side of sync: it applies pushed mutations (one transaction per group of
 // pushes, exactly once, merged per field), serves the change log and snapshots, collects garbage,
-// fans changes out to the sockets of this instance and, on Postgres, of every instance sharing the
-// database, and serves the WebSocket endpoint (ServeHTTP).
+// and tells its watchers (the WebSocket transport, sync/socket) of every commit of this instance
+// and, on Postgres, of every instance sharing the database (watch.go).
 type Engine struct {
 	db    *store.DB
-	auth  Authenticator
 	opts  Options
 	log   *slog.Logger
 	clock *Clock
 
 	collections map[string]string // collection -> entity
-	ws          *sockets          // the WebSocket transport (sockets.go)
+	watchers    watchers          // watch.go
 
 	jobs    []chan *job    // one queue per committer; a workspace's pushes always meet in one
 	closeMu gosync.RWMutex // held for reading while queueing a job; Close takes it to refuse more
@@ -162,9 +121,8 @@ type Engine struct {
 }
 
 // New starts an engine over db: its committers, its garbage collector and, on Postgres, the
-// listener that hears other instances' commits. auth authenticates socket handshakes (nil is
-// allowed for an engine used without sockets). Close stops it.
-func New(db *store.DB, auth Authenticator, opts Options) (*Engine, error) {
+// listener that hears other instances' commits. Close stops it.
+func New(db *store.DB, opts Options) (*Engine, error) {
 	opts = opts.withDefaults(db.Dialect())
 	if opts.Limits.MaxPageBytes >= opts.Limits.MaxMessageBytes-4096 {
 		return nil, fmt.Errorf("sync: MaxPageBytes (%d) must leave room below MaxMessageBytes (%d)", opts.Limits.MaxPageBytes, opts.Limits.MaxMessageBytes)
@@ -180,26 +138,13 @@ func New(db *store.DB, auth Authenticator, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sync: load the shared schema: %w", err)
 	}
-	origins := map[string]bool{}
-	for _, o := range append([]string{opts.PublicURL}, opts.AllowedOrigins...) {
-		if o == "" {
-			continue
-		}
-		norm, err := core.ParseOrigin(o)
-		if err != nil {
-			return nil, fmt.Errorf("sync: allowed origin: %w", err)
-		}
-		origins[norm] = true
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e := &Engine{
 		db:          db,
-		auth:        auth,
 		opts:        opts,
 		log:         opts.Logger,
 		clock:       clock,
 		collections: collections,
-		ws:          newSockets(origins),
 		ctx:         ctx,
 		cancel:      cancel,
 	}
@@ -232,24 +177,13 @@ func (e *Engine) Node() string { return e.clock.Node() }
 // Options returns the options in effect, defaults filled in.
 func (e *Engine) Options() Options { return e.opts }
 
-// GoingAway closes every open socket with close code 1001 (going away), so that clients
-// reconnect (to this server after a restart, or to another instance). http.Server.Shutdown does
-// not wait for hijacked connections: register it with http.Server.RegisterOnShutdown.
-func (e *Engine) GoingAway() {
+// Close refuses new pushes, finishes the queued ones and stops the background loops. Close the
+// transport first (socket.Server.Close), then the engine, then the database. Calls after the
+// first do nothing.
+func (e *Engine) Close() error {
 	e.closeMu.Lock()
 	e.closed = true
 	e.closeMu.Unlock()
-	for _, c := range e.ws.hub.closeAll() {
-		c.close(reasonGoingAway)
-	}
-}
-
-// Close closes every socket (going away), waits for them to end, finishes the queued pushes and
-// stops the background loops. Call it before closing the database. Calls after the first do
-// nothing.
-func (e *Engine) Close() error {
-	e.GoingAway()
-	e.ws.open.Wait()
 	e.cancel()
 	e.bg.Wait()
 	// Pushes queued after the committers stopped (none can be, since closed refuses them) would

@@ -24,13 +24,13 @@ func TestAResendIsAcknowledgedAsADuplicateAndNotAppliedTwice(t *testing.T) {
 		d := newDevice(t, e, user, clock.Now)
 		rec := newRecordID(t)
 
-		create := d.put(w, rec, task("Pagar el IBI"), nil)
-		edit := d.put(w, rec, map[string]any{"status": "done"}, map[string]psync.Stamp{"status": create.Mutation.Stamp})
+		create := d.Put(w, rec, task("Pagar el IBI"), nil)
+		edit := d.Put(w, rec, map[string]any{"status": "done"}, map[string]psync.Stamp{"status": create.Mutation.Stamp})
 		first := apply(t, e, d, create, edit)
 		wantStatus(t, first, psync.StatusApplied, psync.StatusApplied)
 
 		// The connection dropped before the ack: the device sends the same batch again, plus one.
-		more := d.put(w, rec, map[string]any{"title": "Pagar el IBI de 2025"}, map[string]psync.Stamp{"title": create.Mutation.Stamp})
+		more := d.Put(w, rec, map[string]any{"title": "Pagar el IBI de 2025"}, map[string]psync.Stamp{"title": create.Mutation.Stamp})
 		second := apply(t, e, d, create, edit, more)
 		wantStatus(t, second, psync.StatusDuplicate, psync.StatusDuplicate, psync.StatusApplied)
 		for i := range 2 {
@@ -54,9 +54,9 @@ func TestAResendIsAcknowledgedAsADuplicateAndNotAppliedTwice(t *testing.T) {
 			t.Fatalf("head %d: something was applied twice", head)
 		}
 		r := newReplica()
-		r.pullAll(t, e, user, w, 0)
-		sameStates(t, r.records, serverState(t, e, user, w))
-		got := r.records["tasks/"+rec]
+		r.PullAll(t, e, user, w, 0)
+		sameStates(t, r.Records, serverState(t, e, user, w))
+		got := r.Records["tasks/"+rec]
 		if got.Fields["title"] != "Pagar el IBI de 2025" || got.Fields["status"] != "done" {
 			t.Fatalf("record %v", got.Fields)
 		}
@@ -74,16 +74,16 @@ func TestConcurrentEditsOfAFieldKeepTheLoserAsAConflictRecord(t *testing.T) {
 		rec := newRecordID(t)
 		ctx := context.Background()
 
-		create := a.put(w, rec, map[string]any{"title": "Revisar hipoteca", "status": "todo", "notes": "banco A"}, nil)
+		create := a.Put(w, rec, map[string]any{"title": "Revisar hipoteca", "status": "todo", "notes": "banco A"}, nil)
 		wantStatus(t, apply(t, e, a, create), psync.StatusApplied)
 		seen := map[string]psync.Stamp{"title": create.Mutation.Stamp, "notes": create.Mutation.Stamp, "status": create.Mutation.Stamp}
 
 		// Both edit the title having seen the same value, offline; b edits later (wins), and b
 		// edits notes, which a does not touch.
 		clock.Advance(time.Second)
-		aEdit := a.put(w, rec, map[string]any{"title": "Revisar hipoteca (Ana)"}, seen)
+		aEdit := a.Put(w, rec, map[string]any{"title": "Revisar hipoteca (Ana)"}, seen)
 		clock.Advance(time.Second)
-		bEdit := b.put(w, rec, map[string]any{"title": "Revisar hipoteca (Luis)", "notes": "banco B"}, seen)
+		bEdit := b.Put(w, rec, map[string]any{"title": "Revisar hipoteca (Luis)", "notes": "banco B"}, seen)
 		// b's edit reaches the server first; a's older one arrives later and loses.
 		wantStatus(t, apply(t, e, b, bEdit), psync.StatusApplied)
 		wantStatus(t, apply(t, e, a, aEdit), psync.StatusApplied)
@@ -107,7 +107,7 @@ func TestConcurrentEditsOfAFieldKeepTheLoserAsAConflictRecord(t *testing.T) {
 
 		// Ana restores her value: a restore of the losing value that settles the conflict.
 		clock.Advance(time.Second)
-		restore := a.mutation(psync.OpPut, w, "tasks", rec, map[string]any{"title": "Revisar hipoteca (Ana)"},
+		restore := a.Mutation(psync.OpPut, w, "tasks", rec, map[string]any{"title": "Revisar hipoteca (Ana)"},
 			map[string]psync.Stamp{"title": bEdit.Mutation.Stamp})
 		restore.Mutation.Resolves = []psync.ConflictKey{{Field: "title", Stamp: aEdit.Mutation.Stamp}}
 		wantStatus(t, apply(t, e, a, restore), psync.StatusApplied)
@@ -121,8 +121,8 @@ func TestConcurrentEditsOfAFieldKeepTheLoserAsAConflictRecord(t *testing.T) {
 
 		// A replica built from the change log alone holds exactly the server's state.
 		r := newReplica()
-		r.pullAll(t, e, luis, w, 2)
-		sameStates(t, r.records, serverState(t, e, luis, w))
+		r.PullAll(t, e, luis, w, 2)
+		sameStates(t, r.Records, serverState(t, e, luis, w))
 	})
 }
 
@@ -140,7 +140,7 @@ func TestChangesComeInSeqOrderWithoutGapsUnderConcurrentPushes(t *testing.T) {
 		}
 		// Everyone creates the shared records first, so that later partial edits are valid.
 		for _, rec := range records {
-			apply(t, e, ds[0], ds[0].put(w, rec, task("compartida"), nil))
+			apply(t, e, ds[0], ds[0].Put(w, rec, task("compartida"), nil))
 		}
 		var mu gosync.Mutex
 		seqs := map[int64]bool{}
@@ -156,10 +156,10 @@ func TestChangesComeInSeqOrderWithoutGapsUnderConcurrentPushes(t *testing.T) {
 						rec := records[(b+k+i)%len(records)]
 						if k%5 == 0 {
 							rec = newRecordID(t)
-							muts = append(muts, d.put(w, rec, task(fmt.Sprintf("d%d b%d k%d", i, b, k)), nil))
+							muts = append(muts, d.Put(w, rec, task(fmt.Sprintf("d%d b%d k%d", i, b, k)), nil))
 							continue
 						}
-						muts = append(muts, d.put(w, rec, map[string]any{"notes": fmt.Sprintf("d%d b%d k%d", i, b, k)}, nil))
+						muts = append(muts, d.Put(w, rec, map[string]any{"notes": fmt.Sprintf("d%d b%d k%d", i, b, k)}, nil))
 					}
 					out, err := e.Apply(context.Background(), d.Client, muts)
 					if err != nil {
@@ -194,11 +194,11 @@ func TestChangesComeInSeqOrderWithoutGapsUnderConcurrentPushes(t *testing.T) {
 		}
 		// Pages of 37: contiguous seqs from 1 to the head (replica.applyChanges checks each step).
 		r := newReplica()
-		r.pullAll(t, e, ds[0].UserID, w, 37)
-		if r.cursor != total {
-			t.Fatalf("replica at %d, want %d", r.cursor, total)
+		r.PullAll(t, e, ds[0].UserID, w, 37)
+		if r.Cursor != total {
+			t.Fatalf("replica at %d, want %d", r.Cursor, total)
 		}
-		sameStates(t, r.records, serverState(t, e, ds[0].UserID, w))
+		sameStates(t, r.Records, serverState(t, e, ds[0].UserID, w))
 	})
 }
 
@@ -214,11 +214,11 @@ func TestASnapshotStreamsInResumablePages(t *testing.T) {
 		for i := range 25 {
 			rec := newRecordID(t)
 			ids = append(ids, rec)
-			muts = append(muts, d.put(w, rec, task(fmt.Sprintf("tarea %d", i)), nil))
+			muts = append(muts, d.Put(w, rec, task(fmt.Sprintf("tarea %d", i)), nil))
 		}
 		apply(t, e, d, muts...)
 		// One of them deleted: tombstones are part of the snapshot.
-		apply(t, e, d, d.mutation(psync.OpDelete, w, "tasks", ids[3], nil, nil))
+		apply(t, e, d, d.Mutation(psync.OpDelete, w, "tasks", ids[3], nil, nil))
 
 		r := newReplica()
 		first, err := e.SnapshotPage(ctx, user, w, "", 10)
@@ -228,12 +228,12 @@ func TestASnapshotStreamsInResumablePages(t *testing.T) {
 		if len(first.Records) != 10 || !first.HasMore || first.PageToken == "" || first.Cursor != 26 {
 			t.Fatalf("first page: %d records, hasMore %v, cursor %d", len(first.Records), first.HasMore, first.Cursor)
 		}
-		r.applySnapshot(t, first)
+		r.ApplySnapshot(t, first)
 
 		// Meanwhile: an edit of a record already sent, and a new record.
-		edit := d.put(w, ids[0], map[string]any{"status": "done"}, nil)
+		edit := d.Put(w, ids[0], map[string]any{"status": "done"}, nil)
 		late := newRecordID(t)
-		apply(t, e, d, edit, d.put(w, late, task("nueva"), nil))
+		apply(t, e, d, edit, d.Put(w, late, task("nueva"), nil))
 
 		// The device reconnects and resumes with the token (pages are independent of the socket).
 		token := first.PageToken
@@ -247,7 +247,7 @@ func TestASnapshotStreamsInResumablePages(t *testing.T) {
 			if page.Cursor != first.Cursor {
 				t.Fatalf("the snapshot's cursor moved: %d, then %d", first.Cursor, page.Cursor)
 			}
-			r.applySnapshot(t, page)
+			r.ApplySnapshot(t, page)
 			if !page.HasMore {
 				if page.PageToken != "" {
 					t.Fatal("a last page with a token")
@@ -261,16 +261,16 @@ func TestASnapshotStreamsInResumablePages(t *testing.T) {
 		}
 		// Then the changes after the snapshot's cursor: the edit (re-applied where the page was
 		// newer: a no-op) and the late record.
-		r.cursor = first.Cursor
-		r.pullAll(t, e, user, w, 0)
-		if r.cursor != 28 {
-			t.Fatalf("cursor %d, want 28", r.cursor)
+		r.Cursor = first.Cursor
+		r.PullAll(t, e, user, w, 0)
+		if r.Cursor != 28 {
+			t.Fatalf("cursor %d, want 28", r.Cursor)
 		}
-		sameStates(t, r.records, serverState(t, e, user, w))
-		if !r.records["tasks/"+ids[3]].Deleted() {
+		sameStates(t, r.Records, serverState(t, e, user, w))
+		if !r.Records["tasks/"+ids[3]].Deleted() {
 			t.Error("the tombstone is missing from the snapshot")
 		}
-		if r.records["tasks/"+ids[0]].Fields["status"] != "done" {
+		if r.Records["tasks/"+ids[0]].Fields["status"] != "done" {
 			t.Error("the edit made during the snapshot is missing")
 		}
 
@@ -290,14 +290,14 @@ func TestGarbageCollectionDropsOldChangesAndTombstonesAndOldCursorsMustResync(t 
 		d := newDevice(t, e, user, clock.Now)
 		ctx := context.Background()
 		kept, gone := newRecordID(t), newRecordID(t)
-		apply(t, e, d, d.put(w, kept, task("se queda"), nil), d.put(w, gone, task("se borra"), nil))
-		apply(t, e, d, d.mutation(psync.OpDelete, w, "tasks", gone, nil, nil)) // seq 3
+		apply(t, e, d, d.Put(w, kept, task("se queda"), nil), d.Put(w, gone, task("se borra"), nil))
+		apply(t, e, d, d.Mutation(psync.OpDelete, w, "tasks", gone, nil, nil)) // seq 3
 		// A resend-proof rejection, old too.
-		bad := apply(t, e, d, d.put(w, newRecordID(t), map[string]any{"title": "sin estado"}, nil))
+		bad := apply(t, e, d, d.Put(w, newRecordID(t), map[string]any{"title": "sin estado"}, nil))
 		wantStatus(t, bad, psync.StatusRejected)
 
 		clock.Advance(25 * time.Hour)
-		apply(t, e, d, d.put(w, kept, map[string]any{"notes": "después"}, nil)) // seq 4, recent
+		apply(t, e, d, d.Put(w, kept, map[string]any{"notes": "después"}, nil)) // seq 4, recent
 
 		stats, err := e.CollectGarbage(ctx)
 		if err != nil {
@@ -340,7 +340,7 @@ func TestAStampFarAheadOfTheServerIsReStampedAndKept(t *testing.T) {
 		honest := newDevice(t, e, user, clock.Now)
 		rec := newRecordID(t)
 
-		create := fast.put(w, rec, task("del futuro"), nil)
+		create := fast.Put(w, rec, task("del futuro"), nil)
 		out := apply(t, e, fast, create)
 		wantStatus(t, out, psync.StatusApplied)
 		if !out[0].Restamped || out[0].Stamp.Node != e.Node() || out[0].Stamp.Millis != clock.Now().UnixMilli() {
@@ -348,7 +348,7 @@ func TestAStampFarAheadOfTheServerIsReStampedAndKept(t *testing.T) {
 		}
 		// A stamp within the drift bound is trusted as it is.
 		clock.Advance(time.Second)
-		near := honest.put(w, rec, map[string]any{"notes": "hoy"}, nil)
+		near := honest.Put(w, rec, map[string]any{"notes": "hoy"}, nil)
 		near.Mutation.Stamp.Millis += (4 * time.Minute).Milliseconds()
 		out2 := apply(t, e, honest, near)
 		if out2[0].Restamped || out2[0].Stamp != near.Mutation.Stamp {
@@ -371,8 +371,8 @@ func TestAStampFarAheadOfTheServerIsReStampedAndKept(t *testing.T) {
 		}
 		// An honest edit made after the re-stamped one (having seen it) wins, as it should.
 		clock.Advance(time.Second)
-		honest.clock.Observe(out[0].Stamp)
-		later := honest.put(w, rec, map[string]any{"title": "corregido"}, map[string]psync.Stamp{"title": out[0].Stamp})
+		honest.Clock.Observe(out[0].Stamp)
+		later := honest.Put(w, rec, map[string]any{"title": "corregido"}, map[string]psync.Stamp{"title": out[0].Stamp})
 		apply(t, e, honest, later)
 		state := serverState(t, e, user, w)["tasks/"+rec]
 		if state.Fields["title"] != "corregido" || len(state.Conflicts) != 0 {
@@ -392,7 +392,7 @@ func TestWritesAreAuthorisedPerWorkspaceRole(t *testing.T) {
 		ctx := context.Background()
 
 		v := newDevice(t, e, viewer, time.Now)
-		viewerWrite := v.put(w, newRecordID(t), task("no puedo"), nil)
+		viewerWrite := v.Put(w, newRecordID(t), task("no puedo"), nil)
 		out := apply(t, e, v, viewerWrite)
 		if out[0].Status != psync.StatusRejected || out[0].Code != "forbidden" || out[0].Issues[0].Key != "sync.reject.readOnly" ||
 			out[0].Issues[0].Params["role"] != "viewer" {
@@ -403,9 +403,9 @@ func TestWritesAreAuthorisedPerWorkspaceRole(t *testing.T) {
 		// not exist: only the first applies.
 		s := newDevice(t, e, stranger, time.Now)
 		out = apply(t, e, s,
-			s.put(other, newRecordID(t), task("mía"), nil),
-			s.put(w, newRecordID(t), task("ajena"), nil),
-			s.put("11111111-2222-4333-8444-555555555555", newRecordID(t), task("inexistente"), nil))
+			s.Put(other, newRecordID(t), task("mía"), nil),
+			s.Put(w, newRecordID(t), task("ajena"), nil),
+			s.Put("11111111-2222-4333-8444-555555555555", newRecordID(t), task("inexistente"), nil))
 		wantStatus(t, out, psync.StatusApplied, psync.StatusRejected, psync.StatusRejected)
 		for _, o := range out[1:] {
 			if o.Code != "not_found" || o.Issues[0].Key != "sync.reject.notMember" {
@@ -417,7 +417,7 @@ func TestWritesAreAuthorisedPerWorkspaceRole(t *testing.T) {
 		}
 		// The verdict is remembered: a resend gets the same rejection even after a promotion.
 		setRole(t, db, w, viewer, "editor")
-		resend := apply(t, e, v, viewerWrite, v.put(w, newRecordID(t), task("ahora sí"), nil))
+		resend := apply(t, e, v, viewerWrite, v.Put(w, newRecordID(t), task("ahora sí"), nil))
 		wantStatus(t, resend, psync.StatusRejected, psync.StatusApplied)
 		if resend[0].Code != "forbidden" {
 			t.Fatalf("resend of the viewer's write: %+v", resend[0])
@@ -437,7 +437,7 @@ func TestWritesAreAuthorisedPerWorkspaceRole(t *testing.T) {
 		if err := e.BindClient(ctx, stranger, v.ClientID); core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Fatalf("another user's client id: %v", err)
 		}
-		if _, err := e.Apply(ctx, psync.Client{UserID: stranger, ClientID: v.ClientID}, []psync.ClientMutation{s.put(other, newRecordID(t), task("x"), nil)}); core.ErrorCode(err) != core.EFORBIDDEN {
+		if _, err := e.Apply(ctx, psync.Client{UserID: stranger, ClientID: v.ClientID}, []psync.ClientMutation{s.Put(other, newRecordID(t), task("x"), nil)}); core.ErrorCode(err) != core.EFORBIDDEN {
 			t.Fatalf("pushing with another user's client id: %v", err)
 		}
 	})
@@ -451,12 +451,12 @@ func TestASchemaInvalidRecordIsRejectedAloneAndTheRestOfItsBatchApplies(t *testi
 		d := newDevice(t, e, user, time.Now)
 		asset := newRecordID(t)
 		out := apply(t, e, d,
-			d.put(w, newRecordID(t), task("bien"), nil),
-			d.put(w, newRecordID(t), task(strings.Repeat("x", 141)), nil),
-			d.put(w, newRecordID(t), map[string]any{"title": "sin estado"}, nil),
-			d.mutation(psync.OpPut, w, "assets", asset, map[string]any{
+			d.Put(w, newRecordID(t), task("bien"), nil),
+			d.Put(w, newRecordID(t), task(strings.Repeat("x", 141)), nil),
+			d.Put(w, newRecordID(t), map[string]any{"title": "sin estado"}, nil),
+			d.Mutation(psync.OpPut, w, "assets", asset, map[string]any{
 				"name": "Piso", "assetClass": "real_estate", "category": "residential", "currency": "EUR", "participation": "60"}, nil),
-			d.put(w, newRecordID(t), task("también bien"), nil),
+			d.Put(w, newRecordID(t), task("también bien"), nil),
 		)
 		wantStatus(t, out, psync.StatusApplied, psync.StatusRejected, psync.StatusRejected, psync.StatusRejected, psync.StatusApplied)
 		if out[0].Seq != 1 || out[4].Seq != 2 {
@@ -473,13 +473,13 @@ func TestASchemaInvalidRecordIsRejectedAloneAndTheRestOfItsBatchApplies(t *testi
 		check(out[3], "participation", "validation.percent.remaining")
 
 		// A merge that makes the record invalid is rejected too: the shares no longer add up.
-		create := d.mutation(psync.OpPut, w, "assets", asset, map[string]any{
+		create := d.Mutation(psync.OpPut, w, "assets", asset, map[string]any{
 			"name": "Piso", "assetClass": "real_estate", "category": "residential", "currency": "EUR", "participation": "100"}, nil)
 		wantStatus(t, apply(t, e, d, create), psync.StatusApplied)
-		edit := d.mutation(psync.OpPut, w, "assets", asset, map[string]any{"participation": "50"}, nil)
+		edit := d.Mutation(psync.OpPut, w, "assets", asset, map[string]any{"participation": "50"}, nil)
 		check(apply(t, e, d, edit)[0], "participation", "validation.percent.remaining")
 		// Clearing a required field (null) is a schema error of the merged record.
-		clear := d.put(w, newRecordID(t), map[string]any{"title": nil, "status": "todo"}, nil)
+		clear := d.Put(w, newRecordID(t), map[string]any{"title": nil, "status": "todo"}, nil)
 		check(apply(t, e, d, clear)[0], "title", "validation.required")
 	})
 }
@@ -490,7 +490,7 @@ func TestACursorFromTheFutureAsksForAResync(t *testing.T) {
 		user, w := addUser(t, db), addWorkspace(t, db)
 		addMember(t, db, w, user, "owner")
 		d := newDevice(t, e, user, time.Now)
-		apply(t, e, d, d.put(w, newRecordID(t), task("una"), nil))
+		apply(t, e, d, d.Put(w, newRecordID(t), task("una"), nil))
 		var resync *psync.ResyncError
 		if _, err := e.ChangesPage(context.Background(), user, w, 2, 0); !errors.As(err, &resync) || resync.Reason != "cursor_in_future" {
 			t.Fatalf("cursor 2 of a workspace at 1: %v", err)
@@ -509,38 +509,38 @@ func TestAResolveClosesAConflictWithoutWritingAndDeletesKeepFieldsUnderTheTombst
 		addMember(t, db, w, user, "owner")
 		a, b := newDevice(t, e, user, clock.Now), newDevice(t, e, user, clock.Now)
 		rec := newRecordID(t)
-		create := a.put(w, rec, task("original"), nil)
+		create := a.Put(w, rec, task("original"), nil)
 		apply(t, e, a, create)
 		base := map[string]psync.Stamp{"title": create.Mutation.Stamp}
 		clock.Advance(time.Millisecond)
-		lose := a.put(w, rec, map[string]any{"title": "de a"}, base)
+		lose := a.Put(w, rec, map[string]any{"title": "de a"}, base)
 		clock.Advance(time.Millisecond)
-		win := b.put(w, rec, map[string]any{"title": "de b"}, base)
+		win := b.Put(w, rec, map[string]any{"title": "de b"}, base)
 		apply(t, e, b, win)
 		apply(t, e, a, lose)
 		if got, _ := e.Conflicts(context.Background(), user, w); len(got) != 1 {
 			t.Fatalf("%d conflicts", len(got))
 		}
 		clock.Advance(time.Millisecond)
-		dismiss := b.mutation(psync.OpResolve, w, "tasks", rec, nil, nil)
+		dismiss := b.Mutation(psync.OpResolve, w, "tasks", rec, nil, nil)
 		dismiss.Mutation.Resolves = []psync.ConflictKey{{Field: "title", Stamp: lose.Mutation.Stamp}}
 		wantStatus(t, apply(t, e, b, dismiss), psync.StatusApplied)
 		if got, _ := e.Conflicts(context.Background(), user, w); len(got) != 0 {
 			t.Fatalf("%d conflicts after resolve", len(got))
 		}
 		clock.Advance(time.Millisecond)
-		del := b.mutation(psync.OpDelete, w, "tasks", rec, nil, map[string]psync.Stamp{"title": win.Mutation.Stamp, "status": create.Mutation.Stamp})
+		del := b.Mutation(psync.OpDelete, w, "tasks", rec, nil, map[string]psync.Stamp{"title": win.Mutation.Stamp, "status": create.Mutation.Stamp})
 		apply(t, e, b, del)
 		clock.Advance(time.Millisecond)
-		restore := a.mutation(psync.OpRestore, w, "tasks", rec, nil, nil)
+		restore := a.Mutation(psync.OpRestore, w, "tasks", rec, nil, nil)
 		apply(t, e, a, restore)
 		state := serverState(t, e, user, w)["tasks/"+rec]
 		if state.Deleted() || state.Fields["title"] != "de b" {
 			t.Fatalf("after delete and restore: %+v", state)
 		}
 		r := newReplica()
-		r.pullAll(t, e, user, w, 0)
-		sameStates(t, r.records, serverState(t, e, user, w))
+		r.PullAll(t, e, user, w, 0)
+		sameStates(t, r.Records, serverState(t, e, user, w))
 		raw, _ := json.Marshal(state)
 		if strings.Contains(string(raw), `"conflicts":null`) {
 			t.Fatal("empty conflicts must encode as []")

@@ -40,9 +40,9 @@ func TestAnAssetTakesOnlyAnActiveAdminCategoryOfItsClass(t *testing.T) {
 		}
 		kept := newRecordID(t)
 		out := apply(t, e, d,
-			d.mutation(psync.OpPut, w, "assets", kept, asset("real_estate", "parking_space"), nil),
-			d.mutation(psync.OpPut, w, "assets", newRecordID(t), asset("vehicles", "parking_space"), nil),
-			d.mutation(psync.OpPut, w, "assets", newRecordID(t), asset("real_estate", "castle"), nil),
+			d.Mutation(psync.OpPut, w, "assets", kept, asset("real_estate", "parking_space"), nil),
+			d.Mutation(psync.OpPut, w, "assets", newRecordID(t), asset("vehicles", "parking_space"), nil),
+			d.Mutation(psync.OpPut, w, "assets", newRecordID(t), asset("real_estate", "castle"), nil),
 		)
 		wantStatus(t, out, psync.StatusApplied, psync.StatusRejected, psync.StatusRejected)
 		rejected(out[1])
@@ -52,9 +52,9 @@ func TestAnAssetTakesOnlyAnActiveAdminCategoryOfItsClass(t *testing.T) {
 		if _, err := svc.SetActive(ctx, root, parking.ID, false); err != nil {
 			t.Fatal(err)
 		}
-		rejected(apply(t, e, d, d.mutation(psync.OpPut, w, "assets", newRecordID(t), asset("real_estate", "parking_space"), nil))[0])
-		wantStatus(t, apply(t, e, d, d.mutation(psync.OpPut, w, "assets", kept, map[string]any{"name": "Garaje del centro"}, nil)), psync.StatusApplied)
+		rejected(apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", newRecordID(t), asset("real_estate", "parking_space"), nil))[0])
+		wantStatus(t, apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", kept, map[string]any{"name": "Garaje del centro"}, nil)), psync.StatusApplied)
 		// Moving it to another class is taking the category anew: refused.
-		rejected(apply(t, e, d, d.mutation(psync.OpPut, w, "assets", kept, map[string]any{"assetClass": "vehicles"}, nil))[0])
+		rejected(apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", kept, map[string]any{"assetClass": "vehicles"}, nil))[0])
 	})
 }

@@ -117,3 +117,34 @@ func TestSyncDoesNotImportTheHTTPAppAuthProvidersOrBilling(t *testing.T) {
 		t.Error("the check finds nothing in sync/sim, which imports server/app: it cannot fail")
 	}
 }
+
+// The engine knows nothing of sockets (issue 17): the WebSocket transport is sync/socket, and no
+// package the engine imports reaches a WebSocket library.
+func TestTheEngineImportsNoWebSocketLibrary(t *testing.T) {
+	graph, _ := importGraph(t, "patrimonio/sync", "patrimonio/sync/socket")
+	reaches := func(root string) []string {
+		seen, queue := map[string]bool{root: true}, []string{root}
+		var found []string
+		for len(queue) > 0 {
+			pkg := queue[0]
+			queue = queue[1:]
+			if strings.HasPrefix(pkg, "github.com/gorilla/websocket") || strings.Contains(pkg, "websocket") {
+				found = append(found, pkg)
+			}
+			for _, imp := range graph[pkg] {
+				if !seen[imp] {
+					seen[imp] = true
+					queue = append(queue, imp)
+				}
+			}
+		}
+		return found
+	}
+	if found := reaches("patrimonio/sync"); len(found) > 0 {
+		t.Errorf("the engine reaches %v", found)
+	}
+	// The check can fail: the transport reaches gorilla/websocket.
+	if found := reaches("patrimonio/sync/socket"); len(found) == 0 {
+		t.Error("the check finds no WebSocket library in sync/socket, which imports one: it cannot fail")
+	}
+}

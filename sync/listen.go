@@ -12,10 +12,10 @@ import (
 
 // Fan-out between server instances sharing one Postgres database: every push transaction sends
 // NOTIFY patrimonio_sync '<node> <workspace> <seq>' (delivered at commit, in commit order); every
-// instance LISTENs on one connection of its own and pokes its sockets of that workspace, which
-// then read the new changes from the database. A lost listening connection is re-established
-// with backoff, and then every socket reads again, so a notification missed meanwhile delays a
-// change but never loses it.
+// instance LISTENs on one connection of its own and tells its watchers (Watcher.Committed): its
+// sockets of that workspace then read the new changes from the database. A lost listening
+// connection is re-established with backoff, and then the watchers hear Watcher.Missed (every
+// socket reads again), so a notification missed meanwhile delays a change but never loses it.
 
 const notifyChannel = "patrimonio_sync"
 
@@ -35,28 +35,29 @@ func parsePayload(p string) (node, workspace string, seq int64, ok bool) {
 	return parts[0], parts[1], seq, true
 }
 
-// The same channel tells the other instances that a session or a user has ended, so that they close
-// those sockets at once instead of at their next session check: '<node> end-session <id>' and
-// '<node> end-user <id>'.
+// The same channel tells the other instances that a session or a user has ended (AnnounceEnd), so
+// that they close those sockets at once instead of at their next session check: '<node>
+// end-session <id>' and '<node> end-user <id>'.
 const (
-	endSession = "end-session"
-	endUser    = "end-user"
+	EndSession = "end-session"
+	EndUser    = "end-user"
 )
 
 func endPayload(node, kind, id string) string { return node + " " + kind + " " + id }
 
 func parseEndPayload(p string) (node, kind, id string, ok bool) {
 	parts := strings.Fields(p)
-	if len(parts) != 3 || (parts[1] != endSession && parts[1] != endUser) {
+	if len(parts) != 3 || (parts[1] != EndSession && parts[1] != EndUser) {
 		return "", "", "", false
 	}
 	return parts[0], parts[1], parts[2], true
 }
 
-// announceEnd tells the other instances (Postgres only) to close the sockets of a session or user.
-// The sockets of this instance are already closed; a failed notification is logged, and those
-// instances still close the sockets at their next session check.
-func (e *Engine) announceEnd(kind, id string) {
+// AnnounceEnd tells the other instances (Postgres only) that a session (kind EndSession) or a user
+// (EndUser) has ended: their watchers hear Watcher.Ended and close its sockets. This instance's
+// are the caller's to close; a failed notification is logged, and those instances still close the
+// sockets at their next session check.
+func (e *Engine) AnnounceEnd(kind, id string) {
 	if e.db.Pool() == nil {
 		return
 	}
@@ -106,7 +107,7 @@ func (e *Engine) listen(conn *pgx.Conn) {
 		}
 		backoff = 100 * time.Millisecond
 		conn = c
-		e.ws.hub.pokeAll() // commits made while nobody listened
+		e.watchers.missed() // commits made while nobody listened
 	}
 }
 
@@ -118,7 +119,7 @@ func (e *Engine) receive(conn *pgx.Conn) error {
 		}
 		if node, kind, id, ok := parseEndPayload(n.Payload); ok {
 			if node != e.clock.Node() {
-				e.endLocal(kind, id)
+				e.watchers.ended(kind, id)
 			}
 			continue
 		}
@@ -126,6 +127,6 @@ func (e *Engine) receive(conn *pgx.Conn) error {
 		if !ok || node == e.clock.Node() {
 			continue // our own commits were announced locally
 		}
-		e.ws.hub.poke(workspace, seq)
+		e.watchers.committed(Commit{Workspace: workspace, Seq: seq})
 	}
 }

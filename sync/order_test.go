@@ -22,10 +22,10 @@ func TestMutationIdsArrivingOutOfOrderAreEachAppliedNeverAcknowledgedUnapplied(t
 		addMember(t, db, w, user, "editor")
 		d := newDevice(t, e, user, clock.Now)
 		recs := []string{newRecordID(t), newRecordID(t), newRecordID(t), newRecordID(t)}
-		m1 := d.put(w, recs[0], task("uno"), nil)
-		m2 := d.put(w, recs[1], task("dos"), nil)
-		m3 := d.put(w, recs[2], map[string]any{"title": "sin estado"}, nil) // invalid: no status
-		m4 := d.put(w, recs[3], task("cuatro"), nil)
+		m1 := d.Put(w, recs[0], task("uno"), nil)
+		m2 := d.Put(w, recs[1], task("dos"), nil)
+		m3 := d.Put(w, recs[2], map[string]any{"title": "sin estado"}, nil) // invalid: no status
+		m4 := d.Put(w, recs[3], task("cuatro"), nil)
 
 		// The later push (4) commits first; then the earlier one (1, 2, 3).
 		wantStatus(t, apply(t, e, d, m4), psync.StatusApplied)
@@ -60,8 +60,8 @@ func TestMutationIdsArrivingOutOfOrderAreEachAppliedNeverAcknowledgedUnapplied(t
 			t.Fatalf("head %d (%v): want 3 applied mutations", head, err)
 		}
 		r := newReplica()
-		r.pullAll(t, e, user, w, 0)
-		sameStates(t, r.records, serverState(t, e, user, w))
+		r.PullAll(t, e, user, w, 0)
+		sameStates(t, r.Records, serverState(t, e, user, w))
 	})
 }
 
@@ -78,7 +78,7 @@ func TestMutationIdsOutOfOrderAcrossTwoInstancesAreEachApplied(t *testing.T) {
 	addMember(t, dbA, w, user, "owner")
 	d := newDevice(t, a, user, clock.Now)
 	recs := []string{newRecordID(t), newRecordID(t), newRecordID(t)}
-	muts := []psync.ClientMutation{d.put(w, recs[0], task("a"), nil), d.put(w, recs[1], task("b"), nil), d.put(w, recs[2], task("c"), nil)}
+	muts := []psync.ClientMutation{d.Put(w, recs[0], task("a"), nil), d.Put(w, recs[1], task("b"), nil), d.Put(w, recs[2], task("c"), nil)}
 
 	wantStatus(t, apply(t, b, d, muts[2]), psync.StatusApplied)
 	wantStatus(t, apply(t, a, d, muts[0], muts[1]), psync.StatusApplied, psync.StatusApplied)
@@ -101,14 +101,14 @@ func TestAfterGarbageCollectionResendsAreDuplicatesAndUndecidedIdsStillApply(t *
 		addMember(t, db, w, user, "owner")
 		d := newDevice(t, e, user, clock.Now)
 		rec := newRecordID(t)
-		old := d.put(w, rec, task("antigua"), nil)
+		old := d.Put(w, rec, task("antigua"), nil)
 		wantStatus(t, apply(t, e, d, old), psync.StatusApplied)
 		clock.Advance(25 * time.Hour)
 		if stats, err := e.CollectGarbage(context.Background()); err != nil || stats.Changes != 1 {
 			t.Fatalf("collected %+v (%v), want the one change", stats, err)
 		}
-		late := d.put(w, newRecordID(t), task("tardía"), nil)
-		newer := d.put(w, newRecordID(t), task("nueva"), nil)
+		late := d.Put(w, newRecordID(t), task("tardía"), nil)
+		newer := d.Put(w, newRecordID(t), task("nueva"), nil)
 		wantStatus(t, apply(t, e, d, newer), psync.StatusApplied)
 		got := apply(t, e, d, old, late)
 		wantStatus(t, got, psync.StatusDuplicate, psync.StatusApplied)
@@ -130,14 +130,14 @@ func TestAnInvalidValueThatLosesTheMergeIsRejectedNotKept(t *testing.T) {
 		addMember(t, db, w, luis, "editor")
 		a, b := newDevice(t, e, ana, clock.Now), newDevice(t, e, luis, clock.Now)
 		rec := newRecordID(t)
-		create := a.put(w, rec, task("Revisar"), nil)
+		create := a.Put(w, rec, task("Revisar"), nil)
 		wantStatus(t, apply(t, e, a, create), psync.StatusApplied)
 		seen := map[string]psync.Stamp{"title": create.Mutation.Stamp}
 
 		clock.Advance(time.Second)
-		tooLong := b.put(w, rec, map[string]any{"title": strings.Repeat("x", 141)}, seen) // older: loses
+		tooLong := b.Put(w, rec, map[string]any{"title": strings.Repeat("x", 141)}, seen) // older: loses
 		clock.Advance(time.Second)
-		wantStatus(t, apply(t, e, a, a.put(w, rec, map[string]any{"title": "Revisado"}, seen)), psync.StatusApplied)
+		wantStatus(t, apply(t, e, a, a.Put(w, rec, map[string]any{"title": "Revisado"}, seen)), psync.StatusApplied)
 		got := apply(t, e, b, tooLong)
 		wantStatus(t, got, psync.StatusRejected)
 		if got[0].Code != psync.RejectInvalid || len(got[0].Issues) != 1 || got[0].Issues[0].Path != "title" ||
@@ -154,7 +154,7 @@ func TestAnInvalidValueThatLosesTheMergeIsRejectedNotKept(t *testing.T) {
 
 		// A valid losing value is still kept as a conflict.
 		clock.Advance(time.Second)
-		fine := b.put(w, rec, map[string]any{"title": "Revisar (Luis)"}, seen)
+		fine := b.Put(w, rec, map[string]any{"title": "Revisar (Luis)"}, seen)
 		wantStatus(t, apply(t, e, b, fine), psync.StatusApplied)
 		if state := serverState(t, e, ana, w)["tasks/"+rec]; len(state.Conflicts) != 1 {
 			t.Fatalf("the valid loser is not a conflict: %+v", state.Conflicts)

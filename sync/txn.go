@@ -7,15 +7,18 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"patrimonio/server/store"
 )
 
 // txn is the push transaction. Its SQL is written once, with ? placeholders, for both databases;
-// the one difference is how many new rows are written: on Postgres with COPY (the pgx pool the
-// store exposes for it), on SQLite with multi-row INSERTs. COPY writes a row for a fraction of
-// what an INSERT with bound parameters costs, and the change log and new records are most of a
-// push's rows.
+// the differences are in how it reaches the database. On Postgres (the pgx pool the store
+// exposes) many new rows are written with COPY, which writes a row for a fraction of what an
+// INSERT with bound parameters costs (the change log and new records are most of a large push's
+// rows), and the statements are pipelined (pgTxn). On SQLite, multi-row INSERTs, one statement at
+// a time.
 type txn interface {
 	exec(ctx context.Context, query string, args ...any) error
 	queryRow(ctx context.Context, query string, args ...any) rowScanner
@@ -37,11 +40,13 @@ type rowsIter interface {
 
 func (e *Engine) beginTxn(ctx context.Context) (txn, error) {
 	if pool := e.db.Pool(); pool != nil {
-		tx, err := pool.Begin(ctx)
+		conn, err := pool.Acquire(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("begin transaction: %w", err)
 		}
-		return pgTxn{tx}, nil
+		t := &pgTxn{conn: conn, pending: &pgx.Batch{}}
+		t.pending.Queue("begin")
+		return t, nil
 	}
 	tx, err := e.db.BeginTx(ctx)
 	if err != nil {
@@ -52,36 +57,168 @@ func (e *Engine) beginTxn(ctx context.Context) (txn, error) {
 
 // ---------------------------------------------------------------- Postgres (pgx)
 
-type pgTxn struct{ tx pgx.Tx }
+// pgTxn is the push transaction on one connection of the pool, pipelined: statements whose result
+// is only "it worked" (exec: every write, NOTIFY) are queued, not sent; the queue goes with the next
+// statement whose rows are needed, or with the commit. "begin" is the first queued statement. So
+// a push costs one round trip per read phase plus one for all its writes and the commit, and the
+// commit is still acknowledged by the database before anyone hears of it. A queued statement that
+// fails fails the next read or the commit (the transaction is aborted either way). A transaction
+// not committed is rolled back; a connection left in a transaction is closed by the pool.
+type pgTxn struct {
+	conn    *pgxpool.Conn
+	pending *pgx.Batch // queued, not yet sent
+	sent    bool       // something was sent: the transaction is open on the server
+	done    bool       // committed or rolled back: the connection is back in the pool
+}
 
-func (t pgTxn) exec(ctx context.Context, query string, args ...any) error {
-	_, err := t.tx.Exec(ctx, store.Rebind(store.Postgres, query), args...)
+// copyMinRows: fewer rows than this are written with an INSERT, queued with the other writes,
+// rather than with COPY (two round trips of its own, and a costlier start): a small push, the
+// common case of a device editing live, commits sooner, and so reaches the other devices sooner.
+const copyMinRows = 32
+
+func (t *pgTxn) exec(_ context.Context, query string, args ...any) error {
+	t.pending.Queue(store.Rebind(store.Postgres, query), args...)
+	return nil
+}
+
+// send sends the queued statements and q (when not ""): the results of the queued ones are read
+// and checked; the returned batch's next result is q's, and the caller closes the batch.
+func (t *pgTxn) send(ctx context.Context, q string, args ...any) (pgx.BatchResults, error) {
+	b := t.pending
+	queued := b.Len()
+	if q != "" {
+		b.Queue(q, args...)
+	}
+	t.pending, t.sent = &pgx.Batch{}, true
+	results := t.conn.SendBatch(ctx, b)
+	for range queued {
+		if _, err := results.Exec(); err != nil {
+			results.Close()
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// flush sends the queued statements, if any.
+func (t *pgTxn) flush(ctx context.Context) error {
+	if t.pending.Len() == 0 {
+		return nil
+	}
+	results, err := t.send(ctx, "")
+	if err != nil {
+		return err
+	}
+	return results.Close()
+}
+
+func (t *pgTxn) queryRow(ctx context.Context, query string, args ...any) rowScanner {
+	results, err := t.send(ctx, store.Rebind(store.Postgres, query), args...)
+	if err != nil {
+		return errRow{err}
+	}
+	return batchRow{results.QueryRow(), results}
+}
+
+// batchRow is a row of a batch's last query; Scan reads it and ends the batch.
+type batchRow struct {
+	row     pgx.Row
+	results pgx.BatchResults
+}
+
+func (r batchRow) Scan(dest ...any) error {
+	err := r.row.Scan(dest...)
+	if cerr := r.results.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
 	return err
 }
 
-func (t pgTxn) queryRow(ctx context.Context, query string, args ...any) rowScanner {
-	return t.tx.QueryRow(ctx, store.Rebind(store.Postgres, query), args...)
-}
+type errRow struct{ err error }
 
-func (t pgTxn) query(ctx context.Context, query string, args ...any) (rowsIter, error) {
-	rows, err := t.tx.Query(ctx, store.Rebind(store.Postgres, query), args...)
+func (r errRow) Scan(...any) error { return r.err }
+
+func (t *pgTxn) query(ctx context.Context, query string, args ...any) (rowsIter, error) {
+	results, err := t.send(ctx, store.Rebind(store.Postgres, query), args...)
 	if err != nil {
 		return nil, err
 	}
-	return rows, nil
+	rows, err := results.Query()
+	if err != nil {
+		results.Close()
+		return nil, err
+	}
+	return &batchRows{Rows: rows, results: results}, nil
 }
 
-func (t pgTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {
+// batchRows are the rows of a batch's last query; Close ends the batch.
+type batchRows struct {
+	pgx.Rows
+	results pgx.BatchResults
+	err     error
+}
+
+func (r *batchRows) Close() {
+	r.Rows.Close()
+	if err := r.results.Close(); err != nil && r.Rows.Err() == nil {
+		r.err = err
+	}
+}
+
+func (r *batchRows) Err() error {
+	if err := r.Rows.Err(); err != nil {
+		return err
+	}
+	return r.err
+}
+
+func (t *pgTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	_, err := t.tx.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows))
+	if len(rows) < copyMinRows {
+		return insertRows(ctx, t, `INSERT INTO `+table+` (`+strings.Join(columns, ", ")+`) VALUES `, ``, len(columns), rows)
+	}
+	if err := t.flush(ctx); err != nil {
+		return err
+	}
+	_, err := t.conn.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows))
 	return err
 }
 
-func (t pgTxn) commit(ctx context.Context) error { return t.tx.Commit(ctx) }
+// commit sends what is queued and the commit, and returns once the database has committed (an
+// aborted transaction answers the commit with a rollback: an error).
+func (t *pgTxn) commit(ctx context.Context) error {
+	results, err := t.send(ctx, "commit")
+	if err == nil {
+		var tag pgconn.CommandTag
+		tag, err = results.Exec()
+		if cerr := results.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil && tag.String() != "COMMIT" {
+			err = pgx.ErrTxCommitRollback
+		}
+	}
+	if err != nil {
+		t.rollback(ctx)
+		return err
+	}
+	t.done = true
+	t.conn.Release()
+	return nil
+}
 
-func (t pgTxn) rollback(ctx context.Context) { _ = t.tx.Rollback(context.WithoutCancel(ctx)) }
+func (t *pgTxn) rollback(ctx context.Context) {
+	if t.done {
+		return
+	}
+	t.done = true
+	if t.sent {
+		_, _ = t.conn.Exec(context.WithoutCancel(ctx), "rollback")
+	}
+	t.conn.Release() // the pool closes a connection still in a transaction
+}
 
 // ---------------------------------------------------------------- SQLite (database/sql)
 
@@ -118,7 +255,9 @@ func (r sqlRows) Close() { _ = r.Rows.Close() }
 
 // insertRows runs "prefix (...), (...) suffix" in chunks that stay under both databases' limits
 // on bound parameters.
-func insertRows(ctx context.Context, tx txn, prefix, suffix string, width int, rows [][]any) error {
+func insertRows(ctx context.Context, tx interface {
+	exec(ctx context.Context, query string, args ...any) error
+}, prefix, suffix string, width int, rows [][]any) error {
 	const maxParams = 30000
 	per := max(1, maxParams/width)
 	row := "(" + placeholders(width) + ")"

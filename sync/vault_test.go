@@ -27,10 +27,10 @@ func TestThePlaintextSecretOfALoginIsRefused(t *testing.T) {
 			"wrappedKey": "v1.AAECAwQFBgcICQoL." + strings.Repeat("A", 64),
 		}
 		out := apply(t, e, d,
-			d.mutation(psync.OpPut, w, "logins", newRecordID(t), map[string]any{"institution": "Banco", "secret": "hunter2-in-clear"}, nil),
-			d.mutation(psync.OpPut, w, "logins", newRecordID(t), map[string]any{"institution": "Banco", "notes": "la tarjeta está en el cajón"}, nil),
-			d.mutation(psync.OpPut, w, "logins", newRecordID(t), map[string]any{"institution": "Banco", "secret": sealed, "notes": sealed}, nil),
-			d.mutation(psync.OpPut, w, "vaultKeys", newRecordID(t), key, nil),
+			d.Mutation(psync.OpPut, w, "logins", newRecordID(t), map[string]any{"institution": "Banco", "secret": "hunter2-in-clear"}, nil),
+			d.Mutation(psync.OpPut, w, "logins", newRecordID(t), map[string]any{"institution": "Banco", "notes": "la tarjeta está en el cajón"}, nil),
+			d.Mutation(psync.OpPut, w, "logins", newRecordID(t), map[string]any{"institution": "Banco", "secret": sealed, "notes": sealed}, nil),
+			d.Mutation(psync.OpPut, w, "vaultKeys", newRecordID(t), key, nil),
 		)
 		wantStatus(t, out, psync.StatusRejected, psync.StatusRejected, psync.StatusApplied, psync.StatusApplied)
 		for i, field := range []string{"secret", "notes"} {

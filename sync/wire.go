@@ -18,22 +18,8 @@ import (
 // validated them) and encoding server messages. The messages are defined once, in
 // shared-schema/src/protocol.ts; PROTOCOL.md describes the flow.
 
-// Message types.
-const (
-	msgHello          = "hello"
-	msgPush           = "push"
-	msgPull           = "pull"
-	msgPing           = "ping"
-	msgWelcome        = "welcome"
-	msgAck            = "ack"
-	msgReject         = "reject"
-	msgSnapshot       = "snapshot"
-	msgChanges        = "changes"
-	msgResyncRequired = "resyncRequired"
-	msgAccessDenied   = "accessDenied"
-	msgError          = "error"
-	msgPong           = "pong"
-)
+// The push message's type (the transport, sync/socket, reads and writes the others).
+const msgPush = "push"
 
 // Reasons of resyncRequired and accessDenied.
 const (
@@ -232,79 +218,6 @@ func readMutation(m map[string]any) (ClientMutation, []schema.Issue) {
 
 // ---------------------------------------------------------------- server messages
 
-type welcomeMessage struct {
-	Type            string        `json:"type"`
-	ProtocolVersion int           `json:"protocolVersion"`
-	SchemaVersion   int           `json:"schemaVersion"`
-	ServerTime      Stamp         `json:"serverTime"`
-	Limits          welcomeLimits `json:"limits"`
-}
-
-type welcomeLimits struct {
-	MaxMessageBytes      int `json:"maxMessageBytes"`
-	MaxMutationsPerPush  int `json:"maxMutationsPerPush"`
-	MaxChangesPerPage    int `json:"maxChangesPerPage"`
-	MaxMessagesPerSecond int `json:"maxMessagesPerSecond"`
-}
-
-type ackMessage struct {
-	Type string     `json:"type"`
-	Acks []ackEntry `json:"acks"`
-}
-
-type ackEntry struct {
-	MutationID int64  `json:"mutationId"`
-	Status     Status `json:"status"`
-	Seq        int64  `json:"seq"`
-	Stamp      *Stamp `json:"stamp,omitempty"`
-}
-
-type rejectMessage struct {
-	Type       string      `json:"type"`
-	MutationID int64       `json:"mutationId"`
-	Code       string      `json:"code"`
-	Issues     []wireIssue `json:"issues"`
-}
-
-type wireIssue struct {
-	Path    string         `json:"path"`
-	Key     string         `json:"key"`
-	Params  map[string]any `json:"params"`
-	Message string         `json:"message"`
-}
-
-type resyncMessage struct {
-	Type        string `json:"type"`
-	WorkspaceID string `json:"workspaceId"`
-	Reason      string `json:"reason"`
-}
-
-type errorMessage struct {
-	Type    string `json:"type"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-type simpleMessage struct {
-	Type string `json:"type"`
-}
-
-// wireIssues resolves issues' messages in lang, at most schema.MaxIssues of them.
-func wireIssues(issues []schema.Issue, lang string) []wireIssue {
-	out := make([]wireIssue, 0, min(len(issues), schema.MaxIssues))
-	for _, is := range issues {
-		if len(out) == schema.MaxIssues {
-			break
-		}
-		params := is.Params
-		if params == nil {
-			params = map[string]any{}
-		}
-		out = append(out, wireIssue{Path: is.Path, Key: is.Key, Params: params, Message: schema.Message(lang, is.Key, params)})
-	}
-	return out
-}
-
 // encodeChanges writes a changes message. The stored mutation bodies are spliced in as they are,
 // so that delivering a change costs no decoding.
 func encodeChanges(workspaceID string, page ChangesPage) []byte {
@@ -400,14 +313,6 @@ func isPlainASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic("sync: encode a server message: " + err.Error())
-	}
-	return b
 }
 
 // issuePathIndex splits "mutations.3.fields.name" into 3 and "fields.name".

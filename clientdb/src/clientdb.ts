@@ -133,7 +133,9 @@ type Validation = typeof import("./validation");
 let validation: Validation | undefined;
 let loadingValidation: Promise<Validation> | undefined;
 
-/** Loads the record schemas once; every command waits for it before it writes. */
+/** Loads the record schemas once; every command waits for it before it writes. The command
+ * modules (features/*.ts) also import them, so a screen that writes has them as soon as it is
+ * open and can save offline, service worker or not. */
 export function loadValidation(): Promise<Validation> {
   loadingValidation ??= import("./validation").then((m) => (validation = m));
   return loadingValidation;

@@ -56,10 +56,13 @@ var mayImport = map[string][]string{
 
 	// The sync engine sits below the HTTP app: no HTTP app, auth provider, billing or configuration.
 	"sync": join(kernel, rules, []string{"server/store", "server/enums", "shared-schema"}),
+	// The engine's WebSocket transport: it reaches the engine through its Engine interface and
+	// hears commits as the engine's Watcher; the engine knows nothing of it.
+	"sync/socket": join(kernel, []string{"server/authz", "shared-schema", "sync"}),
 
 	"server/httpapi": join(kernel, rules, services, []string{"server/store", "server/config", "shared-schema"}),
 	"server/app": join(kernel, rules, services, providers, []string{"server/store", "server/config", "server/httpapi",
-		"sync", "shared-schema"}),
+		"sync", "sync/socket", "shared-schema"}),
 
 	"server/cmd/patrimonio": join(kernel, []string{"server/app", "server/config", "server/store", "server/account"}),
 	"server/cmd/pgtmp":      {"internal/pgtest"},
@@ -69,12 +72,14 @@ var mayImport = map[string][]string{
 	"bench/cmd/syncbench":      {"sync", "sync/device", "shared-schema"},
 	// The device side of the protocol in Go (the simulation's and the benchmark's devices).
 	"sync/device": {"sync", "shared-schema"},
-	"sync/sim":    {"internal/pgtest", "server/app", "server/config", "server/store", "shared-schema", "sync", "sync/device", "core"},
+	"sync/sim":    {"internal/pgtest", "server/app", "server/config", "server/store", "shared-schema", "sync", "sync/device", "sync/socket", "core"},
 
 	// Test helpers, imported only by test files.
-	"internal/layers":            nil,
-	"internal/pgtest":            nil,
-	"internal/testkit":           {"internal/pgtest", "server/store"},
+	"internal/layers":  nil,
+	"internal/pgtest":  nil,
+	"internal/testkit": {"internal/pgtest", "server/store"},
+	// The engine's fixtures, shared by the tests of sync and sync/socket.
+	"sync/internal/enginetest":   {"internal/pgtest", "internal/testkit", "server/store", "sync"},
 	"server/billing/stripemock":  nil,
 	"server/clerkauth/clerktest": nil,
 	"server/passkey/passkeytest": nil,
@@ -89,7 +94,7 @@ var mayImport = map[string][]string{
 // start throwaway Postgres clusters).
 var testHelpers = []string{"internal/pgtest", "internal/testkit", "internal/layers",
 	"server/billing/stripemock", "server/clerkauth/clerktest", "server/passkey/passkeytest",
-	"server/connect/connecttest"}
+	"server/connect/connecttest", "sync/internal/enginetest"}
 
 // ourImports lists every package of the module with the packages of ours its non-test files import
 // (build constraints applied). It reads the files itself, so go test's cache sees them change.

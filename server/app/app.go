@@ -24,6 +24,7 @@ import (
 	"patrimonio/server/store"
 	"patrimonio/server/workspace"
 	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
 // Server is a running Patrimonio: an open database and a listening HTTP server.
@@ -33,8 +34,9 @@ type Server struct {
 	db       *store.DB
 	listener net.Listener
 	http     *http.Server
-	sync     *psync.Engine // the sync engine behind /api/v1/sync
-	fx       *fx.Service   // the exchange rates behind /api/v1/fx-rates
+	sync     *psync.Engine  // the sync engine
+	sockets  *socket.Server // its WebSocket endpoint, /api/v1/sync (sync.go)
+	fx       *fx.Service    // the exchange rates behind /api/v1/fx-rates
 	// connections refreshes linked bank and broker accounts (server/connect)
 	connections *connect.Service
 
@@ -138,13 +140,13 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 		db.Close()
 		return nil, err
 	}
-	if s.sync, err = newSync(cfg, db, accounts, deps.Authenticator, logger); err != nil {
+	if s.sync, s.sockets, err = newSync(cfg, db, accounts, deps.Authenticator, logger); err != nil {
 		ln.Close()
 		db.Close()
 		return nil, err
 	}
-	deps.Sync = s.sync
-	deps.Admin.OnUserEnded = s.sync.EndUser // disabling a user closes their sync sockets at once
+	deps.Sync = s.sockets
+	deps.Admin.OnUserEnded = s.sockets.EndUser // disabling a user closes their sync sockets at once
 	// Bank and broker connections (connections.go) write balances through the sync engine.
 	if deps.Connections, err = newConnections(cfg, db, key, s.sync, logger); err != nil {
 		ln.Close()
@@ -159,7 +161,7 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	// Shutdown does not wait for hijacked connections: sync sockets close with "going away".
-	s.http.RegisterOnShutdown(s.sync.GoingAway)
+	s.http.RegisterOnShutdown(s.sockets.GoingAway)
 	logger.InfoContext(ctx, "opened", "version", core.Version, "database", cfg.DatabaseDescription(),
 		"installation_id", installation, "web_dir", cfg.WebDir, "billing", billingDescription(cfg),
 		"connections", cfg.ConnectionsDescription())
@@ -172,15 +174,15 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 
 // sessionEnded closes the sync sockets of a session the account services ended.
 func (s *Server) sessionEnded(sessionID string) {
-	if s.sync != nil {
-		s.sync.EndSession(sessionID)
+	if s.sockets != nil {
+		s.sockets.EndSession(sessionID)
 	}
 }
 
 // userEnded closes the sync sockets of a user the account services deleted.
 func (s *Server) userEnded(userID string) {
-	if s.sync != nil {
-		s.sync.EndUser(userID)
+	if s.sockets != nil {
+		s.sockets.EndUser(userID)
 	}
 }
 
@@ -204,7 +206,7 @@ func (s *Server) Run(ctx context.Context) error {
 
 	select {
 	case err := <-served:
-		s.sync.Close()
+		s.closeSync()
 		s.db.Close()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
@@ -221,7 +223,7 @@ func (s *Server) Run(ctx context.Context) error {
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
 		err = fmt.Errorf("serve: %w", serveErr)
 	}
-	s.sync.Close() // sockets are closed by now; finishes queued pushes before the database closes
+	s.closeSync() // sockets are closed by now; finishes queued pushes before the database closes
 	if cerr := s.db.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close database: %w", cerr)
 	}
@@ -234,7 +236,7 @@ func (s *Server) Run(ctx context.Context) error {
 // Close releases a Server that was opened but never run.
 func (s *Server) Close() error {
 	lerr := s.listener.Close()
-	s.sync.Close()
+	s.closeSync()
 	if err := s.db.Close(); err != nil {
 		return err
 	}
@@ -272,31 +274,6 @@ func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byt
 			"dir", cfg.DevOutbox)
 	}
 	return accounts, nil
-}
-
-// newSync starts the sync engine. Its socket authenticates like the rest of /api/v1 (authn, or the
-// local session cookie when nil); server-side sessions are re-checked while a socket is open,
-// Clerk's short-lived tokens cannot be (the socket keeps the handshake's copy).
-func newSync(cfg config.Config, db *store.DB, accounts *account.Services, authn httpapi.Authenticator, logger *slog.Logger) (*psync.Engine, error) {
-	if authn == nil {
-		authn = httpapi.CookieAuthenticator{Sessions: accounts.Sessions, Name: httpapi.SessionCookieName(cfg)}
-	}
-	auth := psync.SessionAuthenticator(func(r *http.Request) (psync.HTTPSession, error) {
-		u, sess, err := authn.Authenticate(r)
-		if err != nil || u == nil {
-			return psync.HTTPSession{}, err
-		}
-		out := psync.HTTPSession{UserID: u.ID}
-		if sess != nil {
-			out.SessionID, out.MFAPending = sess.ID, sess.MFAPending
-		}
-		return out, nil
-	}, cfg.Provider() != config.AuthClerk)
-	engine, err := psync.New(db, auth, psync.Options{PublicURL: cfg.PublicURL, AllowedOrigins: cfg.AllowedOriginList(), Logger: logger})
-	if err != nil {
-		return nil, fmt.Errorf("sync: %w", err)
-	}
-	return engine, nil
 }
 
 // billingDescription says whether billing is on, and against which API, for the start-up log

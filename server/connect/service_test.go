@@ -76,7 +76,7 @@ func setup(t *testing.T, db *store.DB, providers ...string) *world {
 	now := time.Now().UTC()
 	w := &world{db: db, clock: testkit.NewClock(now)}
 	var err error
-	if w.engine, err = psync.New(db, nil, psync.Options{}); err != nil {
+	if w.engine, err = psync.New(db, psync.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.engine.Close() })

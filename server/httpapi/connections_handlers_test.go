@@ -33,7 +33,7 @@ func withConnections(t *testing.T, f *teamFixture) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine, err := psync.New(f.db, nil, psync.Options{})
+	engine, err := psync.New(f.db, psync.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
 	"patrimonio/sync/device"
+	"patrimonio/sync/socket"
 )
 
 // Client is a simulated device: what clientdb does, in Go, speaking the real protocol
@@ -393,11 +394,11 @@ func (c *Client) read(conn *device.Conn) {
 func (c *Client) closed(code int, text string) {
 	switch code {
 	case websocket.CloseNormalClosure, websocket.CloseNoStatusReceived, websocket.CloseAbnormalClosure:
-	case psync.CloseReplaced:
+	case socket.CloseReplaced:
 		c.stats.add(&c.stats.Replaced, 1)
-	case psync.CloseGoingAway:
+	case socket.CloseGoingAway:
 		c.stats.add(&c.stats.GoingAway, 1)
-	case psync.CloseInternal:
+	case socket.CloseInternal:
 		// The database failed under the server (a restart): reconnect. Anywhere else it is a
 		// server failure.
 		c.stats.add(&c.stats.Internal, 1)

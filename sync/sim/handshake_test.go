@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	schema "patrimonio/shared-schema"
-	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
 // Found by the simulation (seeds of kind postgres-restart): while Postgres restarts, a device
@@ -82,8 +82,8 @@ func TestASocketOpenedWhileTheDatabaseIsDownIsClosedAsAnInternalErrorNotAsUnauth
 	admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ` + quoteLiteral(strings.TrimPrefix(u.Path, "/")))
 	code, text := dial()
 	admin(`ALTER DATABASE ` + name + ` ALLOW_CONNECTIONS true`)
-	if code != psync.CloseInternal {
-		t.Errorf("with the database down, the socket closed with %d %q, want %d (internal: reconnect with backoff)", code, text, psync.CloseInternal)
+	if code != socket.CloseInternal {
+		t.Errorf("with the database down, the socket closed with %d %q, want %d (internal: reconnect with backoff)", code, text, socket.CloseInternal)
 	}
 	// And once it answers again, the same session syncs.
 	if code, text := dial(); text != "welcome" {

@@ -4,9 +4,7 @@
 import type { Issue } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch, SyncedRecord } from "../clientdb";
 import { atomically, liveRows, must, recordOf, recordsOf, rowById } from "./batch";
-// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
-// screen that writes can save offline once it is open, service worker or not.
-import "../validation";
+import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type AssetFields = EntityOf<"assets">;
 type ValuationFields = EntityOf<"valuations">;

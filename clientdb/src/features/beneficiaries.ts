@@ -7,9 +7,7 @@ import { beneficiaryShape, toHundredths, type Issue } from "@patrimonio/shared-s
 import { ESTATE, SUM_EXCEEDS_KEY, allocatedHundredths } from "./allocations";
 import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, liveRows, must, recordsOf, rowById, recordOf } from "./batch";
-// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
-// screen that writes can save offline once it is open, service worker or not.
-import "../validation";
+import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type BeneficiaryFields = EntityOf<"beneficiaries">;
 

@@ -5,9 +5,7 @@ import { cashFlowShape } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
 import { wholePatch } from "./liabilities";
-// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
-// screen that writes can save offline once it is open, service worker or not.
-import "../validation";
+import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type CashFlowFields = EntityOf<"cashFlows">;
 

@@ -3,9 +3,7 @@
 import { legacyInstructionShape, type Issue } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
-// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
-// screen that writes can save offline once it is open, service worker or not.
-import "../validation";
+import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type InstructionFields = EntityOf<"legacyInstructions">;
 

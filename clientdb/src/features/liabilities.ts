@@ -4,9 +4,7 @@
 import { liabilityShape } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
-// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
-// screen that writes can save offline once it is open, service worker or not.
-import "../validation";
+import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type LiabilityFields = EntityOf<"liabilities">;
 

@@ -14,9 +14,7 @@ import {
 import Dexie from "dexie";
 import type { ClientDb, CommandResult, Patch } from "../clientdb";
 import { atomically, must, recordOf, rowById } from "./batch";
-// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
-// screen that writes can save offline once it is open, service worker or not.
-import "../validation";
+import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 export type SealedField = "secret" | "notes";
 

@@ -9,9 +9,7 @@ import { STATEMENT_MOVEMENTS_MAX, type Issue } from "@patrimonio/shared-schema";
 import { dbOf, type ClientDb, type CommandResult, type EntityOf, type SyncedRecord } from "../clientdb";
 import { useClientDb } from "../context";
 import { assetMissing, atomically, isLiveAsset, liveRows, must, recordOf, recordsOf, rowById } from "./batch";
-// The record schemas come with the commands (clientdb loads them on a first write otherwise), so a
-// screen that writes can save offline once it is open, service worker or not.
-import "../validation";
+import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type AssetFields = EntityOf<"assets">;
 type ValuationFields = EntityOf<"valuations">;

@@ -96,11 +96,14 @@ export class PersonalInfoPage {
     await this.pick(this.control("País de residencia"), country);
     // Provinces are a picker once the device has the country's list (enumerations), else typed. The
     // list may arrive (or be refreshed) while the field is being filled: check the field holds the
-    // province, and fill it again if the list replaced it meanwhile.
+    // province, and fill it again if the list replaced it meanwhile. The check comes after the field
+    // loses focus: a combobox shows typed text until then even when the click on the option landed
+    // on a list being replaced (the value then stays empty and blur clears the text, as in one CI run).
     const state = this.control("Provincia o estado");
     await expect(async () => {
       if ((await state.getAttribute("role")) === "combobox") await this.pick(state, values.state);
       else await state.fill(values.state);
+      await state.blur();
       await expect(state).toHaveValue(new RegExp(`^${values.state}`), { timeout: 1000 });
     }).toPass({ timeout: 30_000 });
   }

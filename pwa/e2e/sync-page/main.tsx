@@ -6,6 +6,9 @@
 // mutations, and has controls that write ONLY through ClientDb commands. sync.spec.ts drives it
 // through support/sync-page.ts. Its labels are English only: no user ever sees this page.
 import "../../src/zodConfig";
+// The record schemas with the page (the app loads them with its writing screens), so the commands
+// work once the test takes the network away.
+import "@patrimonio/clientdb/validation";
 import {
   lockName,
   useClientDb,

@@ -1,8 +1,10 @@
-package sync
+package socket
 
 import (
 	"math"
 	gosync "sync"
+
+	psync "patrimonio/sync"
 )
 
 // hub is this instance's registry of open sockets: per workspace (fan-out), per user (the
@@ -106,16 +108,17 @@ func (h *hub) unsubscribe(c *conn, workspace string) {
 	}
 }
 
-// poke tells the sockets of a workspace that its head is now seq.
-func (h *hub) poke(workspace string, seq int64) {
+// poke tells the sockets of a workspace of a commit.
+func (h *hub) poke(pc psync.Commit) {
 	h.mu.Lock()
-	targets := make([]*conn, 0, len(h.byWorkspace[workspace]))
-	for c := range h.byWorkspace[workspace] {
+	targets := make([]*conn, 0, len(h.byWorkspace[pc.Workspace]))
+	for c := range h.byWorkspace[pc.Workspace] {
 		targets = append(targets, c)
 	}
 	h.mu.Unlock()
+	m := &commit{Commit: pc}
 	for _, c := range targets {
-		c.poke(workspace, seq)
+		c.poke(pc.Workspace, pc.Seq, m)
 	}
 }
 
@@ -135,7 +138,7 @@ func (h *hub) pokeAll() {
 	}
 	h.mu.Unlock()
 	for _, t := range targets {
-		t.c.poke(t.w, math.MaxInt64)
+		t.c.poke(t.w, math.MaxInt64, nil)
 	}
 }
 

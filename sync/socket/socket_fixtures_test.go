@@ -1,4 +1,4 @@
-package sync_test
+package socket_test
 
 import (
 	"context"
@@ -13,26 +13,38 @@ import (
 	"github.com/gorilla/websocket"
 
 	"patrimonio/server/account"
+	"patrimonio/server/app"
 	"patrimonio/server/httpapi"
 	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
-// Socket tests run the engine behind a real HTTP server (httptest) on a real store, with the real
-// session stack: sessions of the account service, authenticated by the HTTP layer's
-// CookieAuthenticator, adapted by psync.SessionAuthenticator as the app does.
+// Socket tests run the engine and its socket server behind a real HTTP server (httptest) on a
+// real store, with the real session stack: sessions of the account service, authenticated by the
+// HTTP layer's CookieAuthenticator, adapted by app.SyncAuthenticator as the app does.
 
 type socketEnv struct {
 	t        testing.TB
 	db       *store.DB
 	engine   *psync.Engine
+	sockets  *socket.Server
 	server   *httptest.Server
 	accounts *account.Services
 	url      string
 }
 
-func newSocketEnv(t testing.TB, db *store.DB, opts psync.Options) *socketEnv {
+// newSocketEnv starts an engine (opts) and its socket server (sopts; its PublicURL is the test
+// server's).
+func newSocketEnv(t testing.TB, db *store.DB, opts psync.Options, sopts socket.Options) *socketEnv {
+	t.Helper()
+	return newSocketEnvOver(t, db, opts, sopts, nil)
+}
+
+// newSocketEnvOver is newSocketEnv with the socket server reaching the engine through
+// wrap(engine) (nil: the engine itself).
+func newSocketEnvOver(t testing.TB, db *store.DB, opts psync.Options, sopts socket.Options, wrap func(*psync.Engine) socket.Engine) *socketEnv {
 	t.Helper()
 	acfg := account.DefaultConfig()
 	acfg.Password = account.PasswordParams{Memory: 1024, Time: 1, Threads: 1}
@@ -45,30 +57,34 @@ func newSocketEnv(t testing.TB, db *store.DB, opts psync.Options) *socketEnv {
 		t.Fatal(err)
 	}
 	env := &socketEnv{t: t, db: db, accounts: accounts}
-	var engine *psync.Engine
-	env.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { engine.ServeHTTP(w, r) }))
+	var sockets *socket.Server
+	env.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { sockets.ServeHTTP(w, r) }))
 	t.Cleanup(env.server.Close)
 	env.url = "ws" + strings.TrimPrefix(env.server.URL, "http") + "/api/v1/sync"
-	opts.PublicURL = env.server.URL
-	engine, err = psync.New(db, sessionAuth(accounts), opts)
+	engine, err := psync.New(db, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { engine.Close() })
-	env.engine = engine
+	sopts.PublicURL = env.server.URL
+	var over socket.Engine = engine
+	if wrap != nil {
+		over = wrap(engine)
+	}
+	if sockets, err = socket.New(over, sessionAuth(accounts), sopts); err != nil {
+		engine.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		sockets.Close()
+		engine.Close()
+	})
+	env.engine, env.sockets = engine, sockets
 	return env
 }
 
 // sessionAuth is the socket's authenticator as the app wires it for local accounts.
-func sessionAuth(accounts *account.Services) psync.Authenticator {
-	cookies := httpapi.CookieAuthenticator{Sessions: accounts.Sessions}
-	return psync.SessionAuthenticator(func(r *http.Request) (psync.HTTPSession, error) {
-		u, s, err := cookies.Authenticate(r)
-		if err != nil || u == nil {
-			return psync.HTTPSession{}, err
-		}
-		return psync.HTTPSession{UserID: u.ID, SessionID: s.ID, MFAPending: s.MFAPending}, nil
-	}, true)
+func sessionAuth(accounts *account.Services) socket.Authenticator {
+	return app.SyncAuthenticator(httpapi.CookieAuthenticator{Sessions: accounts.Sessions}, true)
 }
 
 // signIn starts a session of user and returns its cookie token.
@@ -277,9 +293,9 @@ func (r *socketReplica) apply(t *testing.T, m message) {
 		for _, rec := range page.Records {
 			p.Records = append(p.Records, psync.SnapshotRecord{Collection: rec.Collection, RecordID: rec.RecordID, Seq: rec.Seq, State: rec.State})
 		}
-		r.applySnapshot(t, p)
+		r.ApplySnapshot(t, p)
 		if !page.HasMore {
-			r.cursor = page.Cursor
+			r.Cursor = page.Cursor
 		}
 	case "changes":
 		var page struct {
@@ -305,7 +321,7 @@ func (r *socketReplica) apply(t *testing.T, m message) {
 				Author: head.Author, MutationID: head.MutationID, Body: c})
 		}
 		p.Cursor = page.Cursor
-		r.applyChanges(t, p)
+		r.ApplyChanges(t, p)
 	default:
 		t.Fatalf("not a page: %v", m)
 	}

@@ -1,4 +1,4 @@
-package sync_test
+package socket_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
 // Two server instances (two engines, each with its own connection pool, as two processes would
@@ -19,7 +20,7 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	url := postgresURL(t)
 	dbA := openStore(t, store.Postgres, url)
 	dbB := openStore(t, store.Postgres, url)
-	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
+	a, b := newSocketEnv(t, dbA, psync.Options{}, socket.Options{}), newSocketEnv(t, dbB, psync.Options{}, socket.Options{})
 	if a.engine.Node() == b.engine.Node() {
 		t.Fatal("two instances share a clock node id")
 	}
@@ -87,11 +88,11 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 	// fails on a gap or a repeat), until the workspace's head.
 	const total = 2 * batches * perBatch
 	for i, c := range readers {
-		for replicas[i].cursor < total {
+		for replicas[i].Cursor < total {
 			page := c.expect("changes")
 			replicas[i].apply(t, page)
 			if page["hasMore"] == true {
-				c.send(map[string]any{"type": "pull", "workspaceId": w, "after": replicas[i].cursor})
+				c.send(map[string]any{"type": "pull", "workspaceId": w, "after": replicas[i].Cursor})
 			}
 		}
 	}
@@ -100,7 +101,7 @@ func TestTwoServersOnOnePostgresDeliverEveryChangeInOrder(t *testing.T) {
 		t.Fatalf("%d records on the server", len(want))
 	}
 	for _, r := range replicas {
-		sameStates(t, r.records, want)
+		sameStates(t, r.Records, want)
 	}
 }
 
@@ -110,7 +111,7 @@ func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 	url := postgresURL(t)
 	dbA := openStore(t, store.Postgres, url)
 	dbB := openStore(t, store.Postgres, url)
-	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
+	a, b := newSocketEnv(t, dbA, psync.Options{}, socket.Options{}), newSocketEnv(t, dbB, psync.Options{}, socket.Options{})
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
 	reader := b.connect(user)
@@ -130,12 +131,12 @@ func TestAnInstanceThatLosesItsNotificationConnectionCatchesUp(t *testing.T) {
 	}
 	d := newDevice(t, a.engine, user, time.Now)
 	for i := range 3 {
-		apply(t, a.engine, d, d.put(w, newRecordID(t), task(fmt.Sprintf("durante el corte %d", i)), nil))
+		apply(t, a.engine, d, d.Put(w, newRecordID(t), task(fmt.Sprintf("durante el corte %d", i)), nil))
 	}
-	for r.cursor < 3 {
+	for r.Cursor < 3 {
 		r.apply(t, reader.expect("changes"))
 	}
-	sameStates(t, r.records, serverState(t, a.engine, user, w))
+	sameStates(t, r.Records, serverState(t, a.engine, user, w))
 }
 
 // Ending a session or a user on one instance closes its sockets on the other instances at once
@@ -145,7 +146,7 @@ func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 	url := postgresURL(t)
 	dbA := openStore(t, store.Postgres, url)
 	dbB := openStore(t, store.Postgres, url)
-	a, b := newSocketEnv(t, dbA, psync.Options{}), newSocketEnv(t, dbB, psync.Options{})
+	a, b := newSocketEnv(t, dbA, psync.Options{}, socket.Options{}), newSocketEnv(t, dbB, psync.Options{}, socket.Options{})
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
 
@@ -164,9 +165,9 @@ func TestEndingASessionOrAUserClosesItsSocketsOnEveryInstance(t *testing.T) {
 		c.expect("snapshot")
 	}
 
-	a.engine.EndSession(session.ID) // instance A ends a session whose socket is on B
-	ended.expectClose(psync.CloseUnauthorized, "")
+	a.sockets.EndSession(session.ID) // instance A ends a session whose socket is on B
+	ended.expectClose(socket.CloseUnauthorized, "")
 
-	a.engine.EndUser(user)
-	other.expectClose(psync.CloseUnauthorized, "")
+	a.sockets.EndUser(user)
+	other.expectClose(socket.CloseUnauthorized, "")
 }

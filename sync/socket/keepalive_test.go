@@ -1,4 +1,4 @@
-package sync_test
+package socket_test
 
 import (
 	"testing"
@@ -8,6 +8,7 @@ import (
 
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
 // The counterpart of TestASocketThatStopsAnsweringPingsIsDropped: pongs count as life. (Added
@@ -15,7 +16,7 @@ import (
 // socket that had nothing to send, an idle app, was dropped after PongWait.)
 func TestASocketThatAnswersPingsStaysOpenWithoutSendingMessages(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{PingInterval: 100 * time.Millisecond, PongWait: time.Second})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{PingInterval: 100 * time.Millisecond, PongWait: time.Second})
 		user := addUser(t, db)
 		c := env.connect(user)
 		c.hello(uuid.NewString(), map[string]any{}, nil)

@@ -1,4 +1,4 @@
-package sync_test
+package socket_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
 // A client that floods one socket past the message rate gets what PROTOCOL.md promises: the
@@ -35,13 +36,13 @@ import (
 // then reads, and the close frame arrives. Odd rounds read while they flood.
 func TestAFloodedSocketIsClosedWith4429NotReset(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{Limits: psync.Limits{MaxMessagesPerSecond: 20, MessageBurst: 40}})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{MaxMessagesPerSecond: 20, MessageBurst: 40})
 		user, w := addUser(t, db), addWorkspace(t, db)
 		addMember(t, db, w, user, "owner")
 		d := newDevice(t, env.engine, user, time.Now)
 		var muts []psync.ClientMutation
 		for i := range 30 {
-			muts = append(muts, d.put(w, newRecordID(t), map[string]any{"title": fmt.Sprintf("tarea %02d", i), "status": "todo",
+			muts = append(muts, d.Put(w, newRecordID(t), map[string]any{"title": fmt.Sprintf("tarea %02d", i), "status": "todo",
 				"notes": strings.Repeat("n", 2000)}, nil))
 		}
 		apply(t, env.engine, d, muts...)
@@ -51,7 +52,7 @@ func TestAFloodedSocketIsClosedWith4429NotReset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewUnstartedServer(env.engine)
+		srv := httptest.NewUnstartedServer(env.sockets)
 		srv.Listener.Close()
 		srv.Listener = ln
 		srv.Start()
@@ -114,8 +115,8 @@ func TestAFloodedSocketIsClosedWith4429NotReset(t *testing.T) {
 					if !errors.As(err, &ce) {
 						t.Fatalf("round %d: the socket ended without a close frame after %s: %v", round, summary(types), err)
 					}
-					if ce.Code != psync.CloseRateLimited {
-						t.Fatalf("round %d: closed with %d, want %d", round, ce.Code, psync.CloseRateLimited)
+					if ce.Code != socket.CloseRateLimited {
+						t.Fatalf("round %d: closed with %d, want %d", round, ce.Code, socket.CloseRateLimited)
 					}
 					break
 				}

@@ -1,4 +1,4 @@
-package sync_test
+package socket_test
 
 import (
 	"context"
@@ -14,11 +14,12 @@ import (
 	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
 func TestTwoDevicesSyncThroughTheSocket(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{})
 		ana, luis, w := addUser(t, db), addUser(t, db), addWorkspace(t, db)
 		addMember(t, db, w, ana, "owner")
 		addMember(t, db, w, luis, "editor")
@@ -65,8 +66,8 @@ func TestTwoDevicesSyncThroughTheSocket(t *testing.T) {
 			t.Fatalf("ack %v", ack)
 		}
 		rb.apply(t, b.expect("changes"))
-		if rb.cursor != 2 || ra.cursor != 2 {
-			t.Fatalf("cursors a %d b %d", ra.cursor, rb.cursor)
+		if rb.Cursor != 2 || ra.Cursor != 2 {
+			t.Fatalf("cursors a %d b %d", ra.Cursor, rb.Cursor)
 		}
 
 		// b edits; a sees it live.
@@ -79,8 +80,8 @@ func TestTwoDevicesSyncThroughTheSocket(t *testing.T) {
 		}
 		ra.apply(t, a.expect("changes"))
 		want := serverState(t, env.engine, ana, w)
-		sameStates(t, ra.records, want)
-		sameStates(t, rb.records, want)
+		sameStates(t, ra.Records, want)
+		sameStates(t, rb.Records, want)
 		if want["tasks/"+rec1].Fields["status"] != "done" || want["tasks/"+rec1].Authors["status"] != bID {
 			t.Fatalf("server record %+v", want["tasks/"+rec1])
 		}
@@ -93,13 +94,13 @@ func TestTwoDevicesSyncThroughTheSocket(t *testing.T) {
 			t.Fatalf("catch-up page %v", page)
 		}
 		// The older socket of the same client was replaced.
-		a.expectClose(psync.CloseReplaced, "replaced")
+		a.expectClose(socket.CloseReplaced, "replaced")
 	})
 }
 
 func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{})
 		user := addUser(t, db)
 		helloFor := func(c *wsClient) { c.hello(uuid.NewString(), map[string]any{}, nil) }
 
@@ -107,14 +108,14 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 			c := env.connect(user)
 			helloFor(c)
 			c.sendRaw(websocket.TextMessage, []byte(`{"type":"ping"`))
-			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
+			c.expectClose(socket.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("a frame over the limit closes with 1009", func(t *testing.T) {
 			c := env.connect(user)
 			helloFor(c)
 			big := `{"type":"ping","x":"` + strings.Repeat("a", 1<<20) + `"}`
 			c.sendRaw(websocket.TextMessage, []byte(big))
-			c.expectClose(psync.CloseTooLarge, "")
+			c.expectClose(socket.CloseTooLarge, "")
 		})
 		t.Run("a push over the mutation limit closes with 1009", func(t *testing.T) {
 			c := env.connect(user)
@@ -125,30 +126,30 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 				muts = append(muts, wireMutation(int64(i+1), uuid.NewString(), "tasks", newRecordID(t), "delete", stamp, nil, nil))
 			}
 			c.send(push(muts...))
-			c.expectClose(psync.CloseTooLarge, "too_large")
+			c.expectClose(socket.CloseTooLarge, "too_large")
 		})
 		t.Run("a message before hello closes with 4400", func(t *testing.T) {
 			c := env.connect(user)
 			c.send(map[string]any{"type": "ping"})
-			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
+			c.expectClose(socket.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("a second hello closes with 4400", func(t *testing.T) {
 			c := env.connect(user)
 			helloFor(c)
 			c.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(), "cursors": map[string]any{}})
-			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
+			c.expectClose(socket.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("a binary frame closes with 4400", func(t *testing.T) {
 			c := env.connect(user)
 			helloFor(c)
 			c.sendRaw(websocket.BinaryMessage, []byte(`{"type":"ping"}`))
-			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
+			c.expectClose(socket.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("an unknown message type closes with 4400", func(t *testing.T) {
 			c := env.connect(user)
 			helloFor(c)
 			c.send(map[string]any{"type": "subscribe"})
-			c.expectClose(psync.CloseInvalidMessage, "invalid_message")
+			c.expectClose(socket.CloseInvalidMessage, "invalid_message")
 		})
 		t.Run("a wrong protocol version closes with 4426 and says which versions", func(t *testing.T) {
 			// Protocol 2 (cursor 0 meant "nothing yet" too) and 1 are refused, saying both versions.
@@ -156,7 +157,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 				c := env.connect(user)
 				c.send(map[string]any{"type": "hello", "protocolVersion": v, "schemaVersion": schema.SchemaVersion, "clientId": uuid.NewString(),
 					"cursors": map[string]any{"3f2b8c1e-9d4a-4b6f-a2c7-5e8d9f0a1b2c": 0}})
-				m := c.expectClose(psync.CloseVersion, "protocol_version")
+				m := c.expectClose(socket.CloseVersion, "protocol_version")
 				if text := m["message"].(string); !strings.Contains(text, fmt.Sprintf("protocolo de sincronización %d", v)) || !strings.Contains(text, "el 3") {
 					t.Fatalf("message %q", text)
 				}
@@ -168,7 +169,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": 7, "clientId": uuid.NewString(), "cursors": map[string]any{}})
-			m := c.expectClose(psync.CloseVersion, "schema_version")
+			m := c.expectClose(socket.CloseVersion, "schema_version")
 			if text := m["message"].(string); !strings.Contains(text, "format 7") || !strings.Contains(text, "Update the app") {
 				t.Fatalf("message %q", text)
 			}
@@ -178,14 +179,14 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.expectClose(psync.CloseUnauthorized, "unauthorized")
+			c.expectClose(socket.CloseUnauthorized, "unauthorized")
 		})
 		t.Run("an unknown session closes with 4401", func(t *testing.T) {
 			c, _, err := env.dial(strings.Repeat("A", 43), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.expectClose(psync.CloseUnauthorized, "unauthorized")
+			c.expectClose(socket.CloseUnauthorized, "unauthorized")
 		})
 		t.Run("another site's origin gets 403 before any socket", func(t *testing.T) {
 			for _, origin := range []string{"https://evil.example", ""} {
@@ -201,7 +202,7 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 			first.hello(id, map[string]any{}, nil)
 			other := env.connect(addUser(t, db))
 			other.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": schema.SchemaVersion, "clientId": id, "cursors": map[string]any{}})
-			other.expectClose(psync.CloseForbidden, "forbidden")
+			other.expectClose(socket.CloseForbidden, "forbidden")
 		})
 		t.Run("ping is answered with pong", func(t *testing.T) {
 			c := env.connect(user)
@@ -214,14 +215,14 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 
 func TestTheSocketEnforcesItsLimits(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{
-			HelloTimeout: 300 * time.Millisecond,
-			Limits:       psync.Limits{MaxMessagesPerSecond: 5, MessageBurst: 5, MaxConnectionsPerUser: 2},
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{
+			HelloTimeout:         300 * time.Millisecond,
+			MaxMessagesPerSecond: 5, MessageBurst: 5, MaxConnectionsPerUser: 2,
 		})
 		user := addUser(t, db)
 		t.Run("no hello in time closes with 4408", func(t *testing.T) {
 			c := env.connect(user)
-			c.expectClose(psync.CloseTimeout, "timeout")
+			c.expectClose(socket.CloseTimeout, "timeout")
 		})
 		t.Run("too many messages per second close with 4429", func(t *testing.T) {
 			c := env.connect(user)
@@ -232,7 +233,7 @@ func TestTheSocketEnforcesItsLimits(t *testing.T) {
 				}
 			}
 			got, _, before := c.closed()
-			if got != psync.CloseRateLimited || before[len(before)-1]["code"] != "rate_limited" {
+			if got != socket.CloseRateLimited || before[len(before)-1]["code"] != "rate_limited" {
 				t.Fatalf("closed with %d after %v", got, before)
 			}
 		})
@@ -242,7 +243,7 @@ func TestTheSocketEnforcesItsLimits(t *testing.T) {
 			c1.hello(uuid.NewString(), map[string]any{}, nil)
 			c2.hello(uuid.NewString(), map[string]any{}, nil)
 			c3 := env.connect(other)
-			c3.expectClose(psync.CloseTooManyConnections, "too_many_connections")
+			c3.expectClose(socket.CloseTooManyConnections, "too_many_connections")
 			// Another user is not affected.
 			env.connect(addUser(t, db)).hello(uuid.NewString(), map[string]any{}, nil)
 		})
@@ -251,7 +252,7 @@ func TestTheSocketEnforcesItsLimits(t *testing.T) {
 
 func TestAPushIsAnsweredPerMutationOverTheSocket(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{})
 		user := addUser(t, db)
 		mine, readOnly, foreign := addWorkspace(t, db), addWorkspace(t, db), addWorkspace(t, db)
 		addMember(t, db, mine, user, "editor")
@@ -324,19 +325,19 @@ func TestAPushIsAnsweredPerMutationOverTheSocket(t *testing.T) {
 			wireMutation(9, mine, "tasks", newRecordID(t), "put", stamp(), task("a"), nil),
 			wireMutation(9, mine, "tasks", newRecordID(t), "put", stamp(), task("b"), nil),
 		))
-		c.expectClose(psync.CloseInvalidMessage, "invalid_message")
+		c.expectClose(socket.CloseInvalidMessage, "invalid_message")
 	})
 }
 
 func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{Limits: psync.Limits{MaxChangesPerPage: 10}})
+		env := newSocketEnv(t, db, psync.Options{Limits: psync.Limits{MaxChangesPerPage: 10}}, socket.Options{})
 		user, w := addUser(t, db), addWorkspace(t, db)
 		addMember(t, db, w, user, "owner")
 		d := newDevice(t, env.engine, user, time.Now)
 		var muts []psync.ClientMutation
 		for i := range 25 {
-			muts = append(muts, d.put(w, newRecordID(t), task(fmt.Sprintf("tarea %02d", i)), nil))
+			muts = append(muts, d.Put(w, newRecordID(t), task(fmt.Sprintf("tarea %02d", i)), nil))
 		}
 		apply(t, env.engine, d, muts...)
 
@@ -358,7 +359,7 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 
 		// The connection drops; meanwhile a record changes. The device resumes with its token.
 		c.ws.Close()
-		apply(t, env.engine, d, d.put(w, newRecordID(t), task("durante"), nil))
+		apply(t, env.engine, d, d.Put(w, newRecordID(t), task("durante"), nil))
 		c2 := env.connect(user)
 		c2.hello(id, map[string]any{w: nil}, map[string]any{"resume": map[string]any{w: second["pageToken"]}})
 		third := c2.expect("snapshot")
@@ -368,16 +369,16 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 		r.apply(t, third)
 		// Live from the snapshot's cursor: the change made meanwhile follows on its own.
 		r.apply(t, c2.expect("changes"))
-		if r.cursor != 26 {
-			t.Fatalf("cursor %d", r.cursor)
+		if r.Cursor != 26 {
+			t.Fatalf("cursor %d", r.Cursor)
 		}
-		sameStates(t, r.records, serverState(t, env.engine, user, w))
+		sameStates(t, r.Records, serverState(t, env.engine, user, w))
 
 		// A client behind by more than a page pulls the rest.
 		c3 := env.connect(user)
 		c3.hello(uuid.NewString(), map[string]any{w: 3}, nil)
 		lag := newSocketReplica()
-		lag.cursor = 3
+		lag.Cursor = 3
 		p := c3.expect("changes")
 		if p["hasMore"] != true || p["cursor"] != float64(13) {
 			t.Fatalf("catch-up page %v", p)
@@ -392,13 +393,13 @@ func TestASnapshotIsPulledPageByPageAndResumesAfterAReconnect(t *testing.T) {
 func TestCursorsTheServerCannotServeAskForAResync(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
 		clock := newFakeClock()
-		env := newSocketEnv(t, db, psync.Options{Now: clock.Now, Retention: time.Hour, GCInterval: -1})
+		env := newSocketEnv(t, db, psync.Options{Now: clock.Now, Retention: time.Hour, GCInterval: -1}, socket.Options{})
 		user, w, stranger := addUser(t, db), addWorkspace(t, db), addWorkspace(t, db)
 		addMember(t, db, w, user, "owner")
 		d := newDevice(t, env.engine, user, clock.Now)
-		apply(t, env.engine, d, d.put(w, newRecordID(t), task("vieja"), nil), d.put(w, newRecordID(t), task("vieja 2"), nil))
+		apply(t, env.engine, d, d.Put(w, newRecordID(t), task("vieja"), nil), d.Put(w, newRecordID(t), task("vieja 2"), nil))
 		clock.Advance(2 * time.Hour)
-		apply(t, env.engine, d, d.put(w, newRecordID(t), task("nueva"), nil))
+		apply(t, env.engine, d, d.Put(w, newRecordID(t), task("nueva"), nil))
 		if _, err := env.engine.CollectGarbage(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -449,7 +450,7 @@ func sortedPair(a, b string) []string {
 
 func TestTheSocketClosesWhenTheSessionEndsAndDeniesAWorkspaceWhenTheMemberLeaves(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{SessionCheckInterval: 50 * time.Millisecond})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{SessionCheckInterval: 50 * time.Millisecond})
 		user, w := addUser(t, db), addWorkspace(t, db)
 		addMember(t, db, w, user, "editor")
 
@@ -467,7 +468,7 @@ func TestTheSocketClosesWhenTheSessionEndsAndDeniesAWorkspaceWhenTheMemberLeaves
 		if err := env.accounts.Sessions.SignOut(context.Background(), token); err != nil {
 			t.Fatal(err)
 		}
-		c.expectClose(psync.CloseUnauthorized, "unauthorized")
+		c.expectClose(socket.CloseUnauthorized, "unauthorized")
 
 		// EndSession closes at once (what a sign-out on this instance can call).
 		token2 := env.signIn(user)
@@ -480,24 +481,24 @@ func TestTheSocketClosesWhenTheSessionEndsAndDeniesAWorkspaceWhenTheMemberLeaves
 		if err != nil {
 			t.Fatal(err)
 		}
-		env.engine.EndSession(sess.ID)
-		c2.expectClose(psync.CloseUnauthorized, "unauthorized")
+		env.sockets.EndSession(sess.ID)
+		c2.expectClose(socket.CloseUnauthorized, "unauthorized")
 	})
 }
 
 func TestShuttingDownClosesSocketsWithGoingAway(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{})
 		user := addUser(t, db)
 		c := env.connect(user)
 		c.hello(uuid.NewString(), map[string]any{}, nil)
 		done := make(chan error, 1)
-		go func() { done <- env.engine.Close() }()
-		c.expectClose(psync.CloseGoingAway, "going_away")
+		go func() { done <- env.sockets.Close() }()
+		c.expectClose(socket.CloseGoingAway, "going_away")
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
-		if n := env.engine.OpenSockets(); n != 0 {
+		if n := env.sockets.OpenSockets(); n != 0 {
 			t.Fatalf("%d sockets open after Close", n)
 		}
 		_, resp, err := env.dial(env.signIn(user), nil)
@@ -509,7 +510,7 @@ func TestShuttingDownClosesSocketsWithGoingAway(t *testing.T) {
 
 func TestASocketThatStopsAnsweringPingsIsDropped(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{PingInterval: 50 * time.Millisecond, PongWait: 200 * time.Millisecond})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{PingInterval: 50 * time.Millisecond, PongWait: 200 * time.Millisecond})
 		user := addUser(t, db)
 		c := env.connect(user)
 		c.hello(uuid.NewString(), map[string]any{}, nil)
@@ -520,9 +521,9 @@ func TestASocketThatStopsAnsweringPingsIsDropped(t *testing.T) {
 			t.Fatal("the dead socket is still open")
 		}
 		// The server forgets it once its goroutines are done (right after closing the connection).
-		for deadline := time.Now().Add(hangGuard); env.engine.OpenSockets() != 0; time.Sleep(5 * time.Millisecond) {
+		for deadline := time.Now().Add(hangGuard); env.sockets.OpenSockets() != 0; time.Sleep(5 * time.Millisecond) {
 			if time.Now().After(deadline) {
-				t.Fatalf("%d sockets still counted", env.engine.OpenSockets())
+				t.Fatalf("%d sockets still counted", env.sockets.OpenSockets())
 			}
 		}
 	})
@@ -534,7 +535,7 @@ func TestASocketThatStopsAnsweringPingsIsDropped(t *testing.T) {
 // changes too; only a null cursor, or a pull without after, gets a snapshot.
 func TestAnEmptySnapshotAppliedAtCursorZeroStillGetsChangeOne(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		env := newSocketEnv(t, db, psync.Options{})
+		env := newSocketEnv(t, db, psync.Options{}, socket.Options{})
 		user, w := addUser(t, db), addWorkspace(t, db)
 		addMember(t, db, w, user, "owner")
 		id := uuid.NewString()
@@ -552,7 +553,7 @@ func TestAnEmptySnapshotAppliedAtCursorZeroStillGetsChangeOne(t *testing.T) {
 		// Change 1 commits while the device is away.
 		other := newDevice(t, env.engine, user, time.Now)
 		rec := newRecordID(t)
-		apply(t, env.engine, other, other.put(w, rec, task("Pagar el IBI"), nil))
+		apply(t, env.engine, other, other.Put(w, rec, task("Pagar el IBI"), nil))
 
 		c2 := env.connect(user)
 		c2.hello(id, map[string]any{w: 0}, nil)
@@ -562,7 +563,7 @@ func TestAnEmptySnapshotAppliedAtCursorZeroStillGetsChangeOne(t *testing.T) {
 			t.Fatalf("the page after cursor 0: %v", page)
 		}
 		r.apply(t, page)
-		sameStates(t, r.records, serverState(t, env.engine, user, w))
+		sameStates(t, r.Records, serverState(t, env.engine, user, w))
 
 		// A pull after 0 reads the changes as well; a pull without after is a snapshot.
 		c2.send(map[string]any{"type": "pull", "workspaceId": w, "after": 0})
@@ -575,6 +576,6 @@ func TestAnEmptySnapshotAppliedAtCursorZeroStillGetsChangeOne(t *testing.T) {
 		}
 		// A pull with both after and a page token is refused: it says two things.
 		c2.send(map[string]any{"type": "pull", "workspaceId": w, "after": 0, "pageToken": "eyJjIjoxfQ"})
-		c2.expectClose(psync.CloseInvalidMessage, "invalid_message")
+		c2.expectClose(socket.CloseInvalidMessage, "invalid_message")
 	})
 }

@@ -1,4 +1,4 @@
-package sync
+package socket
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net"
+	"slices"
 	"sort"
 	gosync "sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"patrimonio/core"
 	schema "patrimonio/shared-schema"
+	psync "patrimonio/sync"
 )
 
 // One socket. Three goroutines share it:
@@ -25,9 +27,10 @@ import (
 //     workspace leave in order, answers pulls, reacts to pokes (commits) and re-checks the session;
 //   - the writer writes the send queue to the socket and pings.
 //
-// Memory is bounded: the send queue holds at most Limits.SendQueueBytes (producers wait for room;
+// Memory is bounded: the send queue holds at most Options.SendQueueBytes (producers wait for room;
 // pages are read from the database only when there is room), and changes that wait stay in the
-// database, not in memory.
+// database, not in memory — but for the pages of this instance's recent commits a socket may send
+// without reading (at most maxReady of them and maxReadyBytes, shared with the other sockets).
 
 // closeReason is why a socket closes: the close code, and the error message sent before it.
 type closeReason struct {
@@ -71,19 +74,19 @@ var (
 	reasonFrameTooLarge = closeReason{code: CloseTooLarge, silent: true} // the library sent 1009 already
 )
 
-func (e *Engine) reasonTooLarge() closeReason {
+func (s *Server) reasonTooLarge() closeReason {
 	return closeReason{code: CloseTooLarge, errCode: "too_large", key: "sync.error.tooLarge",
-		params: map[string]any{"max": e.opts.Limits.MaxMessageBytes, "mutations": e.opts.Limits.MaxMutationsPerPush}}
+		params: map[string]any{"max": s.limits.MaxMessageBytes, "mutations": s.limits.MaxMutationsPerPush}}
 }
 
-func (e *Engine) reasonRateLimited() closeReason {
+func (s *Server) reasonRateLimited() closeReason {
 	return closeReason{code: CloseRateLimited, errCode: "rate_limited", key: "sync.error.rateLimited",
-		params: map[string]any{"max": e.opts.Limits.MaxMessagesPerSecond}}
+		params: map[string]any{"max": s.opts.MaxMessagesPerSecond}}
 }
 
-func (e *Engine) reasonTooManyConnections() closeReason {
+func (s *Server) reasonTooManyConnections() closeReason {
 	return closeReason{code: CloseTooManyConnections, errCode: "too_many_connections", key: "sync.error.tooManyConnections",
-		params: map[string]any{"max": e.opts.Limits.MaxConnectionsPerUser}}
+		params: map[string]any{"max": s.opts.MaxConnectionsPerUser}}
 }
 
 func reasonVersion(errCode, key string, client, server int64) closeReason {
@@ -105,10 +108,46 @@ type subscription struct {
 	pos   int64 // last seq sent
 	live  bool  // the last page had hasMore false: send new changes on our own
 	dirty bool  // a commit may have added changes after pos
+	// head is the highest seq a commit announced since serveLive last looked (math.MaxInt64:
+	// read whatever there is); ready are the commits of this instance, in order, whose pages
+	// this socket may send without reading them (commit.sendableTo).
+	head       int64
+	ready      []*commit
+	readyBytes int // the ready pages' sizes
+}
+
+// maxReady and maxReadyBytes bound the commits a socket keeps to send without reading (their
+// pages are shared with the other sockets they go to); past them, it reads.
+const (
+	maxReady      = 16
+	maxReadyBytes = 1 << 20
+)
+
+// commit is a commit of the engine as the sockets it pokes share it: its changes message is
+// encoded once, by the first socket that sends it.
+type commit struct {
+	psync.Commit
+	once gosync.Once
+	msg  []byte
+}
+
+func (m *commit) message() []byte {
+	m.once.Do(func() { m.msg = psync.EncodeChanges(m.Workspace, *m.Page) })
+	return m.msg
+}
+
+// sendableTo: the commit carries its page, and its transaction read the user's membership of the
+// workspace (under the workspace's lock) and found it valid.
+func (m *commit) sendableTo(user string) bool {
+	if m == nil || m.Page == nil {
+		return false
+	}
+	_, found := slices.BinarySearch(m.Readers, user)
+	return found
 }
 
 type conn struct {
-	e    *Engine
+	s    *Server
 	ws   *websocket.Conn
 	p    Principal
 	lang string
@@ -136,14 +175,14 @@ type conn struct {
 	deadlineMu gosync.Mutex
 }
 
-func newConn(e *Engine, ws *websocket.Conn, p Principal, lang string) *conn {
-	ctx, cancel := context.WithCancel(e.ctx)
+func newConn(s *Server, ws *websocket.Conn, p Principal, lang string) *conn {
+	ctx, cancel := context.WithCancel(s.ctx)
 	return &conn{
-		e:          e,
+		s:          s,
 		ws:         ws,
 		p:          p,
 		lang:       lang,
-		out:        newSendQueue(e.opts.Limits.SendQueueBytes),
+		out:        newSendQueue(s.opts.SendQueueBytes),
 		reqs:       make(chan pageRequest, schema.MaxWorkspaces+16),
 		pokes:      make(chan struct{}, 1),
 		subs:       map[string]*subscription{},
@@ -151,7 +190,7 @@ func newConn(e *Engine, ws *websocket.Conn, p Principal, lang string) *conn {
 		cancel:     cancel,
 		closing:    make(chan struct{}),
 		readerDone: make(chan struct{}),
-		bucket:     tokenBucket{rate: float64(e.opts.Limits.MaxMessagesPerSecond), burst: float64(e.opts.Limits.MessageBurst)},
+		bucket:     tokenBucket{rate: float64(s.opts.MaxMessagesPerSecond), burst: float64(s.opts.MessageBurst)},
 	}
 }
 
@@ -218,7 +257,7 @@ func (c *conn) run() {
 	c.close(reasonDropped)
 	<-writerDone
 	<-delivererDone
-	c.e.ws.hub.remove(c)
+	c.s.hub.remove(c)
 }
 
 // ---------------------------------------------------------------- reader
@@ -229,16 +268,16 @@ func (c *conn) run() {
 // a reset that can cost the peer the close frame and the messages before it (a flooding client
 // keeps writing while the server closes).
 func (c *conn) readLoop() {
-	e := c.e
-	c.ws.SetReadLimit(int64(e.opts.Limits.MaxMessageBytes))
-	helloBy := time.Now().Add(e.opts.HelloTimeout)
+	s := c.s
+	c.ws.SetReadLimit(int64(s.limits.MaxMessageBytes))
+	helloBy := time.Now().Add(s.opts.HelloTimeout)
 	// Anything from the client keeps the socket alive (PongWait), control frames included: the
 	// pong that answers the server's ping (browsers send it by themselves: an open app that has
 	// nothing to say must not be dropped) and a ping. The handlers run on this goroutine, inside
 	// ReadMessage.
 	alive := func() {
 		if c.helloDone {
-			c.setReadDeadline(time.Now().Add(e.opts.PongWait))
+			c.setReadDeadline(time.Now().Add(s.opts.PongWait))
 		}
 	}
 	c.ws.SetPongHandler(func(string) error {
@@ -253,7 +292,7 @@ func (c *conn) readLoop() {
 	for {
 		deadline := helloBy
 		if c.helloDone {
-			deadline = time.Now().Add(e.opts.PongWait)
+			deadline = time.Now().Add(s.opts.PongWait)
 		}
 		c.setReadDeadline(deadline)
 		typ, data, err := c.ws.ReadMessage()
@@ -265,7 +304,7 @@ func (c *conn) readLoop() {
 			continue // lingering: discard
 		}
 		if !c.bucket.take(time.Now()) {
-			c.close(e.reasonRateLimited())
+			c.close(s.reasonRateLimited())
 			continue
 		}
 		if typ != websocket.TextMessage {
@@ -295,11 +334,10 @@ func (c *conn) readFailed(err error) {
 
 // handle handles one message; false closes the socket for the returned reason.
 func (c *conn) handle(data []byte) (closeReason, bool) {
-	v, err := decodeDocument(data)
+	m, err := psync.DecodeMessage(data)
 	if err != nil {
 		return reasonInvalid, false
 	}
-	m, _ := v.(map[string]any)
 	typ, _ := m["type"].(string)
 	if !c.helloDone {
 		if typ != msgHello {
@@ -311,17 +349,17 @@ func (c *conn) handle(data []byte) (closeReason, bool) {
 	case msgPush:
 		return c.handlePush(m)
 	case msgPull:
-		if issues, err := schema.ValidateValue("clientMessage", m, c.lang); err != nil || len(issues) > 0 {
+		if !psync.ValidMessage(m, c.lang) {
 			return reasonInvalid, false
 		}
-		p := readPull(m)
+		p := psync.ReadPull(m)
 		select {
 		case c.reqs <- pageRequest{workspace: p.WorkspaceID, after: p.After, snapshot: p.Snapshot, limit: p.Limit, token: p.PageToken}:
 		case <-c.closing:
 		}
 		return closeReason{}, true
 	case msgPing:
-		if issues, err := schema.ValidateValue("clientMessage", m, c.lang); err != nil || len(issues) > 0 {
+		if !psync.ValidMessage(m, c.lang) {
 			return reasonInvalid, false
 		}
 		return closeReason{}, c.send(mustJSON(simpleMessage{Type: msgPong}))
@@ -332,32 +370,32 @@ func (c *conn) handle(data []byte) (closeReason, bool) {
 }
 
 func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
-	e := c.e
+	s := c.s
 	// Versions first: a client of another version may not match this schema at all.
-	if v, ok := intOf(m["protocolVersion"]); ok && v != schema.ProtocolVersion {
+	if v, ok := psync.JSONInt(m["protocolVersion"]); ok && v != schema.ProtocolVersion {
 		return reasonVersion("protocol_version", "sync.error.protocolVersion", v, schema.ProtocolVersion), false
 	}
-	if v, ok := intOf(m["schemaVersion"]); ok && v != schema.SchemaVersion {
+	if v, ok := psync.JSONInt(m["schemaVersion"]); ok && v != schema.SchemaVersion {
 		return reasonVersion("schema_version", "sync.error.schemaVersion", v, schema.SchemaVersion), false
 	}
-	if issues, err := schema.ValidateValue("clientMessage", m, c.lang); err != nil || len(issues) > 0 {
+	if !psync.ValidMessage(m, c.lang) {
 		return reasonInvalid, false
 	}
-	h := readHello(m)
+	h := psync.ReadHello(m)
 	if h.Language != "" {
 		c.lang = h.Language
 	}
-	if err := e.BindClient(c.ctx, c.p.UserID, h.ClientID); err != nil {
+	if err := s.engine.BindClient(c.ctx, c.p.UserID, h.ClientID); err != nil {
 		if core.ErrorCode(err) == core.EFORBIDDEN {
 			return reasonForbidden, false
 		}
-		e.log.Error("sync: hello", "err", err)
+		s.log.Error("sync: hello", "err", err)
 		return reasonInternal, false
 	}
 	c.mu.Lock()
 	c.clientID = h.ClientID
 	c.mu.Unlock()
-	if old := e.ws.hub.claimClient(c, h.ClientID); old != nil {
+	if old := s.hub.claimClient(c, h.ClientID); old != nil {
 		old.close(reasonReplaced)
 	}
 	c.helloDone = true
@@ -365,12 +403,12 @@ func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
 		Type:            msgWelcome,
 		ProtocolVersion: schema.ProtocolVersion,
 		SchemaVersion:   schema.SchemaVersion,
-		ServerTime:      e.clock.Now(),
+		ServerTime:      s.engine.ServerTime(),
 		Limits: welcomeLimits{
-			MaxMessageBytes:      e.opts.Limits.MaxMessageBytes,
-			MaxMutationsPerPush:  e.opts.Limits.MaxMutationsPerPush,
-			MaxChangesPerPage:    e.opts.Limits.MaxChangesPerPage,
-			MaxMessagesPerSecond: e.opts.Limits.MaxMessagesPerSecond,
+			MaxMessageBytes:      s.limits.MaxMessageBytes,
+			MaxMutationsPerPush:  s.limits.MaxMutationsPerPush,
+			MaxChangesPerPage:    s.limits.MaxChangesPerPage,
+			MaxMessagesPerSecond: s.opts.MaxMessagesPerSecond,
 		},
 	}
 	if !c.send(mustJSON(welcome)) {
@@ -401,20 +439,20 @@ func (c *conn) handleHello(m map[string]any) (closeReason, bool) {
 }
 
 func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
-	e := c.e
-	muts, rejected, err := ParsePush(m, e.opts.Limits.MaxMutationsPerPush)
+	s := c.s
+	muts, rejected, err := psync.ParsePush(m, s.limits.MaxMutationsPerPush)
 	if err != nil {
 		if core.ErrorCode(err) == core.ETOOLARGE {
-			return e.reasonTooLarge(), false
+			return s.reasonTooLarge(), false
 		}
 		return reasonInvalid, false
 	}
-	outcomes, err := e.Apply(c.ctx, Client{UserID: c.p.UserID, ClientID: c.client()}, muts)
+	outcomes, err := s.engine.Apply(c.ctx, psync.Client{UserID: c.p.UserID, ClientID: c.client()}, muts)
 	if err != nil {
 		if c.ctx.Err() != nil {
 			return closeReason{}, true // closing anyway; the client resends
 		}
-		e.log.Error("sync: push", "client", c.client(), "err", err)
+		s.log.Error("sync: push", "client", c.client(), "err", err)
 		if core.ErrorCode(err) == core.EUNAVAILABLE {
 			return reasonGoingAway, false
 		}
@@ -424,7 +462,7 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 	sort.Slice(all, func(i, j int) bool { return all[i].MutationID < all[j].MutationID })
 	var acks []ackEntry
 	for _, o := range all {
-		if o.Status == StatusRejected {
+		if o.Status == psync.StatusRejected {
 			msg := rejectMessage{Type: msgReject, MutationID: o.MutationID, Code: o.Code, Issues: wireIssues(o.Issues, c.lang)}
 			if !c.send(mustJSON(msg)) {
 				return closeReason{}, true
@@ -447,7 +485,7 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 // send queues a message. It waits while the queue is full; a socket that takes no room for
 // SlowConsumerTimeout is closed as a slow consumer. false: the socket is closing.
 func (c *conn) send(msg []byte) bool {
-	switch c.out.push(msg, c.e.opts.SlowConsumerTimeout, c.closing) {
+	switch c.out.push(msg, c.s.opts.SlowConsumerTimeout, c.closing) {
 	case nil:
 		return true
 	case errQueueTimeout:
@@ -459,8 +497,8 @@ func (c *conn) send(msg []byte) bool {
 // ---------------------------------------------------------------- writer
 
 func (c *conn) writeLoop() {
-	e := c.e
-	ping := time.NewTicker(e.opts.PingInterval)
+	s := c.s
+	ping := time.NewTicker(s.opts.PingInterval)
 	defer ping.Stop()
 	for {
 		select {
@@ -473,7 +511,7 @@ func (c *conn) writeLoop() {
 				if !ok {
 					break
 				}
-				_ = c.ws.SetWriteDeadline(time.Now().Add(e.opts.WriteTimeout))
+				_ = c.ws.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
 				if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
 					var ne net.Error
 					if errors.As(err, &ne) && ne.Timeout() {
@@ -486,7 +524,7 @@ func (c *conn) writeLoop() {
 				}
 			}
 		case <-ping.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(e.opts.WriteTimeout)); err != nil {
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.opts.WriteTimeout)); err != nil {
 				c.close(reasonDropped)
 				c.finish()
 				return
@@ -507,7 +545,7 @@ func (c *conn) finish() {
 		// What was queued before the reason to close (a welcome, acks) goes first: the error
 		// and the close frame come last, in the order the server decided them. The whole close
 		// may take one write timeout (the peer reads while we write: see readLoop).
-		deadline := time.Now().Add(c.e.opts.WriteTimeout)
+		deadline := time.Now().Add(c.s.opts.WriteTimeout)
 		_ = c.ws.SetWriteDeadline(deadline)
 		for {
 			msg, ok := c.out.pop()
@@ -546,7 +584,7 @@ func (c *conn) closeNow(r closeReason) {
 
 func (c *conn) deliverLoop() {
 	// Re-checks are spread (±25%), so that sockets opened together do not all query at once.
-	every := c.e.opts.SessionCheckInterval
+	every := c.s.opts.SessionCheckInterval
 	jittered := func() time.Duration { return every*3/4 + rand.N(every/2+1) }
 	check := time.NewTimer(jittered())
 	defer check.Stop()
@@ -580,15 +618,21 @@ func (c *conn) drop(workspace string) {
 	c.mu.Lock()
 	delete(c.subs, workspace)
 	c.mu.Unlock()
-	c.e.ws.hub.unsubscribe(c, workspace)
+	c.s.hub.unsubscribe(c, workspace)
 }
 
-// poke: the workspace's head is now seq (from a commit here or elsewhere).
-func (c *conn) poke(workspace string, seq int64) {
+// poke: the workspace's head is now seq (from a commit here or elsewhere); m is this instance's
+// commit (nil: read the changes).
+func (c *conn) poke(workspace string, seq int64, m *commit) {
 	c.mu.Lock()
 	s := c.subs[workspace]
 	if s != nil && seq > s.pos {
 		s.dirty = true
+		s.head = max(s.head, seq)
+		if s.live && len(s.ready) < maxReady && m.sendableTo(c.p.UserID) && s.readyBytes+m.Page.Size() <= maxReadyBytes {
+			s.ready = append(s.ready, m)
+			s.readyBytes += m.Page.Size()
+		}
 	}
 	c.mu.Unlock()
 	select {
@@ -602,9 +646,9 @@ func (c *conn) servePull(req pageRequest) {
 	s := c.subscription(req.workspace)
 	// Follow the workspace before reading, so that no commit falls between the read and the
 	// subscription.
-	c.e.ws.hub.subscribe(c, req.workspace)
+	c.s.hub.subscribe(c, req.workspace)
 	c.mu.Lock()
-	s.live, s.dirty = false, false
+	s.live, s.dirty, s.head, s.ready, s.readyBytes = false, false, 0, nil, 0
 	c.mu.Unlock()
 	if req.snapshot || req.token != "" {
 		c.serveSnapshot(req)
@@ -614,9 +658,9 @@ func (c *conn) servePull(req pageRequest) {
 }
 
 func (c *conn) serveSnapshot(req pageRequest) {
-	e := c.e
+	e := c.s.engine
 	page, err := e.SnapshotPage(c.ctx, c.p.UserID, req.workspace, req.token, req.limit)
-	if err != nil && req.token != "" && errors.Is(err, errBadPageToken) {
+	if err != nil && req.token != "" && errors.Is(err, psync.ErrBadPageToken) {
 		// A token this server did not write (another version): start the snapshot again.
 		page, err = e.SnapshotPage(c.ctx, c.p.UserID, req.workspace, "", req.limit)
 	}
@@ -624,7 +668,7 @@ func (c *conn) serveSnapshot(req pageRequest) {
 		c.readFailedFor(req.workspace, err)
 		return
 	}
-	if !c.send(encodeSnapshot(req.workspace, page)) {
+	if !c.send(psync.EncodeSnapshot(req.workspace, page)) {
 		return
 	}
 	if page.HasMore {
@@ -634,7 +678,7 @@ func (c *conn) serveSnapshot(req pageRequest) {
 	s := c.subs[req.workspace]
 	if s != nil {
 		s.pos, s.live = page.Cursor, true
-		s.dirty = true // changes committed since the snapshot began
+		s.dirty, s.head = true, math.MaxInt64 // changes committed since the snapshot began
 	}
 	c.mu.Unlock()
 	c.serveLive()
@@ -643,7 +687,7 @@ func (c *conn) serveSnapshot(req pageRequest) {
 // serveChanges sends the page after `after`. A page answering a pull is sent even when empty; a
 // live page only when it holds changes.
 func (c *conn) serveChanges(workspace string, after int64, limit int, answer bool) {
-	page, err := c.e.ChangesPage(c.ctx, c.p.UserID, workspace, after, limit)
+	page, err := c.s.engine.ChangesPage(c.ctx, c.p.UserID, workspace, after, limit)
 	if err != nil {
 		c.readFailedFor(workspace, err)
 		return
@@ -651,7 +695,7 @@ func (c *conn) serveChanges(workspace string, after int64, limit int, answer boo
 	if !answer && len(page.Changes) == 0 {
 		return
 	}
-	if !c.send(encodeChanges(workspace, page)) {
+	if !c.send(psync.EncodeChanges(workspace, page)) {
 		return
 	}
 	c.mu.Lock()
@@ -661,17 +705,20 @@ func (c *conn) serveChanges(workspace string, after int64, limit int, answer boo
 	c.mu.Unlock()
 }
 
-// serveLive sends the new changes of every live workspace that a commit touched.
+// serveLive sends the new changes of every live workspace that a commit touched: the pages its
+// commits carried when they follow on from the socket's position (no read), else (and for what
+// they do not cover) the page read after its position.
 func (c *conn) serveLive() {
 	for {
 		var workspace string
-		var after int64
+		var after, head int64
+		var ready []*commit
 		c.mu.Lock()
 		for _, w := range sortedKeys(c.subs) {
 			s := c.subs[w]
 			if s.live && s.dirty {
-				workspace, after = w, s.pos
-				s.dirty = false
+				workspace, after, head, ready = w, s.pos, s.head, s.ready
+				s.dirty, s.head, s.ready, s.readyBytes = false, 0, nil, 0
 				break
 			}
 		}
@@ -679,24 +726,46 @@ func (c *conn) serveLive() {
 		if workspace == "" || c.ctx.Err() != nil {
 			return
 		}
-		c.serveChanges(workspace, after, 0, false)
+		pos := after
+		for _, m := range ready {
+			if m.Seq <= pos {
+				continue // a read sent it already
+			}
+			if m.From != pos {
+				break // a gap (a commit of another instance in between): read
+			}
+			if !c.send(m.message()) {
+				return
+			}
+			pos = m.Seq
+		}
+		if pos != after {
+			c.mu.Lock()
+			if s := c.subs[workspace]; s != nil {
+				s.pos = pos
+			}
+			c.mu.Unlock()
+		}
+		if pos < head {
+			c.serveChanges(workspace, pos, 0, false)
+		}
 	}
 }
 
 // readFailedFor turns a failed read of a workspace into its message: accessDenied,
 // resyncRequired, or (anything else) closing the socket.
 func (c *conn) readFailedFor(workspace string, err error) {
-	var resync *ResyncError
+	var resync *psync.ResyncError
 	switch {
 	case errors.As(err, &resync):
 		c.drop(workspace)
 		c.send(mustJSON(resyncMessage{Type: msgResyncRequired, WorkspaceID: workspace, Reason: resync.Reason}))
 	case core.ErrorCode(err) == core.ENOTFOUND || core.ErrorCode(err) == core.EFORBIDDEN:
 		c.drop(workspace)
-		c.send(mustJSON(resyncMessage{Type: msgAccessDenied, WorkspaceID: workspace, Reason: DeniedNotAMember}))
+		c.send(mustJSON(resyncMessage{Type: msgAccessDenied, WorkspaceID: workspace, Reason: psync.DeniedNotAMember}))
 	case c.ctx.Err() != nil:
 	default:
-		c.e.log.Error("sync: read for a socket", "workspace", workspace, "err", err)
+		c.s.log.Error("sync: read for a socket", "workspace", workspace, "err", err)
 		c.close(reasonInternal)
 	}
 }
@@ -710,7 +779,7 @@ func (c *conn) recheck() {
 				return
 			}
 			if c.ctx.Err() == nil {
-				c.e.log.Warn("sync: could not re-check a session", "err", err)
+				c.s.log.Warn("sync: could not re-check a session", "err", err)
 			}
 		}
 	}
@@ -718,13 +787,13 @@ func (c *conn) recheck() {
 	workspaces := sortedKeys(c.subs)
 	c.mu.Unlock()
 	for _, w := range workspaces {
-		role, err := c.e.ReadRole(c.ctx, c.p.UserID, w)
+		role, err := c.s.engine.ReadRole(c.ctx, c.p.UserID, w)
 		if err != nil {
 			return
 		}
 		if !role.Valid() {
 			c.drop(w)
-			c.send(mustJSON(resyncMessage{Type: msgAccessDenied, WorkspaceID: w, Reason: DeniedNotAMember}))
+			c.send(mustJSON(resyncMessage{Type: msgAccessDenied, WorkspaceID: w, Reason: psync.DeniedNotAMember}))
 		}
 	}
 }

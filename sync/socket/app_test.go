@@ -1,4 +1,4 @@
-package sync_test
+package socket_test
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"patrimonio/server/app"
 	"patrimonio/server/config"
 	psync "patrimonio/sync"
+	"patrimonio/sync/socket"
 )
 
 // The whole server, as the binary runs it: sign up over HTTP, open the socket with the session
@@ -148,7 +149,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 			if err != nil {
 				t.Fatal(err)
 			}
-			(&wsClient{t: t, ws: anon}).expectClose(psync.CloseUnauthorized, "unauthorized")
+			(&wsClient{t: t, ws: anon}).expectClose(socket.CloseUnauthorized, "unauthorized")
 
 			// A second session of the same user (signing in again) has a socket of its own.
 			body, _ = json.Marshal(map[string]string{"email": "ana@example.com", "password": "una frase de paso larga 42"})
@@ -216,7 +217,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("sign out the other devices: %d", resp.StatusCode)
 			}
-			c2.expectClose(psync.CloseUnauthorized, "unauthorized")
+			c2.expectClose(socket.CloseUnauthorized, "unauthorized")
 
 			// Signing out closes the sockets of that session at once (4401), not at the next
 			// periodic session check (here: it was already ended by the other device).
@@ -231,12 +232,12 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 			if resp.StatusCode != http.StatusNoContent {
 				t.Fatalf("sign-out: %d", resp.StatusCode)
 			}
-			c.expectClose(psync.CloseUnauthorized, "unauthorized")
+			c.expectClose(socket.CloseUnauthorized, "unauthorized")
 
 			// Shutting the server down closes the open socket with "going away"; Run returns cleanly.
 			stopped := make(chan error, 1)
 			go func() { stopped <- stop() }()
-			c3.expectClose(psync.CloseGoingAway, "going_away")
+			c3.expectClose(socket.CloseGoingAway, "going_away")
 			if err := <-stopped; err != nil {
 				t.Fatalf("run: %v", err)
 			}

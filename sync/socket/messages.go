@@ -1,0 +1,117 @@
+package socket
+
+import (
+	"encoding/json"
+	"sort"
+
+	schema "patrimonio/shared-schema"
+	psync "patrimonio/sync"
+)
+
+// The server messages this transport writes besides the pages (psync.EncodeChanges and
+// EncodeSnapshot), and the types of the messages it reads. The messages are defined once, in
+// shared-schema/src/protocol.ts; PROTOCOL.md describes the flow.
+
+const (
+	msgHello          = "hello"
+	msgPush           = "push"
+	msgPull           = "pull"
+	msgPing           = "ping"
+	msgWelcome        = "welcome"
+	msgAck            = "ack"
+	msgReject         = "reject"
+	msgResyncRequired = "resyncRequired"
+	msgAccessDenied   = "accessDenied"
+	msgError          = "error"
+	msgPong           = "pong"
+)
+
+type welcomeMessage struct {
+	Type            string        `json:"type"`
+	ProtocolVersion int           `json:"protocolVersion"`
+	SchemaVersion   int           `json:"schemaVersion"`
+	ServerTime      psync.Stamp   `json:"serverTime"`
+	Limits          welcomeLimits `json:"limits"`
+}
+
+type welcomeLimits struct {
+	MaxMessageBytes      int `json:"maxMessageBytes"`
+	MaxMutationsPerPush  int `json:"maxMutationsPerPush"`
+	MaxChangesPerPage    int `json:"maxChangesPerPage"`
+	MaxMessagesPerSecond int `json:"maxMessagesPerSecond"`
+}
+
+type ackMessage struct {
+	Type string     `json:"type"`
+	Acks []ackEntry `json:"acks"`
+}
+
+type ackEntry struct {
+	MutationID int64        `json:"mutationId"`
+	Status     psync.Status `json:"status"`
+	Seq        int64        `json:"seq"`
+	Stamp      *psync.Stamp `json:"stamp,omitempty"`
+}
+
+type rejectMessage struct {
+	Type       string      `json:"type"`
+	MutationID int64       `json:"mutationId"`
+	Code       string      `json:"code"`
+	Issues     []wireIssue `json:"issues"`
+}
+
+type wireIssue struct {
+	Path    string         `json:"path"`
+	Key     string         `json:"key"`
+	Params  map[string]any `json:"params"`
+	Message string         `json:"message"`
+}
+
+type resyncMessage struct {
+	Type        string `json:"type"`
+	WorkspaceID string `json:"workspaceId"`
+	Reason      string `json:"reason"`
+}
+
+type errorMessage struct {
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+type simpleMessage struct {
+	Type string `json:"type"`
+}
+
+// wireIssues resolves issues' messages in lang, at most schema.MaxIssues of them.
+func wireIssues(issues []schema.Issue, lang string) []wireIssue {
+	out := make([]wireIssue, 0, min(len(issues), schema.MaxIssues))
+	for _, is := range issues {
+		if len(out) == schema.MaxIssues {
+			break
+		}
+		params := is.Params
+		if params == nil {
+			params = map[string]any{}
+		}
+		out = append(out, wireIssue{Path: is.Path, Key: is.Key, Params: params, Message: schema.Message(lang, is.Key, params)})
+	}
+	return out
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("sync: encode a server message: " + err.Error())
+	}
+	return b
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

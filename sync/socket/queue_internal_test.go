@@ -1,0 +1,46 @@
+package socket
+
+import (
+	"testing"
+	"time"
+)
+
+func TestTheSendQueueIsBoundedInBytesAndTimesOutASlowConsumer(t *testing.T) {
+	q := newSendQueue(10)
+	closing := make(chan struct{})
+	if err := q.push([]byte("0123456789abc"), time.Hour, closing); err != nil {
+		t.Fatal("a message larger than the bound must pass into an empty queue")
+	}
+	if err := q.push([]byte("x"), 20*time.Millisecond, closing); err != errQueueTimeout {
+		t.Fatalf("a full queue: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- q.push([]byte("y"), time.Hour, closing) }()
+	if msg, ok := q.pop(); !ok || string(msg) != "0123456789abc" {
+		t.Fatal(msg, ok)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("room was made: %v", err)
+	}
+	go func() { done <- q.push([]byte("0123456789"), time.Hour, closing) }()
+	close(closing)
+	if err := <-done; err != errQueueClosed {
+		t.Fatalf("closing: %v", err)
+	}
+}
+
+func TestTheRateLimitAllowsBurstsThenTheRate(t *testing.T) {
+	b := tokenBucket{rate: 10, burst: 5}
+	now := time.Unix(1000, 0)
+	for i := range 5 {
+		if !b.take(now) {
+			t.Fatalf("message %d of a burst of 5", i)
+		}
+	}
+	if b.take(now) {
+		t.Fatal("a sixth message at once")
+	}
+	if !b.take(now.Add(100 * time.Millisecond)) {
+		t.Fatal("a message after 1/rate")
+	}
+}
