@@ -60,6 +60,11 @@ export interface SyncClientOptions {
   batchSize?: number;
   /** Pushes in flight at once (each of up to batchSize mutations); 2 by default. */
   pushWindow?: number;
+  /** Pages (snapshot or changes) received and waiting to be applied may hold this many characters
+   * of frame text before the client stops asking for the next page ahead of applying them: while
+   * they hold less, the next page is pulled as soon as a page arrives. 1 MiB by default (the
+   * frame limit); 0 asks for the next page only when a page starts being applied. */
+  pageBufferBytes?: number;
   /** A connection that leaves a push, a pull or the hello unanswered this long (ms) is closed and
    * opened again (everything unanswered is sent again). 60 s by default; 0 disables. */
   answerTimeoutMs?: number;
@@ -75,6 +80,12 @@ export interface SyncClientOptions {
 }
 
 const OPEN = 1;
+
+type Queued = { socket: SocketLike; msg: Incoming; bytes?: number; pulled?: boolean };
+
+function isPage(msg: Incoming): msg is Extract<Incoming, { type: "changes" | "snapshot" }> {
+  return msg.type === "changes" || msg.type === "snapshot";
+}
 /** Server error codes after which reconnecting cannot help. */
 const FATAL = new Set(["unauthorized", "forbidden", "protocol_version", "schema_version", "replaced"]);
 /** Close codes after which reconnecting cannot help (sync/PROTOCOL.md). */
@@ -160,8 +171,9 @@ export class SyncClient {
   /** The outbox rows pushed on this connection and not answered yet, by mutation id (applyAcks
    * then reads only the outbox's keys). */
   #sent = new Map<number, OutboxRow>();
-  /** Received messages not processed yet, with the socket each came from. */
-  #queue: { socket: SocketLike; msg: Incoming }[] = [];
+  /** Received messages not processed yet, with the socket each came from; a page also with its
+   * frame's length and whether the page after it was pulled already (#pullAhead). */
+  #queue: Queued[] = [];
   #draining: Promise<void> | undefined;
   #unsubscribeOutbox: (() => void) | undefined;
   #unsubscribeNetwork: (() => void) | undefined;
@@ -404,7 +416,10 @@ export class SyncClient {
       if (err instanceof ProtocolError) this.#drop(socket, 4002, "invalid message");
       return;
     }
-    this.#queue.push({ socket, msg });
+    if (isPage(msg)) {
+      this.#queue.push({ socket, msg, bytes: typeof data === "string" ? data.length : 0, pulled: false });
+      this.#pullAhead(socket);
+    } else this.#queue.push({ socket, msg });
     if (msg.type === "ack" || msg.type === "reject") {
       // The server has answered: its push leaves the window now (its transaction follows in
       // order), and the prepared next push goes out at once. A failure to apply the answer drops
@@ -418,6 +433,39 @@ export class SyncClient {
         this.#wakeIdle();
       });
     }
+  }
+
+  /**
+   * Asks for the page after each workspace's newest received page (one not applied yet) without
+   * waiting for its turn to be applied, while the pages waiting hold fewer than `pageBufferBytes`
+   * characters: the server reads and sends the next page while the device applies the ones it
+   * has. A workspace has at most one such pull in flight, so the pages waiting unapplied hold at
+   * most `pageBufferBytes` plus one page (a frame, at most 1 MiB) per workspace being synced.
+   * Over the budget, the page after a page is asked for when that page starts being applied
+   * (#onPage), as flow control requires at the latest. Pages are still applied one at a time, in
+   * order, each storing its own cursor or token: a page fetched ahead is just dropped with its
+   * socket, and the next connection resumes from the last page applied.
+   */
+  #pullAhead(socket: SocketLike): void {
+    const budget = this.#opts.pageBufferBytes ?? LIMITS.maxMessageBytes;
+    let waiting = 0;
+    const newest = new Map<string, Queued>();
+    for (const q of this.#queue) {
+      if (q.socket !== socket || !isPage(q.msg)) continue;
+      waiting += q.bytes ?? 0;
+      newest.set(q.msg.workspaceId, q);
+    }
+    if (waiting >= budget) return;
+    for (const q of newest.values()) if (!q.pulled) this.#pullNext(socket, q);
+  }
+
+  /** Pulls the page after a page that has more, once. */
+  #pullNext(socket: SocketLike, q: Queued): void {
+    const page = q.msg;
+    if (q.pulled || !isPage(page) || !page.hasMore) return;
+    q.pulled = true;
+    if (page.type === "snapshot") this.#pull(socket, page.workspaceId, null, page.resume);
+    else this.#pull(socket, page.workspaceId, page.cursor);
   }
 
   /**
@@ -447,7 +495,8 @@ export class SyncClient {
     while (this.#queue.length > 0) {
       const first = this.#queue[0]!;
       const ahead = first.msg.type === "changes" || first.msg.type === "snapshot" ? this.#ackAhead(first.socket) : -1;
-      const { socket, msg } = ahead > 0 ? this.#queue.splice(ahead, 1)[0]! : this.#queue.shift()!;
+      const entry = ahead > 0 ? this.#queue.splice(ahead, 1)[0]! : this.#queue.shift()!;
+      const { socket, msg } = entry;
       if (socket !== this.#socket) continue;
       const more = <T extends Incoming["type"]>(type: T): Extract<Incoming, { type: T }> | undefined => {
         const at = type === "ack" ? this.#ackAhead(socket) : 0;
@@ -479,7 +528,7 @@ export class SyncClient {
           }
           case "changes":
           case "snapshot":
-            await this.#onPage(socket, msg);
+            await this.#onPage(socket, entry);
             break;
           case "resyncRequired":
             // Start again from a snapshot; the records stay visible and the outbox is kept.
@@ -521,17 +570,18 @@ export class SyncClient {
   }
 
   /**
-   * Applies a page (one transaction). While the server has more, the next page is asked for
-   * before this one is applied (flow control, sync/PROTOCOL.md: one pull per page received), so
-   * the server reads and sends it meanwhile; at most one page waits. Pages are still applied one
-   * by one, in order, each with its cursor; a page that fails to apply drops the socket, and the
-   * page asked for in advance with it (the reconnect starts from the stored cursor or token).
+   * Applies a page (one transaction). While the server has more, the next page was asked for
+   * when this one arrived (#pullAhead), or is now, before this one is applied (flow control,
+   * sync/PROTOCOL.md: one pull per page received), so the server reads and sends it meanwhile.
+   * Pages are applied one by one, in order, each with its cursor; a page that fails to apply
+   * drops the socket, and the pages asked for in advance with it (the reconnect starts from the
+   * stored cursor or token).
    */
-  async #onPage(socket: SocketLike, page: ServerPage): Promise<void> {
-    if (page.hasMore) {
-      if (page.snapshot) this.#pull(socket, page.workspaceId, null, page.resume);
-      else this.#pull(socket, page.workspaceId, page.cursor);
-    }
+  async #onPage(socket: SocketLike, entry: Queued): Promise<void> {
+    const page = entry.msg as ServerPage;
+    this.#pullNext(socket, entry);
+    // This page no longer waits: the budget may let the newest one's successor be asked for.
+    this.#pullAhead(socket);
     await applyPage(this.#dev, page);
     if (!page.hasMore) this.#pulls.delete(page.workspaceId);
     this.#emit({ type: "page", detail: { workspaceId: page.workspaceId, cursor: page.cursor, snapshot: page.snapshot, hasMore: page.hasMore } });

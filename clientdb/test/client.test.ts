@@ -6,7 +6,7 @@ import { heldCursor } from "../src/apply";
 import { backoffDelay, seededRandom } from "../src/backoff";
 import { SyncClient, type SyncClientOptions } from "../src/client";
 import { dbOf, type ClientDb } from "../src/clientdb";
-import { cursorKey, type CursorMeta } from "../src/db";
+import { cursorKey, type CursorMeta, type LinkMeta } from "../src/db";
 import { LeaderElection, MemoryLockManager, lockName } from "../src/leader";
 import { computeStatus } from "../src/status";
 import { statusOf } from "../src/hooks";
@@ -781,3 +781,155 @@ async function echoFromRows(d: { db: ClientDb }, records: string[], first: numbe
     return { seq: first + i, collection: "tasks", recordId: r!.id, author: l.mutation.author, mutationId: l.mutationId, op: l.mutation.op, stamp: l.mutation.stamp, fields: l.mutation.fields, base: l.mutation.base ?? {} };
   });
 }
+
+// ---------------------------------------------------------------- pages asked for ahead
+
+/** A snapshot page of `n` tasks (ids from `from`), with the token of the next page when it has more. */
+function snapshotPage(from: number, n: number, next?: string) {
+  const stamp = "2025-03-01T09:00:00.000Z-0000-aaaaaaaaaaaaaaaa";
+  const records = Array.from({ length: n }, (_, i) => ({
+    collection: "tasks",
+    recordId: recordIdOf(from + i),
+    seq: 1 + from + i,
+    state: { fields: { title: `Tarea ${from + i}`, status: "todo" }, clocks: { title: stamp, status: stamp }, authors: {}, seen: { aaaaaaaaaaaaaaaa: stamp }, conflicts: [] },
+  }));
+  return { type: "snapshot", workspaceId: WORKSPACE, records, cursor: 500, hasMore: next !== undefined, ...(next ? { pageToken: next } : {}) };
+}
+
+function recordIdOf(i: number): string {
+  return `0190a000-0000-7000-8000-${i.toString(16).padStart(12, "0")}`;
+}
+
+/** Opens the first connection of a fresh device (nothing held: a snapshot follows). */
+async function openFresh(h: Harness, db: ClientDb): Promise<FakeSocket> {
+  await until(() => h.sockets.length > 0);
+  const s = h.last();
+  s.open();
+  await until(() => s.of("hello").length === 1);
+  s.receive(welcome());
+  await until(() => h.client.connected);
+  // The welcome's processing is over (its last step records the link), so the first page
+  // received next starts being applied at once.
+  await until(async () => ((await dbOf(db).meta.get("link")) as LinkMeta | undefined)?.state === "online");
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  return s;
+}
+
+describe("pages asked for ahead", () => {
+  const pageLength = JSON.stringify(snapshotPage(0, 20, "p-2")).length;
+
+  test("the next page is asked for as a page arrives, while the pages waiting hold less than the budget", async () => {
+    const d = await openDevice();
+    // Room for two pages waiting, not three.
+    const h = harness(d.db, { pageBufferBytes: Math.floor(2.5 * pageLength) });
+    h.client.start();
+    const s = await openFresh(h, d.db);
+    const tokens = () => s.of("pull").map((p) => p.pageToken);
+    // The server answers each pull at once; page 1 is being applied all along.
+    s.receive(snapshotPage(0, 20, "p-2"));
+    expect(tokens()).toEqual(["p-2"]);
+    s.receive(snapshotPage(20, 20, "p-3"));
+    expect(tokens()).toEqual(["p-2", "p-3"]);
+    s.receive(snapshotPage(40, 20, "p-4"));
+    expect(tokens()).toEqual(["p-2", "p-3", "p-4"]);
+    // Pages 2, 3 and 4 wait (three pages): over the budget, page 5 is not asked for...
+    s.receive(snapshotPage(60, 20, "p-5"));
+    expect(tokens()).toEqual(["p-2", "p-3", "p-4"]);
+    // ... until page 2 leaves the waiting ones to be applied.
+    await until(() => s.of("pull").length === 4);
+    expect(tokens()).toEqual(["p-2", "p-3", "p-4", "p-5"]);
+    s.receive(snapshotPage(80, 20));
+    await h.client.idle();
+    expect(s.of("pull")).toHaveLength(4);
+    expect(await d.db.cursor(WORKSPACE)).toBe(500);
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(100);
+    await h.client.stop();
+  });
+
+  test("with no budget, the next page is asked for only when a page starts being applied (one page ahead)", async () => {
+    const d = await openDevice();
+    const h = harness(d.db, { pageBufferBytes: 0 });
+    h.client.start();
+    const s = await openFresh(h, d.db);
+    s.receive(snapshotPage(0, 20, "p-2"));
+    expect(s.of("pull")).toHaveLength(1); // page 1 started at once
+    s.receive(snapshotPage(20, 20, "p-3"));
+    expect(s.of("pull")).toHaveLength(1); // page 2 waits behind page 1
+    await until(() => s.of("pull").length === 2);
+    s.receive(snapshotPage(40, 20));
+    await h.client.idle();
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(60);
+    await h.client.stop();
+  });
+
+  test("the default budget (1 MiB) keeps full pages from piling up: at most one waits besides the one asked for", async () => {
+    const d = await openDevice();
+    const h = harness(d.db);
+    h.client.start();
+    const s = await openFresh(h, d.db);
+    // Pages of about 600 KB (the server's pages hold up to about 768 KiB).
+    const big = (k: number, next?: string) => snapshotPage(k * 2000, 2000, next);
+    expect(JSON.stringify(big(0, "x")).length).toBeGreaterThan(550_000);
+    s.receive(big(0, "p-2"));
+    s.receive(big(1, "p-3"));
+    s.receive(big(2, "p-4"));
+    // Page 1 applying; page 2 waiting (under 1 MiB) asked for page 3; with pages 2 and 3
+    // waiting (over 1 MiB), page 4 is not asked for yet.
+    expect(s.of("pull").map((p) => p.pageToken)).toEqual(["p-2", "p-3"]);
+    s.receive(big(3));
+    await h.client.idle();
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(8000);
+    await h.client.stop();
+  });
+
+  test("catching up, changes pages are asked for by cursor as they arrive", async () => {
+    const d = await openDevice();
+    const h = harness(d.db);
+    h.client.start();
+    const s = await connect(h);
+    await until(async () => heldCursor((await dbOf(d.db).meta.get(cursorKey(WORKSPACE))) as CursorMeta | undefined) === 0);
+    const change = (seq: number) => ({ seq, collection: "tasks", recordId: recordIdOf(seq), author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: seq, op: "put", stamp: SERVER_TIME, fields: task({ title: `v${seq}` }), base: {} });
+    const page = (from: number, to: number, hasMore: boolean) => ({ type: "changes", workspaceId: WORKSPACE, changes: Array.from({ length: to - from + 1 }, (_, i) => change(from + i)), cursor: to, hasMore });
+    s.receive(page(1, 3, true));
+    s.receive(page(4, 6, true));
+    // Both asked for before either was applied.
+    expect(s.of("pull")).toEqual([
+      { type: "pull", workspaceId: WORKSPACE, after: 3 },
+      { type: "pull", workspaceId: WORKSPACE, after: 6 },
+    ]);
+    s.receive(page(7, 8, false));
+    await h.client.idle();
+    expect(await d.db.cursor(WORKSPACE)).toBe(8);
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(8);
+    await h.client.stop();
+  });
+
+  test("a page that fails to apply drops the pages fetched ahead; the next connection resumes after the last page applied", async () => {
+    const d = await openDevice();
+    const h = harness(d.db);
+    h.client.start();
+    let s = await openFresh(h, d.db);
+    const broken = recordIdOf(25);
+    dbOf(d.db).records("tasks").hook("creating", (id) => {
+      if (id === broken) throw new Error("storage failed");
+    });
+    s.receive(snapshotPage(0, 20, "p-2"));
+    s.receive(snapshotPage(20, 20, "p-3"));
+    s.receive(snapshotPage(40, 20, "p-4"));
+    expect(s.of("pull").map((p) => p.pageToken)).toEqual(["p-2", "p-3", "p-4"]);
+    await until(() => s.closedWith === 4001);
+    await until(() => h.timers.pending.size > 0);
+    const meta = (await dbOf(d.db).meta.get(cursorKey(WORKSPACE))) as CursorMeta;
+    expect(meta.snapshot?.resume).toBe("p-2");
+    expect(meta.snapshot?.received).toBe(20);
+    // Page 1 only: page 2 failed, page 3 (fetched ahead) was dropped with the socket.
+    expect((await d.db.list("tasks", WORKSPACE)).map((t) => t.id)).toEqual(Array.from({ length: 20 }, (_, i) => recordIdOf(i)));
+    h.timers.fire();
+    await until(() => h.sockets.length === 2);
+    s = h.last();
+    s.open();
+    await until(() => s.of("hello").length === 1);
+    expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: null }, resume: { [WORKSPACE]: "p-2" } });
+    await h.client.stop();
+  });
+});
