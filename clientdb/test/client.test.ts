@@ -862,7 +862,7 @@ describe("pages asked for ahead", () => {
     await h.client.stop();
   });
 
-  test("the default budget (1 MiB) keeps full pages from piling up: at most one waits besides the one asked for", async () => {
+  test("the default budget (1 MiB): with 600 KB pages, the next page is asked for ahead while one page waits, not while two do", async () => {
     const d = await openDevice();
     const h = harness(d.db);
     h.client.start();
