@@ -6,7 +6,7 @@ import { heldCursor } from "../src/apply";
 import { backoffDelay, seededRandom } from "../src/backoff";
 import { SyncClient, type SyncClientOptions } from "../src/client";
 import { dbOf, type ClientDb } from "../src/clientdb";
-import { cursorKey, type CursorMeta, type LinkMeta } from "../src/db";
+import { cursorKey, type CursorMeta } from "../src/db";
 import { LeaderElection, MemoryLockManager, lockName } from "../src/leader";
 import { computeStatus } from "../src/status";
 import { statusOf } from "../src/hooks";
@@ -801,43 +801,61 @@ function recordIdOf(i: number): string {
 }
 
 /** Opens the first connection of a fresh device (nothing held: a snapshot follows). */
-async function openFresh(h: Harness, db: ClientDb): Promise<FakeSocket> {
+async function openFresh(h: Harness): Promise<FakeSocket> {
   await until(() => h.sockets.length > 0);
   const s = h.last();
   s.open();
   await until(() => s.of("hello").length === 1);
   s.receive(welcome());
   await until(() => h.client.connected);
-  // The welcome's processing is over (its last step records the link), so the first page
-  // received next starts being applied at once.
-  await until(async () => ((await dbOf(db).meta.get("link")) as LinkMeta | undefined)?.state === "online");
-  await new Promise((resolve) => setTimeout(resolve, 1));
   return s;
 }
 
 describe("pages asked for ahead", () => {
   const pageLength = JSON.stringify(snapshotPage(0, 20, "p-2")).length;
 
-  test("the next page is asked for as a page arrives, while the pages waiting hold less than the budget", async () => {
+  /** A fresh device whose client counts the pages applied and notes, for each pull it sends,
+   * how many pages had been applied then. The test answers each pull once it was sent, as the
+   * server does; whether the welcome's processing is over when page 1 arrives does not matter. */
+  async function pulling(options: Partial<SyncClientOptions>) {
     const d = await openDevice();
-    // Room for two pages waiting, not three.
-    const h = harness(d.db, { pageBufferBytes: Math.floor(2.5 * pageLength) });
+    let applied = 0;
+    const h = harness(d.db, {
+      ...options,
+      onEvent: (e) => {
+        if (e.type === "page") applied++;
+      },
+    });
     h.client.start();
-    const s = await openFresh(h, d.db);
+    const s = await openFresh(h);
+    const appliedAtPull: number[] = [];
+    const send = s.send.bind(s);
+    s.send = (data: string) => {
+      if ((JSON.parse(data) as { type: string }).type === "pull") appliedAtPull.push(applied);
+      send(data);
+    };
     const tokens = () => s.of("pull").map((p) => p.pageToken);
-    // The server answers each pull at once; page 1 is being applied all along.
+    return { d, h, s, appliedAtPull, tokens };
+  }
+
+  test("the next page is asked for as a page arrives, while the pages waiting hold less than the budget", async () => {
+    // Room for two pages waiting, not three.
+    const { d, h, s, appliedAtPull, tokens } = await pulling({ pageBufferBytes: Math.floor(2.5 * pageLength) });
     s.receive(snapshotPage(0, 20, "p-2"));
-    expect(tokens()).toEqual(["p-2"]);
+    await until(() => tokens().length === 1);
     s.receive(snapshotPage(20, 20, "p-3"));
-    expect(tokens()).toEqual(["p-2", "p-3"]);
+    await until(() => tokens().length === 2);
     s.receive(snapshotPage(40, 20, "p-4"));
-    expect(tokens()).toEqual(["p-2", "p-3", "p-4"]);
+    await until(() => tokens().length === 3);
+    // Pages 2, 3 and 4 were asked for before page 2 was applied: ahead of their turn.
+    expect(appliedAtPull.slice(0, 3).every((n) => n <= 1)).toBe(true);
     // Pages 2, 3 and 4 wait (three pages): over the budget, page 5 is not asked for...
     s.receive(snapshotPage(60, 20, "p-5"));
     expect(tokens()).toEqual(["p-2", "p-3", "p-4"]);
-    // ... until page 2 leaves the waiting ones to be applied.
-    await until(() => s.of("pull").length === 4);
+    // ... until page 2 leaves the waiting ones to be applied (page 1 applied by then).
+    await until(() => tokens().length === 4);
     expect(tokens()).toEqual(["p-2", "p-3", "p-4", "p-5"]);
+    expect(appliedAtPull[3]).toBeGreaterThanOrEqual(1);
     s.receive(snapshotPage(80, 20));
     await h.client.idle();
     expect(s.of("pull")).toHaveLength(4);
@@ -847,35 +865,36 @@ describe("pages asked for ahead", () => {
   });
 
   test("with no budget, the next page is asked for only when a page starts being applied (one page ahead)", async () => {
-    const d = await openDevice();
-    const h = harness(d.db, { pageBufferBytes: 0 });
-    h.client.start();
-    const s = await openFresh(h, d.db);
+    const { d, h, s, appliedAtPull, tokens } = await pulling({ pageBufferBytes: 0 });
     s.receive(snapshotPage(0, 20, "p-2"));
-    expect(s.of("pull")).toHaveLength(1); // page 1 started at once
+    await until(() => tokens().length === 1);
     s.receive(snapshotPage(20, 20, "p-3"));
-    expect(s.of("pull")).toHaveLength(1); // page 2 waits behind page 1
-    await until(() => s.of("pull").length === 2);
+    await until(() => tokens().length === 2);
     s.receive(snapshotPage(40, 20));
     await h.client.idle();
+    // Page k + 1 was asked for when page k started: pages 1 .. k - 1 were applied by then.
+    expect(appliedAtPull).toHaveLength(2);
+    expect(appliedAtPull[1]).toBeGreaterThanOrEqual(1);
     expect((await d.db.list("tasks", WORKSPACE)).length).toBe(60);
     await h.client.stop();
   });
 
   test("the default budget (1 MiB): with 600 KB pages, the next page is asked for ahead while one page waits, not while two do", async () => {
-    const d = await openDevice();
-    const h = harness(d.db);
-    h.client.start();
-    const s = await openFresh(h, d.db);
+    const { d, h, s, appliedAtPull, tokens } = await pulling({});
     // Pages of about 600 KB (the server's pages hold up to about 768 KiB).
     const big = (k: number, next?: string) => snapshotPage(k * 2000, 2000, next);
     expect(JSON.stringify(big(0, "x")).length).toBeGreaterThan(550_000);
     s.receive(big(0, "p-2"));
+    await until(() => tokens().length === 1);
     s.receive(big(1, "p-3"));
+    await until(() => tokens().length === 2);
+    // Page 3 was asked for before page 1 was applied.
+    expect(appliedAtPull[1]).toBe(0);
+    // Pages 2 and 3 wait (over 1 MiB): page 4 is asked for only when page 2 starts.
     s.receive(big(2, "p-4"));
-    // Page 1 applying; page 2 waiting (under 1 MiB) asked for page 3; with pages 2 and 3
-    // waiting (over 1 MiB), page 4 is not asked for yet.
-    expect(s.of("pull").map((p) => p.pageToken)).toEqual(["p-2", "p-3"]);
+    expect(tokens()).toEqual(["p-2", "p-3"]);
+    await until(() => tokens().length === 3);
+    expect(appliedAtPull[2]).toBeGreaterThanOrEqual(1);
     s.receive(big(3));
     await h.client.idle();
     expect((await d.db.list("tasks", WORKSPACE)).length).toBe(8000);
@@ -908,7 +927,7 @@ describe("pages asked for ahead", () => {
     const d = await openDevice();
     const h = harness(d.db);
     h.client.start();
-    let s = await openFresh(h, d.db);
+    let s = await openFresh(h);
     const broken = recordIdOf(25);
     dbOf(d.db).records("tasks").hook("creating", (id) => {
       if (id === broken) throw new Error("storage failed");
