@@ -170,11 +170,17 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commi
 		return nil, nil, err
 	}
 	defer tx.rollback(ctx)
+	n := 0
+	for _, j := range group {
+		n += len(j.muts)
+	}
 	g := &groupTxn{
 		e: e, ctx: ctx, tx: tx, now: e.now(), group: group, results: make([]jobResult, len(group)),
 		workspaces: map[string]*workspaceEntry{}, roles: map[userWorkspace]authz.Role{},
 		last: map[clientWorkspace]int64{}, collected: map[clientWorkspace]int64{}, decided: map[clientWorkspace]int64{},
-		records: map[recordKey]*recordEntry{}, verdicts: map[clientMutation]Outcome{},
+		// Sized for the group: one record and one verdict per mutation at most.
+		records: make(map[recordKey]*recordEntry, n), verdicts: make(map[clientMutation]Outcome, n),
+		changes: make([]changeRow, 0, n),
 	}
 	for _, phase := range []func() error{g.bindClients, g.lockWorkspaces, g.readRoles, g.readLastIDs, g.loadRecords, g.decide, g.write} {
 		if err := phase(); err != nil {
