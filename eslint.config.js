@@ -95,5 +95,29 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The live hooks and what they import load with a signed-in page's first paint, before the
+    // device database's engine; Dexie (35 KB, the heaviest script of the app) must not come with
+    // them (clientdb/src/rows.ts). Types only.
+    files: ["clientdb/src/{context,internal,live,rows,records,merge,hlc}.ts", "clientdb/src/features/{hooks,liveList}.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "dexie", allowTypeImports: true, message: "This module loads before Dexie (clientdb/src/rows.ts): reach Dexie through internals(handle).live." },
+            { name: "dexie-react-hooks", message: "This module loads before Dexie (clientdb/src/rows.ts): use ./live's useLive." },
+            { name: "../clientdb", allowTypeImports: true, message: "clientdb.ts imports Dexie: take the reads from ./rows." },
+            { name: "./clientdb", allowTypeImports: true, message: "clientdb.ts imports Dexie: take the reads from ./rows." },
+            { name: "./db", allowTypeImports: true, message: "db.ts imports Dexie." },
+            { name: "../db", allowTypeImports: true, message: "db.ts imports Dexie." },
+          ],
+          patterns: [
+            { regex: "^(\\.\\./)+pwa(/|$)", message: "clientdb may not import the PWA (README: pwa → clientdb → shared-schema)." },
+          ],
+        },
+      ],
+    },
+  },
   ...sharedSchemaDepths,
 );

@@ -7,6 +7,7 @@ package migrations_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -259,5 +260,112 @@ func TestUpAppliesTheEmbeddedMigrations(t *testing.T) {
 	}
 	if !tableExists(t, db, "app_meta") {
 		t.Error("app_meta was not created")
+	}
+}
+
+// Migration 0016 rebuilds sync_records and sync_changes on SQLite (to drop their foreign key to
+// workspaces) with foreign keys enforced, as the store opens SQLite: every row is kept, conflicts
+// included (they reference sync_records), and conflicts still go with their record.
+func TestSQLiteMigration16KeepsTheSyncRowsAndTheConflictsForeignKey(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "m.db")+"?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1)
+	ms, err := migrations.Embedded(migrations.SQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) < 16 || ms[15].File != "0016_sync_no_workspace_fk.sql" {
+		t.Fatalf("migration 16 is not where this test expects it")
+	}
+	if _, err := migrations.Up(ctx, db, migrations.SQLite, ms[:15]); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO users (id, email, onboarding_step, created_at, updated_at) VALUES ('u1', 'u1@example.com', 'done', '2030-01-01', '2030-01-01')`,
+		`INSERT INTO workspaces (id, name, kind, created_at) VALUES ('w1', 'W', 'team', '2030-01-01')`,
+		`INSERT INTO sync_records (workspace_id, collection, record_id, seq, deleted, conflicts, state, updated_at) VALUES
+			('w1', 'tasks', 'r1', 2, 0, 1, '{"a":1}', '2030-01-01'), ('w1', 'tasks', 'r2', 3, 1, 0, '{"b":2}', '2030-01-02')`,
+		`INSERT INTO sync_changes (workspace_id, seq, collection, record_id, client_id, mutation_id, mutation, created_at) VALUES
+			('w1', 1, 'tasks', 'r1', 'c1', 1, '{}', '2030-01-01'), ('w1', 2, 'tasks', 'r1', 'c1', 2, '{}', '2030-01-01'),
+			('w1', 3, 'tasks', 'r2', 'c1', 3, '{}', '2030-01-02')`,
+		`INSERT INTO sync_conflicts (workspace_id, collection, record_id, field, stamp, value, author, seq, created_at) VALUES
+			('w1', 'tasks', 'r1', 'title', 's1', '"x"', 'c2', 2, '2030-01-01')`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	dump := func(table string) string {
+		t.Helper()
+		rows, err := db.Query(`SELECT * FROM ` + table + ` ORDER BY 1, 2, 3`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var b strings.Builder
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vals {
+				b.WriteString(strings.TrimSpace(strings.ReplaceAll(fmt.Sprint(v), "\n", " ")) + "|")
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	tables := []string{"sync_records", "sync_changes", "sync_conflicts"}
+	before := map[string]string{}
+	for _, table := range tables {
+		before[table] = dump(table)
+	}
+
+	if _, err := migrations.Up(ctx, db, migrations.SQLite, ms[:16]); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range tables {
+		if got := dump(table); got != before[table] {
+			t.Errorf("%s after the migration:\n%s\nbefore:\n%s", table, got, before[table])
+		}
+	}
+	fks := func(table string) string {
+		t.Helper()
+		var out string
+		if err := db.QueryRow(`SELECT COALESCE(group_concat("table" || ':' || "from" || '->' || "to" || ':' || on_delete, ','), '') FROM pragma_foreign_key_list(?)`, table).Scan(&out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for table, want := range map[string]string{
+		"sync_records":    "",
+		"sync_changes":    "",
+		"sync_workspaces": "workspaces:workspace_id->id:CASCADE",
+		"sync_conflicts":  "sync_records:workspace_id->workspace_id:CASCADE,sync_records:collection->collection:CASCADE,sync_records:record_id->record_id:CASCADE",
+	} {
+		if got := fks(table); got != want {
+			t.Errorf("foreign keys of %s = %q, want %q", table, got, want)
+		}
+	}
+	var violations int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_foreign_key_check`).Scan(&violations); err != nil || violations != 0 {
+		t.Errorf("foreign key check: %d violations, %v", violations, err)
+	}
+	// A conflict still goes with its record.
+	if _, err := db.ExecContext(ctx, `DELETE FROM sync_records WHERE record_id = 'r1'`); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sync_conflicts`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("%d conflicts left after their record was deleted (%v)", left, err)
 	}
 }

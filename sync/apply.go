@@ -170,11 +170,17 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commi
 		return nil, nil, err
 	}
 	defer tx.rollback(ctx)
+	n := 0
+	for _, j := range group {
+		n += len(j.muts)
+	}
 	g := &groupTxn{
 		e: e, ctx: ctx, tx: tx, now: e.now(), group: group, results: make([]jobResult, len(group)),
 		workspaces: map[string]*workspaceEntry{}, roles: map[userWorkspace]authz.Role{},
 		last: map[clientWorkspace]int64{}, collected: map[clientWorkspace]int64{}, decided: map[clientWorkspace]int64{},
-		records: map[recordKey]*recordEntry{}, verdicts: map[clientMutation]Outcome{},
+		// Sized for the group: one record and one verdict per mutation at most.
+		records: make(map[recordKey]*recordEntry, n), verdicts: make(map[clientMutation]Outcome, n),
+		changes: make([]changeRow, 0, n),
 	}
 	for _, phase := range []func() error{g.bindClients, g.lockWorkspaces, g.readRoles, g.readLastIDs, g.loadRecords, g.decide, g.write} {
 		if err := phase(); err != nil {
@@ -259,6 +265,14 @@ func (g *groupTxn) bindClients() error {
 
 // lockWorkspaces locks the workspaces written, in id order: the sequence is allocated under this
 // lock, so seqs commit in order and no reader sees seq N+1 before N.
+//
+// On Postgres it also holds the workspace row itself (FOR KEY SHARE: a rename goes on, a deletion
+// waits), once per workspace and push. The record states and the change log have no foreign key to
+// workspaces (migration 0016), so this is what keeps a push and the deletion of its workspace
+// apart: the deletion (members.DeleteWorkspace) waits for the push to commit, then deletes what it
+// wrote; a push that comes after the deletion finds no workspace. Taken here, first, the lock also
+// keeps the two from deadlocking (before, the push took it per row written, later, while the
+// deletion could already be waiting for the push's sync_workspaces row).
 func (g *groupTxn) lockWorkspaces() error {
 	_ = g.live(func(j *job) error {
 		for _, m := range j.muts {
@@ -266,10 +280,14 @@ func (g *groupTxn) lockWorkspaces() error {
 		}
 		return nil
 	})
+	holdWorkspace := ""
+	if g.e.db.Dialect() == store.Postgres {
+		holdWorkspace = " FOR KEY SHARE"
+	}
 	for _, w := range sortedKeys(g.workspaces) {
 		we := &workspaceEntry{}
 		err := g.tx.queryRow(g.ctx, `INSERT INTO sync_workspaces (workspace_id, seq, gc_seq, updated_at)
-			SELECT id, 0, 0, ? FROM workspaces WHERE id = ?
+			SELECT id, 0, 0, ? FROM workspaces WHERE id = ?`+holdWorkspace+`
 			ON CONFLICT (workspace_id) DO UPDATE SET updated_at = excluded.updated_at
 			RETURNING seq`, g.now, w).Scan(&we.head)
 		switch {

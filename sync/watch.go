@@ -81,7 +81,7 @@ func (g *groupTxn) commits(heads map[string]int64) []Commit {
 	for _, w := range sortedKeys(heads) {
 		we := g.workspaces[w]
 		c := Commit{Workspace: w, Seq: heads[w], From: we.startAt}
-		page := &ChangesPage{Cursor: c.Seq}
+		page := &ChangesPage{Cursor: c.Seq, Changes: make([]Change, 0, min(c.Seq-c.From, int64(g.e.opts.Limits.MaxChangesPerPage)))}
 		for _, ch := range g.changes {
 			if ch.key.workspace != w {
 				continue

@@ -11,6 +11,7 @@
 //       median of --runs runs. http://localhost counts as a secure origin for Lighthouse.
 //
 // Usage: npx tsx bench/web/webbench.ts [--runs 3] [--out bench/results-web.json] [--only js|lighthouse]
+//        [--pages signin,dashboard]
 // Environment: CHROMIUM_PATH (default /usr/bin/chromium), PATRIMONIO_WEB_DIR (default pwa/dist).
 // Lighthouse's full reports are written to test-results/lighthouse/<page>-<run>.json.
 import { execFileSync } from "node:child_process";
@@ -44,6 +45,8 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "3" },
     out: { type: "string", default: path.join(REPO_ROOT, "bench", "results-web.json") },
     only: { type: "string" },
+    // Which pages to measure (comma-separated): signin, dashboard.
+    pages: { type: "string", default: "signin,dashboard" },
   },
 });
 const runs = Math.max(1, Number(args.runs));
@@ -233,11 +236,12 @@ async function main() {
     // Signed out first, then a user signed up through the API (onboarding done) for the dashboard.
     const browser = js ? await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true }) : null;
     try {
-      if (browser) await initialJS(browser, base, "signin", "/signin", signinReady);
-      if (lh) await lighthousePage("signin", `${base}/signin`);
+      const pages = new Set(args.pages.split(","));
+      if (browser && pages.has("signin")) await initialJS(browser, base, "signin", "/signin", signinReady);
+      if (lh && pages.has("signin")) await lighthousePage("signin", `${base}/signin`);
       const account = await createOnboardedAccount(base, `bench-web-${Date.now()}@example.com`, "bench web passphrase 4417 long");
-      if (browser) await initialJS(browser, base, "dashboard", "/", dashboardReady, storageStateFor(base, account));
-      if (lh) await lighthousePage("dashboard", `${base}/`, { Cookie: `patrimonio_session=${account.sessionToken}` });
+      if (browser && pages.has("dashboard")) await initialJS(browser, base, "dashboard", "/", dashboardReady, storageStateFor(base, account));
+      if (lh && pages.has("dashboard")) await lighthousePage("dashboard", `${base}/`, { Cookie: `patrimonio_session=${account.sessionToken}` });
     } finally {
       await browser?.close();
     }

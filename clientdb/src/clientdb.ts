@@ -8,7 +8,6 @@ import {
   LocalDb,
   cursorKey,
   type ClockMeta,
-  type ConflictRow,
   type CursorMeta,
   type DbOptions,
   type DeviceMeta,
@@ -19,11 +18,10 @@ import {
 } from "./db";
 import { Clock, newNodeId } from "./hlc";
 import { uuidv4, uuidv7 } from "./ids";
-import { internals, register } from "./internal";
+import { register, type LiveSource } from "./internal";
 import {
   equalValues,
   isDeleted,
-  unseenByDelete,
   type Conflict,
   type ConflictKey,
   type JsonValue,
@@ -31,6 +29,10 @@ import {
   type RecordState,
 } from "./merge";
 import { buildRow, confirmedState, conflictId, visibleFields, writeRows } from "./records";
+
+// The reads the live hooks share with the handle live in rows.ts (no Dexie import there).
+export { dbOf, listRows, toConflict, toRecord } from "./rows";
+import { listRows, toConflict, toRecord } from "./rows";
 
 // ---------------------------------------------------------------- public types
 
@@ -163,43 +165,7 @@ export function baseFor(row: RecordRow): Record<string, string> {
   return base;
 }
 
-export function toRecord<C extends CollectionName>(collection: C, row: RecordRow): SyncedRecord<C> {
-  const clocks = { ...row.state.clocks };
-  if (row.state.life) clocks.deleted = row.state.life.stamp;
-  let pending = 0;
-  let rejected = 0;
-  for (const l of row.local) {
-    if (l.status === "rejected") rejected++;
-    else pending++;
-  }
-  return {
-    collection,
-    id: row.id,
-    workspaceId: row.workspaceId,
-    fields: visibleFields(row.state) as EntityOf<C>,
-    clocks,
-    deleted: isDeleted(row.state),
-    unseenByDelete: unseenByDelete(row.state),
-    pending,
-    rejected,
-    conflicts: row.conflictCount,
-  };
-}
 
-export function toConflict(row: ConflictRow): ConflictView {
-  return {
-    id: row.id,
-    collection: row.collection,
-    recordId: row.recordId,
-    workspaceId: row.workspaceId,
-    field: row.field,
-    value: row.value,
-    current: row.current,
-    author: row.author,
-    stamp: row.stamp,
-    at: Date.parse(row.stamp.slice(0, 24)),
-  };
-}
 
 export function toRejected(row: RejectedRow): RejectedView {
   const out: RejectedView = {
@@ -222,6 +188,17 @@ export function toRejected(row: RejectedRow): RejectedView {
  * One device database. Open it with `ClientDb.open`; write only through its commands; read
  * through the hooks (or `get`/`list`/... outside React). A `SyncClient` keeps it in sync.
  */
+/** Dexie's live queries and change signal, for the Dexie-free hook modules (internal.ts). */
+const DEXIE_LIVE: LiveSource = {
+  query(querier, next, error) {
+    return Dexie.liveQuery(querier).subscribe({ next, error });
+  },
+  onMutated(listener) {
+    Dexie.on("storagemutated", listener);
+    return () => Dexie.on("storagemutated").unsubscribe(listener);
+  },
+};
+
 export class ClientDb {
   /** Stable id of this device database (the `clientId` of the sync protocol). */
   readonly clientId: string;
@@ -236,7 +213,7 @@ export class ClientDb {
     this.name = db.name;
     this.#node = device.node;
     this.#now = now;
-    register(this, { db, clientId: device.clientId, node: device.node, now });
+    register(this, { db, clientId: device.clientId, node: device.node, now, live: DEXIE_LIVE });
   }
 
   /** Opens (creating or upgrading) the device database. */
@@ -541,15 +518,4 @@ export function parseConflictId(conflictId: string): { collection: CollectionNam
   return { collection: collection as CollectionName, recordId };
 }
 
-export async function listRows(db: LocalDb, collection: CollectionName, workspaceId: string, includeDeleted: boolean): Promise<RecordRow[]> {
-  const index = db.records(collection).where("[workspaceId+deleted]");
-  const rows = includeDeleted
-    ? await index.between([workspaceId, Dexie.minKey], [workspaceId, Dexie.maxKey]).toArray()
-    : await index.equals([workspaceId, 0]).toArray();
-  return rows;
-}
 
-/** The Dexie database behind a handle (this package's engine and hooks only). */
-export function dbOf(handle: ClientDb): LocalDb {
-  return internals(handle).db;
-}

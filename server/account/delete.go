@@ -55,8 +55,8 @@ func (s *Profile) DeleteAccount(ctx context.Context, u *User, sess *Session) err
 		return s.lastOwnerError(ctx, blocking)
 	}
 	for _, id := range doomed {
-		if _, err := tx.Exec(ctx, `DELETE FROM workspaces WHERE id = ?`, id); err != nil {
-			return fmt.Errorf("delete account %s: delete workspace %s: %w", u.ID, id, err)
+		if _, err := members.DeleteWorkspace(ctx, tx, id); err != nil {
+			return fmt.Errorf("delete account %s: %w", u.ID, err)
 		}
 	}
 	res, err := tx.Exec(ctx, `DELETE FROM users WHERE id = ?`, u.ID)

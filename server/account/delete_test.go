@@ -178,7 +178,8 @@ func TestDeletingTheAccountDeletesEverythingOfTheUserAndNothingElse(t *testing.T
 }
 
 func TestDeletingTheAccountDeletesTheSyncDataOfItsWorkspaces(t *testing.T) {
-	// The sync tables (migration 0005) hang off workspaces and users with ON DELETE CASCADE; this
+	// The sync tables (migration 0005) hang off workspaces and users with ON DELETE CASCADE, but for
+	// the record states and the change log, which members.DeleteWorkspace deletes (0016); this
 	// test writes a row in each, as the sync engine would, and checks that none is left.
 	dialects(t, func(t *testing.T, e *env) {
 		ana, token := e.signUp(t, "ana@example.com")

@@ -1,7 +1,8 @@
 // Package members reads memberships: who belongs to which workspace, with which role. It is the one
 // place that knows how a membership is stored; the workspace service, the account service and the
 // sync engine read roles, member lists and owner counts through it, and authz applies the rules to
-// what it reads.
+// what it reads. DeleteWorkspace is the one way to delete a workspace (the account and workspace
+// services call it), so that what does not go with its row goes too.
 package members
 
 import (
@@ -134,4 +135,38 @@ func Count(ctx context.Context, q Querier, workspaceID string) (members, owners 
 		return 0, 0, fmt.Errorf("members of %s: count: %w", workspaceID, err)
 	}
 	return members, owners, nil
+}
+
+// Execer runs a statement with ? placeholders in the caller's transaction (*store.Tx).
+type Execer interface {
+	Exec(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// DeleteWorkspace deletes a workspace in the caller's transaction and reports whether it existed.
+// What refers to the workspace through a foreign key goes with its row (memberships, invitations,
+// the sync head sync_workspaces, ...); the sync engine's record states and change log do not
+// (migration 0016: a push would check the workspace once per row it writes), so they are deleted
+// here, after the row. The order matters on Postgres: deleting the row cascades to the workspace's
+// sync_workspaces row, which every push in progress in the workspace holds locked until it
+// commits, so the deletion waits for those pushes and the statements after it see their rows; a
+// push that starts later finds no workspace (its mutations are rejected, not_found). Open
+// conflicts (sync_conflicts) go with their records.
+func DeleteWorkspace(ctx context.Context, tx Execer, workspaceID string) (bool, error) {
+	res, err := tx.Exec(ctx, `DELETE FROM workspaces WHERE id = ?`, workspaceID)
+	if err != nil {
+		return false, fmt.Errorf("delete workspace %s: %w", workspaceID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("delete workspace %s: %w", workspaceID, err)
+	}
+	for _, q := range []string{
+		`DELETE FROM sync_records WHERE workspace_id = ?`,
+		`DELETE FROM sync_changes WHERE workspace_id = ?`,
+	} {
+		if _, err := tx.Exec(ctx, q, workspaceID); err != nil {
+			return false, fmt.Errorf("delete workspace %s: its sync rows: %w", workspaceID, err)
+		}
+	}
+	return n > 0, nil
 }

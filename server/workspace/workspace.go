@@ -212,7 +212,7 @@ func (s *Service) Rename(ctx context.Context, userID, workspaceID, name string) 
 }
 
 // Delete deletes a team workspace with its memberships and invitations (and, through their
-// foreign keys, everything else that belongs to it).
+// foreign keys and members.DeleteWorkspace, everything else that belongs to it).
 func (s *Service) Delete(ctx context.Context, userID, workspaceID string) error {
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -227,11 +227,13 @@ func (s *Service) Delete(ctx context.Context, userID, workspaceID string) error 
 	for _, q := range []string{
 		`DELETE FROM invitations WHERE workspace_id = ?`,
 		`DELETE FROM memberships WHERE workspace_id = ?`,
-		`DELETE FROM workspaces WHERE id = ?`,
 	} {
 		if _, err := tx.Exec(ctx, q, w.ID); err != nil {
 			return fmt.Errorf("delete workspace %s: %w", w.ID, err)
 		}
+	}
+	if _, err := members.DeleteWorkspace(ctx, tx, w.ID); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete workspace %s: commit: %w", w.ID, err)

@@ -233,18 +233,32 @@ func (c *ingestClient) readLoop() {
 }
 
 // prepareRawTable makes the table of the raw baseline: shaped like sync_records (same columns,
-// keys and indexes) with the same foreign key to workspaces.
+// keys and indexes) with the same foreign keys as sync_records has (read from the catalog: none
+// since migration 0016, which dropped its key to workspaces; the baseline follows the table it
+// stands for).
 func prepareRawTable(ctx context.Context, dbURL string) error {
 	conn, err := pgx.Connect(ctx, dbURL)
 	if err != nil {
 		return err
 	}
 	defer conn.Close(ctx)
-	for _, q := range []string{
+	rows, err := conn.Query(ctx, `SELECT pg_get_constraintdef(oid) FROM pg_constraint
+		WHERE conrelid = 'sync_records'::regclass AND contype = 'f' ORDER BY conname`)
+	if err != nil {
+		return fmt.Errorf("prepare the raw table: read the foreign keys of sync_records: %w", err)
+	}
+	foreignKeys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("prepare the raw table: read the foreign keys of sync_records: %w", err)
+	}
+	statements := []string{
 		`DROP TABLE IF EXISTS bench_raw_records`,
 		`CREATE TABLE bench_raw_records (LIKE sync_records INCLUDING ALL)`,
-		`ALTER TABLE bench_raw_records ADD FOREIGN KEY (workspace_id) REFERENCES workspaces (id) ON DELETE CASCADE`,
-	} {
+	}
+	for _, fk := range foreignKeys {
+		statements = append(statements, `ALTER TABLE bench_raw_records ADD `+fk)
+	}
+	for _, q := range statements {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			return fmt.Errorf("prepare the raw table: %w", err)
 		}
@@ -255,8 +269,8 @@ func prepareRawTable(ctx context.Context, dbURL string) error {
 // runRawUpsert is the baseline: the same rows (the record states the server stores for the same
 // asset creations) upserted straight into Postgres, by as many writers as ingest has clients,
 // in batches of the same size, one transaction per batch (one INSERT ... ON CONFLICT DO UPDATE
-// of batchSize rows), into a table shaped like sync_records (same columns, keys and indexes,
-// foreign key to workspaces).
+// of batchSize rows), into a table shaped like sync_records (same columns, keys, indexes and
+// foreign keys).
 func runRawUpsert(ctx context.Context, dbURL string, workspaces []string, cfg ingestConfig, pg postgresCPU) (ingestResult, error) {
 	admin, err := pgx.Connect(ctx, dbURL)
 	if err != nil {

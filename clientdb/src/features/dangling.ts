@@ -6,7 +6,10 @@
 import type { CollectionName } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, Patch } from "../clientdb";
 import type { RecordRow } from "../db";
+import { useClientDb } from "../context";
+import { useLive } from "../live";
 import { atomically, liveRows, must, recordsOf } from "./batch";
+import { current, type Tagged } from "./hooks";
 
 export interface DanglingRef {
   collection: CollectionName;
@@ -111,4 +114,17 @@ export function repairDanglingRefs(db: ClientDb, workspaceId: string): Promise<C
     }
     return { repaired: found };
   });
+}
+
+/** References of a workspace left pointing at a deleted or missing asset or structure (see
+ * dangling.ts), live; undefined while loading. Show them as a problem; repairDanglingRefs fixes them. */
+export function useDanglingRefs(workspaceId: string | undefined): DanglingRef[] | undefined {
+  const handle = useClientDb();
+  const key = workspaceId ?? "";
+  const result = useLive(handle, async (): Promise<Tagged<DanglingRef[]> | null> => {
+    if (!handle || workspaceId === undefined) return null;
+    const rows = await readDanglingInputs(handle, workspaceId);
+    return { handle, key, value: scanDangling({ assets: new Set(rows.assets.map((r) => r.id)), structures: new Set(rows.legalStructures.map((r) => r.id)) }, rows) };
+  }, [handle, key]);
+  return current(result, handle, key);
 }

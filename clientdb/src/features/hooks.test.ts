@@ -8,7 +8,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { ClientDb } from "../clientdb";
 import { ClientDbProvider } from "../context";
 import { OTHER_WORKSPACE, WORKSPACE, asset, task } from "../../test/support";
-import { useDanglingRefs, useRecordById, useRecordsWhere, useWorkspaceRecords } from "./hooks";
+import { useDanglingRefs } from "./dangling";
+import { useRecordById, useRecordsWhere, useWorkspaceRecords } from "./hooks";
 import { liveRecordList } from "./liveList";
 
 afterEach(cleanup);

@@ -1,22 +1,23 @@
 // Live queries that tell LOADING from NONE: undefined until the query for the CURRENT database and
-// workspace has answered. (dexie-react-hooks' useLiveQuery keeps the previous result while new deps
-// load, so a plain useRecords would show the [] it gave before the database opened, or another
-// workspace's rows, for the time of the first query.)
+// workspace has answered. (A live query keeps the previous result while new deps load, so a plain
+// one would show the [] it gave before the database opened, or another workspace's rows, for the
+// time of the first query.) No Dexie import here or in what this imports: these hooks are part of a
+// signed-in page's first load (rows.ts says why).
 import type { CollectionName } from "@patrimonio/shared-schema";
-import { useLiveQuery } from "dexie-react-hooks";
 import { useCallback, useSyncExternalStore } from "react";
-import { dbOf, listRows, toConflict, toRecord, type ClientDb, type ConflictView, type SyncedRecord } from "../clientdb";
+import type { ClientDb, ConflictView, SyncedRecord } from "../clientdb";
 import { useClientDb } from "../context";
-import { readDanglingInputs, scanDangling, type DanglingRef } from "./dangling";
+import { useLive } from "../live";
+import { dbOf, listRows, toConflict, toRecord } from "../rows";
 import { liveRecordList } from "./liveList";
 
-interface Tagged<T> {
+export interface Tagged<T> {
   handle: ClientDb;
   key: string;
   value: T;
 }
 
-function current<T>(result: Tagged<T> | null | undefined, handle: ClientDb | null, key: string): T | undefined {
+export function current<T>(result: Tagged<T> | null | undefined, handle: ClientDb | null, key: string): T | undefined {
   if (!result || handle === null || result.handle !== handle || result.key !== key) return undefined;
   return result.value;
 }
@@ -48,7 +49,7 @@ export function useRecordsWhere<C extends CollectionName>(
 ): SyncedRecord<C>[] | undefined {
   const handle = useClientDb();
   const key = `${collection}\u0000${workspaceId ?? ""}\u0000${field}\u0000${String(value)}`;
-  const result = useLiveQuery(async (): Promise<Tagged<SyncedRecord<C>[]> | null> => {
+  const result = useLive(handle, async (): Promise<Tagged<SyncedRecord<C>[]> | null> => {
     if (!handle || workspaceId === undefined) return null;
     if (value === undefined) return { handle, key, value: [] };
     const rows = await listRows(dbOf(handle), collection, workspaceId, false);
@@ -61,7 +62,7 @@ export function useRecordsWhere<C extends CollectionName>(
 export function useRecordById<C extends CollectionName>(collection: C, id: string | undefined): SyncedRecord<C> | null | undefined {
   const handle = useClientDb();
   const key = `${collection}\u0000${id ?? ""}`;
-  const result = useLiveQuery(async (): Promise<Tagged<SyncedRecord<C> | null> | null> => {
+  const result = useLive(handle, async (): Promise<Tagged<SyncedRecord<C> | null> | null> => {
     if (!handle || id === undefined) return null;
     const row = await dbOf(handle).records(collection).get(id);
     return { handle, key, value: row ? toRecord(collection, row) : null };
@@ -74,23 +75,10 @@ export function useRecordById<C extends CollectionName>(collection: C, id: strin
 export function useWorkspaceConflicts(workspaceId: string | undefined, recordId?: string): ConflictView[] | undefined {
   const handle = useClientDb();
   const key = `${workspaceId ?? ""}\u0000${recordId ?? ""}`;
-  const result = useLiveQuery(async (): Promise<Tagged<ConflictView[]> | null> => {
+  const result = useLive(handle, async (): Promise<Tagged<ConflictView[]> | null> => {
     if (!handle || workspaceId === undefined) return null;
     const rows = await dbOf(handle).conflicts.where("workspaceId").equals(workspaceId).toArray();
     return { handle, key, value: rows.filter((r) => recordId === undefined || r.recordId === recordId).map(toConflict) };
-  }, [handle, key]);
-  return current(result, handle, key);
-}
-
-/** References of a workspace left pointing at a deleted or missing asset or structure (see
- * dangling.ts), live; undefined while loading. Show them as a problem; repairDanglingRefs fixes them. */
-export function useDanglingRefs(workspaceId: string | undefined): DanglingRef[] | undefined {
-  const handle = useClientDb();
-  const key = workspaceId ?? "";
-  const result = useLiveQuery(async (): Promise<Tagged<DanglingRef[]> | null> => {
-    if (!handle || workspaceId === undefined) return null;
-    const rows = await readDanglingInputs(handle, workspaceId);
-    return { handle, key, value: scanDangling({ assets: new Set(rows.assets.map((r) => r.id)), structures: new Set(rows.legalStructures.map((r) => r.id)) }, rows) };
   }, [handle, key]);
   return current(result, handle, key);
 }

@@ -14,7 +14,8 @@ export {
 } from "./assets";
 export { CYCLE_KEY, PARENT_MISSING_KEY, deleteLegalStructure, saveLegalStructure, setStructureParent } from "./legalStructures";
 export { ancestorChain, findCycles, idsInCycles, structureTree, wouldCreateCycle, type StructureLink } from "./structureGraph";
-export { useDanglingRefs, useRecordById, useRecordsWhere, useWorkspaceConflicts, useWorkspaceRecords } from "./hooks";
+export { useDanglingRefs } from "./dangling";
+export { useRecordById, useRecordsWhere, useWorkspaceConflicts, useWorkspaceRecords } from "./hooks";
 export { findDanglingRefs, repairDanglingRefs, type DanglingRef } from "./dangling";
 export { deleteLiability, saveLiability } from "./liabilities";
 export { deleteCashFlow, saveCashFlow } from "./flows";

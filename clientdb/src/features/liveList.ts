@@ -6,10 +6,12 @@
 // Shared per (database, collection, workspace); kept up to date for KEEP_ALIVE_MS after its last
 // subscriber leaves, so navigating back to a screen shows the list at once instead of reading
 // 10,000 rows again.
+// No Dexie import (rows.ts says why): the change signal comes through the handle.
 import type { CollectionName } from "@patrimonio/shared-schema";
-import Dexie from "dexie";
-import { dbOf, listRows, toRecord, type ClientDb, type SyncedRecord } from "../clientdb";
+import type { ClientDb, SyncedRecord } from "../clientdb";
 import type { RecordRow } from "../db";
+import { internals } from "../internal";
+import { dbOf, listRows, toRecord } from "../rows";
 
 interface RangeNode {
   from?: unknown;
@@ -64,7 +66,8 @@ export class LiveRecordList<C extends CollectionName> {
   #stopped = true;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #part: string;
-  readonly #onMutated = (parts: Record<string, RangeNode>) => this.#mutated(parts);
+  readonly #onMutated = (parts: Record<string, unknown>) => this.#mutated(parts as Record<string, RangeNode>);
+  #stopListening: (() => void) | undefined;
 
   constructor(
     readonly handle: ClientDb,
@@ -105,14 +108,15 @@ export class LiveRecordList<C extends CollectionName> {
     this.#stopped = false;
     this.registry.active(this);
     // Listen before the first read, so a write landing during it is read again afterwards.
-    Dexie.on("storagemutated", this.#onMutated);
+    this.#stopListening = internals(this.handle).live.onMutated(this.#onMutated);
     this.#pending = "all";
     void this.#run();
   }
 
   #stop(): void {
     this.#stopped = true;
-    Dexie.on("storagemutated").unsubscribe(this.#onMutated);
+    this.#stopListening?.();
+    this.#stopListening = undefined;
     this.#snapshot = undefined;
     this.#records.clear();
     this.#order = [];

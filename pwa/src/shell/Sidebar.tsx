@@ -1,3 +1,4 @@
+import { useClientDb } from "@patrimonio/clientdb/context";
 import { Link } from "@tanstack/react-router";
 import { X } from "lucide-react";
 import { Suspense, type ReactNode } from "react";
@@ -19,6 +20,9 @@ interface SidebarProps {
 
 export function Sidebar({ id, open, onClose, preferences }: SidebarProps) {
   const { t } = useTranslation();
+  // The entries' counts read the device database: their code loads once it is open, after the
+  // page's first paint, not with the shell.
+  const dbOpen = useClientDb() !== null;
   return (
     <div id={id} className={styles.sidebar} data-open={open}>
       <div className={styles.brand}>
@@ -43,7 +47,7 @@ export function Sidebar({ id, open, onClose, preferences }: SidebarProps) {
               >
                 <item.icon size={18} aria-hidden="true" />
                 <span>{t(item.labelKey)}</span>
-                {item.badge && (
+                {item.badge && dbOpen && (
                   <Suspense fallback={null}>
                     <item.badge />
                   </Suspense>

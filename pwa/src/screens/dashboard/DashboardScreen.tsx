@@ -29,21 +29,36 @@ export function DashboardScreen() {
   const assets = useContext(DeviceSyncActive) ? listed : [];
   // While the device database opens, the last figures of the workspace (if any) show at once, even
   // before the figures' chunk has loaded.
+  const held = useMemo(() => readSnapshot(workspaceId), [workspaceId]);
   const snapshot = useMemo(() => {
-    const s = readSnapshot(workspaceId);
     const d = new Date();
     const today = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-    return s && workspaceId && s.base === (readHeld(workspaceId)?.code ?? DEFAULT_BASE) && s.today === today ? s : undefined;
-  }, [workspaceId]);
+    return held && workspaceId && held.base === (readHeld(workspaceId)?.code ?? DEFAULT_BASE) && held.today === today ? held : undefined;
+  }, [held, workspaceId]);
   const remembered = snapshot !== undefined;
+  // A workspace this device never computed figures for (it remembers them once there are assets)
+  // is new or empty: its frame (the empty state's place and the legal notices) shows at once, and
+  // the empty state fills that place when the device database answers, without moving the notices.
+  // A workspace with remembered figures waits for its figures, whose notices come below them.
+  const framed = workspaceId !== undefined && held === undefined;
   return (
     <div className={styles.page}>
       <PageHeader title={t("dashboard.title")} subtitle={t("dashboard.subtitle")} />
       {assets === undefined && !remembered ? (
-        <Skeleton shape="block" />
+        framed ? (
+          <>
+            <div className={styles.emptySlot} aria-busy="true">
+              <Skeleton shape="block" className={styles.emptyFill} />
+            </div>
+            <Notices base={null} oldestRateDate={null} newestRateDate={null} />
+          </>
+        ) : (
+          <Skeleton shape="block" />
+        )
       ) : assets !== undefined && assets.length === 0 ? (
         <>
-          <EmptyState
+          <div className={styles.emptySlot}>
+            <EmptyState
             data-testid="dashboard-empty"
             icon={<Wallet size={24} />}
             title={t("dashboard.empty.title")}
@@ -53,7 +68,8 @@ export function DashboardScreen() {
                 {t("dashboard.empty.add")}
               </Link>
             }
-          />
+            />
+          </div>
           <Notices base={null} oldestRateDate={null} newestRateDate={null} />
         </>
       ) : (
