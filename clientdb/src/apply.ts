@@ -237,7 +237,7 @@ async function dropUnconfirmed(db: LocalDb, workspaceId: string, epoch: number):
 /** Removes answered outbox entries. `range` is every outbox row between the smallest and the
  * greatest answered id when it was read whole: when it holds nothing else (the usual case, a
  * whole push answered), one range delete does instead of a delete per entry. */
-async function deleteOutbox(db: LocalDb, entries: OutboxRow[], range: OutboxRow[] | undefined): Promise<void> {
+async function deleteOutbox(db: LocalDb, entries: OutboxRow[], range: readonly unknown[] | undefined): Promise<void> {
   const ids = [...new Set(entries.map((e) => e.mutationId))];
   if (range !== undefined && ids.length > 1 && range.length === ids.length) {
     // The entries ⊆ range (both read in this transaction), as many distinct ones: the same rows.
@@ -251,6 +251,41 @@ async function deleteOutbox(db: LocalDb, entries: OutboxRow[], range: OutboxRow[
     return;
   }
   await db.outbox.bulkDelete(ids);
+}
+
+/**
+ * The outbox entries of these mutation ids still in the outbox (inside the caller's transaction),
+ * and (`inRange`) the outbox's keys or rows between the smallest and the greatest id when read
+ * whole. `pushed` holds the rows the sync client read and pushed: outbox rows never change once
+ * written, so when it has every id only the keys are read (to know which are still there), not
+ * the rows.
+ */
+async function outboxEntries(
+  db: LocalDb,
+  ids: readonly number[],
+  pushed: ReadonlyMap<number, OutboxRow> | undefined,
+  inRange: (r: readonly unknown[] | undefined) => void,
+): Promise<OutboxRow[]> {
+  if (pushed === undefined || ids.length === 0 || !ids.every((id) => pushed.has(id))) {
+    return (await getByKeys(db.outbox, ids, outboxId, inRange)).filter((e) => e !== undefined);
+  }
+  let lo = ids[0]!;
+  let hi = lo;
+  for (const id of ids) {
+    if (id < lo) lo = id;
+    if (id > hi) hi = id;
+  }
+  const limit = ids.length + 32;
+  const keys = await db.outbox.where(":id").between(lo, hi, true, true).limit(limit).primaryKeys();
+  if (keys.length >= limit) {
+    // A sparse range: ask for each key.
+    inRange(undefined);
+    const present = await db.outbox.bulkGet([...ids]);
+    return present.filter((e) => e !== undefined);
+  }
+  inRange(keys);
+  const present = new Set(keys);
+  return ids.filter((id) => present.has(id)).map((id) => pushed.get(id)!);
 }
 
 /** Rows of the given outbox entries, grouped per collection, for the ack/reject transactions. */
@@ -286,14 +321,27 @@ async function rewrite(db: LocalDb, original: Map<CollectionName, Map<string, Re
  * duplicate of a mutation applied long ago) leaves the record now. A re-stamped mutation takes the
  * server's stamp (sync/CLOCK.md).
  */
-export function applyAcks(dev: Internals, acks: Ack[]): Promise<number> {
+export function applyAcks(dev: Internals, acks: Ack[], pushed?: ReadonlyMap<number, OutboxRow>): Promise<number> {
   const { db } = dev;
   return db.transaction("rw", db.syncTables(), async () => {
-    let range: OutboxRow[] | undefined;
-    const entries = (await getByKeys(db.outbox, acks.map((a) => a.mutationId), outboxId, (r) => (range = r))).filter((e) => e !== undefined);
+    let range: readonly unknown[] | undefined;
+    const entries = await outboxEntries(db, acks.map((a) => a.mutationId), pushed, (r) => (range = r));
     if (entries.length === 0) return 0;
     const ackOf = new Map(acks.map((a) => [a.mutationId, a]));
-    const rows = await rowsOf(db, entries);
+    // A record row needs reading only when the ack may change it: a re-stamp, or a confirmed
+    // state that may already contain the mutation. It cannot while the ack's seq is above the
+    // workspace's held cursor (no snapshot in progress): the change at that seq is still to come
+    // as a page, which drops the mutation from the row (the page's own mutations leave it). The
+    // usual ack of a live push is such one: its 500 record rows are then not read at all.
+    const cursors = new Map<string, CursorMeta>();
+    for (const w of new Set(entries.map((e) => e.workspaceId))) cursors.set(w, await readCursor(db, w));
+    const needed = entries.filter((e) => {
+      const ack = ackOf.get(e.mutationId)!;
+      if (ack.stamp !== undefined && ack.stamp !== e.mutation.stamp) return true;
+      const c = cursors.get(e.workspaceId)!;
+      return ack.seq === 0 || heldCursor(c) === null || ack.seq <= c.seq;
+    });
+    const rows = await rowsOf(db, needed);
     const changed = new Map<CollectionName, Map<string, LocalMutation[]>>();
     for (const e of entries) {
       const row = rows.get(e.collection)?.get(e.recordId);

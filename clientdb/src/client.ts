@@ -60,6 +60,11 @@ export interface SyncClientOptions {
   batchSize?: number;
   /** Pushes in flight at once (each of up to batchSize mutations); 2 by default. */
   pushWindow?: number;
+  /** Pages (snapshot or changes) received and waiting to be applied may hold this many characters
+   * of frame text before the client stops asking for the next page ahead of applying them: while
+   * they hold less, the next page is pulled as soon as a page arrives. 1 MiB by default (the
+   * frame limit); 0 asks for the next page only when a page starts being applied. */
+  pageBufferBytes?: number;
   /** A connection that leaves a push, a pull or the hello unanswered this long (ms) is closed and
    * opened again (everything unanswered is sent again). 60 s by default; 0 disables. */
   answerTimeoutMs?: number;
@@ -75,6 +80,12 @@ export interface SyncClientOptions {
 }
 
 const OPEN = 1;
+
+type Queued = { socket: SocketLike; msg: Incoming; bytes?: number; pulled?: boolean };
+
+function isPage(msg: Incoming): msg is Extract<Incoming, { type: "changes" | "snapshot" }> {
+  return msg.type === "changes" || msg.type === "snapshot";
+}
 /** Server error codes after which reconnecting cannot help. */
 const FATAL = new Set(["unauthorized", "forbidden", "protocol_version", "schema_version", "replaced"]);
 /** Close codes after which reconnecting cannot help (sync/PROTOCOL.md). */
@@ -155,8 +166,14 @@ export class SyncClient {
   #tokensAt = 0;
   #lastSent = 0;
   #pumping = false;
-  /** Received messages not processed yet, with the socket each came from. */
-  #queue: { socket: SocketLike; msg: Incoming }[] = [];
+  /** The next push, read and encoded: the outbox entries after `after` (see #pump). */
+  #prepared: { socket: SocketLike; after: number; full: boolean; batch: OutboxRow[]; text: string } | undefined;
+  /** The outbox rows pushed on this connection and not answered yet, by mutation id (applyAcks
+   * then reads only the outbox's keys). */
+  #sent = new Map<number, OutboxRow>();
+  /** Received messages not processed yet, with the socket each came from; a page also with its
+   * frame's length and whether the page after it was pulled already (#pullAhead). */
+  #queue: Queued[] = [];
   #draining: Promise<void> | undefined;
   #unsubscribeOutbox: (() => void) | undefined;
   #unsubscribeNetwork: (() => void) | undefined;
@@ -289,6 +306,8 @@ export class SyncClient {
     this.#pushes = [];
     this.#pulls.clear();
     this.#lastSent = 0;
+    this.#prepared = undefined;
+    this.#sent.clear();
     socket.onopen = () => void this.#hello(socket);
     socket.onmessage = (ev) => this.#onMessage(socket, ev.data);
     socket.onerror = (ev) => this.#emit({ type: "error", detail: ev });
@@ -397,7 +416,17 @@ export class SyncClient {
       if (err instanceof ProtocolError) this.#drop(socket, 4002, "invalid message");
       return;
     }
-    this.#queue.push({ socket, msg });
+    if (isPage(msg)) {
+      this.#queue.push({ socket, msg, bytes: typeof data === "string" ? data.length : 0, pulled: false });
+      this.#pullAhead(socket);
+    } else this.#queue.push({ socket, msg });
+    if (msg.type === "ack" || msg.type === "reject") {
+      // The server has answered: its push leaves the window now (its transaction follows in
+      // order), and the prepared next push goes out at once. A failure to apply the answer drops
+      // the connection; the outbox, intact, is pushed again on the next one.
+      this.#answered(msg.type === "ack" ? msg.acks.map((a) => a.mutationId) : [msg.mutationId]);
+      if (this.#sendPrepared(socket)) void this.#pump();
+    }
     if (!this.#draining) {
       this.#draining = this.#drain().finally(() => {
         this.#draining = undefined;
@@ -406,17 +435,74 @@ export class SyncClient {
     }
   }
 
-  /** Processes queued messages in arrival order; consecutive acks (or rejects) share one
-   * transaction. Messages of a socket that is no longer the current one are dropped (the next
-   * connection starts again from the stored cursors and outbox). */
+  /**
+   * Asks for the page after each workspace's newest received page (one not applied yet) without
+   * waiting for its turn to be applied, while the pages waiting hold fewer than `pageBufferBytes`
+   * characters: the server reads and sends the next page while the device applies the ones it
+   * has. A workspace has at most one such pull in flight, so the pages waiting unapplied hold at
+   * most `pageBufferBytes` plus one page (a frame, at most 1 MiB) per workspace being synced.
+   * Over the budget, the page after a page is asked for when that page starts being applied
+   * (#onPage), as flow control requires at the latest. Pages are still applied one at a time, in
+   * order, each storing its own cursor or token: a page fetched ahead is just dropped with its
+   * socket, and the next connection resumes from the last page applied.
+   */
+  #pullAhead(socket: SocketLike): void {
+    const budget = this.#opts.pageBufferBytes ?? LIMITS.maxMessageBytes;
+    let waiting = 0;
+    const newest = new Map<string, Queued>();
+    for (const q of this.#queue) {
+      if (q.socket !== socket || !isPage(q.msg)) continue;
+      waiting += q.bytes ?? 0;
+      newest.set(q.msg.workspaceId, q);
+    }
+    if (waiting >= budget) return;
+    for (const q of newest.values()) if (!q.pulled) this.#pullNext(socket, q);
+  }
+
+  /** Pulls the page after a page that has more, once. */
+  #pullNext(socket: SocketLike, q: Queued): void {
+    const page = q.msg;
+    if (q.pulled || !isPage(page) || !page.hasMore) return;
+    q.pulled = true;
+    if (page.type === "snapshot") this.#pull(socket, page.workspaceId, null, page.resume);
+    else this.#pull(socket, page.workspaceId, page.cursor);
+  }
+
+  /**
+   * The index of the first queued ack that only pages (changes, snapshot) of the same socket
+   * precede, or -1. An ack is processed before the pages queued ahead of it: it frees the push
+   * window, so the next push leaves before those pages are applied (a device pushing 10,000
+   * offline edits otherwise applies the echo of each push before sending the next one). Acks and
+   * pages are separate transactions whose order the engine does not rely on (a page may come
+   * before or after the ack of a mutation it carries); pages keep their order among themselves,
+   * and every other message is a barrier.
+   */
+  #ackAhead(socket: SocketLike): number {
+    for (let i = 0; i < this.#queue.length; i++) {
+      const q = this.#queue[i]!;
+      if (q.socket !== socket) return -1;
+      if (q.msg.type === "ack") return i;
+      if (q.msg.type !== "changes" && q.msg.type !== "snapshot") return -1;
+    }
+    return -1;
+  }
+
+  /** Processes queued messages in arrival order, except that acks go ahead of pages (see
+   * #ackAhead); consecutive acks (or rejects) share one transaction. Messages of a socket that is
+   * no longer the current one are dropped (the next connection starts again from the stored
+   * cursors and outbox). */
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
-      const { socket, msg } = this.#queue.shift()!;
+      const first = this.#queue[0]!;
+      const ahead = first.msg.type === "changes" || first.msg.type === "snapshot" ? this.#ackAhead(first.socket) : -1;
+      const entry = ahead > 0 ? this.#queue.splice(ahead, 1)[0]! : this.#queue.shift()!;
+      const { socket, msg } = entry;
       if (socket !== this.#socket) continue;
       const more = <T extends Incoming["type"]>(type: T): Extract<Incoming, { type: T }> | undefined => {
-        const next = this.#queue[0];
-        if (next === undefined || next.socket !== socket || next.msg.type !== type) return undefined;
-        this.#queue.shift();
+        const at = type === "ack" ? this.#ackAhead(socket) : 0;
+        const next = this.#queue[at];
+        if (at < 0 || next === undefined || next.socket !== socket || next.msg.type !== type) return undefined;
+        this.#queue.splice(at, 1);
         return next.msg as Extract<Incoming, { type: T }>;
       };
       try {
@@ -427,8 +513,9 @@ export class SyncClient {
           case "ack": {
             const acks: Ack[] = [...msg.acks];
             for (let next = more("ack"); next; next = more("ack")) acks.push(...next.acks);
-            await applyAcks(this.#dev, acks);
+            await applyAcks(this.#dev, acks, this.#sent);
             this.#answered(acks.map((a) => a.mutationId));
+            for (const a of acks) this.#sent.delete(a.mutationId);
             break;
           }
           case "reject": {
@@ -436,11 +523,12 @@ export class SyncClient {
             for (let next = more("reject"); next; next = more("reject")) rejects.push(next);
             await applyRejects(this.#dev, rejects);
             this.#answered(rejects.map((r) => r.mutationId));
+            for (const r of rejects) this.#sent.delete(r.mutationId);
             break;
           }
           case "changes":
           case "snapshot":
-            await this.#onPage(socket, msg);
+            await this.#onPage(socket, entry);
             break;
           case "resyncRequired":
             // Start again from a snapshot; the records stay visible and the outbox is kept.
@@ -449,6 +537,7 @@ export class SyncClient {
             break;
           case "accessDenied":
             this.#pulls.delete(msg.workspaceId);
+            this.#prepared = undefined;
             await forgetWorkspace(this.#dev, msg.workspaceId);
             break;
           case "error":
@@ -481,17 +570,18 @@ export class SyncClient {
   }
 
   /**
-   * Applies a page (one transaction). While the server has more, the next page is asked for
-   * before this one is applied (flow control, sync/PROTOCOL.md: one pull per page received), so
-   * the server reads and sends it meanwhile; at most one page waits. Pages are still applied one
-   * by one, in order, each with its cursor; a page that fails to apply drops the socket, and the
-   * page asked for in advance with it (the reconnect starts from the stored cursor or token).
+   * Applies a page (one transaction). While the server has more, the next page was asked for
+   * when this one arrived (#pullAhead), or is now, before this one is applied (flow control,
+   * sync/PROTOCOL.md: one pull per page received), so the server reads and sends it meanwhile.
+   * Pages are applied one by one, in order, each with its cursor; a page that fails to apply
+   * drops the socket, and the pages asked for in advance with it (the reconnect starts from the
+   * stored cursor or token).
    */
-  async #onPage(socket: SocketLike, page: ServerPage): Promise<void> {
-    if (page.hasMore) {
-      if (page.snapshot) this.#pull(socket, page.workspaceId, null, page.resume);
-      else this.#pull(socket, page.workspaceId, page.cursor);
-    }
+  async #onPage(socket: SocketLike, entry: Queued): Promise<void> {
+    const page = entry.msg as ServerPage;
+    this.#pullNext(socket, entry);
+    // This page no longer waits: the budget may let the newest one's successor be asked for.
+    this.#pullAhead(socket);
     await applyPage(this.#dev, page);
     if (!page.hasMore) this.#pulls.delete(page.workspaceId);
     this.#emit({ type: "page", detail: { workspaceId: page.workspaceId, cursor: page.cursor, snapshot: page.snapshot, hasMore: page.hasMore } });
@@ -555,7 +645,10 @@ export class SyncClient {
 
   /** Sends outbox entries not sent on this connection yet, in mutationId order: at most
    * `pushWindow` pushes in flight (commands made meanwhile gather into the next push), and no more
-   * pushes per second than half the server's message rate (the rest is left for pulls and pings). */
+   * pushes per second than half the server's message rate (the rest is left for pulls and pings).
+   * The next push is read and encoded ahead (#prepared) while the window is full, so an ack
+   * that opens the window sends it at once (#onMessage), without waiting for a read of the outbox
+   * behind the page transactions queued meanwhile. */
   async #pump(): Promise<void> {
     if (this.#pumping) return;
     this.#pumping = true;
@@ -564,26 +657,50 @@ export class SyncClient {
       for (;;) {
         const socket = this.#socket;
         if (!socket || !this.#welcome || socket.readyState !== OPEN) return;
-        if (this.#pushes.length >= (this.#opts.pushWindow ?? 2)) return;
-        const rows = await this.#db.outbox.where("mutationId").above(this.#lastSent).limit(size).toArray();
-        if (rows.length === 0 || socket !== this.#socket) return;
-        const wait = this.#pushWait();
-        if (wait > 0) {
-          this.#timers.clearTimeout(this.#pumpTimer);
-          this.#pumpTimer = this.#timers.setTimeout(() => void this.#pump(), wait);
+        const p = this.#prepared;
+        if (p === undefined || !p.full || p.socket !== socket || p.after !== this.#lastSent) {
+          const after = this.#lastSent;
+          const rows = await this.#db.outbox.where("mutationId").above(after).limit(size).toArray();
+          if (rows.length === 0 || socket !== this.#socket || after !== this.#lastSent) return;
+          const fit = this.#fit(rows);
+          // Full: it cannot grow (a whole push read, or cut by the frame size).
+          this.#prepared = { socket, after, full: rows.length >= size || fit.batch.length < rows.length, ...fit };
+        }
+        if (!this.#sendPrepared(socket, true)) {
+          // It waits for the window or the rate. Only a full push is kept for then; a smaller one
+          // is read again, so commands made meanwhile join it.
+          if (this.#prepared?.full !== true) this.#prepared = undefined;
           return;
         }
-        const { batch, text } = this.#fit(rows);
-        socket.send(text);
-        this.#tokens -= 1;
-        this.#pushes.push(new Set(batch.map((r) => r.mutationId)));
-        this.#lastSent = batch[batch.length - 1]!.mutationId;
-        if (this.#pushes.length === 1) this.#watch(socket);
         await this.#updateLink();
       }
     } finally {
       this.#pumping = false;
     }
+  }
+
+  /** Sends the prepared push if it continues what this socket was sent and the window and the
+   * rate allow it now (a rate wait schedules the pump); whether it was sent. A push that could
+   * still grow is sent only `fresh` (by the pump, right after reading it). */
+  #sendPrepared(socket: SocketLike, fresh = false): boolean {
+    const p = this.#prepared;
+    if (p === undefined || (!p.full && !fresh) || p.socket !== socket || p.after !== this.#lastSent) return false;
+    if (socket !== this.#socket || !this.#welcome || socket.readyState !== OPEN) return false;
+    if (this.#pushes.length >= (this.#opts.pushWindow ?? 2)) return false;
+    const wait = this.#pushWait();
+    if (wait > 0) {
+      this.#timers.clearTimeout(this.#pumpTimer);
+      this.#pumpTimer = this.#timers.setTimeout(() => void this.#pump(), wait);
+      return false;
+    }
+    this.#prepared = undefined;
+    socket.send(p.text);
+    this.#tokens -= 1;
+    this.#pushes.push(new Set(p.batch.map((r) => r.mutationId)));
+    for (const r of p.batch) this.#sent.set(r.mutationId, r);
+    this.#lastSent = p.batch[p.batch.length - 1]!.mutationId;
+    if (this.#pushes.length === 1) this.#watch(socket);
+    return true;
   }
 
   /** ms to wait before the next push may be sent (token bucket on the injected clock). */

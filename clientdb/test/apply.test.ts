@@ -258,6 +258,122 @@ describe("the device's own mutations", () => {
   });
 });
 
+describe("acks of a device whose workspace is held (a completed snapshot)", () => {
+  async function heldDevice() {
+    const d = await openDevice();
+    // An empty snapshot applied: the workspace is held at seq 0.
+    await applyPage(internals(d.db), { workspaceId: WORKSPACE, changes: [], cursor: 0, hasMore: false, snapshot: true });
+    return d;
+  }
+
+  /** Counts the rows of the tasks table read while `f` runs. */
+  async function rowsRead(d: { db: ClientDb }, f: () => Promise<unknown>): Promise<number> {
+    let n = 0;
+    const table = dbOf(d.db).table("tasks");
+    const hook = (row: unknown) => {
+      n++;
+      return row;
+    };
+    table.hook("reading", hook);
+    try {
+      await f();
+    } finally {
+      table.hook("reading").unsubscribe(hook);
+    }
+    return n;
+  }
+
+  test("an ack above the cursor reads no record row; the echo then confirms the edit", async () => {
+    const d = await heldDevice();
+    const a = await d.db.create("tasks", WORKSPACE, task());
+    const b = await d.db.create("tasks", WORKSPACE, { ...task(), title: "second" });
+    if (!a.ok || !b.ok) throw new Error("create failed");
+    const out = await outboxOf(d.db);
+    const read = await rowsRead(d, () => applyAcks(internals(d.db), out.map((o, i) => ({ mutationId: o.mutationId, seq: i + 1, stamp: o.mutation.stamp }))));
+    expect(read).toBe(0);
+    expect(await outboxOf(d.db)).toHaveLength(0);
+    expect((await d.db.get("tasks", a.id))?.pending).toBe(1);
+
+    await page(d.db, out.map((o, i) => echo(o, i + 1)), 2);
+    for (const [o, id] of [[out[0]!, a.id], [out[1]!, b.id]] as const) {
+      const rec = await d.db.get("tasks", id);
+      expect(rec?.pending).toBe(0);
+      expect(canonical(await d.db.confirmed("tasks", id))).toBe(canonical(applyMutation(emptyRecordState(), o.mutation).state));
+    }
+    expect(await d.db.cursor(WORKSPACE)).toBe(2);
+  });
+
+  test("an ack at or below the cursor (its page came first) and a re-stamp still read and fix the row", async () => {
+    const d = await heldDevice();
+    const a = await d.db.create("tasks", WORKSPACE, task());
+    const b = await d.db.create("tasks", WORKSPACE, { ...task(), title: "second" });
+    if (!a.ok || !b.ok) throw new Error("create failed");
+    const [first, second] = await outboxOf(d.db);
+    // The first one's echo comes before its ack.
+    await page(d.db, [echo(first!, 1)], 1);
+    expect((await d.db.get("tasks", a.id))?.pending).toBe(0);
+    const restamp = "2025-03-01T10:00:00.000Z-0000-5e5e5e5e5e5e5e5e";
+    const read = await rowsRead(d, () =>
+      applyAcks(internals(d.db), [
+        { mutationId: first!.mutationId, seq: 1 },
+        { mutationId: second!.mutationId, seq: 2, stamp: restamp },
+      ]),
+    );
+    expect(read).toBeGreaterThan(0);
+    expect(await outboxOf(d.db)).toHaveLength(0);
+    expect((await d.db.get("tasks", a.id))?.fields).toEqual(task());
+    // The re-stamped one shows the server's stamp at once, as without a held cursor.
+    expect((await d.db.get("tasks", b.id))?.clocks.title).toBe(restamp);
+    await page(d.db, [echo(second!, 2, restamp)], 2);
+    expect((await d.db.get("tasks", b.id))?.pending).toBe(0);
+  });
+
+  test("with the pushed rows at hand, an ack reads only the outbox's keys and answers only what is still there", async () => {
+    const d = await heldDevice();
+    for (let i = 0; i < 3; i++) await d.db.create("tasks", WORKSPACE, { ...task(), title: `t${i}` });
+    const out = await outboxOf(d.db);
+    const pushed = new Map(out.map((o) => [o.mutationId, o] as const));
+    // The first one was answered already (e.g. before a reconnect).
+    await applyAcks(internals(d.db), [{ mutationId: out[0]!.mutationId, seq: 1, stamp: out[0]!.mutation.stamp }]);
+    let read = 0;
+    const outbox = dbOf(d.db).table("outbox");
+    const hook = (row: unknown) => {
+      read++;
+      return row;
+    };
+    outbox.hook("reading", hook);
+    const acked = await applyAcks(
+      internals(d.db),
+      out.map((o, i) => ({ mutationId: o.mutationId, seq: i + 1, stamp: o.mutation.stamp })),
+      pushed,
+    );
+    outbox.hook("reading").unsubscribe(hook);
+    expect(read).toBe(0);
+    expect(acked).toBe(2);
+    expect(await outboxOf(d.db)).toHaveLength(0);
+    await page(d.db, out.map((o, i) => echo(o, i + 1)), 3);
+    for (const o of out) expect((await d.db.get("tasks", o.recordId))?.pending).toBe(0);
+  });
+
+  test("a duplicate ack (seq 0) of a mutation a snapshot already contains leaves the record at once", async () => {
+    const d = await heldDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [row] = await outboxOf(d.db);
+    await startResync(internals(d.db), WORKSPACE);
+    await applyPage(internals(d.db), {
+      workspaceId: WORKSPACE,
+      changes: [{ seq: 5, collection: "tasks", recordId: r.id, kind: "state", state: applyMutation(emptyRecordState(), row!.mutation).state }],
+      cursor: 5,
+      hasMore: false,
+      snapshot: true,
+    });
+    expect((await d.db.get("tasks", r.id))?.pending).toBe(1);
+    await applyAcks(internals(d.db), [{ mutationId: row!.mutationId, seq: 0 }]);
+    expect((await d.db.get("tasks", r.id))?.pending).toBe(0);
+  });
+});
+
 describe("rejections", () => {
   test("a rejected edit stays visible until discarded; the outbox no longer holds it", async () => {
     const d = await openDevice();

@@ -276,6 +276,46 @@ describe("protocol flow", () => {
     await h.client.stop();
   });
 
+  test("an ack goes ahead of the pages queued before it: the next push leaves before they are applied", async () => {
+    const d = await openDevice();
+    for (let i = 0; i < 4; i++) await d.db.create("tasks", WORKSPACE, task());
+    /** The pushes sent when each page was applied, by the page's cursor. */
+    const atPage = new Map<number, number>();
+    const h: Harness = harness(d.db, {
+      pushWindow: 1,
+      batchSize: 2,
+      onEvent: (e) => {
+        if (e.type === "page") atPage.set((e.detail as { cursor: number }).cursor, h.last().of("push").length);
+      },
+    });
+    h.client.start();
+    const s = await connect(h);
+    await until(() => s.of("push").length === 1);
+    const ids = (m: Record<string, unknown>) => (m.mutations as { mutationId: number }[]).map((x) => x.mutationId);
+    expect(ids(s.of("push")[0]!)).toEqual([1, 2]);
+    // Two pages of another device's changes arrive, then the ack of the first push: the first
+    // page is being applied when the ack comes, the second waits behind it.
+    const other = (n: number) => `0190a000-0000-7000-8000-0000000000f${n}`;
+    const page = (seq: number) => ({
+      type: "changes",
+      workspaceId: WORKSPACE,
+      changes: [{ seq, collection: "tasks", recordId: other(seq), author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: seq, op: "put", stamp: SERVER_TIME, fields: task(), base: {} }],
+      cursor: seq,
+      hasMore: false,
+    });
+    s.receive(page(1));
+    s.receive(page(2));
+    s.receive({ type: "ack", acks: [1, 2].map((mutationId) => ({ mutationId, status: "applied", seq: mutationId + 2 })) });
+    await until(() => atPage.has(2));
+    // When the second page was applied, the second push had left.
+    expect(atPage.get(2)).toBe(2);
+    expect(ids(s.of("push")[1]!)).toEqual([3, 4]);
+    expect(await d.db.cursor(WORKSPACE)).toBe(2);
+    expect((await dbOf(d.db).outbox.toCollection().primaryKeys()).sort()).toEqual([3, 4]);
+    expect((await d.db.get("tasks", other(2)))?.fields.title).toBe(task().title);
+    await h.client.stop();
+  });
+
   test("after a reconnect every unacknowledged mutation is sent again", async () => {
     const d = await openDevice();
     await d.db.create("tasks", WORKSPACE, task());
@@ -485,5 +525,430 @@ describe("status", () => {
     expect(synced.lastSyncedAt).toBe(d.clock.now());
     await h.client.stop();
     expect((await statusOf(dbOf(d.db))).state).toBe("offline");
+  });
+});
+
+// ---------------------------------------------------------------- orders (never a silent loss)
+
+/** The device's outbox as the server received it: its changes as the change log would carry them
+ * back (seq from `first`), with `stamp` for the ones the server re-stamped. */
+async function echoOf(d: { db: ClientDb }, ids: number[], first: number, stamp?: (id: number) => string | undefined) {
+  const rows = (await dbOf(d.db).outbox.bulkGet(ids)).map((r) => r!);
+  return rows.map((r, i) => ({
+    seq: first + i,
+    collection: r.collection,
+    recordId: r.recordId,
+    author: r.mutation.author,
+    mutationId: r.mutationId,
+    op: r.mutation.op,
+    stamp: stamp?.(r.mutationId) ?? r.mutation.stamp,
+    fields: r.mutation.fields,
+    base: r.mutation.base ?? {},
+  }));
+}
+
+/** Creates a task; its id. */
+async function created(db: ClientDb, title: string): Promise<string> {
+  const r = await db.create("tasks", WORKSPACE, task({ title }));
+  if (!r.ok) throw new Error(JSON.stringify(r.issues));
+  return r.id;
+}
+
+const pushed = (m: Record<string, unknown>) => (m.mutations as { mutationId: number }[]).map((x) => x.mutationId);
+
+/** Reconnects after a drop: fires the backoff timer, opens the next socket, says welcome. */
+async function reconnect(h: Harness): Promise<FakeSocket> {
+  const n = h.sockets.length;
+  await until(() => [...h.timers.pending.values()].length > 0);
+  h.timers.fire();
+  await until(() => h.sockets.length === n + 1);
+  const s = h.last();
+  s.open();
+  await until(() => s.of("hello").length === 1);
+  s.receive(welcome());
+  return s;
+}
+
+/** The titles the device shows for its four tasks, and whether each is still waiting for the
+ * server (a local mutation on top). */
+async function shown(d: { db: ClientDb }, records: string[]) {
+  return Promise.all(records.map(async (id) => (await d.db.get("tasks", id))?.fields.title));
+}
+
+describe("orders of answers, pages, reconnects and resyncs: nothing acknowledged is lost", () => {
+  // The server's answer to the first push [1, 2], which opens the window for the second push [3, 4]
+  // as it arrives; then the answer's own transaction fails (storage), so the connection is dropped.
+  // Whatever the answer was, the outbox must still hold all four, the records must still show
+  // them, and the next connection pushes them again in order; the server's answers there (each
+  // mutation already applied, or refused again) then settle every one.
+  const RESTAMP = "2025-03-01T10:00:09.000Z-0000-";
+  test.each([
+    ["applied", (ids: number[]) => ({ type: "ack", acks: ids.map((mutationId) => ({ mutationId, status: "applied", seq: mutationId })) })],
+    ["re-stamped", (ids: number[], node = "") => ({ type: "ack", acks: ids.map((mutationId) => ({ mutationId, status: "applied", seq: mutationId, stamp: `${RESTAMP}${node}` })) })],
+    ["duplicate (seq 0)", (ids: number[]) => ({ type: "ack", acks: ids.map((mutationId) => ({ mutationId, status: "duplicate", seq: 0 })) })],
+    ["rejected", (ids: number[]) => ({ type: "reject", mutationId: ids[0], code: "forbidden", issues: [] })],
+  ] as const)("an answer (%s) whose transaction fails after the next push left: nothing is dropped, all is pushed again", async (kind, answer) => {
+    const d = await openDevice();
+    const records: string[] = [];
+    for (let i = 0; i < 4; i++) records.push(await created(d.db, `T${i}`));
+    const node = (await dbOf(d.db).outbox.get(1))!.mutation.stamp.slice(-16);
+    let fail = 0;
+    dbOf(d.db).outbox.hook("deleting", () => {
+      if (fail > 0) {
+        fail--;
+        throw new Error("storage failed");
+      }
+    });
+    const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
+    h.client.start();
+    let s = await connect(h);
+    await until(() => s.of("push").length === 1);
+    expect(pushed(s.of("push")[0]!)).toEqual([1, 2]);
+    fail = 1;
+    const rejected = kind === "rejected";
+    if (rejected) {
+      // Both refused: two rejects, the second one opens the window.
+      s.receive(answer([1]));
+      s.receive(answer([2]));
+    } else s.receive(answer([1, 2], node));
+    // The window opened as the answer arrived: the next push left before its transaction ran.
+    expect(s.of("push")).toHaveLength(2);
+    expect(pushed(s.of("push")[1]!)).toEqual([3, 4]);
+    await until(() => s.closedWith === 4001);
+    expect(fail).toBe(0);
+    const stampOf = (id: number) => (kind === "re-stamped" && id <= 2 ? `${RESTAMP}${node}` : undefined);
+    const echo = rejected ? await echoOf(d, [3, 4], 1) : await echoOf(d, [1, 2, 3, 4], 1, stampOf);
+    expect(await dbOf(d.db).outbox.toCollection().primaryKeys()).toEqual([1, 2, 3, 4]);
+    expect(await d.db.rejected()).toEqual([]);
+    expect(await shown(d, records)).toEqual(["T0", "T1", "T2", "T3"]);
+
+    // The next connection: everything unanswered goes again, in order. The server had applied
+    // (or refused) all four on the first socket; it answers accordingly.
+    s = await reconnect(h);
+    expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: 0 } });
+    await until(() => s.of("push").length === 1);
+    expect(pushed(s.of("push")[0]!)).toEqual([1, 2]);
+    if (rejected) {
+      s.receive(answer([1]));
+      s.receive(answer([2]));
+    } else {
+      s.receive({ type: "ack", acks: [1, 2].map((mutationId) => ({ mutationId, status: "duplicate", seq: mutationId, ...(stampOf(mutationId) ? { stamp: stampOf(mutationId) } : {}) })) });
+    }
+    await until(() => s.of("push").length === 2);
+    expect(pushed(s.of("push")[1]!)).toEqual([3, 4]);
+    s.receive({ type: "ack", acks: [3, 4].map((mutationId) => ({ mutationId, status: "duplicate", seq: rejected ? mutationId - 2 : mutationId })) });
+    s.receive({ type: "changes", workspaceId: WORKSPACE, changes: echo, cursor: echo.length, hasMore: false });
+    await h.client.idle();
+    expect(await d.db.pendingCount()).toBe(0);
+    expect(await d.db.cursor(WORKSPACE)).toBe(echo.length);
+    expect((await d.db.rejected()).map((r) => r.mutationId)).toEqual(rejected ? [1, 2] : []);
+    expect(await shown(d, records)).toEqual(["T0", "T1", "T2", "T3"]);
+    if (kind === "re-stamped") expect((await d.db.get("tasks", records[0]!))?.clocks.title).toBe(`${RESTAMP}${node}`);
+    // Nothing is left on top of the confirmed state but the refused ones.
+    for (const [i, id] of records.entries()) {
+      const row = await dbOf(d.db).records("tasks").get(id);
+      expect(row!.local.map((l) => l.status)).toEqual(rejected && i < 2 ? ["rejected"] : []);
+    }
+    await h.client.stop();
+  });
+
+  test("a reconnect between an ack's arrival and its transaction: the ack is dropped with its socket and the mutations are pushed again", async () => {
+    const d = await openDevice();
+    const records: string[] = [];
+    for (let i = 0; i < 4; i++) records.push(await created(d.db, `T${i}`));
+    const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
+    h.client.start();
+    let s = await connect(h);
+    await until(() => s.of("push").length === 1);
+    await until(async () => heldCursor((await dbOf(d.db).meta.get(cursorKey(WORKSPACE))) as CursorMeta | undefined) === 0);
+    // Another device's change is being applied when the ack comes; the socket drops right after.
+    const other = "0190a000-0000-7000-8000-0000000000f1";
+    const change = { seq: 1, collection: "tasks", recordId: other, author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: 9, op: "put", stamp: SERVER_TIME, fields: task({ title: "otro" }), base: {} };
+    s.receive({ type: "changes", workspaceId: WORKSPACE, changes: [change], cursor: 1, hasMore: false });
+    s.receive({ type: "ack", acks: [1, 2].map((mutationId) => ({ mutationId, status: "applied", seq: mutationId + 1 })) });
+    expect(s.of("push")).toHaveLength(2);
+    s.drop();
+    await until(async () => (await d.db.cursor(WORKSPACE)) === 1);
+    // The ack was never applied: the outbox is whole.
+    expect(await dbOf(d.db).outbox.toCollection().primaryKeys()).toEqual([1, 2, 3, 4]);
+
+    s = await reconnect(h);
+    expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: 1 } });
+    await until(() => s.of("push").length === 1);
+    expect(pushed(s.of("push")[0]!)).toEqual([1, 2]);
+    // The server applied [1, 2] at 2-3 and [3, 4] at 4-5 on the first socket: duplicates now; the
+    // page comes before the acks this time.
+    const echo = await echoOf(d, [1, 2, 3, 4], 2);
+    s.receive({ type: "changes", workspaceId: WORKSPACE, changes: echo, cursor: 5, hasMore: false });
+    s.receive({ type: "ack", acks: [1, 2].map((mutationId) => ({ mutationId, status: "duplicate", seq: mutationId + 1 })) });
+    await until(() => s.of("push").length === 2);
+    s.receive({ type: "ack", acks: [3, 4].map((mutationId) => ({ mutationId, status: "duplicate", seq: mutationId + 1 })) });
+    await h.client.idle();
+    expect(await d.db.pendingCount()).toBe(0);
+    expect(await shown(d, [...records, other])).toEqual(["T0", "T1", "T2", "T3", "otro"]);
+    for (const id of records) expect((await dbOf(d.db).records("tasks").get(id))!.local).toEqual([]);
+    await h.client.stop();
+  });
+
+  test("a resync between a push and its ack: the records stay shown through the new snapshot and are confirmed by the changes after it", async () => {
+    const d = await openDevice();
+    const records: string[] = [];
+    for (let i = 0; i < 2; i++) records.push(await created(d.db, `T${i}`));
+    const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
+    h.client.start();
+    const s = await connect(h);
+    await until(() => s.of("push").length === 1);
+    // The server restarted from a backup: the device must start again from a snapshot. The push
+    // commits (seq 8-9) after the snapshot began (its cursor 7, without the two records); the
+    // ack comes before the snapshot's page.
+    s.receive({ type: "resyncRequired", workspaceId: WORKSPACE, reason: "cursor_in_future" });
+    s.receive({ type: "ack", acks: [1, 2].map((mutationId) => ({ mutationId, status: "applied", seq: mutationId + 7 })) });
+    await until(() => s.of("pull").length === 1);
+    await until(async () => (await d.db.pendingCount()) === 0);
+    expect(await shown(d, records)).toEqual(["T0", "T1"]);
+    const echo = await (async () => {
+      // The outbox rows are gone; the records' local mutations are what the change log carries.
+      const rows = await Promise.all(records.map((id) => dbOf(d.db).records("tasks").get(id)));
+      return rows.map((r, i) => {
+        const l = r!.local[0]!;
+        return { seq: 8 + i, collection: "tasks", recordId: r!.id, author: l.mutation.author, mutationId: l.mutationId, op: l.mutation.op, stamp: l.mutation.stamp, fields: l.mutation.fields, base: {} };
+      });
+    })();
+    s.receive({ type: "snapshot", workspaceId: WORKSPACE, records: [], cursor: 7, hasMore: false });
+    await until(async () => (await d.db.cursor(WORKSPACE)) === 7);
+    // The snapshot did not have them, yet they are neither pending nor gone: still shown.
+    expect(await shown(d, records)).toEqual(["T0", "T1"]);
+    s.receive({ type: "changes", workspaceId: WORKSPACE, changes: echo, cursor: 9, hasMore: false });
+    await h.client.idle();
+    expect(await d.db.cursor(WORKSPACE)).toBe(9);
+    expect(await shown(d, records)).toEqual(["T0", "T1"]);
+    for (const id of records) expect((await dbOf(d.db).records("tasks").get(id))!.local).toEqual([]);
+    await h.client.stop();
+  });
+
+  test("leadership moves while a push is in flight: the new leader pushes it again and its answers settle it", async () => {
+    const a = await openDevice();
+    const b = await openDevice({ factory: a.factory, name: a.name, clock: a.clock });
+    const locks = new MemoryLockManager();
+    const ha = harness(a.db, { pushWindow: 1, batchSize: 2 }, { locks });
+    const hb = harness(b.db, { pushWindow: 1, batchSize: 2 }, { locks });
+    const records: string[] = [];
+    for (let i = 0; i < 3; i++) records.push(await created(a.db, `T${i}`));
+    ha.client.start();
+    hb.client.start();
+    const sa = await connect(ha);
+    await until(() => sa.of("push").length === 1);
+    // The follower tab makes a command meanwhile; the ack of A's push arrives as A stops.
+    records.push(await created(b.db, "T3"));
+    sa.receive({ type: "ack", acks: [1, 2].map((mutationId) => ({ mutationId, status: "applied", seq: mutationId })) });
+    const stopped = ha.client.stop();
+    await stopped;
+    // Whether A applied that ack before letting go or not, B pushes what the outbox still holds.
+    const left = (await dbOf(b.db).outbox.toCollection().primaryKeys()) as number[];
+    expect(left[left.length - 1]).toBe(4);
+    const sb = await (async () => {
+      await until(() => hb.sockets.length === 1);
+      const s = hb.last();
+      s.open();
+      await until(() => s.of("hello").length === 1);
+      s.receive(welcome());
+      return s;
+    })();
+    expect(hb.client.leading).toBe(true);
+    await until(() => sb.of("push").length === 1);
+    expect(pushed(sb.of("push")[0]!)).toEqual(left.slice(0, 2));
+    const echo = await echoOf(b, [3, 4], 3);
+    for (let i = 0; i < 4 && (await dbOf(b.db).outbox.count()) > 0; i++) {
+      const n = sb.of("push").length;
+      const ids = pushed(sb.of("push")[n - 1]!);
+      sb.receive({ type: "ack", acks: ids.map((mutationId) => ({ mutationId, status: mutationId <= 2 ? "duplicate" : "applied", seq: mutationId })) });
+      await until(async () => sb.of("push").length > n || (await dbOf(b.db).outbox.count()) === 0);
+    }
+    sb.receive({ type: "changes", workspaceId: WORKSPACE, changes: [...(await echoFromRows(b, records.slice(0, 2), 1)), ...echo], cursor: 4, hasMore: false });
+    await hb.client.idle();
+    expect(await b.db.pendingCount()).toBe(0);
+    expect(await shown(b, records)).toEqual(["T0", "T1", "T2", "T3"]);
+    for (const id of records) expect((await dbOf(b.db).records("tasks").get(id))!.local).toEqual([]);
+    await hb.client.stop();
+  });
+});
+
+/** Changes carrying the records' local mutations back (their outbox rows may be gone). */
+async function echoFromRows(d: { db: ClientDb }, records: string[], first: number) {
+  const rows = await Promise.all(records.map((id) => dbOf(d.db).records("tasks").get(id)));
+  return rows.map((r, i) => {
+    const l = r!.local[0]!;
+    return { seq: first + i, collection: "tasks", recordId: r!.id, author: l.mutation.author, mutationId: l.mutationId, op: l.mutation.op, stamp: l.mutation.stamp, fields: l.mutation.fields, base: l.mutation.base ?? {} };
+  });
+}
+
+// ---------------------------------------------------------------- pages asked for ahead
+
+/** A snapshot page of `n` tasks (ids from `from`), with the token of the next page when it has more. */
+function snapshotPage(from: number, n: number, next?: string) {
+  const stamp = "2025-03-01T09:00:00.000Z-0000-aaaaaaaaaaaaaaaa";
+  const records = Array.from({ length: n }, (_, i) => ({
+    collection: "tasks",
+    recordId: recordIdOf(from + i),
+    seq: 1 + from + i,
+    state: { fields: { title: `Tarea ${from + i}`, status: "todo" }, clocks: { title: stamp, status: stamp }, authors: {}, seen: { aaaaaaaaaaaaaaaa: stamp }, conflicts: [] },
+  }));
+  return { type: "snapshot", workspaceId: WORKSPACE, records, cursor: 500, hasMore: next !== undefined, ...(next ? { pageToken: next } : {}) };
+}
+
+function recordIdOf(i: number): string {
+  return `0190a000-0000-7000-8000-${i.toString(16).padStart(12, "0")}`;
+}
+
+/** Opens the first connection of a fresh device (nothing held: a snapshot follows). */
+async function openFresh(h: Harness): Promise<FakeSocket> {
+  await until(() => h.sockets.length > 0);
+  const s = h.last();
+  s.open();
+  await until(() => s.of("hello").length === 1);
+  s.receive(welcome());
+  await until(() => h.client.connected);
+  return s;
+}
+
+describe("pages asked for ahead", () => {
+  const pageLength = JSON.stringify(snapshotPage(0, 20, "p-2")).length;
+
+  /** A fresh device whose client counts the pages applied and notes, for each pull it sends,
+   * how many pages had been applied then. The test answers each pull once it was sent, as the
+   * server does; whether the welcome's processing is over when page 1 arrives does not matter. */
+  async function pulling(options: Partial<SyncClientOptions>) {
+    const d = await openDevice();
+    let applied = 0;
+    const h = harness(d.db, {
+      ...options,
+      onEvent: (e) => {
+        if (e.type === "page") applied++;
+      },
+    });
+    h.client.start();
+    const s = await openFresh(h);
+    const appliedAtPull: number[] = [];
+    const send = s.send.bind(s);
+    s.send = (data: string) => {
+      if ((JSON.parse(data) as { type: string }).type === "pull") appliedAtPull.push(applied);
+      send(data);
+    };
+    const tokens = () => s.of("pull").map((p) => p.pageToken);
+    return { d, h, s, appliedAtPull, tokens };
+  }
+
+  test("the next page is asked for as a page arrives, while the pages waiting hold less than the budget", async () => {
+    // Room for two pages waiting, not three.
+    const { d, h, s, appliedAtPull, tokens } = await pulling({ pageBufferBytes: Math.floor(2.5 * pageLength) });
+    s.receive(snapshotPage(0, 20, "p-2"));
+    await until(() => tokens().length === 1);
+    s.receive(snapshotPage(20, 20, "p-3"));
+    await until(() => tokens().length === 2);
+    s.receive(snapshotPage(40, 20, "p-4"));
+    await until(() => tokens().length === 3);
+    // Pages 2, 3 and 4 were asked for before page 2 was applied: ahead of their turn.
+    expect(appliedAtPull.slice(0, 3).every((n) => n <= 1)).toBe(true);
+    // Pages 2, 3 and 4 wait (three pages): over the budget, page 5 is not asked for...
+    s.receive(snapshotPage(60, 20, "p-5"));
+    expect(tokens()).toEqual(["p-2", "p-3", "p-4"]);
+    // ... until page 2 leaves the waiting ones to be applied (page 1 applied by then).
+    await until(() => tokens().length === 4);
+    expect(tokens()).toEqual(["p-2", "p-3", "p-4", "p-5"]);
+    expect(appliedAtPull[3]).toBeGreaterThanOrEqual(1);
+    s.receive(snapshotPage(80, 20));
+    await h.client.idle();
+    expect(s.of("pull")).toHaveLength(4);
+    expect(await d.db.cursor(WORKSPACE)).toBe(500);
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(100);
+    await h.client.stop();
+  });
+
+  test("with no budget, the next page is asked for only when a page starts being applied (one page ahead)", async () => {
+    const { d, h, s, appliedAtPull, tokens } = await pulling({ pageBufferBytes: 0 });
+    s.receive(snapshotPage(0, 20, "p-2"));
+    await until(() => tokens().length === 1);
+    s.receive(snapshotPage(20, 20, "p-3"));
+    await until(() => tokens().length === 2);
+    s.receive(snapshotPage(40, 20));
+    await h.client.idle();
+    // Page k + 1 was asked for when page k started: pages 1 .. k - 1 were applied by then.
+    expect(appliedAtPull).toHaveLength(2);
+    expect(appliedAtPull[1]).toBeGreaterThanOrEqual(1);
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(60);
+    await h.client.stop();
+  });
+
+  test("the default budget (1 MiB): with 600 KB pages, the next page is asked for ahead while one page waits, not while two do", async () => {
+    const { d, h, s, appliedAtPull, tokens } = await pulling({});
+    // Pages of about 600 KB (the server's pages hold up to about 768 KiB).
+    const big = (k: number, next?: string) => snapshotPage(k * 2000, 2000, next);
+    expect(JSON.stringify(big(0, "x")).length).toBeGreaterThan(550_000);
+    s.receive(big(0, "p-2"));
+    await until(() => tokens().length === 1);
+    s.receive(big(1, "p-3"));
+    await until(() => tokens().length === 2);
+    // Page 3 was asked for before page 1 was applied.
+    expect(appliedAtPull[1]).toBe(0);
+    // Pages 2 and 3 wait (over 1 MiB): page 4 is asked for only when page 2 starts.
+    s.receive(big(2, "p-4"));
+    expect(tokens()).toEqual(["p-2", "p-3"]);
+    await until(() => tokens().length === 3);
+    expect(appliedAtPull[2]).toBeGreaterThanOrEqual(1);
+    s.receive(big(3));
+    await h.client.idle();
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(8000);
+    await h.client.stop();
+  });
+
+  test("catching up, changes pages are asked for by cursor as they arrive", async () => {
+    const d = await openDevice();
+    const h = harness(d.db);
+    h.client.start();
+    const s = await connect(h);
+    await until(async () => heldCursor((await dbOf(d.db).meta.get(cursorKey(WORKSPACE))) as CursorMeta | undefined) === 0);
+    const change = (seq: number) => ({ seq, collection: "tasks", recordId: recordIdOf(seq), author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: seq, op: "put", stamp: SERVER_TIME, fields: task({ title: `v${seq}` }), base: {} });
+    const page = (from: number, to: number, hasMore: boolean) => ({ type: "changes", workspaceId: WORKSPACE, changes: Array.from({ length: to - from + 1 }, (_, i) => change(from + i)), cursor: to, hasMore });
+    s.receive(page(1, 3, true));
+    s.receive(page(4, 6, true));
+    // Both asked for before either was applied.
+    expect(s.of("pull")).toEqual([
+      { type: "pull", workspaceId: WORKSPACE, after: 3 },
+      { type: "pull", workspaceId: WORKSPACE, after: 6 },
+    ]);
+    s.receive(page(7, 8, false));
+    await h.client.idle();
+    expect(await d.db.cursor(WORKSPACE)).toBe(8);
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(8);
+    await h.client.stop();
+  });
+
+  test("a page that fails to apply drops the pages fetched ahead; the next connection resumes after the last page applied", async () => {
+    const d = await openDevice();
+    const h = harness(d.db);
+    h.client.start();
+    let s = await openFresh(h);
+    const broken = recordIdOf(25);
+    dbOf(d.db).records("tasks").hook("creating", (id) => {
+      if (id === broken) throw new Error("storage failed");
+    });
+    s.receive(snapshotPage(0, 20, "p-2"));
+    s.receive(snapshotPage(20, 20, "p-3"));
+    s.receive(snapshotPage(40, 20, "p-4"));
+    expect(s.of("pull").map((p) => p.pageToken)).toEqual(["p-2", "p-3", "p-4"]);
+    await until(() => s.closedWith === 4001);
+    await until(() => h.timers.pending.size > 0);
+    const meta = (await dbOf(d.db).meta.get(cursorKey(WORKSPACE))) as CursorMeta;
+    expect(meta.snapshot?.resume).toBe("p-2");
+    expect(meta.snapshot?.received).toBe(20);
+    // Page 1 only: page 2 failed, page 3 (fetched ahead) was dropped with the socket.
+    expect((await d.db.list("tasks", WORKSPACE)).map((t) => t.id)).toEqual(Array.from({ length: 20 }, (_, i) => recordIdOf(i)));
+    h.timers.fire();
+    await until(() => h.sockets.length === 2);
+    s = h.last();
+    s.open();
+    await until(() => s.of("hello").length === 1);
+    expect(s.of("hello")[0]).toMatchObject({ cursors: { [WORKSPACE]: null }, resume: { [WORKSPACE]: "p-2" } });
+    await h.client.stop();
   });
 });
