@@ -177,6 +177,7 @@ export class SyncClient {
   #draining: Promise<void> | undefined;
   #unsubscribeOutbox: (() => void) | undefined;
   #unsubscribeNetwork: (() => void) | undefined;
+  #unsubscribeGone: (() => void) | undefined;
   #link: Omit<LinkMeta, "key" | "at"> = { state: "offline", busy: false };
   #idleWaiters: (() => void)[] = [];
   #linkWrites: Promise<void> = Promise.resolve();
@@ -214,6 +215,10 @@ export class SyncClient {
     }
     this.#stopped = false;
     this.#fatal = undefined;
+    // The database closed for good (deleted by a sign-out in another tab, closed by the browser,
+    // or replaced by another device's): stop at once, leading or waiting in the election's queue;
+    // nothing more is read, written or sent for it.
+    this.#unsubscribeGone = this.#db.onGone((reason) => this.#onGone(reason));
     this.#election = new LeaderElection(this.#locks, this.#handle.name);
     this.#election.start((signal) => this.#lead(signal));
   }
@@ -221,6 +226,8 @@ export class SyncClient {
   /** Stops syncing in this tab and releases leadership. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unsubscribeGone?.();
+    this.#unsubscribeGone = undefined;
     await this.#election?.stop();
     this.#election = undefined;
   }
@@ -240,11 +247,7 @@ export class SyncClient {
   async #lead(signal: AbortSignal): Promise<void> {
     this.#signal = signal;
     this.#emit({ type: "leader" });
-    // The database closed for good (deleted by a sign-out in another tab, closed by the browser,
-    // or replaced by another device's): stop at once and let the lock go; nothing more is read,
-    // written or sent for it.
-    const unsubscribeGone = this.#db.onGone((reason) => this.#onGone(reason));
-    const stored = (await this.#db.meta.get("link")) as LinkMeta | undefined;
+    const stored = (await this.#db.meta.get("link").catch(() => undefined)) as LinkMeta | undefined;
     this.#link = { state: "offline", busy: false, lastSyncedAt: stored?.lastSyncedAt };
     this.#unsubscribeNetwork = this.#network.subscribe((online) => this.#onNetwork(online));
     // Commands of any tab add to the outbox: Dexie signals every committed write (other tabs'
@@ -260,7 +263,6 @@ export class SyncClient {
       if (signal.aborted) resolve();
       else signal.addEventListener("abort", () => resolve(), { once: true });
     });
-    unsubscribeGone();
     this.#unsubscribeOutbox?.();
     this.#unsubscribeNetwork();
     this.#timers.clearTimeout(this.#retryTimer);

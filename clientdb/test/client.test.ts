@@ -1028,6 +1028,32 @@ describe("a device database deleted and made again under a running sync client (
     await h.client.stop();
   });
 
+  test("a client waiting in the election's queue leaves it when its database is deleted: it never leads", async () => {
+    // The leader's database lives in another IndexedDB factory (it is not deleted); the lock is
+    // the same (named after the database), so the follower waits behind it.
+    const leaderDevice = await openDevice();
+    const h = harness(leaderDevice.db);
+    h.client.start();
+    await connect(h);
+    const follower = await openDevice({ name: leaderDevice.name });
+    const events: string[] = [];
+    const hf = harness(follower.db, { onEvent: (e) => events.push(e.type) }, { locks: h.locks });
+    hf.client.start();
+    await settle();
+    expect(hf.client.leading).toBe(false);
+    // The follower's database is deleted (a sign-out in another of its tabs).
+    const other = await openDevice({ factory: follower.factory, name: follower.name, clock: follower.clock });
+    await other.db.destroy();
+    expect(dbOf(follower.db).gone).toBe("deleted");
+    // The leader stops: nobody waits for the lock any more.
+    await h.client.stop();
+    await settle();
+    expect(h.locks.held(lockName(leaderDevice.name))).toBe(false);
+    expect(events).not.toContain("leader");
+    expect(hf.sockets).toHaveLength(0);
+    await hf.client.stop();
+  });
+
   test("a handle that missed the deletion (closed to reopen, as for an upgrade) finds another device's database and stops, writing nothing", async () => {
     const { d, h, s, fresh } = await signOutAndInElsewhere({
       // Dexie closes a connection this way when another tab upgrades the schema: it reopens on
