@@ -1,6 +1,7 @@
 // What the sync engine writes when the server speaks: a page of changes (one transaction per page,
 // merged with the same rules as the server), acknowledgements, rejections and resyncs. Each
-// function is one Dexie transaction.
+// function is one Dexie transaction, which first checks that the database is still the device's
+// the caller opened (LocalDb.assertOwn): otherwise it writes nothing and the handle closes.
 import { COLLECTION_NAMES, type CollectionName, type WireIssue } from "@patrimonio/shared-schema";
 import { cursorKey, type ClockMeta, type CursorMeta, type LocalDb, type LocalMutation, type OutboxRow, type RecordRow } from "./db";
 import type { Internals } from "./internal";
@@ -131,6 +132,7 @@ function stillLocal(local: LocalMutation[], server: RecordState | undefined, own
 export function applyPage(dev: Internals, page: ServerPage): Promise<PageResult> {
   const { db, now } = dev;
   return db.transaction("rw", db.syncTables(), async () => {
+    await db.assertOwn(dev.clientId);
     const cursor = await readCursor(db, page.workspaceId);
     const byCollection = new Map<CollectionName, ServerChange[]>();
     let newest: string | undefined;
@@ -324,6 +326,7 @@ async function rewrite(db: LocalDb, original: Map<CollectionName, Map<string, Re
 export function applyAcks(dev: Internals, acks: Ack[], pushed?: ReadonlyMap<number, OutboxRow>): Promise<number> {
   const { db } = dev;
   return db.transaction("rw", db.syncTables(), async () => {
+    await db.assertOwn(dev.clientId);
     let range: readonly unknown[] | undefined;
     const entries = await outboxEntries(db, acks.map((a) => a.mutationId), pushed, (r) => (range = r));
     if (entries.length === 0) return 0;
@@ -381,6 +384,7 @@ export function applyAcks(dev: Internals, acks: Ack[], pushed?: ReadonlyMap<numb
 export function applyRejects(dev: Internals, rejects: Reject[]): Promise<number> {
   const { db, now } = dev;
   return db.transaction("rw", db.syncTables(), async () => {
+    await db.assertOwn(dev.clientId);
     const entries = (await db.outbox.bulkGet(rejects.map((r) => r.mutationId))).filter((e) => e !== undefined);
     if (entries.length === 0) return 0;
     const byId = new Map(rejects.map((r) => [r.mutationId, r]));
@@ -423,6 +427,7 @@ export function applyRejects(dev: Internals, rejects: Reject[]): Promise<number>
 export function startResync(dev: Internals, workspaceId: string): Promise<void> {
   const { db, now } = dev;
   return db.transaction("rw", db.meta, async () => {
+    await db.assertOwn(dev.clientId);
     const cursor = await readCursor(db, workspaceId);
     await db.meta.put({
       ...cursor,
@@ -442,6 +447,7 @@ export function startResync(dev: Internals, workspaceId: string): Promise<void> 
 export function forgetWorkspace(dev: Internals, workspaceId: string): Promise<void> {
   const { db } = dev;
   return db.transaction("rw", db.syncTables(), async () => {
+    await db.assertOwn(dev.clientId);
     for (const collection of COLLECTION_NAMES) {
       await db.records(collection).where("[workspaceId+deleted]").between([workspaceId, 0], [workspaceId, 1], true, true).delete();
     }

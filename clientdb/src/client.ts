@@ -6,7 +6,7 @@ import { CLOSE_CODES, LIMITS } from "@patrimonio/shared-schema";
 import Dexie from "dexie";
 import { applyAcks, applyPage, applyRejects, forgetWorkspace, heldCursor, observe, readCursors, startResync, type Ack, type Reject, type ServerPage } from "./apply";
 import { dbOf, type ClientDb } from "./clientdb";
-import type { CursorMeta, LinkMeta, LocalDb, OutboxRow } from "./db";
+import type { CursorMeta, GoneReason, LinkMeta, LocalDb, OutboxRow } from "./db";
 import { backoffDelay, type BackoffOptions } from "./backoff";
 import { internals, type Internals } from "./internal";
 import { LeaderElection, type LockManagerLike } from "./leader";
@@ -177,6 +177,7 @@ export class SyncClient {
   #draining: Promise<void> | undefined;
   #unsubscribeOutbox: (() => void) | undefined;
   #unsubscribeNetwork: (() => void) | undefined;
+  #unsubscribeGone: (() => void) | undefined;
   #link: Omit<LinkMeta, "key" | "at"> = { state: "offline", busy: false };
   #idleWaiters: (() => void)[] = [];
   #linkWrites: Promise<void> = Promise.resolve();
@@ -207,8 +208,17 @@ export class SyncClient {
 
   start(): void {
     if (!this.#stopped) return;
+    if (this.#db.gone !== undefined) {
+      // A handle closed for good never syncs again (open a new one).
+      this.#emit({ type: "error", detail: { code: "database_closed", reason: this.#db.gone } });
+      return;
+    }
     this.#stopped = false;
     this.#fatal = undefined;
+    // The database closed for good (deleted by a sign-out in another tab, closed by the browser,
+    // or replaced by another device's): stop at once, leading or waiting in the election's queue;
+    // nothing more is read, written or sent for it.
+    this.#unsubscribeGone = this.#db.onGone((reason) => this.#onGone(reason));
     this.#election = new LeaderElection(this.#locks, this.#handle.name);
     this.#election.start((signal) => this.#lead(signal));
   }
@@ -216,6 +226,8 @@ export class SyncClient {
   /** Stops syncing in this tab and releases leadership. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unsubscribeGone?.();
+    this.#unsubscribeGone = undefined;
     await this.#election?.stop();
     this.#election = undefined;
   }
@@ -235,7 +247,7 @@ export class SyncClient {
   async #lead(signal: AbortSignal): Promise<void> {
     this.#signal = signal;
     this.#emit({ type: "leader" });
-    const stored = (await this.#db.meta.get("link")) as LinkMeta | undefined;
+    const stored = (await this.#db.meta.get("link").catch(() => undefined)) as LinkMeta | undefined;
     this.#link = { state: "offline", busy: false, lastSyncedAt: stored?.lastSyncedAt };
     this.#unsubscribeNetwork = this.#network.subscribe((online) => this.#onNetwork(online));
     // Commands of any tab add to the outbox: Dexie signals every committed write (other tabs'
@@ -262,6 +274,12 @@ export class SyncClient {
     await this.#writeLink({ state: "offline", busy: false });
     this.#emit({ type: "follower" });
     this.#signal = undefined;
+  }
+
+  #onGone(reason: GoneReason): void {
+    this.#emit({ type: "error", detail: { code: "database_closed", reason } });
+    this.#closeSocket(1000, "database closed");
+    void this.stop();
   }
 
   #active(): boolean {
@@ -559,7 +577,10 @@ export class SyncClient {
   }
 
   async #onWelcome(socket: SocketLike, msg: Welcome): Promise<void> {
-    await this.#db.transaction("rw", this.#db.meta, () => observe(this.#dev, msg.serverTime));
+    await this.#db.transaction("rw", this.#db.meta, async () => {
+      await this.#db.assertOwn(this.#handle.clientId);
+      await observe(this.#dev, msg.serverTime);
+    });
     if (socket !== this.#socket) return;
     this.#welcome = msg;
     this.#attempt = 0;
@@ -660,8 +681,10 @@ export class SyncClient {
         const p = this.#prepared;
         if (p === undefined || !p.full || p.socket !== socket || p.after !== this.#lastSent) {
           const after = this.#lastSent;
+          // The handle reads only its own device's database: a reopen checks the device (LocalDb.own)
+          // and a deletion closes it for good, which stops this client.
           const rows = await this.#db.outbox.where("mutationId").above(after).limit(size).toArray();
-          if (rows.length === 0 || socket !== this.#socket || after !== this.#lastSent) return;
+          if (rows.length === 0 || socket !== this.#socket || after !== this.#lastSent || this.#db.gone !== undefined) return;
           const fit = this.#fit(rows);
           // Full: it cannot grow (a whole push read, or cut by the frame size).
           this.#prepared = { socket, after, full: rows.length >= size || fit.batch.length < rows.length, ...fit };
@@ -674,6 +697,11 @@ export class SyncClient {
         }
         await this.#updateLink();
       }
+    } catch (err) {
+      // A local failure (storage, or a database closed for good, which stops the client): drop the
+      // connection; a reconnect, if any, pushes the outbox again from its start.
+      this.#emit({ type: "error", detail: err });
+      if (this.#socket) this.#drop(this.#socket, 4001, "client error");
     } finally {
       this.#pumping = false;
     }

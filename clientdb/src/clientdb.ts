@@ -11,6 +11,7 @@ import {
   type CursorMeta,
   type DbOptions,
   type DeviceMeta,
+  type GoneReason,
   type LinkMeta,
   type LocalMutation,
   type RecordRow,
@@ -213,6 +214,8 @@ export class ClientDb {
     this.name = db.name;
     this.#node = device.node;
     this.#now = now;
+    // A reopen (Dexie reopens after an upgrade elsewhere) must find this same device's database.
+    db.own(device.clientId);
     register(this, { db, clientId: device.clientId, node: device.node, now, live: DEXIE_LIVE });
   }
 
@@ -232,7 +235,22 @@ export class ClientDb {
     return new ClientDb(db, device, now);
   }
 
-  /** Closes this handle's connection (the data stays). */
+  /** Why this handle closed for good, or undefined while it is usable: "closed" (close() or
+   * destroy()), "deleted" (the database was deleted, e.g. by a sign-out in another tab), "lost"
+   * (the browser closed the connection) or "replaced" (another device's database is under the
+   * name now). A handle never reopens by itself: open a new one. */
+  get closed(): GoneReason | undefined {
+    return this.#db.gone;
+  }
+
+  /** Calls `listener` once when this handle closes for good (see `closed`); returns the
+   * unsubscribe. */
+  onClosed(listener: (reason: GoneReason) => void): () => void {
+    return this.#db.onGone(listener);
+  }
+
+  /** Closes this handle's connection for good (the data stays; open a new handle to use it
+   * again). A sync client of this handle stops. */
   close(): void {
     this.#db.close();
   }

@@ -303,7 +303,29 @@ export interface DbOptions {
   IDBKeyRange?: typeof IDBKeyRange;
 }
 
-/** The device database. Internal: the package exports commands and hooks, never the tables. */
+/** Why a device database handle closed for good (see LocalDb.gone). */
+export type GoneReason = "closed" | "deleted" | "lost" | "replaced";
+
+/** The device database this handle opened is not the one under its name any more (it was deleted
+ * and made again, e.g. another tab signed out and in): nothing is read or written through it. */
+export class ReplacedDatabaseError extends Error {
+  readonly code = "replaced_database";
+  constructor(name: string, expected: string, found: string | undefined) {
+    super(`The device database ${name} now belongs to client ${found ?? "(none)"}, not to ${expected}: this handle is closed.`);
+    this.name = "ReplacedDatabaseError";
+  }
+}
+
+/**
+ * The device database. Internal: the package exports commands and hooks, never the tables.
+ *
+ * A handle acts only on the database it opened. It closes for good (never reopening on its own,
+ * which Dexie 4 otherwise does on the next access) when we close it, when the database is deleted
+ * (a `versionchange` with no new version: another tab signed out), when the browser closes the
+ * connection (IDBDatabase `close`: storage cleared) or, once `own` named its device, when a reopen
+ * finds another device's database under the name. An upgrade by a newer version of the app in
+ * another tab still closes it with reopening allowed (the same database, Dexie's default).
+ */
 export class LocalDb extends Dexie {
   outbox!: Table<OutboxRow, number>;
   meta!: Table<MetaRow, string>;
@@ -331,6 +353,95 @@ export class LocalDb extends Dexie {
     this.rejected = this.table("rejected");
     this.enums = this.table("enums");
     this.rates = this.table("rates");
+    // Subscribers run before Dexie's default one; false skips it (which would close with
+    // reopening allowed).
+    this.on("versionchange", (ev: IDBVersionChangeEvent) => {
+      if (ev.newVersion) return undefined;
+      this.#closeForGood("deleted");
+      return false;
+    });
+    // Dexie answers a close by the browser with a close that reopens on the next access.
+    this.on(
+      "ready",
+      () => {
+        const idb = this.backendDB();
+        idb.onclose = () => this.#closeForGood("lost");
+      },
+      true,
+    );
+  }
+
+  #gone: GoneReason | undefined;
+  #owner: string | undefined;
+  readonly #goneListeners = new Set<(reason: GoneReason) => void>();
+
+  /** Why this handle closed for good; undefined while it may still be used. */
+  get gone(): GoneReason | undefined {
+    return this.#gone;
+  }
+
+  /** Calls `listener` once when the handle closes for good (at once if it has); returns the
+   * unsubscribe. */
+  onGone(listener: (reason: GoneReason) => void): () => void {
+    if (this.#gone !== undefined) {
+      listener(this.#gone);
+      return () => {};
+    }
+    this.#goneListeners.add(listener);
+    return () => this.#goneListeners.delete(listener);
+  }
+
+  /**
+   * Names the device (clientId of the `device` meta row) this handle opened. Every later (re)open
+   * checks that the database under the name is still that device's; otherwise the handle closes
+   * for good ("replaced") and the open fails.
+   */
+  own(clientId: string): void {
+    this.#owner = clientId;
+    this.on(
+      "ready",
+      async (vipDb: Dexie | undefined) => {
+        // Dexie also calls a sticky subscriber once at once when the database is open already,
+        // without the VIP handle.
+        const device = (await (vipDb ?? this).table("meta").get("device")) as DeviceMeta | undefined;
+        if (device?.clientId === this.#owner) return;
+        this.#closeForGood("replaced");
+        throw new ReplacedDatabaseError(this.name, clientId, device?.clientId);
+      },
+      true,
+    );
+  }
+
+  /**
+   * Checks, inside the caller's transaction (which must include `meta`), that this database is
+   * still the device `clientId`'s; otherwise closes the handle for good and throws (so the
+   * transaction aborts and writes nothing).
+   */
+  async assertOwn(clientId: string): Promise<void> {
+    const device = (await this.meta.get("device")) as DeviceMeta | undefined;
+    if (device?.clientId === clientId) return;
+    this.#closeForGood("replaced");
+    throw new ReplacedDatabaseError(this.name, clientId, device?.clientId);
+  }
+
+  /** Dexie's close; unless reopening is explicitly allowed (Dexie's own closes for an upgrade
+   * elsewhere), the handle is closed for good. */
+  override close(options?: { disableAutoOpen: boolean }): void {
+    if (options?.disableAutoOpen === false && this.#gone === undefined) {
+      super.close(options);
+      return;
+    }
+    this.#closeForGood("closed");
+  }
+
+  #closeForGood(reason: GoneReason): void {
+    const first = this.#gone === undefined;
+    if (first) this.#gone = reason;
+    super.close({ disableAutoOpen: true });
+    if (!first) return;
+    const listeners = [...this.#goneListeners];
+    this.#goneListeners.clear();
+    for (const l of listeners) l(reason);
   }
 
   /** The table of a synced collection. */

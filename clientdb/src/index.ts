@@ -13,6 +13,7 @@ export {
   type RejectedView,
   type SyncedRecord,
 } from "./clientdb";
+export type { GoneReason as ClosedReason } from "./db";
 export { validateRecord } from "./validation";
 export {
   SyncClient,

@@ -510,3 +510,48 @@ describe("resync and access", () => {
     expect((await outboxOf(d.db)).map((o) => o.workspaceId)).toEqual([WORKSPACE]);
   });
 });
+
+describe("every sync transaction checks that the database is still its device's", () => {
+  /** Everything of the device database a sync transaction may write, read through a new handle. */
+  async function contents(d: { db: ClientDb }) {
+    const db = dbOf(d.db);
+    return {
+      outbox: await db.outbox.toArray(),
+      rejected: await db.rejected.toArray(),
+      meta: (await db.meta.toArray()).filter((m) => m.key !== "link"),
+      tasks: await db.records("tasks").toArray(),
+      conflicts: await db.conflicts.toArray(),
+    };
+  }
+
+  const runs: [string, (dev: ReturnType<typeof internals>, row: OutboxRow) => Promise<unknown>][] = [
+    ["applyAcks", (dev, row) => applyAcks(dev, [{ mutationId: row.mutationId, seq: 1 }])],
+    ["applyRejects", (dev, row) => applyRejects(dev, [{ mutationId: row.mutationId, code: "invalid", issues: [] }])],
+    [
+      "applyPage",
+      (dev, row) => applyPage(dev, { workspaceId: WORKSPACE, changes: [echo(row, 1)], cursor: 1, hasMore: false, snapshot: false }),
+    ],
+    ["startResync", (dev) => startResync(dev, WORKSPACE)],
+    ["forgetWorkspace", (dev) => forgetWorkspace(dev, WORKSPACE)],
+  ];
+
+  for (const [name, run] of runs) {
+    test(`${name} on another device's database writes nothing and closes the handle for good`, async () => {
+      const d = await openDevice();
+      const r = await d.db.create("tasks", WORKSPACE, task());
+      if (!r.ok) throw new Error("create failed");
+      const row = (await dbOf(d.db).outbox.get(1))!;
+      const before = await contents(d);
+      // The same transaction with this handle's own client id would write (checked below).
+      const stranger = { ...internals(d.db), clientId: OTHER_CLIENT };
+      await expect(run(stranger, row)).rejects.toMatchObject({ name: "ReplacedDatabaseError", code: "replaced_database" });
+      expect(dbOf(d.db).gone).toBe("replaced");
+      await expect(d.db.get("tasks", r.id)).rejects.toThrow();
+      const handle = await d.reopen();
+      expect(await contents(d)).toEqual(before);
+      // Its own device's transaction changes the database.
+      await run(internals(handle), row);
+      expect(await contents(d)).not.toEqual(before);
+    });
+  }
+});

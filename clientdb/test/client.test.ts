@@ -952,3 +952,128 @@ describe("pages asked for ahead", () => {
     await h.client.stop();
   });
 });
+
+// ---------------------------------------------------------------- a database replaced under a running client
+
+describe("a device database deleted and made again under a running sync client (issue #17)", () => {
+  /** Tab A leads with mutation 1 pushed and unanswered; tab B signs out (the database is deleted)
+   * and in again, and makes a command: a new device database under the same name whose outbox
+   * starts again at mutation id 1. */
+  async function signOutAndInElsewhere(options: { beforeDelete?: (d: Awaited<ReturnType<typeof openDevice>>) => Promise<void> } = {}) {
+    const d = await openDevice();
+    await created(d.db, "T0");
+    const h = harness(d.db);
+    h.client.start();
+    const s = await connect(h);
+    await until(() => s.of("push").length === 1);
+    expect(pushed(s.of("push")[0]!)).toEqual([1]);
+    await options.beforeDelete?.(d);
+    const other = await openDevice({ factory: d.factory, name: d.name, clock: d.clock });
+    await other.db.destroy();
+    const fresh = await openDevice({ factory: d.factory, name: d.name, clock: d.clock });
+    await created(fresh.db, "nuevo");
+    expect(fresh.db.clientId).not.toBe(d.db.clientId);
+    return { d, h, s, fresh };
+  }
+
+  /** Lets every pending task of the old client run (its drain, pump and link writes). */
+  async function settle() {
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  test("the ack of the old socket never removes the new database's outbox row of the same id", async () => {
+    const { d, h, s, fresh } = await signOutAndInElsewhere();
+    s.receive({ type: "ack", acks: [{ mutationId: 1, status: "applied", seq: 1 }] });
+    await settle();
+    expect(await dbOf(fresh.db).outbox.toCollection().primaryKeys()).toEqual([1]);
+    expect((await dbOf(fresh.db).outbox.get(1))?.mutation.author).toBe(fresh.db.clientId);
+    // The deletion closed the old handle for good: its client stopped and let the lock go.
+    expect(dbOf(d.db).gone).toBe("deleted");
+    await until(() => !h.client.leading);
+    expect(h.locks.held(lockName(d.name))).toBe(false);
+    expect(s.closedWith).toBe(1000);
+    // The old handle never reopens onto the new database.
+    await expect(d.db.create("tasks", WORKSPACE, task())).rejects.toThrow();
+    expect(await dbOf(fresh.db).outbox.count()).toBe(1);
+    await h.client.stop();
+  });
+
+  test("the old leader never pushes the new database's outbox; the new device's client does, as its own", async () => {
+    const { d, h, s, fresh } = await signOutAndInElsewhere();
+    // The old connection ends (as the server would end it); any reconnect timer fires.
+    s.drop();
+    await settle();
+    h.timers.fire();
+    await settle();
+    // Nothing more went out on the old socket and the old client opened no other socket (it would
+    // say hello with its old client id and push the new database's mutation 1).
+    expect(s.of("push")).toHaveLength(1);
+    expect(h.sockets).toHaveLength(1);
+    await until(() => !h.client.leading);
+    expect(h.locks.held(lockName(d.name))).toBe(false);
+    // Starting the old client again does nothing: its handle is closed for good.
+    h.client.start();
+    await settle();
+    expect(h.sockets).toHaveLength(1);
+    // The new tab's client takes the lock and pushes mutation 1 of the new database under the
+    // new client id.
+    const h2 = harness(fresh.db, {}, { locks: h.locks });
+    h2.client.start();
+    const s2 = await connect(h2);
+    await until(() => s2.of("push").length === 1);
+    expect(s2.of("hello")[0]).toMatchObject({ clientId: fresh.db.clientId });
+    expect(pushed(s2.of("push")[0]!)).toEqual([1]);
+    expect(d.db.clientId).not.toBe(fresh.db.clientId);
+    await h2.client.stop();
+    await h.client.stop();
+  });
+
+  test("a client waiting in the election's queue leaves it when its database is deleted: it never leads", async () => {
+    // The leader's database lives in another IndexedDB factory (it is not deleted); the lock is
+    // the same (named after the database), so the follower waits behind it.
+    const leaderDevice = await openDevice();
+    const h = harness(leaderDevice.db);
+    h.client.start();
+    await connect(h);
+    const follower = await openDevice({ name: leaderDevice.name });
+    const events: string[] = [];
+    const hf = harness(follower.db, { onEvent: (e) => events.push(e.type) }, { locks: h.locks });
+    hf.client.start();
+    await settle();
+    expect(hf.client.leading).toBe(false);
+    // The follower's database is deleted (a sign-out in another of its tabs).
+    const other = await openDevice({ factory: follower.factory, name: follower.name, clock: follower.clock });
+    await other.db.destroy();
+    expect(dbOf(follower.db).gone).toBe("deleted");
+    // The leader stops: nobody waits for the lock any more.
+    await h.client.stop();
+    await settle();
+    expect(h.locks.held(lockName(leaderDevice.name))).toBe(false);
+    expect(events).not.toContain("leader");
+    expect(hf.sockets).toHaveLength(0);
+    await hf.client.stop();
+  });
+
+  test("a handle that missed the deletion (closed to reopen, as for an upgrade) finds another device's database and stops, writing nothing", async () => {
+    const { d, h, s, fresh } = await signOutAndInElsewhere({
+      // Dexie closes a connection this way when another tab upgrades the schema: it reopens on
+      // the next access, so the deletion reaches no open connection of this handle.
+      beforeDelete: async (dev) => {
+        await settle();
+        dbOf(dev.db).close({ disableAutoOpen: false });
+        expect(dbOf(dev.db).isOpen()).toBe(false);
+      },
+    });
+    // The new database's command woke the old leader's pump: its read reopened the handle, which
+    // found another device's database, closed for good and stopped the client before reading.
+    s.receive({ type: "ack", acks: [{ mutationId: 1, status: "applied", seq: 1 }] });
+    await settle();
+    expect(await dbOf(fresh.db).outbox.toCollection().primaryKeys()).toEqual([1]);
+    expect(s.of("push")).toHaveLength(1);
+    expect(h.sockets).toHaveLength(1);
+    expect(dbOf(d.db).gone).toBe("replaced");
+    await until(() => !h.client.leading);
+    expect(h.locks.held(lockName(d.name))).toBe(false);
+    await h.client.stop();
+  });
+});

@@ -183,6 +183,51 @@ test.describe("sync in the browser", () => {
     expect(second.openSockets()).toHaveLength(1);
   });
 
+  test("a sign-out and sign-in in another tab: the old leader lets go, and the new database's first edit reaches the server", async ({ devices }) => {
+    const device = await devices.open();
+    const first = new SyncTestPage(device.page);
+    await first.open();
+    await expect(first.root).toHaveAttribute("data-role", "leader");
+    await first.status.toHaveState("synced");
+    const observer = new SyncTestPage((await devices.open()).page);
+    await observer.open();
+    // The leader tab's mutation 1, acknowledged.
+    const before = await first.create("tasks", { title: "Revisar la hipoteca", status: "todo" });
+    await expect(first.record(before)).toHaveAttribute("data-pending", "0");
+
+    // Another tab wipes the device as a sign-out does (every IndexedDB database deleted while the
+    // leader tab holds its handle open), then loads again: a new device database under the same
+    // name, whose first command is mutation 1 again.
+    const second = new SyncTestPage(await device.context.newPage());
+    await second.open();
+    await second.page.evaluate(async () => {
+      const names = (await indexedDB.databases()).map((d) => d.name).filter((n): n is string => typeof n === "string");
+      await Promise.all(
+        names.map(
+          (name) =>
+            new Promise<void>((resolve, reject) => {
+              const request = indexedDB.deleteDatabase(name);
+              request.onsuccess = () => resolve();
+              request.onerror = () => reject(request.error ?? new Error("delete failed"));
+            }),
+        ),
+      );
+    });
+    // The old leader's handle closed for good: its client stopped and let the socket and the lock go.
+    await expect(first.root).toHaveAttribute("data-role", "follower");
+    await expect.poll(() => first.openSockets().length, { message: "the old leader's sockets" }).toBe(0);
+    await second.reload();
+    await expect(second.root).toHaveAttribute("data-role", "leader");
+    await expect(second.root).toHaveAttribute("data-socket", "open");
+    const after = await second.create("tasks", { title: "Llamar al notario", status: "todo" });
+    await expect(second.record(after)).toHaveAttribute("data-pending", "0");
+    await expect(observer.record(after)).toBeVisible();
+    expect(await second.outboxSize()).toBe(0);
+    // The old tab opened nothing again (no socket, no database made under the name by it).
+    expect(first.openSockets()).toHaveLength(0);
+    await expect(first.root).toHaveAttribute("data-role", "follower");
+  });
+
   test("the top bar of the app shell shows synced, offline, and the changes waiting to be sent", async ({ devices }) => {
     const device = await devices.open();
     const shell = new AppShell(device.page);

@@ -36,3 +36,23 @@ describe("device sync in the shell", () => {
     expect(screen.queryByTestId("sync-status")).toBeNull();
   });
 });
+
+describe("the device database deleted under the shell (sign-out in another tab)", () => {
+  test("the shell lets the closed database go and never makes it again", async () => {
+    await renderApp("/", "en");
+    await waitFor(() => expect(screen.getByTestId("sync-status").textContent).toBe("OfflineNot synced yet"));
+    const name = deviceDbName("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+    // Another tab's sign-out deletes the database while this tab has it open.
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error ?? new Error("delete failed"));
+    });
+    // The indicator goes back to waiting for a database, without an error, and nothing opened the
+    // deleted database again (Dexie would reopen it on the next read).
+    await waitFor(() => expect(screen.getByTestId("sync-status").dataset.state).toBe("starting"));
+    for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await indexedDB.databases()).map((d) => d.name)).not.toContain(name);
+    expect(screen.getByTestId("sync-status").dataset.state).toBe("starting");
+  });
+});

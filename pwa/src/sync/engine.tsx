@@ -7,28 +7,42 @@ import type { Language } from "../i18n/i18n";
 import { deviceDbName, syncUrl } from "./names";
 import { SyncStatusPending, SyncStatusView } from "./SyncStatus";
 
-/** Opens the device database of `userId` (null while signed out or opening). */
+/**
+ * Opens the device database of `userId` (null while signed out or opening). A handle that closes
+ * for good under us is dropped: deleted (another tab signed out; this one leaves too, see
+ * SessionSync) it stays null, so nothing makes the wiped database again; closed by the browser, or
+ * replaced by the database another tab made under the same name, it is opened again.
+ */
 export function useDeviceDb(userId: string | undefined): ClientDb | null {
   const [opened, setOpened] = useState<{ userId: string; db: ClientDb } | null>(null);
+  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     if (userId === undefined) return;
     let cancelled = false;
     let db: ClientDb | undefined;
+    let unsubscribe = () => {};
     ClientDb.open({ name: deviceDbName(userId) }).then(
       (handle) => {
-        if (cancelled) handle.close();
-        else {
-          db = handle;
-          setOpened({ userId, db: handle });
+        if (cancelled) {
+          handle.close();
+          return;
         }
+        db = handle;
+        setOpened({ userId, db: handle });
+        unsubscribe = handle.onClosed((reason) => {
+          if (cancelled) return;
+          setOpened((o) => (o?.db === handle ? null : o));
+          if (reason === "lost" || reason === "replaced") setGeneration((g) => g + 1);
+        });
       },
       (err: unknown) => console.error("The device database could not be opened.", err),
     );
     return () => {
       cancelled = true;
+      unsubscribe();
       db?.close();
     };
-  }, [userId]);
+  }, [userId, generation]);
   return opened !== null && opened.userId === userId ? opened.db : null;
 }
 
