@@ -166,6 +166,8 @@ export class SyncClient {
   #tokensAt = 0;
   #lastSent = 0;
   #pumping = false;
+  /** A pump was asked for while one ran (see #pump). */
+  #pumpAgain = false;
   /** The next push, read and encoded: the outbox entries after `after` (see #pump). */
   #prepared: { socket: SocketLike; after: number; full: boolean; batch: OutboxRow[]; text: string } | undefined;
   /** The outbox rows pushed on this connection and not answered yet, by mutation id (applyAcks
@@ -564,7 +566,10 @@ export class SyncClient {
           case "pong":
             break;
         }
-        await this.#pump();
+        // A page changes nothing a push waits for (the window opens with answers, commands signal
+        // the pump themselves): after one, the outbox is not read again (a cold sync of 200 pages
+        // read it 200 times).
+        if (msg.type !== "changes" && msg.type !== "snapshot") await this.#pump();
         this.#watch(socket);
         if (!this.#queue.some((q) => q.socket === socket)) await this.#updateLink(true);
       } catch (err) {
@@ -671,8 +676,24 @@ export class SyncClient {
    * that opens the window sends it at once (#onMessage), without waiting for a read of the outbox
    * behind the page transactions queued meanwhile. */
   async #pump(): Promise<void> {
-    if (this.#pumping) return;
+    if (this.#pumping) {
+      // The running pump may have read the outbox before the command that asks now: it goes round
+      // once more when done, so no signal is lost (and no message needs to pump just in case).
+      this.#pumpAgain = true;
+      return;
+    }
     this.#pumping = true;
+    try {
+      do {
+        this.#pumpAgain = false;
+        await this.#pumpOnce();
+      } while (this.#pumpAgain);
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  async #pumpOnce(): Promise<void> {
     try {
       const size = this.#batchSize();
       for (;;) {
@@ -702,8 +723,6 @@ export class SyncClient {
       // connection; a reconnect, if any, pushes the outbox again from its start.
       this.#emit({ type: "error", detail: err });
       if (this.#socket) this.#drop(this.#socket, 4001, "client error");
-    } finally {
-      this.#pumping = false;
     }
   }
 

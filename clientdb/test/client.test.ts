@@ -864,6 +864,32 @@ describe("pages asked for ahead", () => {
     await h.client.stop();
   });
 
+  test("applying pages does not read the outbox; a command made meanwhile still leaves at once", async () => {
+    const { d, h, s, tokens } = await pulling({});
+    // Count the pump's reads of the outbox (by mutation id).
+    const outbox = dbOf(d.db).outbox;
+    const where = outbox.where.bind(outbox);
+    let reads = 0;
+    outbox.where = ((index: string) => {
+      if (index === "mutationId") reads++;
+      return where(index);
+    }) as typeof outbox.where;
+    s.receive(snapshotPage(0, 20, "p-2"));
+    await until(() => tokens().length === 1);
+    s.receive(snapshotPage(20, 20, "p-3"));
+    await until(() => tokens().length === 2);
+    s.receive(snapshotPage(40, 20));
+    await h.client.idle();
+    expect((await d.db.list("tasks", WORKSPACE)).length).toBe(60);
+    expect(reads).toBe(0);
+    // A command signals the pump itself.
+    const id = await created(d.db, "Después de la instantánea");
+    await until(() => s.of("push").length === 1);
+    expect((s.of("push")[0]!.mutations as { recordId: string }[]).map((m) => m.recordId)).toEqual([id]);
+    expect(reads).toBeGreaterThan(0);
+    await h.client.stop();
+  });
+
   test("with no budget, the next page is asked for only when a page starts being applied (one page ahead)", async () => {
     const { d, h, s, appliedAtPull, tokens } = await pulling({ pageBufferBytes: 0 });
     s.receive(snapshotPage(0, 20, "p-2"));
