@@ -22,12 +22,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { createOnboardedAccount, storageStateFor } from "../../pwa/e2e/support/accounts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "../../pwa/e2e/support/chromium";
 import { REPO_ROOT, startServer } from "../../pwa/e2e/support/server";
 import { largePlan } from "./gen";
 import { seedRecords } from "./seed";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const TARGET_MS = 500;
 
 const { values: args } = parseArgs({

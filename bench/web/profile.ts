@@ -13,12 +13,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { createOnboardedAccount, storageStateFor } from "../../pwa/e2e/support/accounts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../pwa/e2e/support/chromium";
 import { REPO_ROOT, startServer } from "../../pwa/e2e/support/server";
 
 const { values: args } = parseArgs({
   options: { page: { type: "string", default: "dashboard" }, rate: { type: "string", default: "4" }, top: { type: "string", default: "25" } },
 });
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 interface ProfileNode {
   id: number;
@@ -31,7 +31,7 @@ interface CpuProfile {
 }
 
 const server = await startServer({ PATRIMONIO_WEB_DIR: process.env.PATRIMONIO_WEB_DIR ?? path.join(REPO_ROOT, "pwa", "dist") });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS, headless: true });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 try {
   const signedIn = args.page === "dashboard";
   const account = signedIn ? await createOnboardedAccount(server.url, `profile-${Date.now()}@example.com`, "profile passphrase 4417 long") : undefined;

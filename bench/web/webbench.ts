@@ -24,19 +24,9 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createOnboardedAccount, storageStateFor } from "../../pwa/e2e/support/accounts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "../../pwa/e2e/support/chromium";
 import { REPO_ROOT, startServer } from "../../pwa/e2e/support/server";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// The flags of the e2e tests (pwa/e2e/playwright.config.ts).
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const INITIAL_JS_TARGET_KB = 250;
 const LIGHTHOUSE_TARGETS = { perf: 90, a11y: 100, best_practices: 100 } as const;
 

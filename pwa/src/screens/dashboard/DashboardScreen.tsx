@@ -41,37 +41,34 @@ export function DashboardScreen() {
   // the empty state fills that place when the device database answers, without moving the notices.
   // A workspace with remembered figures waits for its figures, whose notices come below them.
   const framed = workspaceId !== undefined && held === undefined;
+  const empty = assets !== undefined && assets.length === 0;
+  const loading = assets === undefined && !remembered;
   return (
     <div className={styles.page}>
       <PageHeader title={t("dashboard.title")} subtitle={t("dashboard.subtitle")} />
-      {assets === undefined && !remembered ? (
-        framed ? (
-          <>
-            <div className={styles.emptySlot} aria-busy="true">
-              <Skeleton shape="block" className={styles.emptyFill} />
-            </div>
-            <Notices base={null} oldestRateDate={null} newestRateDate={null} />
-          </>
-        ) : (
-          <Skeleton shape="block" />
-        )
-      ) : assets !== undefined && assets.length === 0 ? (
+      {empty || (loading && framed) ? (
         <>
-          <div className={styles.emptySlot}>
-            <EmptyState
-            data-testid="dashboard-empty"
-            icon={<Wallet size={24} />}
-            title={t("dashboard.empty.title")}
-            text={t("dashboard.empty.description")}
-            action={
-              <Link to="/assets/new" className={buttonClass({ variant: "primary" })}>
-                {t("dashboard.empty.add")}
-              </Link>
-            }
-            />
+          <div className={styles.emptySlot} aria-busy={empty ? undefined : true}>
+            {empty ? (
+              <EmptyState
+                data-testid="dashboard-empty"
+                icon={<Wallet size={24} />}
+                title={t("dashboard.empty.title")}
+                text={t("dashboard.empty.description")}
+                action={
+                  <Link to="/assets/new" className={buttonClass({ variant: "primary" })}>
+                    {t("dashboard.empty.add")}
+                  </Link>
+                }
+              />
+            ) : (
+              <Skeleton shape="block" className={styles.emptyFill} />
+            )}
           </div>
           <Notices base={null} oldestRateDate={null} newestRateDate={null} />
         </>
+      ) : loading ? (
+        <Skeleton shape="block" />
       ) : (
         <Suspense fallback={snapshot ? <RememberedHeadline total={snapshot.now.netWorth.total} base={snapshot.base} savedAt={snapshot.savedAt} /> : <Skeleton shape="block" />}>
           <DashboardContent />
