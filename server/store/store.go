@@ -16,7 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite"
 
 	"patrimonio/migrations"
 )
@@ -97,10 +97,11 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	f.Close()
-	db, err := sql.Open("sqlite", path+"?"+sqlitePragmas)
+	base, err := sqlite.NewConnector(path + "?" + sqlitePragmas)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
+	db := sql.OpenDB(busyRetry{base})
 	// WAL allows many readers beside the one writer; a few connections are enough for a personal
 	// server, and writers queue on the write lock anyway.
 	db.SetMaxOpenConns(8)
