@@ -2,6 +2,7 @@ package sync
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -182,7 +183,7 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commi
 		records: make(map[recordKey]*recordEntry, n), verdicts: make(map[clientMutation]Outcome, n),
 		changes: make([]changeRow, 0, n),
 	}
-	for _, phase := range []func() error{g.bindClients, g.lockWorkspaces, g.readRoles, g.readLastIDs, g.loadRecords, g.decide, g.write} {
+	for _, phase := range []func() error{g.read, g.decide, g.write} {
 		if err := phase(); err != nil {
 			return nil, nil, err
 		}
@@ -205,8 +206,8 @@ type clientMutation struct {
 }
 
 // groupTxn is one group commit in progress: what each phase read, and what the decisions will
-// write. A job whose client is not bound to its user has its error set in results at the first
-// phase, and every later phase skips it.
+// write. A job whose client is not bound to its user has its error set in results once the reads
+// are in (read), and every later phase skips it.
 type groupTxn struct {
 	e       *Engine
 	ctx     context.Context
@@ -232,35 +233,51 @@ type groupTxn struct {
 	decided     map[clientWorkspace]int64 // new last ids
 }
 
-// live is the group's jobs whose client is bound to their user.
-func (g *groupTxn) live(f func(j *job) error) error {
+// read runs the group's reads, in this order: the client bindings, the workspace locks (in id
+// order), then, under the locks, the roles, the last decided ids and the records. They do not
+// depend on one another's answers, so on Postgres they go in one round trip (pipelined; the server
+// runs them in order, so what follows the locks is read under them), and a one-mutation push (a
+// device editing live) costs two round trips in all: this one, and its writes with the commit.
+//
+// Reads are made for every job of the group, also one whose client turns out not to be bound to
+// its user: its workspaces are locked and its records loaded with the others', and nothing more
+// (it is answered with its error; decide never looks at it). Every mutation's authorisation is
+// still decided under the lock, in applyOne, from the role read here.
+func (g *groupTxn) read() error {
+	var rs []read
+	owners := g.readBindings(&rs)
+	g.lockWorkspaces(&rs)
+	g.readRoles(&rs)
+	g.readLastIDs(&rs)
+	g.loadRecords(&rs)
+	if err := g.tx.reads(g.ctx, rs); err != nil {
+		return err
+	}
 	for i, j := range g.group {
-		if g.results[i].err == nil {
-			if err := f(j); err != nil {
-				return err
-			}
+		if *owners[j.client.ClientID] != j.client.UserID {
+			g.results[i].err = core.Errorf(core.EFORBIDDEN, "The client id is not bound to this user: say hello first.")
 		}
 	}
 	return nil
 }
 
-// bindClients checks that each job's client id is bound to the job's user.
-func (g *groupTxn) bindClients() error {
-	owners := map[string]string{}
-	for i, j := range g.group {
-		owner, ok := owners[j.client.ClientID]
-		if !ok {
-			err := g.tx.queryRow(g.ctx, `SELECT user_id FROM sync_clients WHERE client_id = ?`, j.client.ClientID).Scan(&owner)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("read sync client: %w", err)
+// readBindings reads the user each job's client id is bound to ("" when none).
+func (g *groupTxn) readBindings(rs *[]read) map[string]*string {
+	owners := map[string]*string{}
+	for _, j := range g.group {
+		if owners[j.client.ClientID] != nil {
+			continue
+		}
+		owner := new(string)
+		owners[j.client.ClientID] = owner
+		*rs = append(*rs, read{`SELECT user_id FROM sync_clients WHERE client_id = ?`, []any{j.client.ClientID}, func(rows rowsIter) error {
+			if rows.Next() {
+				return rows.Scan(owner)
 			}
-			owners[j.client.ClientID] = owner
-		}
-		if owner != j.client.UserID {
-			g.results[i].err = core.Errorf(core.EFORBIDDEN, "The client id is not bound to this user: say hello first.")
-		}
+			return nil
+		}})
 	}
-	return nil
+	return owners
 }
 
 // lockWorkspaces locks the workspaces written, in id order: the sequence is allocated under this
@@ -273,110 +290,103 @@ func (g *groupTxn) bindClients() error {
 // wrote; a push that comes after the deletion finds no workspace. Taken here, first, the lock also
 // keeps the two from deadlocking (before, the push took it per row written, later, while the
 // deletion could already be waiting for the push's sync_workspaces row).
-func (g *groupTxn) lockWorkspaces() error {
-	_ = g.live(func(j *job) error {
+func (g *groupTxn) lockWorkspaces(rs *[]read) {
+	for _, j := range g.group {
 		for _, m := range j.muts {
 			g.workspaces[m.WorkspaceID] = nil
 		}
-		return nil
-	})
+	}
 	holdWorkspace := ""
 	if g.e.db.Dialect() == store.Postgres {
 		holdWorkspace = " FOR KEY SHARE"
 	}
 	for _, w := range sortedKeys(g.workspaces) {
 		we := &workspaceEntry{}
-		err := g.tx.queryRow(g.ctx, `INSERT INTO sync_workspaces (workspace_id, seq, gc_seq, updated_at)
-			SELECT id, 0, 0, ? FROM workspaces WHERE id = ?`+holdWorkspace+`
-			ON CONFLICT (workspace_id) DO UPDATE SET updated_at = excluded.updated_at
-			RETURNING seq`, g.now, w).Scan(&we.head)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return fmt.Errorf("lock workspace %s: %w", w, err)
-		default:
-			we.exists = true
-		}
-		we.startAt = we.head
 		g.workspaces[w] = we
+		*rs = append(*rs, read{`INSERT INTO sync_workspaces (workspace_id, seq, gc_seq, updated_at)
+			SELECT id, 0, 0, ? FROM workspaces WHERE id = ?` + holdWorkspace + `
+			ON CONFLICT (workspace_id) DO UPDATE SET updated_at = excluded.updated_at
+			RETURNING seq`, []any{g.now, w}, func(rows rowsIter) error {
+			if !rows.Next() {
+				return nil // no such workspace
+			}
+			if err := rows.Scan(&we.head); err != nil {
+				return fmt.Errorf("lock workspace %s: %w", w, err)
+			}
+			we.exists, we.startAt = true, we.head
+			return nil
+		}})
 	}
-	return nil
 }
 
-// readRoles reads each user's role in each workspace written, under the lock.
-func (g *groupTxn) readRoles() error {
-	return g.live(func(j *job) error {
+// readRoles reads each user's role in each workspace written (authz.None for a workspace that
+// does not exist: no membership row).
+func (g *groupTxn) readRoles(rs *[]read) {
+	for _, j := range g.group {
 		for _, m := range j.muts {
 			uw := userWorkspace{j.client.UserID, m.WorkspaceID}
 			if _, ok := g.roles[uw]; ok {
 				continue
 			}
-			role := authz.None
-			if g.workspaces[m.WorkspaceID].exists {
-				var err error
-				if role, err = members.ScanRole(g.tx.queryRow(g.ctx, members.RoleQuery, uw.workspace, uw.user)); err != nil {
-					return err
+			g.roles[uw] = authz.None
+			*rs = append(*rs, read{members.RoleQuery, []any{uw.workspace, uw.user}, func(rows rowsIter) error {
+				if !rows.Next() {
+					return nil
 				}
-			}
-			g.roles[uw] = role
+				role, err := members.ScanRole(rows)
+				g.roles[uw] = role
+				return err
+			}})
 		}
-		return nil
-	})
+	}
 }
 
 // readLastIDs reads, per client and workspace, the last decided mutation id and the highest one
 // whose change or rejection garbage collection removed (below it a missing verdict is ambiguous).
-func (g *groupTxn) readLastIDs() error {
+func (g *groupTxn) readLastIDs(rs *[]read) {
 	loaded := map[string]bool{}
-	return g.live(func(j *job) error {
-		if loaded[j.client.ClientID] {
-			return nil
+	for _, j := range g.group {
+		client := j.client.ClientID
+		if loaded[client] {
+			continue
 		}
-		loaded[j.client.ClientID] = true
-		rows, err := g.tx.query(g.ctx, `SELECT workspace_id, last_mutation_id, collected_mutation_id FROM sync_client_workspaces WHERE client_id = ?`,
-			j.client.ClientID)
-		if err != nil {
-			return fmt.Errorf("read last mutation ids: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var w string
-			var id, gone int64
-			if err := rows.Scan(&w, &id, &gone); err != nil {
-				return err
-			}
-			g.last[clientWorkspace{j.client.ClientID, w}] = id
-			g.collected[clientWorkspace{j.client.ClientID, w}] = gone
-		}
-		return rows.Err()
-	})
+		loaded[client] = true
+		*rs = append(*rs, read{`SELECT workspace_id, last_mutation_id, collected_mutation_id FROM sync_client_workspaces WHERE client_id = ?`,
+			[]any{client}, func(rows rowsIter) error {
+				for rows.Next() {
+					var w string
+					var id, gone int64
+					if err := rows.Scan(&w, &id, &gone); err != nil {
+						return fmt.Errorf("read last mutation ids: %w", err)
+					}
+					g.last[clientWorkspace{client, w}] = id
+					g.collected[clientWorkspace{client, w}] = gone
+				}
+				return nil
+			}})
+	}
 }
 
-// loadRecords loads the records the authorised mutations touch, in one query per workspace and
-// collection. Ids at or below the last decided one are loaded too: most are resends, but one may
-// be new (see decide).
-func (g *groupTxn) loadRecords() error {
+// loadRecords loads the records the mutations touch, in one query per workspace and collection
+// (SQLite: per 500 ids). Ids at or below the last decided one are loaded too: most are resends,
+// but one may be new (see decide).
+func (g *groupTxn) loadRecords(rs *[]read) {
 	type workspaceCollection struct{ workspace, collection string }
 	wanted := map[workspaceCollection]map[string]bool{}
-	_ = g.live(func(j *job) error {
+	for _, j := range g.group {
 		for _, m := range j.muts {
-			if authz.Authorize(authz.Request{Role: g.roles[userWorkspace{j.client.UserID, m.WorkspaceID}], Action: authz.RecordWrite}) != nil {
-				continue
-			}
 			wc := workspaceCollection{m.WorkspaceID, m.Collection}
 			if wanted[wc] == nil {
 				wanted[wc] = map[string]bool{}
 			}
 			wanted[wc][m.RecordID] = true
 		}
-		return nil
-	})
-	for wc, ids := range wanted {
-		if err := g.e.loadRecords(g.ctx, g.tx, wc.workspace, wc.collection, sortedKeys(ids), g.records); err != nil {
-			return err
-		}
 	}
-	return nil
+	for _, wc := range slices.SortedFunc(maps.Keys(wanted), func(a, b workspaceCollection) int {
+		return cmp.Or(strings.Compare(a.workspace, b.workspace), strings.Compare(a.collection, b.collection))
+	}) {
+		*rs = append(*rs, g.e.recordReads(wc.workspace, wc.collection, sortedKeys(wanted[wc]), g.records)...)
+	}
 }
 
 // decide gives every mutation its verdict, in queue order and mutation order.
@@ -616,25 +626,27 @@ func canonicalMutation(m Mutation) Mutation {
 	return m
 }
 
-// loadRecords reads the current state of the given records of one collection into records, and
-// lets the clock observe their newest stamps (CLOCK.md: a re-stamp must order after the values
-// stored).
-func (e *Engine) loadRecords(ctx context.Context, tx txn, workspace, collection string, ids []string, records map[recordKey]*recordEntry) error {
-	scan := func(row rowScanner) error {
-		key := recordKey{workspace: workspace, collection: collection}
-		var seq int64
-		var raw []byte
-		if err := row.Scan(&key.id, &seq, &raw); err != nil {
-			return err
+// recordReads are the reads that load the current state of the given records of one collection
+// into records (those that exist), and let the clock observe their newest stamps (CLOCK.md: a
+// re-stamp must order after the values stored).
+func (e *Engine) recordReads(workspace, collection string, ids []string, records map[recordKey]*recordEntry) []read {
+	scan := func(rows rowsIter) error {
+		for rows.Next() {
+			key := recordKey{workspace: workspace, collection: collection}
+			var seq int64
+			var raw []byte
+			if err := rows.Scan(&key.id, &seq, &raw); err != nil {
+				return fmt.Errorf("load records: %w", err)
+			}
+			state, err := decodeState(raw)
+			if err != nil {
+				return fmt.Errorf("load records: record %s/%s: %w", collection, key.id, err)
+			}
+			if newest, ok := newestStamp(state); ok {
+				e.clock.Observe(newest)
+			}
+			records[key] = &recordEntry{state: state, seq: seq, exists: true}
 		}
-		state, err := decodeState(raw)
-		if err != nil {
-			return fmt.Errorf("record %s/%s: %w", collection, key.id, err)
-		}
-		if newest, ok := newestStamp(state); ok {
-			e.clock.Observe(newest)
-		}
-		records[key] = &recordEntry{state: state, seq: seq, exists: true}
 		return nil
 	}
 	if e.db.Dialect() == store.Postgres {
@@ -642,48 +654,23 @@ func (e *Engine) loadRecords(ctx context.Context, tx txn, workspace, collection 
 		// cannot be pulled up into a join, so whatever the planner estimates (a table grown fast
 		// since its last ANALYZE), the plan is a nested loop over the ids, each an equality on
 		// the whole key, never a scan of the collection as an IN list may become.
-		rows, err := tx.query(ctx, `SELECT r.record_id, r.seq, r.state FROM unnest(?::text[]) AS k(id)
+		return []read{{`SELECT r.record_id, r.seq, r.state FROM unnest(?::text[]) AS k(id)
 			CROSS JOIN LATERAL (SELECT record_id, seq, state FROM sync_records
-				WHERE workspace_id = ? AND collection = ? AND record_id = k.id LIMIT 1) r`, ids, workspace, collection)
-		if err != nil {
-			return fmt.Errorf("load records: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				return fmt.Errorf("load records: %w", err)
-			}
-		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("load records: %w", err)
-		}
-		return nil
+				WHERE workspace_id = ? AND collection = ? AND record_id = k.id LIMIT 1) r`, []any{ids, workspace, collection}, scan}}
 	}
 	// SQLite plans the IN list on the primary key.
 	const chunk = 500
+	var rs []read
 	for start := 0; start < len(ids); start += chunk {
 		part := ids[start:min(start+chunk, len(ids))]
 		args := []any{workspace, collection}
 		for _, id := range part {
 			args = append(args, id)
 		}
-		rows, err := tx.query(ctx, `SELECT record_id, seq, state FROM sync_records
-			WHERE workspace_id = ? AND collection = ? AND record_id IN (`+placeholders(len(part))+`)`, args...)
-		if err != nil {
-			return fmt.Errorf("load records: %w", err)
-		}
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				rows.Close()
-				return fmt.Errorf("load records: %w", err)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("load records: %w", err)
-		}
+		rs = append(rs, read{`SELECT record_id, seq, state FROM sync_records
+			WHERE workspace_id = ? AND collection = ? AND record_id IN (` + placeholders(len(part)) + `)`, args, scan})
 	}
-	return nil
+	return rs
 }
 
 func decodeState(raw []byte) (*RecordState, error) {

@@ -23,6 +23,9 @@ type txn interface {
 	exec(ctx context.Context, query string, args ...any) error
 	queryRow(ctx context.Context, query string, args ...any) rowScanner
 	query(ctx context.Context, query string, args ...any) (rowsIter, error)
+	// reads runs the reads in order, each scanning its own rows (pipelined on Postgres, with
+	// whatever exec queued before them). The first error stops them.
+	reads(ctx context.Context, rs []read) error
 	// insert writes rows (each one value per column) into table.
 	insert(ctx context.Context, table string, columns []string, rows [][]any) error
 	commit(ctx context.Context) error
@@ -30,6 +33,14 @@ type txn interface {
 }
 
 type rowScanner interface{ Scan(dest ...any) error }
+
+// read is a statement whose rows scan reads (scan is called once, with all of them; it may stop
+// early).
+type read struct {
+	query string
+	args  []any
+	scan  func(rowsIter) error
+}
 
 type rowsIter interface {
 	Next() bool
@@ -84,11 +95,20 @@ func (t *pgTxn) exec(_ context.Context, query string, args ...any) error {
 // send sends the queued statements and q (when not ""): the results of the queued ones are read
 // and checked; the returned batch's next result is q's, and the caller closes the batch.
 func (t *pgTxn) send(ctx context.Context, q string, args ...any) (pgx.BatchResults, error) {
+	return t.sendWith(ctx, func(b *pgx.Batch) {
+		if q != "" {
+			b.Queue(q, args...)
+		}
+	})
+}
+
+// sendWith sends the queued statements and those that queue adds: the results of the queued ones
+// are read and checked; the returned batch's next results are the added ones', and the caller
+// closes the batch.
+func (t *pgTxn) sendWith(ctx context.Context, queue func(b *pgx.Batch)) (pgx.BatchResults, error) {
 	b := t.pending
 	queued := b.Len()
-	if q != "" {
-		b.Queue(q, args...)
-	}
+	queue(b)
 	t.pending, t.sent = &pgx.Batch{}, true
 	results := t.conn.SendBatch(ctx, b)
 	for range queued {
@@ -149,6 +169,35 @@ func (t *pgTxn) query(ctx context.Context, query string, args ...any) (rowsIter,
 		return nil, err
 	}
 	return &batchRows{Rows: rows, results: results}, nil
+}
+
+func (t *pgTxn) reads(ctx context.Context, rs []read) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	results, err := t.sendWith(ctx, func(b *pgx.Batch) {
+		for _, r := range rs {
+			b.Queue(store.Rebind(store.Postgres, r.query), r.args...)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		rows, err := results.Query()
+		if err == nil {
+			err = r.scan(rows)
+			rows.Close()
+			if err == nil {
+				err = rows.Err()
+			}
+		}
+		if err != nil {
+			results.Close()
+			return err
+		}
+	}
+	return results.Close()
 }
 
 // batchRows are the rows of a batch's last query; Close ends the batch.
@@ -239,6 +288,24 @@ func (t sqlTxn) query(ctx context.Context, query string, args ...any) (rowsIter,
 		return nil, err
 	}
 	return sqlRows{rows}, nil
+}
+
+func (t sqlTxn) reads(ctx context.Context, rs []read) error {
+	for _, r := range rs {
+		rows, err := t.tx.Query(ctx, r.query, r.args...)
+		if err != nil {
+			return err
+		}
+		err = r.scan(sqlRows{rows})
+		_ = rows.Close()
+		if err == nil {
+			err = rows.Err()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (t sqlTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {

@@ -1,0 +1,128 @@
+package sync
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"patrimonio/core"
+	"patrimonio/internal/testkit"
+	"patrimonio/server/store"
+)
+
+// A group commit reads everything its pushes need before it decides any of them (read: in one
+// round trip on Postgres). Each push is still answered on its own: a client id not bound to its
+// user fails alone, a member without write rights is rejected per mutation, another workspace's
+// push of the same group applies, and none of them sees or changes another's records.
+func TestAGroupCommitAnswersEachPushOnItsOwn(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		e, err := New(db, Options{GCInterval: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := db.Exec(ctx, q, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		now := time.Now().UTC()
+		user := func() string {
+			id := uuid.NewString()
+			exec(`INSERT INTO users (id, email, onboarding_step, created_at, updated_at) VALUES (?, ?, 'done', ?, ?)`, id, id+"@example.com", now, now)
+			return id
+		}
+		workspace := func() string {
+			id := uuid.NewString()
+			exec(`INSERT INTO workspaces (id, name, kind, created_at) VALUES (?, 'W', 'team', ?)`, id, now)
+			return id
+		}
+		member := func(w, u, role string) {
+			exec(`INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`, w, u, role, now)
+		}
+		clock, err := NewClock(ClockConfig{Node: NewNodeID(), Now: time.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := int64(0)
+		put := func(w, record, title string) ClientMutation {
+			next++
+			return ClientMutation{MutationID: next, WorkspaceID: w, Collection: "tasks", RecordID: record,
+				Mutation: Mutation{Op: OpPut, Stamp: clock.Now(), Fields: map[string]any{"title": title, "status": "todo"}, Base: map[string]Stamp{}}}
+		}
+		recordID := func() string { return uuid.Must(uuid.NewV7()).String() }
+
+		ana, luis, marta := user(), user(), user()
+		w1, w2 := workspace(), workspace()
+		member(w1, ana, "editor")
+		member(w2, luis, "viewer")
+		member(w1, marta, "editor")
+		anaDevice, luisDevice := Client{UserID: ana, ClientID: uuid.NewString()}, Client{UserID: luis, ClientID: uuid.NewString()}
+		for _, c := range []Client{anaDevice, luisDevice} {
+			if err := e.BindClient(ctx, c.UserID, c.ClientID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Marta's device never said hello; it names Ana's record and Ana's client id is not hers.
+		unbound := Client{UserID: marta, ClientID: uuid.NewString()}
+		stolen := Client{UserID: marta, ClientID: anaDevice.ClientID}
+
+		shared := recordID()
+		group := []*job{
+			{client: unbound, muts: []ClientMutation{put(w1, shared, "De Marta")}},
+			{client: anaDevice, muts: []ClientMutation{put(w1, shared, "Revisar la hipoteca"), put(w1, recordID(), "Pagar el IBI")}},
+			{client: luisDevice, muts: []ClientMutation{put(w2, recordID(), "Solo lectura")}},
+			{client: stolen, muts: []ClientMutation{put(w1, shared, "Con el id de Ana")}},
+		}
+		results, commits, err := e.commit(ctx, group)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{0, 3} {
+			if core.ErrorCode(results[i].err) != core.EFORBIDDEN || results[i].outcomes != nil {
+				t.Errorf("push %d of a client not bound to its user: %v %v, want only EFORBIDDEN", i, results[i].err, results[i].outcomes)
+			}
+		}
+		if err := results[1].err; err != nil || len(results[1].outcomes) != 2 ||
+			results[1].outcomes[0].Status != StatusApplied || results[1].outcomes[1].Status != StatusApplied {
+			t.Errorf("the editor's push: %v %+v, want both applied", err, results[1].outcomes)
+		}
+		if err := results[2].err; err != nil || len(results[2].outcomes) != 1 || results[2].outcomes[0].Code != RejectForbidden {
+			t.Errorf("the viewer's push: %v %+v, want rejected %s", err, results[2].outcomes, RejectForbidden)
+		}
+		if len(commits) != 1 || commits[0].Workspace != w1 || commits[0].Seq != 2 {
+			t.Errorf("commits %+v, want one, of the first workspace, at seq 2", commits)
+		}
+		var title string
+		if err := db.QueryRow(ctx, `SELECT state FROM sync_records WHERE workspace_id = ? AND record_id = ?`, w1, shared).Scan(&title); err != nil {
+			t.Fatal(err)
+		}
+		state, err := decodeState([]byte(title))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := state.Fields["title"]; got != "Revisar la hipoteca" {
+			t.Errorf("the shared record's title is %v, want the editor's", got)
+		}
+		var rows int
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM sync_records WHERE workspace_id = ?`, w2).Scan(&rows); err != nil || rows != 0 {
+			t.Errorf("the read-only workspace holds %d records (%v), want none", rows, err)
+		}
+
+		// The next group: the editor's resend of its first mutation is a duplicate with its seq,
+		// and its next one applies on top of what the first group stored.
+		resend := group[1].muts[0]
+		results, _, err = e.commit(ctx, []*job{{client: anaDevice, muts: []ClientMutation{resend, put(w1, shared, "Revisar la hipoteca y el seguro")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := results[0].outcomes
+		if results[0].err != nil || len(got) != 2 || got[0].Status != StatusDuplicate || got[0].Seq != 1 || got[1].Status != StatusApplied || got[1].Seq != 3 {
+			t.Errorf("second group: %v %+v, want duplicate at seq 1 and applied at seq 3", results[0].err, got)
+		}
+	})
+}
