@@ -15,75 +15,61 @@ import (
 // group commit), 4 devices pushing batches of 500 asset writes at once, on each store. The
 // socket adds its own costs on top (make bench measures through it).
 func BenchmarkApply(b *testing.B) {
-	for _, name := range []string{"sqlite", "postgres"} {
-		b.Run(name, func(b *testing.B) {
-			dialect, url := store.SQLite, b.TempDir()+"/bench.db"
-			if name == "postgres" {
-				dialect, url = store.Postgres, postgresURL(b)
-			}
-			db := openStore(b, dialect, url)
-			e := newEngine(b, db, psync.Options{GCInterval: -1})
-			t := b
-			w := addWorkspace(t, db)
-			const devices, batch = 4, 500
-			var ds []*device
-			for range devices {
-				u := addUser(t, db)
-				addMember(t, db, w, u, "editor")
-				ds = append(ds, newDevice(t, e, u, time.Now))
-			}
-			b.ResetTimer()
-			start := time.Now()
-			var wg gosync.WaitGroup
-			for _, d := range ds {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := 0; i < b.N; i++ {
-						muts := make([]psync.ClientMutation, batch)
-						for k := range muts {
-							muts[k] = d.Mutation(psync.OpPut, w, "assets", newRecordID(t), map[string]any{
-								"name": fmt.Sprintf("Activo %d", k), "assetClass": "real_estate", "category": "residential",
-								"currency": "EUR", "participation": "100", "currentValue": "250000.50"}, nil)
-						}
-						out, err := e.Apply(context.Background(), d.Client, muts)
-						if err != nil || out[batch-1].Status != psync.StatusApplied {
-							panic(fmt.Sprint(err, out[batch-1]))
-						}
+	benchStores(b, func(b *testing.B, db *store.DB) {
+		e := newEngine(b, db, psync.Options{GCInterval: -1})
+		t := b
+		w := addWorkspace(t, db)
+		const devices, batch = 4, 500
+		var ds []*device
+		for range devices {
+			u := addUser(t, db)
+			addMember(t, db, w, u, "editor")
+			ds = append(ds, newDevice(t, e, u, time.Now))
+		}
+		b.ResetTimer()
+		start := time.Now()
+		var wg gosync.WaitGroup
+		for _, d := range ds {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < b.N; i++ {
+					muts := make([]psync.ClientMutation, batch)
+					for k := range muts {
+						muts[k] = d.Mutation(psync.OpPut, w, "assets", newRecordID(t), map[string]any{
+							"name": fmt.Sprintf("Activo %d", k), "assetClass": "real_estate", "category": "residential",
+							"currency": "EUR", "participation": "100", "currentValue": "250000.50"}, nil)
 					}
-				}()
-			}
-			wg.Wait()
-			elapsed := time.Since(start)
-			b.ReportMetric(float64(devices*batch*b.N)/elapsed.Seconds(), "mutations/s")
-		})
-	}
+					out, err := e.Apply(context.Background(), d.Client, muts)
+					if err != nil || out[batch-1].Status != psync.StatusApplied {
+						panic(fmt.Sprint(err, out[batch-1]))
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		b.ReportMetric(float64(devices*batch*b.N)/elapsed.Seconds(), "mutations/s")
+	})
 }
 
 // BenchmarkApplyOne measures the latency of one device's one-mutation pushes, one at a time (a
 // device editing live): each is a transaction of its own, so its round trips to the database and
 // the commit are most of it. ns/op is the time from Apply to its verdict.
 func BenchmarkApplyOne(b *testing.B) {
-	for _, name := range []string{"sqlite", "postgres"} {
-		b.Run(name, func(b *testing.B) {
-			dialect, url := store.SQLite, b.TempDir()+"/bench.db"
-			if name == "postgres" {
-				dialect, url = store.Postgres, postgresURL(b)
+	benchStores(b, func(b *testing.B, db *store.DB) {
+		e := newEngine(b, db, psync.Options{GCInterval: -1})
+		w := addWorkspace(b, db)
+		u := addUser(b, db)
+		addMember(b, db, w, u, "editor")
+		d := newDevice(b, e, u, time.Now)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			m := d.Mutation(psync.OpPut, w, "tasks", newRecordID(b), map[string]any{"title": fmt.Sprintf("Revisar la póliza %d", i), "status": "todo", "priority": "medium"}, nil)
+			out, err := e.Apply(context.Background(), d.Client, []psync.ClientMutation{m})
+			if err != nil || out[0].Status != psync.StatusApplied {
+				b.Fatal(err, out[0])
 			}
-			db := openStore(b, dialect, url)
-			e := newEngine(b, db, psync.Options{GCInterval: -1})
-			w := addWorkspace(b, db)
-			u := addUser(b, db)
-			addMember(b, db, w, u, "editor")
-			d := newDevice(b, e, u, time.Now)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				m := d.Mutation(psync.OpPut, w, "tasks", newRecordID(b), map[string]any{"title": fmt.Sprintf("Revisar la póliza %d", i), "status": "todo", "priority": "medium"}, nil)
-				out, err := e.Apply(context.Background(), d.Client, []psync.ClientMutation{m})
-				if err != nil || out[0].Status != psync.StatusApplied {
-					b.Fatal(err, out[0])
-				}
-			}
-		})
-	}
+		}
+	})
 }

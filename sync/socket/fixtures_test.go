@@ -21,6 +21,7 @@ var (
 	postgresURL  = enginetest.PostgresURL
 	forEachStore = enginetest.ForEachStore
 	openStore    = enginetest.OpenStore
+	benchStores  = enginetest.BenchStores
 	newEngine    = enginetest.NewEngine
 	addUser      = enginetest.AddUser
 	addWorkspace = enginetest.AddWorkspace

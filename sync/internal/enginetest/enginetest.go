@@ -34,6 +34,20 @@ func PostgresURL(t testing.TB) string { return pgtest.URL(t) }
 // ForEachStore runs f once per store, as subtests named after the store.
 func ForEachStore(t *testing.T, f func(t *testing.T, db *store.DB)) { testkit.Stores(t, f) }
 
+// BenchStores runs the benchmark f once on each store: a new SQLite file, and Postgres (a
+// throwaway cluster when TEST_DATABASE_URL is unset).
+func BenchStores(b *testing.B, f func(b *testing.B, db *store.DB)) {
+	for _, name := range []string{"sqlite", "postgres"} {
+		b.Run(name, func(b *testing.B) {
+			dialect, url := store.SQLite, b.TempDir()+"/bench.db"
+			if name == "postgres" {
+				dialect, url = store.Postgres, PostgresURL(b)
+			}
+			f(b, OpenStore(b, dialect, url))
+		})
+	}
+}
+
 func OpenStore(t testing.TB, dialect store.Dialect, url string) *store.DB {
 	return testkit.Open(t, dialect, url)
 }
