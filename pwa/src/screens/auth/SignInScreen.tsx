@@ -1,6 +1,5 @@
 // /signin: e-mail and password (then the authenticator code when the account has one), or a passkey.
 // With the hosted provider configured (Clerk), its own sign-in component instead.
-import { codeRequestSchema, recoveryCodeRequestSchema, signInRequestSchema } from "@patrimonio/shared-schema";
 import { Link } from "@tanstack/react-router";
 import { Fingerprint } from "lucide-react";
 import { lazy, Suspense, useState, type ReactNode } from "react";
@@ -13,13 +12,20 @@ import { isWebAuthnCancel, webauthnSupported } from "../../auth/webauthn";
 import { useFinishSignIn } from "../../auth/useSession";
 import styles from "../../forms/form.module.css";
 import { FormError } from "../../forms/FormError";
-import { trimFields, useSchemaForm } from "../../forms/schemaForm";
+import { trimFields } from "../../forms/formCore";
+import { lazySchema, useLazySchemaForm, type LazySchema } from "../../forms/lazySchemaForm";
 import { RoutePending } from "../../router/fallbacks";
 import { Button } from "../../ui/Button";
 import { CodeInput } from "../../ui/CodeInput";
 import { Field } from "../../ui/Field";
 import { TextInput } from "../../ui/TextInput";
 import { AuthCard, AuthDivider } from "./AuthCard";
+
+// The first page most people see paints before zod and the schemas load (lazySchemaForm.ts).
+const schemas = () => import("./signInSchemas");
+const signInSchema = lazySchema(() => schemas().then((m) => m.signInRequestSchema));
+const codeSchema = lazySchema(() => schemas().then((m) => m.codeRequestSchema));
+const recoveryCodeSchema = lazySchema(() => schemas().then((m) => m.recoveryCodeRequestSchema));
 
 const ClerkSignIn = lazy(() => import("./ClerkScreens").then((m) => ({ default: m.ClerkSignIn })));
 
@@ -40,7 +46,7 @@ function LocalSignIn({ redirect, passkeys }: { redirect: string | undefined; pas
   const { t } = useTranslation();
   const finish = useFinishSignIn(redirect);
   const [secondFactor, setSecondFactor] = useState(false);
-  const form = useSchemaForm(signInRequestSchema, { defaultValues: { email: "", password: "" }, prepare: trimFields("email") });
+  const form = useLazySchemaForm(signInSchema, { defaultValues: { email: "", password: "" }, prepare: trimFields("email") });
   const signIn = useSignInMutation({
     onSuccess: async (result) => {
       if (result.mfaRequired) setSecondFactor(true);
@@ -123,7 +129,7 @@ function SecondFactorForm({ recovery, onSubmit, pending }: { recovery: boolean; 
   const { t } = useTranslation();
   return recovery ? (
     <CodeForm
-      schema={recoveryCodeRequestSchema}
+      schema={recoveryCodeSchema}
       name="recoveryCode"
       label={t("auth.secondFactor.recoveryLabel")}
       input={(props) => <TextInput autoComplete="off" spellCheck={false} {...props} />}
@@ -131,12 +137,12 @@ function SecondFactorForm({ recovery, onSubmit, pending }: { recovery: boolean; 
       pending={pending}
     />
   ) : (
-    <CodeForm schema={codeRequestSchema} name="code" label={t("auth.secondFactor.codeLabel")} input={(props) => <CodeInput {...props} />} onSubmit={onSubmit} pending={pending} />
+    <CodeForm schema={codeSchema} name="code" label={t("auth.secondFactor.codeLabel")} input={(props) => <CodeInput {...props} />} onSubmit={onSubmit} pending={pending} />
   );
 }
 
 interface CodeFormProps<K extends string> {
-  schema: z.ZodType<Record<K, string>, Record<K, string>>;
+  schema: LazySchema<z.ZodType<Record<K, string>, Record<K, string>>>;
   name: K;
   label: string;
   input: (props: UseFormRegisterReturn) => ReactNode;
@@ -146,7 +152,7 @@ interface CodeFormProps<K extends string> {
 
 function CodeForm<K extends "code" | "recoveryCode">({ schema, name, label, input, onSubmit, pending }: CodeFormProps<K>) {
   const { t } = useTranslation();
-  const form = useSchemaForm<typeof schema, Record<string, string>>(schema, {
+  const form = useLazySchemaForm<z.ZodType<Record<K, string>, Record<K, string>>, Record<string, string>>(schema, {
     defaultValues: { [name]: "" },
     prepare: trimFields(name),
   });
