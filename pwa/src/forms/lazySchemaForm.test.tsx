@@ -3,32 +3,19 @@
 // useSchemaForm does; a schema that cannot load leaves the form's alert and sends nothing, and the
 // next submit tries again.
 import { signUpRequestSchema } from "@patrimonio/shared-schema";
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, test } from "vitest";
 import { createI18n } from "../i18n/i18n";
-import { Field } from "../ui/Field";
-import { TextInput } from "../ui/TextInput";
 import { trimFields } from "./formCore";
-import { FormError } from "./FormError";
+import { CredentialsForm, errorOf, submitForm as submit } from "../test/formControls";
 import { lazySchema, useLazySchemaForm, type LazySchema } from "./lazySchemaForm";
 
 type Values = { email: string; password: string };
 
 function LazyForm({ schema, send }: { schema: LazySchema<typeof signUpRequestSchema>; send: (values: Values) => Promise<unknown> }) {
   const form = useLazySchemaForm(schema, { defaultValues: { email: "", password: "" }, prepare: trimFields("email") });
-  return (
-    <form noValidate onSubmit={form.submit(send)} data-testid="form">
-      <Field label="email" error={form.errorText("email")}>
-        <TextInput {...form.register("email")} />
-      </Field>
-      <Field label="password" error={form.errorText("password")}>
-        <TextInput type="password" {...form.register("password")} />
-      </Field>
-      <FormError form={form} />
-      <button type="submit">go</button>
-    </form>
-  );
+  return <CredentialsForm form={form} send={send} />;
 }
 
 function renderForm(schema: LazySchema<typeof signUpRequestSchema>, send: (values: Values) => Promise<unknown> = async () => undefined) {
@@ -39,19 +26,7 @@ function renderForm(schema: LazySchema<typeof signUpRequestSchema>, send: (value
   );
 }
 
-async function submit(values: Partial<Values>) {
-  if (values.email !== undefined) fireEvent.change(screen.getByLabelText("email"), { target: { value: values.email } });
-  if (values.password !== undefined) fireEvent.change(screen.getByLabelText("password"), { target: { value: values.password } });
-  await act(async () => {
-    fireEvent.submit(screen.getByTestId("form"));
-  });
-}
 
-function errorOf(label: string): string | null {
-  const control = screen.getByLabelText(label);
-  const ids = (control.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
-  return ids.map((id) => document.getElementById(id)).find((el) => el?.dataset.part === "error")?.textContent ?? null;
-}
 
 describe("useLazySchemaForm", () => {
   test("imports the schema after the first paint, before any submit, and once", async () => {

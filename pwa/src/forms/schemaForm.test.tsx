@@ -3,14 +3,12 @@
 // server's refusals placed in one place: 400 fields on their fields, 409 on the conflict field, 429 in
 // the form's alert with the wait from Retry-After.
 import { signUpRequestSchema } from "@patrimonio/shared-schema";
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, test } from "vitest";
 import { createApiClient } from "../api/client";
 import { createI18n, type Language } from "../i18n/i18n";
-import { Field } from "../ui/Field";
-import { TextInput } from "../ui/TextInput";
-import { FormError } from "./FormError";
+import { CredentialsForm, errorOf, submitForm as submit } from "../test/formControls";
 import { translateKey, trimFields, useSchemaForm } from "./schemaForm";
 
 /** A fetch that answers every request with this status, body and headers (the server's error shapes). */
@@ -27,18 +25,7 @@ function SignUpForm({ send }: { send: (values: { email: string; password: string
     prepare: trimFields("email"),
     conflictField: "email",
   });
-  return (
-    <form noValidate onSubmit={form.submit(send)} data-testid="form">
-      <Field label="email" error={form.errorText("email")}>
-        <TextInput {...form.register("email")} />
-      </Field>
-      <Field label="password" error={form.errorText("password")}>
-        <TextInput type="password" {...form.register("password")} />
-      </Field>
-      <FormError form={form} />
-      <button type="submit">go</button>
-    </form>
-  );
+  return <CredentialsForm form={form} send={send} />;
 }
 
 function renderForm(language: Language, send: (values: { email: string; password: string }) => Promise<unknown> = async () => undefined) {
@@ -51,20 +38,7 @@ function renderForm(language: Language, send: (values: { email: string; password
   return i18n;
 }
 
-async function submit(values: { email?: string; password?: string }) {
-  if (values.email !== undefined) fireEvent.change(screen.getByLabelText("email"), { target: { value: values.email } });
-  if (values.password !== undefined) fireEvent.change(screen.getByLabelText("password"), { target: { value: values.password } });
-  await act(async () => {
-    fireEvent.submit(screen.getByTestId("form"));
-  });
-}
 
-/** The error text the kit's Field links to a control through aria-describedby. */
-function errorOf(label: string): string | null {
-  const control = screen.getByLabelText(label);
-  const ids = (control.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
-  return ids.map((id) => document.getElementById(id)).find((el) => el?.dataset.part === "error")?.textContent ?? null;
-}
 
 describe("useSchemaForm", () => {
   test.each([
