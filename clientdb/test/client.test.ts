@@ -575,6 +575,19 @@ async function shown(d: { db: ClientDb }, records: string[]) {
   return Promise.all(records.map(async (id) => (await d.db.get("tasks", id))?.fields.title));
 }
 
+/** A device with n new tasks (T0, T1, …) whose client pushes two at a time with one push in
+ * flight; returns once the first push left. */
+async function pushingTasks(n: number) {
+  const d = await openDevice();
+  const records: string[] = [];
+  for (let i = 0; i < n; i++) records.push(await created(d.db, `T${i}`));
+  const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
+  h.client.start();
+  const s = await connect(h);
+  await until(() => s.of("push").length === 1);
+  return { d, records, h, s };
+}
+
 describe("orders of answers, pages, reconnects and resyncs: nothing acknowledged is lost", () => {
   // The server's answer to the first push [1, 2], which opens the window for the second push [3, 4]
   // as it arrives; then the answer's own transaction fails (storage), so the connection is dropped.
@@ -588,9 +601,9 @@ describe("orders of answers, pages, reconnects and resyncs: nothing acknowledged
     ["duplicate (seq 0)", (ids: number[]) => ({ type: "ack", acks: ids.map((mutationId) => ({ mutationId, status: "duplicate", seq: 0 })) })],
     ["rejected", (ids: number[]) => ({ type: "reject", mutationId: ids[0], code: "forbidden", issues: [] })],
   ] as const)("an answer (%s) whose transaction fails after the next push left: nothing is dropped, all is pushed again", async (kind, answer) => {
-    const d = await openDevice();
-    const records: string[] = [];
-    for (let i = 0; i < 4; i++) records.push(await created(d.db, `T${i}`));
+    const started = await pushingTasks(4);
+    const { d, records, h } = started;
+    let s = started.s;
     const node = (await dbOf(d.db).outbox.get(1))!.mutation.stamp.slice(-16);
     let fail = 0;
     dbOf(d.db).outbox.hook("deleting", () => {
@@ -599,10 +612,6 @@ describe("orders of answers, pages, reconnects and resyncs: nothing acknowledged
         throw new Error("storage failed");
       }
     });
-    const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
-    h.client.start();
-    let s = await connect(h);
-    await until(() => s.of("push").length === 1);
     expect(pushed(s.of("push")[0]!)).toEqual([1, 2]);
     fail = 1;
     const rejected = kind === "rejected";
@@ -653,13 +662,9 @@ describe("orders of answers, pages, reconnects and resyncs: nothing acknowledged
   });
 
   test("a reconnect between an ack's arrival and its transaction: the ack is dropped with its socket and the mutations are pushed again", async () => {
-    const d = await openDevice();
-    const records: string[] = [];
-    for (let i = 0; i < 4; i++) records.push(await created(d.db, `T${i}`));
-    const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
-    h.client.start();
-    let s = await connect(h);
-    await until(() => s.of("push").length === 1);
+    const started = await pushingTasks(4);
+    const { d, records, h } = started;
+    let s = started.s;
     await until(async () => heldCursor((await dbOf(d.db).meta.get(cursorKey(WORKSPACE))) as CursorMeta | undefined) === 0);
     // Another device's change is being applied when the ack comes; the socket drops right after.
     const other = "0190a000-0000-7000-8000-0000000000f1";
@@ -691,13 +696,7 @@ describe("orders of answers, pages, reconnects and resyncs: nothing acknowledged
   });
 
   test("a resync between a push and its ack: the records stay shown through the new snapshot and are confirmed by the changes after it", async () => {
-    const d = await openDevice();
-    const records: string[] = [];
-    for (let i = 0; i < 2; i++) records.push(await created(d.db, `T${i}`));
-    const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
-    h.client.start();
-    const s = await connect(h);
-    await until(() => s.of("push").length === 1);
+    const { d, records, h, s } = await pushingTasks(2);
     // The server restarted from a backup: the device must start again from a snapshot. The push
     // commits (seq 8-9) after the snapshot began (its cursor 7, without the two records); the
     // ack comes before the snapshot's page.
