@@ -2,6 +2,7 @@ package sync
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -128,4 +129,41 @@ func BenchmarkMergeDuplicate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkReadPush reads a push of 500 asset creations into its mutations: the general way
+// (DecodeMessage, then ParsePush: the generic document, the schema, the push rules) and FastPush.
+func BenchmarkReadPush(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"type":"push","mutations":[`)
+	for i := 1; i <= 500; i++ {
+		if i > 1 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"mutationId":%d,"workspaceId":"%s","collection":"assets","recordId":"%s","op":"put","stamp":"%s","base":{},"fields":{"name":"Activo %d","assetClass":"real_estate","category":"residential","currency":"EUR","participation":"100","currentValue":"250000.50"}}`, i, pw, pr, pst, i)
+	}
+	sb.WriteString(`]}`)
+	raw := []byte(sb.String())
+	b.Run("general", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		for b.Loop() {
+			m, err := DecodeMessage(raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if muts, rejected, err := ParsePush(m, 500); err != nil || len(rejected) > 0 || len(muts) != 500 {
+				b.Fatal(err, rejected)
+			}
+		}
+	})
+	b.Run("fast", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if muts, ok := FastPush(raw, 500); !ok || len(muts) != 500 {
+				b.Fatal("FastPush declined a valid push")
+			}
+		}
+	})
 }

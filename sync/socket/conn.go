@@ -334,6 +334,13 @@ func (c *conn) readFailed(err error) {
 
 // handle handles one message; false closes the socket for the returned reason.
 func (c *conn) handle(data []byte) (closeReason, bool) {
+	// A valid push is read straight into its mutations; anything else goes the general way below,
+	// which gives the verdict and the issues (psync.FastPush).
+	if c.helloDone {
+		if muts, ok := psync.FastPush(data, c.s.limits.MaxMutationsPerPush); ok {
+			return c.applyPush(muts, nil)
+		}
+	}
 	m, err := psync.DecodeMessage(data)
 	if err != nil {
 		return reasonInvalid, false
@@ -447,6 +454,13 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 		}
 		return reasonInvalid, false
 	}
+	return c.applyPush(muts, rejected)
+}
+
+// applyPush applies a push's valid mutations and answers every mutation of it: an ack for the
+// applied and duplicate ones, a reject for each of `rejected` and for those the engine refuses.
+func (c *conn) applyPush(muts []psync.ClientMutation, rejected []psync.Outcome) (closeReason, bool) {
+	s := c.s
 	outcomes, err := s.engine.Apply(c.ctx, psync.Client{UserID: c.p.UserID, ClientID: c.client()}, muts)
 	if err != nil {
 		if c.ctx.Err() != nil {
