@@ -23,13 +23,21 @@ func appendState(b []byte, s *RecordState) (out []byte, fields int) {
 	b = appendStamps(b, s.Clocks)
 	b = append(b, `,"authors":{`...)
 	var buf [32]string
+	// Fields written together share their author: its text is copied from the previous one.
+	prev, prevAt, prevEnd := "", -1, -1
 	for i, k := range sortedKeysInto(buf[:], s.Authors) {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, s.Authors[k])
+		if a := s.Authors[k]; prevAt >= 0 && a == prev {
+			b = append(b, b[prevAt:prevEnd]...)
+		} else {
+			prev, prevAt = a, len(b)
+			b = appendString(b, a)
+			prevEnd = len(b)
+		}
 	}
 	b = append(b, '}')
 	if s.Life != nil {
@@ -98,13 +106,22 @@ func appendBody(b []byte, m Mutation) []byte {
 func appendStamps(b []byte, m map[string]Stamp) []byte {
 	b = append(b, '{')
 	var buf [32]string
+	// Fields written together share their stamp: its text is copied from the previous one.
+	var prev Stamp
+	prevAt, prevEnd := -1, -1
 	for i, k := range sortedKeysInto(buf[:], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendString(b, k)
 		b = append(b, `:"`...)
-		b = m[k].appendText(b)
+		if st := m[k]; prevAt >= 0 && st == prev {
+			b = append(b, b[prevAt:prevEnd]...)
+		} else {
+			prev, prevAt = st, len(b)
+			b = st.appendText(b)
+			prevEnd = len(b)
+		}
 		b = append(b, '"')
 	}
 	return append(b, '}')

@@ -154,12 +154,17 @@ func (s *RecordState) ShownConflicts() []Conflict {
 
 // Clone returns a deep copy of the state's maps and slices. Field values are shared: they are
 // treated as immutable.
-func (s *RecordState) Clone() *RecordState {
+func (s *RecordState) Clone() *RecordState { return s.cloneFor(0) }
+
+// cloneFor is Clone with room for a mutation that writes `fields` fields and comes from a device
+// not seen yet, so that applying it grows no map (a record's maps were most of the merge's
+// allocations).
+func (s *RecordState) cloneFor(fields int) *RecordState {
 	c := &RecordState{
-		Fields:    make(map[string]any, len(s.Fields)),
-		Clocks:    make(map[string]Stamp, len(s.Clocks)),
-		Authors:   make(map[string]string, len(s.Authors)),
-		Seen:      make(map[string]Stamp, len(s.Seen)),
+		Fields:    make(map[string]any, len(s.Fields)+fields),
+		Clocks:    make(map[string]Stamp, len(s.Clocks)+fields),
+		Authors:   make(map[string]string, len(s.Authors)+fields),
+		Seen:      make(map[string]Stamp, len(s.Seen)+1),
 		Conflicts: append([]Conflict{}, s.Conflicts...),
 	}
 	for k, v := range s.Fields {
@@ -291,7 +296,7 @@ func (s *RecordState) Apply(m Mutation) (Effect, error) {
 		return Effect{}, err
 	}
 	s.init()
-	var eff Effect
+	eff := Effect{Changed: make([]string, 0, len(m.Fields))}
 	last, ok := s.Seen[m.Stamp.Node]
 	eff.Duplicate = ok && Compare(m.Stamp, last) <= 0
 	if !eff.Duplicate {
