@@ -189,6 +189,15 @@ func (s Stamp) Before(t Stamp) bool { return Compare(s, t) < 0 }
 // After reports whether s orders after t.
 func (s Stamp) After(t Stamp) bool { return Compare(s, t) > 0 }
 
+// AppendText appends the text form to b (encoding.TextAppender); like MarshalText it refuses an
+// invalid stamp.
+func (s Stamp) AppendText(b []byte) ([]byte, error) {
+	if err := s.Validate(); err != nil {
+		return b, err
+	}
+	return s.appendText(b), nil
+}
+
 // MarshalText writes the text form; it refuses invalid stamps so that nothing unreadable is stored.
 func (s Stamp) MarshalText() ([]byte, error) {
 	if err := s.Validate(); err != nil {

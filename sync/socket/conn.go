@@ -491,7 +491,7 @@ func (c *conn) applyPush(muts []psync.ClientMutation, rejected []psync.Outcome) 
 		acks = append(acks, a)
 	}
 	if len(acks) > 0 {
-		c.send(mustJSON(ackMessage{Type: msgAck, Acks: acks}))
+		c.send(encodeAck(acks))
 	}
 	return closeReason{}, true
 }

@@ -3,6 +3,7 @@ package socket
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 
 	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
@@ -97,6 +98,34 @@ func wireIssues(issues []schema.Issue, lang string) []wireIssue {
 		out = append(out, wireIssue{Path: is.Path, Key: is.Key, Params: params, Message: schema.Message(lang, is.Key, params)})
 	}
 	return out
+}
+
+// encodeAck writes an ack message: what mustJSON(ackMessage{...}) writes, without reflection (a
+// push's ack lists up to 500 mutations; messages_test.go compares both).
+func encodeAck(acks []ackEntry) []byte {
+	b := make([]byte, 0, 24+len(acks)*(64+psync.StampLen))
+	b = append(b, `{"type":"ack","acks":[`...)
+	for i, a := range acks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"mutationId":`...)
+		b = strconv.AppendInt(b, a.MutationID, 10)
+		b = append(b, `,"status":`...)
+		b = strconv.AppendQuote(b, string(a.Status)) // a Status is plain ASCII: quoted as JSON quotes it
+		b = append(b, `,"seq":`...)
+		b = strconv.AppendInt(b, a.Seq, 10)
+		if a.Stamp != nil {
+			var err error
+			b = append(b, `,"stamp":"`...)
+			if b, err = a.Stamp.AppendText(b); err != nil {
+				panic("sync: encode a server message: " + err.Error())
+			}
+			b = append(b, '"')
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
 }
 
 func mustJSON(v any) []byte {
