@@ -1,6 +1,7 @@
 package socket
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -295,27 +296,48 @@ func (c *conn) readLoop() {
 			deadline = time.Now().Add(s.opts.PongWait)
 		}
 		c.setReadDeadline(deadline)
-		typ, data, err := c.ws.ReadMessage()
+		typ, msg, err := c.ws.NextReader()
+		var buf *bytes.Buffer
+		if err == nil {
+			buf = readBuffers.Get().(*bytes.Buffer)
+			buf.Reset()
+			_, err = buf.ReadFrom(msg)
+		}
 		if err != nil {
+			if buf != nil {
+				readBuffers.Put(buf)
+			}
 			c.readFailed(err)
 			return
 		}
+		data := buf.Bytes()
 		if c.isClosing() {
+			readBuffers.Put(buf)
 			continue // lingering: discard
 		}
 		if !c.bucket.take(time.Now()) {
+			readBuffers.Put(buf)
 			c.close(s.reasonRateLimited())
 			continue
 		}
 		if typ != websocket.TextMessage {
+			readBuffers.Put(buf)
 			c.close(reasonInvalid)
 			continue
 		}
-		if reason, ok := c.handle(data); !ok {
+		reason, ok := c.handle(data)
+		// Nothing keeps data past handle (messages are decoded into copies): its buffer goes back.
+		readBuffers.Put(buf)
+		if !ok {
 			c.close(reason)
 		}
 	}
 }
+
+// readBuffers hold the messages being read: a push is up to 1 MiB, and reading each into a new
+// slice grown from nothing cost the server twice its size in allocations. A pool, not a buffer
+// per socket, so that idle sockets hold none.
+var readBuffers = gosync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func (c *conn) readFailed(err error) {
 	var ne net.Error
