@@ -224,7 +224,7 @@ func (f *fastPushReader) mutation() bool {
 			if !once(hasWorkspace) || !ok || !isUUIDBytes(v, false) {
 				return false
 			}
-			cm.WorkspaceID = string(v)
+			cm.WorkspaceID = f.intern(v) // a push's mutations mostly share their workspace
 			return true
 		case "collection":
 			v, ok := f.plainString()
@@ -234,7 +234,7 @@ func (f *fastPushReader) mutation() bool {
 			if _, known := f.known[string(v)]; !known {
 				return false
 			}
-			cm.Collection = string(v)
+			cm.Collection = f.intern(v)
 			return true
 		case "recordId":
 			v, ok := f.plainString()
@@ -377,6 +377,16 @@ func (f *fastPushReader) mutation() bool {
 	}
 	f.muts = append(f.muts, cm)
 	return true
+}
+
+// intern returns v as a string, one string for every occurrence of the same text in the push.
+func (f *fastPushReader) intern(v []byte) string {
+	if s, ok := f.p.keys[string(v)]; ok {
+		return s
+	}
+	s := string(v)
+	f.p.keys[s] = s
+	return s
 }
 
 // positiveInt reads an integer written as plain digits, 1 to 2^53-1.
