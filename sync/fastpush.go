@@ -50,47 +50,17 @@ type fastPushReader struct {
 // each value; false on anything else or when member says so. It counts one level of nesting.
 func (f *fastPushReader) object(member func(key []byte) bool) bool {
 	p := f.p
-	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
-		return false
-	}
-	p.pos++
-	if !p.enter() {
-		return false
-	}
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		p.depth--
-		return true
+	empty, ok := p.open('{', '}')
+	if !ok || empty {
+		return ok
 	}
 	for {
 		key, ok := f.plainString()
-		if !ok {
+		if !ok || !p.colon() || !member(key) {
 			return false
 		}
-		p.space()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return false
-		}
-		p.pos++
-		p.space()
-		if !member(key) {
-			return false
-		}
-		p.space()
-		if p.pos >= len(p.data) {
-			return false
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			p.space()
-		case '}':
-			p.pos++
-			p.depth--
-			return true
-		default:
-			return false
+		if done, ok := p.after('}'); !ok || done {
+			return ok
 		}
 	}
 }
@@ -98,37 +68,16 @@ func (f *fastPushReader) object(member func(key []byte) bool) bool {
 // array walks an array, calling item on each element; it counts one level of nesting.
 func (f *fastPushReader) array(item func() bool) bool {
 	p := f.p
-	if p.pos >= len(p.data) || p.data[p.pos] != '[' {
-		return false
-	}
-	p.pos++
-	if !p.enter() {
-		return false
-	}
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		return true
+	empty, ok := p.open('[', ']')
+	if !ok || empty {
+		return ok
 	}
 	for {
 		if !item() {
 			return false
 		}
-		p.space()
-		if p.pos >= len(p.data) {
-			return false
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			p.space()
-		case ']':
-			p.pos++
-			p.depth--
-			return true
-		default:
-			return false
+		if done, ok := p.after(']'); !ok || done {
+			return ok
 		}
 	}
 }

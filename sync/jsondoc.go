@@ -94,15 +94,12 @@ func (p *docParser) literal(word string) bool {
 }
 
 func (p *docParser) object() (any, bool) {
-	p.pos++ // {
-	if !p.enter() {
+	empty, ok := p.open('{', '}')
+	if !ok {
 		return nil, false
 	}
 	obj := map[string]any{}
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		p.depth--
+	if empty {
 		return obj, true
 	}
 	for {
@@ -110,36 +107,70 @@ func (p *docParser) object() (any, bool) {
 			return nil, false
 		}
 		key, ok := p.key()
-		if !ok {
+		if !ok || !p.colon() {
 			return nil, false
 		}
-		p.space()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, false
-		}
-		p.pos++
-		p.space()
 		v, ok := p.value()
 		if !ok {
 			return nil, false
 		}
 		obj[key] = v
-		p.space()
-		if p.pos >= len(p.data) {
+		if done, ok := p.after('}'); !ok {
 			return nil, false
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			p.space()
-		case '}':
-			p.pos++
-			p.depth--
+		} else if done {
 			return obj, true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// open reads the opening bracket c of an object or array and counts one more level of nesting;
+// empty: its closing bracket came right after (and was read too).
+func (p *docParser) open(c, closing byte) (empty, ok bool) {
+	if p.pos >= len(p.data) || p.data[p.pos] != c {
+		return false, false
+	}
+	p.pos++
+	if !p.enter() {
+		return false, false
+	}
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == closing {
+		p.pos++
+		p.depth--
+		return true, true
+	}
+	return false, true
+}
+
+// colon reads the colon after an object key, with the white space around it.
+func (p *docParser) colon() bool {
+	p.space()
+	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+		return false
+	}
+	p.pos++
+	p.space()
+	return true
+}
+
+// after reads what follows a member or an element: a comma (more follows) or the closing
+// bracket (done; the level of nesting ends).
+func (p *docParser) after(closing byte) (done, ok bool) {
+	p.space()
+	if p.pos >= len(p.data) {
+		return false, false
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		p.space()
+		return false, true
+	case closing:
+		p.pos++
+		p.depth--
+		return true, true
+	}
+	return false, false
 }
 
 // key reads an object key, shared with the same key earlier in the document.
@@ -165,15 +196,12 @@ func (p *docParser) key() (string, bool) {
 }
 
 func (p *docParser) array() (any, bool) {
-	p.pos++ // [
-	if !p.enter() {
+	empty, ok := p.open('[', ']')
+	if !ok {
 		return nil, false
 	}
 	arr := []any{}
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		p.depth--
+	if empty {
 		return arr, true
 	}
 	for {
@@ -182,20 +210,10 @@ func (p *docParser) array() (any, bool) {
 			return nil, false
 		}
 		arr = append(arr, v)
-		p.space()
-		if p.pos >= len(p.data) {
+		if done, ok := p.after(']'); !ok {
 			return nil, false
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			p.space()
-		case ']':
-			p.pos++
-			p.depth--
+		} else if done {
 			return arr, true
-		default:
-			return nil, false
 		}
 	}
 }
