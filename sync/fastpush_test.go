@@ -437,19 +437,7 @@ func TestFastPushAgreesWithTheGeneralWay(t *testing.T) {
 	const alphabet = "{}[]:,\"\\ 0123456789-.eEabfnrtuTZxA"
 	mutated, stillFast := 0, 0
 	for n := 0; n < 30000; n++ {
-		raw := slices.Clone(corpus[rng.IntN(len(corpus))])
-		for edits := 1 + rng.IntN(2); edits > 0 && len(raw) > 0; edits-- {
-			i := rng.IntN(len(raw))
-			c := alphabet[rng.IntN(len(alphabet))]
-			switch rng.IntN(3) {
-			case 0:
-				raw[i] = c
-			case 1:
-				raw = append(raw[:i], append([]byte{c}, raw[i:]...)...)
-			default:
-				raw = append(raw[:i], raw[i+1:]...)
-			}
-		}
+		raw := editBytes(rng, corpus[rng.IntN(len(corpus))], alphabet, 2, false)
 		mutated++
 		if fast, _ := fastAgrees(t, raw, schema.MaxMutationsPerPush); fast {
 			stillFast++

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
@@ -84,21 +85,7 @@ func TestParseDocumentAgreesWithEncodingJSON(t *testing.T) {
 	const alphabet = "{}[]:,\"\\/ \t\n01-+.eEabfnrtu\u00e9x[[[["
 	valid, total := 0, 0
 	for n := 0; n < 40000; n++ {
-		raw := []byte(string(corpus[rng.IntN(len(corpus))]))
-		for edits := 1 + rng.IntN(3); edits > 0 && len(raw) > 0; edits-- {
-			i := rng.IntN(len(raw))
-			c := alphabet[rng.IntN(len(alphabet))]
-			switch rng.IntN(4) {
-			case 0:
-				raw[i] = c
-			case 1:
-				raw = append(raw[:i], append([]byte{c}, raw[i:]...)...)
-			case 2:
-				raw = append(raw[:i], raw[i+1:]...)
-			default:
-				raw = raw[:i]
-			}
-		}
+		raw := editBytes(rng, corpus[rng.IntN(len(corpus))], alphabet, 3, true)
 		total++
 		if sameDecoding(t, raw) {
 			valid++
@@ -107,6 +94,31 @@ func TestParseDocumentAgreesWithEncodingJSON(t *testing.T) {
 	if total < 30000 || valid < total/20 || valid > total*19/20 {
 		t.Fatalf("%d mutated documents, %d valid: the mutations do not exercise both answers", total, valid)
 	}
+}
+
+// editBytes returns a copy of raw with 1 to maxEdits edits at random places: a byte replaced by,
+// or inserted from, alphabet, a byte removed, or (cut) the document cut short there.
+func editBytes(rng *rand.Rand, raw []byte, alphabet string, maxEdits int, cut bool) []byte {
+	raw = slices.Clone(raw)
+	kinds := 3
+	if cut {
+		kinds = 4
+	}
+	for edits := 1 + rng.IntN(maxEdits); edits > 0 && len(raw) > 0; edits-- {
+		i := rng.IntN(len(raw))
+		c := alphabet[rng.IntN(len(alphabet))]
+		switch rng.IntN(kinds) {
+		case 0:
+			raw[i] = c
+		case 1:
+			raw = slices.Insert(raw, i, c)
+		case 2:
+			raw = slices.Delete(raw, i, i+1)
+		default:
+			raw = raw[:i]
+		}
+	}
+	return raw
 }
 
 // TestParseDocumentSharesRepeatedKeys: a push's 500 mutations carry the same keys; each key is
