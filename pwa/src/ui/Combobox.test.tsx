@@ -152,6 +152,32 @@ describe("Combobox", () => {
     expect(screen.getByTestId("value").textContent).toBe("");
   });
 
+  test("a value that is none of the options shows as not available, and picking or clearing replaces it", () => {
+    const { unmount } = renderWithI18n(<Harness initial="XX" />);
+    expect(input().value).toBe("No disponible");
+    fireEvent.click(input());
+    fireEvent.click(screen.getByRole("option", { name: "Perú" }));
+    expect(screen.getByTestId("value").textContent).toBe("PE");
+    expect(input().value).toBe("Perú");
+    unmount();
+
+    renderWithI18n(<Harness initial="XX" />);
+    fireEvent.change(input(), { target: { value: "" } });
+    fireEvent.blur(input());
+    expect(screen.getByTestId("value").textContent).toBe("");
+    expect(input().value).toBe("");
+  });
+
+  test("while its options are still empty (loading), a value shows nothing; a caller may name it", () => {
+    const id = "0190a000-0000-7000-8000-000000000001";
+    const field = () => screen.getByRole("combobox", { name: "Activo" }) as HTMLInputElement;
+    const { unmount } = renderWithI18n(<Combobox aria-label="Activo" options={[]} value={id} />);
+    expect(field().value).toBe("");
+    unmount();
+    renderWithI18n(<Combobox aria-label="Activo" options={COUNTRIES} value={id} unavailableText="Activo eliminado" />);
+    expect(field().value).toBe("Activo eliminado");
+  });
+
   test("250 options filter to the right ones", () => {
     const many = Array.from({ length: 250 }, (_, i) => ({ value: `C${i}`, label: `Provincia ${i} Ávila` }));
     function Many() {

@@ -3,7 +3,9 @@
 // and case ("peru" finds "Perú"). Keys: ArrowDown/ArrowUp open and move, Home/End and
 // PageUp/PageDown jump (while open), Enter picks, Escape closes (a second Escape restores the
 // text), Tab leaves without picking. The listed option is the active descendant, so focus stays in
-// the input. Emptying the text and leaving clears the value.
+// the input. Emptying the text and leaving clears the value. A value that is none of the options
+// (an asset deleted on another device, a code retired since) is shown as not available rather than
+// as an empty field that would still save it; picking an option or clearing the text replaces it.
 //
 // Controlled: value (an option's value, or "") + onChange(value), so a Controller's field spreads:
 // <Controller name="country" render={({ field }) => <Combobox {...field} options={countries} />} />.
@@ -41,6 +43,9 @@ export interface ComboboxProps {
   required?: boolean;
   /** Shown when nothing matches (default "Sin resultados"). */
   emptyText?: string;
+  /** Shown for a value that is none of the options, once there are options (default "No
+   * disponible"); while the options are still empty (loading) the field stays empty. */
+  unavailableText?: string;
   id?: string;
   "aria-label"?: string;
   "aria-labelledby"?: string;
@@ -53,7 +58,7 @@ export interface ComboboxProps {
 
 const PAGE = 10;
 
-export function Combobox({ options, value = "", onChange, onBlur, name, placeholder, disabled, required, emptyText, className, ref, ...rest }: ComboboxProps) {
+export function Combobox({ options, value = "", onChange, onBlur, name, placeholder, disabled, required, emptyText, unavailableText, className, ref, ...rest }: ComboboxProps) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const field = useField();
@@ -74,6 +79,7 @@ export function Combobox({ options, value = "", onChange, onBlur, name, placehol
   const folded = useMemo(() => searchable.map((o) => foldText(o.label)), [searchable]);
   const filtered = useMemo(() => filterByText(searchable, query ?? "", folded), [searchable, query, folded]);
   const selected = options.find((o) => o.value === value);
+  const shown = selected?.label ?? (value !== "" && options.length > 0 ? (unavailableText ?? t("ui.combobox.unavailable")) : "");
   const activeOption = open ? filtered[active] : undefined;
   const optionId = (index: number) => `${listId}-option-${index}`;
 
@@ -170,7 +176,7 @@ export function Combobox({ options, value = "", onChange, onBlur, name, placehol
         disabled={disabled}
         placeholder={placeholder ?? t("ui.combobox.placeholder")}
         className={cx(inputStyles.input, styles.input)}
-        value={query ?? selected?.label ?? ""}
+        value={query ?? shown}
         onChange={(event) => {
           setQuery(event.target.value);
           setActive(0);
