@@ -625,7 +625,24 @@ func (b *bench) micro(ctx context.Context) error {
 	if len(b.res.Micro) == 0 {
 		return errors.New("go test -bench printed no benchmark")
 	}
+	// Reading a push: FastPush against the general way, measured in the same run.
+	general, fast := microNsPerOp(b.res.Micro, "BenchmarkReadPush/general"), microNsPerOp(b.res.Micro, "BenchmarkReadPush/fast")
+	if general > 0 && fast > 0 {
+		b.res.add("read_push_fast_vs_general", fast/general, "ratio", nil,
+			"context: time to read a push of 500 asset creations with psync.FastPush / with DecodeMessage and ParsePush (BenchmarkReadPush)")
+	}
 	return nil
+}
+
+// microNsPerOp is the ns/op of the named Go benchmark (its name without the -GOMAXPROCS suffix),
+// or 0 when it did not run.
+func microNsPerOp(ms []micro, name string) float64 {
+	for _, m := range ms {
+		if base, _, _ := strings.Cut(m.Name, "-"); base == name {
+			return m.Metrics["ns/op"]
+		}
+	}
+	return 0
 }
 
 // prefixed passes go test output through, indented, so that BENCH lines stand out.

@@ -88,3 +88,26 @@ func TestPlainURLDropsThePoolParameters(t *testing.T) {
 		t.Fatalf("plainURL = %s", got)
 	}
 }
+
+func TestMicroNsPerOpFindsABenchmarkWhateverItsProcs(t *testing.T) {
+	var ms []micro
+	for _, line := range []string{
+		"BenchmarkReadPush/general-2   \t 866\t 1223447 ns/op\t 151.47 MB/s\t 832469 B/op\t 15237 allocs/op",
+		"BenchmarkReadPush/fast-8   \t 1983\t 570553 ns/op\t 324.80 MB/s\t 539219 B/op\t 10019 allocs/op",
+	} {
+		m, ok := parseBenchLine(line)
+		if !ok {
+			t.Fatalf("not read: %q", line)
+		}
+		ms = append(ms, m)
+	}
+	if got := microNsPerOp(ms, "BenchmarkReadPush/general"); got != 1223447 {
+		t.Fatalf("general: %v", got)
+	}
+	if got := microNsPerOp(ms, "BenchmarkReadPush/fast"); got != 570553 {
+		t.Fatalf("fast: %v", got)
+	}
+	if got := microNsPerOp(ms, "BenchmarkReadPush"); got != 0 {
+		t.Fatalf("a name that did not run: %v", got)
+	}
+}
