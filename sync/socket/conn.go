@@ -274,8 +274,8 @@ func (c *conn) readLoop() {
 	helloBy := time.Now().Add(s.opts.HelloTimeout)
 	// Anything from the client keeps the socket alive (PongWait), control frames included: the
 	// pong that answers the server's ping (browsers send it by themselves: an open app that has
-	// nothing to say must not be dropped) and a ping. The handlers run on this goroutine, inside
-	// ReadMessage.
+	// nothing to say must not be dropped) and a ping. The handlers run on this goroutine, while a
+	// message is read (next).
 	alive := func() {
 		if c.helloDone {
 			c.setReadDeadline(time.Now().Add(s.opts.PongWait))
@@ -296,39 +296,44 @@ func (c *conn) readLoop() {
 			deadline = time.Now().Add(s.opts.PongWait)
 		}
 		c.setReadDeadline(deadline)
-		typ, msg, err := c.ws.NextReader()
-		var buf *bytes.Buffer
-		if err == nil {
-			buf = readBuffers.Get().(*bytes.Buffer)
-			buf.Reset()
-			_, err = buf.ReadFrom(msg)
-		}
+		typ, buf, err := c.next()
 		if err != nil {
-			if buf != nil {
-				readBuffers.Put(buf)
-			}
 			c.readFailed(err)
 			return
 		}
-		data := buf.Bytes()
-		if c.isClosing() {
-			readBuffers.Put(buf)
-			continue // lingering: discard
-		}
-		if !c.bucket.take(time.Now()) {
-			readBuffers.Put(buf)
-			c.close(s.reasonRateLimited())
-			continue
-		}
-		if typ != websocket.TextMessage {
-			readBuffers.Put(buf)
-			c.close(reasonInvalid)
-			continue
-		}
-		reason, ok := c.handle(data)
-		// Nothing keeps data past handle (messages are decoded into copies): its buffer goes back.
+		c.process(typ, buf.Bytes())
+		// Nothing keeps a message's bytes past its handling (it is decoded into copies).
 		readBuffers.Put(buf)
-		if !ok {
+	}
+}
+
+// next reads the next message into a pooled buffer.
+func (c *conn) next() (int, *bytes.Buffer, error) {
+	typ, r, err := c.ws.NextReader()
+	if err != nil {
+		return 0, nil, err
+	}
+	buf := readBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		readBuffers.Put(buf)
+		return 0, nil, err
+	}
+	return typ, buf, nil
+}
+
+// process handles one message read: dropped while closing, refused over the rate limit or when
+// not text, else handled.
+func (c *conn) process(typ int, data []byte) {
+	switch {
+	case c.isClosing():
+		// lingering: discard
+	case !c.bucket.take(time.Now()):
+		c.close(c.s.reasonRateLimited())
+	case typ != websocket.TextMessage:
+		c.close(reasonInvalid)
+	default:
+		if reason, ok := c.handle(data); !ok {
 			c.close(reason)
 		}
 	}
