@@ -143,157 +143,195 @@ const (
 	requiredMembers = hasMutationID | hasWorkspace | hasCollection | hasRecord | hasOp | hasStamp | hasBase
 )
 
+// pushMutation is one mutation being read: what it holds so far, and which members it had.
+type pushMutation struct {
+	cm   ClientMutation
+	seen int // the members read (has* bits)
+	// Field names used by base and resolves, checked against the collection once it is known.
+	baseKeys, resolveFields []string
+	resolveItems            int
+}
+
+// mutation reads one mutation and checks it whole: every required member, ids increasing, and the
+// push rules.
 func (f *fastPushReader) mutation() bool {
 	if len(f.muts) >= f.limit {
 		return false
 	}
-	p := f.p
-	var cm ClientMutation
-	var seen int
-	var baseKeys, resolveFields []string
-	var hasResolveItems bool
-	once := func(bit int) bool {
-		if seen&bit != 0 {
+	var m pushMutation
+	if !f.object(func(key []byte) bool { return f.member(&m, key) }) || !f.valid(&m) {
+		return false
+	}
+	f.muts = append(f.muts, m.cm)
+	return true
+}
+
+// member reads one member of a mutation (each at most once).
+func (f *fastPushReader) member(m *pushMutation, key []byte) bool {
+	bit := memberBit(key)
+	if bit == 0 || m.seen&bit != 0 {
+		return false
+	}
+	m.seen |= bit
+	cm := &m.cm
+	switch bit {
+	case hasMutationID:
+		id, ok := f.positiveInt()
+		cm.MutationID = id
+		return ok
+	case hasWorkspace:
+		v, ok := f.plainString()
+		if !ok || !isUUIDBytes(v, false) {
 			return false
 		}
-		seen |= bit
-		return true
-	}
-	ok := f.object(func(key []byte) bool {
-		switch string(key) {
-		case "mutationId":
-			if !once(hasMutationID) {
-				return false
-			}
-			id, ok := f.positiveInt()
-			cm.MutationID = id
-			return ok
-		case "workspaceId":
-			v, ok := f.plainString()
-			if !once(hasWorkspace) || !ok || !isUUIDBytes(v, false) {
-				return false
-			}
-			cm.WorkspaceID = f.intern(v) // a push's mutations mostly share their workspace
-			return true
-		case "collection":
-			v, ok := f.plainString()
-			if !once(hasCollection) || !ok {
-				return false
-			}
-			if _, known := f.known[string(v)]; !known {
-				return false
-			}
-			cm.Collection = f.intern(v)
-			return true
-		case "recordId":
-			v, ok := f.plainString()
-			if !once(hasRecord) || !ok || !isUUIDBytes(v, true) {
-				return false
-			}
-			cm.RecordID = string(v)
-			return true
-		case "op":
-			v, ok := f.plainString()
-			if !once(hasOp) || !ok {
-				return false
-			}
-			switch Op(v) {
-			case OpPut, OpDelete, OpRestore, OpResolve:
-				cm.Mutation.Op = Op(v)
-				return true
-			}
+		cm.WorkspaceID = f.intern(v) // a push's mutations mostly share their workspace
+	case hasCollection:
+		v, ok := f.plainString()
+		if _, known := f.known[string(v)]; !ok || !known {
 			return false
+		}
+		cm.Collection = f.intern(v)
+	case hasRecord:
+		v, ok := f.plainString()
+		if !ok || !isUUIDBytes(v, true) {
+			return false
+		}
+		cm.RecordID = string(v)
+	case hasOp:
+		v, ok := f.plainString()
+		switch op := Op(v); op {
+		case OpPut, OpDelete, OpRestore, OpResolve:
+			cm.Mutation.Op = op
+			return ok
+		}
+		return false
+	case hasStamp:
+		st, ok := f.stamp()
+		cm.Mutation.Stamp = st
+		return ok
+	case hasBase:
+		return f.base(m)
+	case hasFields:
+		return f.fields(m)
+	case hasResolves:
+		return f.array(func() bool { return f.resolve(m) })
+	}
+	return true
+}
+
+func memberBit(key []byte) int {
+	switch string(key) {
+	case "mutationId":
+		return hasMutationID
+	case "workspaceId":
+		return hasWorkspace
+	case "collection":
+		return hasCollection
+	case "recordId":
+		return hasRecord
+	case "op":
+		return hasOp
+	case "stamp":
+		return hasStamp
+	case "base":
+		return hasBase
+	case "fields":
+		return hasFields
+	case "resolves":
+		return hasResolves
+	}
+	return 0
+}
+
+// base reads the field clocks the device saw: field names to stamps, at most 100, none twice.
+func (f *fastPushReader) base(m *pushMutation) bool {
+	base := map[string]Stamp{}
+	m.cm.Mutation.Base = base
+	return f.object(func(field []byte) bool {
+		if !isFieldNameBytes(field) {
+			return false
+		}
+		name := string(field)
+		if _, repeated := base[name]; repeated || len(base) >= schema.MaxFieldsPerMutation {
+			return false
+		}
+		st, ok := f.stamp()
+		base[name] = st
+		m.baseKeys = append(m.baseKeys, name)
+		return ok
+	})
+}
+
+// fields reads the values written, as the general way decodes them (any JSON values), at most 100.
+func (f *fastPushReader) fields(m *pushMutation) bool {
+	p := f.p
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+		return false
+	}
+	v, ok := p.object()
+	if !ok {
+		return false
+	}
+	fields := v.(map[string]any)
+	if len(fields) > schema.MaxFieldsPerMutation {
+		return false
+	}
+	for name := range fields {
+		if !isFieldNameBytes(name) {
+			return false
+		}
+	}
+	m.cm.Mutation.Fields = fields
+	return true
+}
+
+// resolve reads one conflict a mutation settles: exactly its field and stamp.
+func (f *fastPushReader) resolve(m *pushMutation) bool {
+	if m.resolveItems >= schema.MaxFieldsPerMutation {
+		return false
+	}
+	m.resolveItems++
+	var key ConflictKey
+	var got int
+	if !f.object(func(k []byte) bool {
+		switch string(k) {
+		case "field":
+			v, ok := f.plainString()
+			if got&1 != 0 || !ok || !isFieldNameBytes(v) {
+				return false
+			}
+			got |= 1
+			key.Field = string(v)
+			m.resolveFields = append(m.resolveFields, key.Field)
+			return true
 		case "stamp":
 			st, ok := f.stamp()
-			cm.Mutation.Stamp = st
-			return once(hasStamp) && ok
-		case "base":
-			if !once(hasBase) {
+			if got&2 != 0 || !ok {
 				return false
 			}
-			cm.Mutation.Base = map[string]Stamp{}
-			return f.object(func(field []byte) bool {
-				if !isFieldNameBytes(field) {
-					return false
-				}
-				name := string(field)
-				if _, repeated := cm.Mutation.Base[name]; repeated || len(cm.Mutation.Base) >= schema.MaxFieldsPerMutation {
-					return false
-				}
-				st, ok := f.stamp()
-				cm.Mutation.Base[name] = st
-				baseKeys = append(baseKeys, name)
-				return ok
-			})
-		case "fields":
-			if !once(hasFields) || p.pos >= len(p.data) || p.data[p.pos] != '{' {
-				return false
-			}
-			v, ok := p.object()
-			if !ok {
-				return false
-			}
-			fields := v.(map[string]any)
-			if len(fields) > schema.MaxFieldsPerMutation {
-				return false
-			}
-			for name := range fields {
-				if !isFieldNameBytes(name) {
-					return false
-				}
-			}
-			cm.Mutation.Fields = fields
+			got |= 2
+			key.Stamp = st
 			return true
-		case "resolves":
-			if !once(hasResolves) {
-				return false
-			}
-			return f.array(func() bool {
-				if len(cm.Mutation.Resolves) >= schema.MaxFieldsPerMutation {
-					return false
-				}
-				hasResolveItems = true
-				var key ConflictKey
-				var got int
-				if !f.object(func(k []byte) bool {
-					switch string(k) {
-					case "field":
-						v, ok := f.plainString()
-						if got&1 != 0 || !ok || !isFieldNameBytes(v) {
-							return false
-						}
-						got |= 1
-						key.Field = string(v)
-						resolveFields = append(resolveFields, key.Field)
-						return true
-					case "stamp":
-						st, ok := f.stamp()
-						if got&2 != 0 || !ok {
-							return false
-						}
-						got |= 2
-						key.Stamp = st
-						return true
-					}
-					return false
-				}) || got != 3 {
-					return false
-				}
-				cm.Mutation.Resolves = append(cm.Mutation.Resolves, key)
-				return true
-			})
 		}
 		return false
-	})
-	if !ok || seen&requiredMembers != requiredMembers {
+	}) || got != 3 {
 		return false
 	}
-	// The mutation ids strictly increase.
+	m.cm.Mutation.Resolves = append(m.cm.Mutation.Resolves, key)
+	return true
+}
+
+// valid checks a mutation read whole: its required members, its id after the previous one's, and
+// the push rules (shared-schema rules.go pushRules): fields by op, resolves for resolve, and every
+// field name one of the collection's.
+func (f *fastPushReader) valid(m *pushMutation) bool {
+	cm := &m.cm
+	if m.seen&requiredMembers != requiredMembers {
+		return false
+	}
 	if n := len(f.muts); n > 0 && cm.MutationID <= f.muts[n-1].MutationID {
 		return false
 	}
-	// The push rules (shared-schema rules.go pushRules): fields by op, resolves for resolve, and
-	// every field name one of the collection's.
 	switch cm.Mutation.Op {
 	case OpPut:
 		if len(cm.Mutation.Fields) == 0 {
@@ -301,11 +339,11 @@ func (f *fastPushReader) mutation() bool {
 		}
 	case OpRestore:
 	default:
-		if seen&hasFields != 0 {
+		if m.seen&hasFields != 0 {
 			return false
 		}
 	}
-	if cm.Mutation.Op == OpResolve && !hasResolveItems {
+	if cm.Mutation.Op == OpResolve && m.resolveItems == 0 {
 		return false
 	}
 	known := f.known[cm.Collection]
@@ -314,17 +352,13 @@ func (f *fastPushReader) mutation() bool {
 			return false
 		}
 	}
-	for _, name := range baseKeys {
-		if !known[name] {
-			return false
+	for _, names := range [][]string{m.baseKeys, m.resolveFields} {
+		for _, name := range names {
+			if !known[name] {
+				return false
+			}
 		}
 	}
-	for _, name := range resolveFields {
-		if !known[name] {
-			return false
-		}
-	}
-	f.muts = append(f.muts, cm)
 	return true
 }
 
