@@ -1,10 +1,12 @@
 package sync
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
 	"strings"
+	gosync "sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -231,9 +233,29 @@ func (t *pgTxn) insert(ctx context.Context, table string, columns []string, rows
 	if err := t.flush(ctx); err != nil {
 		return err
 	}
-	_, err := t.conn.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows))
+	types, ok := copyColumns[table]
+	if !ok {
+		_, err := t.conn.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows))
+		return err
+	}
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	data, err := appendBinaryCopy((*buf)[:0], types, rows)
+	if err != nil {
+		return err
+	}
+	*buf = data
+	quoted := make([]string, len(columns))
+	for i, c := range columns {
+		quoted[i] = pgx.Identifier{c}.Sanitize()
+	}
+	_, err = t.conn.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(data),
+		"COPY "+pgx.Identifier{table}.Sanitize()+" ("+strings.Join(quoted, ", ")+") FROM STDIN BINARY")
 	return err
 }
+
+// copyBuffers hold the data of a binary COPY while it is sent (a group's up to a few MB).
+var copyBuffers = gosync.Pool{New: func() any { return new([]byte) }}
 
 // commit sends what is queued and the commit, and returns once the database has committed (an
 // aborted transaction answers the commit with a rollback: an error).

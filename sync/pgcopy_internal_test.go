@@ -1,0 +1,100 @@
+package sync
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"patrimonio/internal/testkit"
+	"patrimonio/server/store"
+)
+
+// TestBinaryCopyColumnsAreTheTables: the column types the hand-written binary COPY writes are the
+// tables' (a migration that changes one fails here), and what it writes reads back as written:
+// text with accents, quotes and tabs, bigints of both signs, both booleans, and timestamps to the
+// microsecond before and after 2000.
+func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		if db.Dialect() != store.Postgres {
+			return // binary COPY is Postgres's; SQLite writes multi-row INSERTs
+		}
+		ctx := context.Background()
+		names := map[string][]string{"sync_records": recordColumns, "sync_changes": changeColumns}
+		pgName := map[pgColumn]string{pgText: "text", pgInt8: "bigint", pgBool: "boolean", pgTimestamptz: "timestamp with time zone"}
+		for table, types := range copyColumns {
+			columns := names[table]
+			if len(columns) != len(types) {
+				t.Fatalf("%s: %d types for %d columns", table, len(types), len(columns))
+			}
+			for i, c := range columns {
+				var got string
+				if err := db.QueryRow(ctx, `SELECT data_type FROM information_schema.columns WHERE table_name = ? AND column_name = ?`, table, c).Scan(&got); err != nil {
+					t.Fatalf("%s.%s: %v", table, c, err)
+				}
+				if got != pgName[types[i]] {
+					t.Errorf("%s.%s is %s, binary COPY writes it as %s", table, c, got, pgName[types[i]])
+				}
+			}
+		}
+
+		conn, err := db.Pool().Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Release()
+		if _, err := conn.Exec(ctx, `CREATE TEMP TABLE copy_check (a text, b bigint, c boolean, d timestamptz)`); err != nil {
+			t.Fatal(err)
+		}
+		types := []pgColumn{pgText, pgInt8, pgBool, pgTimestamptz}
+		rows := [][]any{
+			{"Revisar la póliza «hogar»\t\"sí\"\n€😀", int64(-9007199254740991), false, time.Date(1999, 12, 31, 23, 59, 59, 999999000, time.UTC)},
+			{"", int64(9007199254740991), true, time.Date(2026, 11, 28, 23, 7, 1, 123456000, time.FixedZone("CET", 3600))},
+			{strings.Repeat("x", 70000), int64(0), true, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		}
+		data, err := appendBinaryCopy(nil, types, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.Conn().PgConn().CopyFrom(ctx, strings.NewReader(string(data)), "COPY copy_check (a, b, c, d) FROM STDIN BINARY"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := pgx.CollectRows(must(conn.Query(ctx, `SELECT a, b, c, d FROM copy_check ORDER BY b`)), func(r pgx.CollectableRow) ([]any, error) {
+			var a string
+			var b int64
+			var c bool
+			var d time.Time
+			err := r.Scan(&a, &b, &c, &d)
+			return []any{a, b, c, d.UTC()}, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := [][]any{rows[0], rows[2], rows[1]}
+		for i := range want {
+			w := append([]any{}, want[i]...)
+			w[3] = w[3].(time.Time).UTC()
+			if !reflect.DeepEqual(got[i], w) {
+				t.Errorf("row %d reads back %.80v, want %.80v", i, got[i], w)
+			}
+		}
+
+		// A value of another Go type than its column's is an error, not a guess.
+		if _, err := appendBinaryCopy(nil, types, [][]any{{"x", 1, true, time.Now()}}); err == nil {
+			t.Error("an int for a bigint column was written")
+		}
+		if _, err := appendBinaryCopy(nil, types, [][]any{{"x", int64(1), true}}); err == nil {
+			t.Error("a row of 3 values for 4 columns was written")
+		}
+	})
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
