@@ -3,12 +3,12 @@ package sync_test
 import (
 	"context"
 	"fmt"
-	gosync "sync"
 	"testing"
 	"time"
 
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
+	"patrimonio/sync/internal/enginetest"
 )
 
 // BenchmarkApply measures durable mutations per second through Engine.Apply (validation, merge,
@@ -26,30 +26,17 @@ func BenchmarkApply(b *testing.B) {
 			addMember(t, db, w, u, "editor")
 			ds = append(ds, newDevice(t, e, u, time.Now))
 		}
-		b.ResetTimer()
-		start := time.Now()
-		var wg gosync.WaitGroup
-		for _, d := range ds {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < b.N; i++ {
-					muts := make([]psync.ClientMutation, batch)
-					for k := range muts {
-						muts[k] = d.Mutation(psync.OpPut, w, "assets", newRecordID(t), map[string]any{
-							"name": fmt.Sprintf("Activo %d", k), "assetClass": "real_estate", "category": "residential",
-							"currency": "EUR", "participation": "100", "currentValue": "250000.50"}, nil)
-					}
-					out, err := e.Apply(context.Background(), d.Client, muts)
-					if err != nil || out[batch-1].Status != psync.StatusApplied {
-						panic(fmt.Sprint(err, out[batch-1]))
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		elapsed := time.Since(start)
-		b.ReportMetric(float64(devices*batch*b.N)/elapsed.Seconds(), "mutations/s")
+		enginetest.PushInParallel(b, devices, batch, func(i int) {
+			d := ds[i]
+			muts := make([]psync.ClientMutation, batch)
+			for k := range muts {
+				muts[k] = d.Mutation(psync.OpPut, w, "assets", newRecordID(t), enginetest.AssetFields(k), nil)
+			}
+			out, err := e.Apply(context.Background(), d.Client, muts)
+			if err != nil || out[batch-1].Status != psync.StatusApplied {
+				panic(fmt.Sprint(err, out[batch-1]))
+			}
+		})
 	})
 }
 

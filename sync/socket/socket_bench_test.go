@@ -2,7 +2,6 @@ package socket_test
 
 import (
 	"fmt"
-	gosync "sync"
 	"testing"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
+	"patrimonio/sync/internal/enginetest"
 	"patrimonio/sync/socket"
 )
 
@@ -25,8 +25,9 @@ func BenchmarkSocketIngest(b *testing.B) {
 			c     *wsClient
 			w     string
 			clock *psync.Clock
+			next  int64 // the last mutation id pushed
 		}
-		var ds []dev
+		var ds []*dev
 		for range devices {
 			w := addWorkspace(b, db)
 			addMember(b, db, w, user, "owner")
@@ -34,47 +35,34 @@ func BenchmarkSocketIngest(b *testing.B) {
 			c.hello(uuid.NewString(), map[string]any{w: nil}, nil)
 			c.expect("snapshot")
 			clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
-			ds = append(ds, dev{c, w, clock})
+			ds = append(ds, &dev{c: c, w: w, clock: clock})
 		}
-		b.ResetTimer()
-		start := time.Now()
-		var wg gosync.WaitGroup
-		for _, d := range ds {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				id := int64(0)
-				for range b.N {
-					muts := make([]map[string]any, batch)
-					for k := range muts {
-						id++
-						muts[k] = wireMutation(id, d.w, "assets", newRecordID(b), "put", d.clock.Now(), map[string]any{
-							"name": fmt.Sprintf("Activo %d", k), "assetClass": "real_estate", "category": "residential",
-							"currency": "EUR", "participation": "100", "currentValue": "250000.50"}, nil)
-					}
-					if err := d.c.ws.WriteJSON(push(muts...)); err != nil {
-						panic(err)
-					}
-					for acked := false; !acked; {
-						var m map[string]any
-						if err := d.c.ws.ReadJSON(&m); err != nil {
-							panic(err)
-						}
-						switch m["type"] {
-						case "ack":
-							acked = true
-						case "changes":
-							if m["hasMore"] == true {
-								_ = d.c.ws.WriteJSON(map[string]any{"type": "pull", "workspaceId": d.w, "after": m["cursor"]})
-							}
-						default:
-							panic(fmt.Sprint(m))
-						}
-					}
+		enginetest.PushInParallel(b, devices, batch, func(i int) {
+			d := ds[i]
+			muts := make([]map[string]any, batch)
+			for k := range muts {
+				d.next++
+				muts[k] = wireMutation(d.next, d.w, "assets", newRecordID(b), "put", d.clock.Now(), enginetest.AssetFields(k), nil)
+			}
+			if err := d.c.ws.WriteJSON(push(muts...)); err != nil {
+				panic(err)
+			}
+			for acked := false; !acked; {
+				var m map[string]any
+				if err := d.c.ws.ReadJSON(&m); err != nil {
+					panic(err)
 				}
-			}()
-		}
-		wg.Wait()
-		b.ReportMetric(float64(devices*batch*b.N)/time.Since(start).Seconds(), "mutations/s")
+				switch m["type"] {
+				case "ack":
+					acked = true
+				case "changes":
+					if m["hasMore"] == true {
+						_ = d.c.ws.WriteJSON(map[string]any{"type": "pull", "workspaceId": d.w, "after": m["cursor"]})
+					}
+				default:
+					panic(fmt.Sprint(m))
+				}
+			}
+		})
 	})
 }

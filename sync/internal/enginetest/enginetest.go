@@ -7,8 +7,10 @@ package enginetest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
+	gosync "sync"
 	"testing"
 	"time"
 
@@ -33,6 +35,30 @@ func PostgresURL(t testing.TB) string { return pgtest.URL(t) }
 
 // ForEachStore runs f once per store, as subtests named after the store.
 func ForEachStore(t *testing.T, f func(t *testing.T, db *store.DB)) { testkit.Stores(t, f) }
+
+// PushInParallel is the timed part of the ingest benchmarks: push(d) once per iteration on each
+// of devices goroutines, all at once after the timer is reset; it reports the mutations applied
+// per second (devices × perPush × b.N over the time taken).
+func PushInParallel(b *testing.B, devices, perPush int, push func(d int)) {
+	b.ResetTimer()
+	start := time.Now()
+	var wg gosync.WaitGroup
+	for d := range devices {
+		wg.Go(func() {
+			for range b.N {
+				push(d)
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(devices*perPush*b.N)/time.Since(start).Seconds(), "mutations/s")
+}
+
+// AssetFields are the fields of the benchmarks' k-th asset creation (6 fields, a valid asset).
+func AssetFields(k int) map[string]any {
+	return map[string]any{"name": fmt.Sprintf("Activo %d", k), "assetClass": "real_estate", "category": "residential",
+		"currency": "EUR", "participation": "100", "currentValue": "250000.50"}
+}
 
 // BenchStores runs the benchmark f once on each store: a new SQLite file, and Postgres (a
 // throwaway cluster when TEST_DATABASE_URL is unset).
