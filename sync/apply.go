@@ -751,20 +751,16 @@ func (g *groupTxn) write() error {
 	workspaces, records, changes, conflictOps, rejections, decided := g.workspaces, g.records, g.changes, g.conflictOps, g.rejections, g.decided
 	// Records: new ones are inserted (COPY on Postgres), existing ones updated. The workspace lock
 	// makes "exists" reliable: only transactions holding it write its records.
-	var newRows, updateRows [][]any
-	// The rows' values share one allocation (a group writes up to thousands of rows).
-	values := make([]any, 0, len(records)*len(recordColumns))
+	newRows := recordRows{rows: make([]recordRow, 0, len(records)), now: now}
+	var updateRows [][]any
 	for key, r := range records {
 		if !r.dirty {
 			continue
 		}
-		at := len(values)
-		values = append(values, key.workspace, key.collection, key.id, r.seq, r.state.Deleted(), int64(len(r.state.Conflicts)), r.encoded, now)
-		row := values[at:len(values):len(values)]
 		if r.exists {
-			updateRows = append(updateRows, row)
+			updateRows = append(updateRows, recordValues(key, r, now))
 		} else {
-			newRows = append(newRows, row)
+			newRows.rows = append(newRows.rows, recordRow{key, r})
 		}
 	}
 	if err := tx.insert(ctx, "sync_records", recordColumns, newRows); err != nil {
@@ -775,15 +771,7 @@ func (g *groupTxn) write() error {
 			conflicts = excluded.conflicts, state = excluded.state, updated_at = excluded.updated_at`, len(recordColumns), updateRows); err != nil {
 		return fmt.Errorf("write records: %w", err)
 	}
-
-	changeRows := make([][]any, 0, len(changes))
-	values = make([]any, 0, len(changes)*len(changeColumns))
-	for _, c := range changes {
-		at := len(values)
-		values = append(values, c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, c.body, now)
-		changeRows = append(changeRows, values[at:len(values):len(values)])
-	}
-	if err := tx.insert(ctx, "sync_changes", changeColumns, changeRows); err != nil {
+	if err := tx.insert(ctx, "sync_changes", changeColumns, changeRows{rows: changes, now: now}); err != nil {
 		return fmt.Errorf("write change log: %w", err)
 	}
 

@@ -3,6 +3,7 @@ package sync
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -34,51 +35,220 @@ var copyColumns = map[string][]pgColumn{
 var postgresEpochMicros = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 
 // appendBinaryCopy appends the COPY ... FROM STDIN BINARY data of rows (header, tuples, trailer).
+// b grows once, to the data's exact size: a group's COPY is a few MB, which growing by doubling
+// copied about twice over.
 func appendBinaryCopy(b []byte, types []pgColumn, rows [][]any) ([]byte, error) {
+	return appendCopyData(b, valueRows{types, rows})
+}
+
+// copyRows are rows that write their own binary COPY tuples. valueRows does it for any rows of
+// Go values; recordRows and changeRows (apply.go) for the group commit's rows, straight from the
+// engine's values, without boxing each into an interface first.
+type copyRows interface {
+	count() int
+	// tupleSize is the length of row i's tuple (its field count and fields).
+	tupleSize(i int) int
+	appendTuple(b []byte, i int) ([]byte, error)
+}
+
+// appendCopyData appends the whole COPY data of rows: header, tuples, trailer.
+func appendCopyData(b []byte, rows copyRows) ([]byte, error) {
+	n := 11 + 4 + 4 + 2 // signature, flags, header extension length; trailer
+	for i := range rows.count() {
+		n += rows.tupleSize(i)
+	}
+	b = slices.Grow(b, n)
 	b = append(b, "PGCOPY\n\xff\r\n\x00"...)
 	b = binary.BigEndian.AppendUint32(b, 0) // flags
 	b = binary.BigEndian.AppendUint32(b, 0) // header extension length
-	for _, row := range rows {
-		if len(row) != len(types) {
-			return nil, fmt.Errorf("binary copy: a row of %d values for %d columns", len(row), len(types))
-		}
-		b = binary.BigEndian.AppendUint16(b, uint16(len(types)))
-		for i, v := range row {
-			var ok bool
-			switch types[i] {
-			case pgText:
-				var s string
-				if s, ok = v.(string); ok {
-					b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
-					b = append(b, s...)
-				}
-			case pgInt8:
-				var n int64
-				if n, ok = v.(int64); ok {
-					b = binary.BigEndian.AppendUint32(b, 8)
-					b = binary.BigEndian.AppendUint64(b, uint64(n))
-				}
-			case pgBool:
-				var t bool
-				if t, ok = v.(bool); ok {
-					b = binary.BigEndian.AppendUint32(b, 1)
-					if t {
-						b = append(b, 1)
-					} else {
-						b = append(b, 0)
-					}
-				}
-			case pgTimestamptz:
-				var t time.Time
-				if t, ok = v.(time.Time); ok {
-					b = binary.BigEndian.AppendUint32(b, 8)
-					b = binary.BigEndian.AppendUint64(b, uint64(t.UnixMicro()-postgresEpochMicros))
-				}
-			}
-			if !ok {
-				return nil, fmt.Errorf("binary copy: column %d holds a %T", i, v)
-			}
+	for i := range rows.count() {
+		var err error
+		if b, err = rows.appendTuple(b, i); err != nil {
+			return nil, err
 		}
 	}
 	return binary.BigEndian.AppendUint16(b, 0xffff), nil // trailer: -1
+}
+
+// The fields of a tuple: a 4-byte length, then the value in Postgres's binary form.
+
+func appendCopyFields(b []byte, n int) []byte { return binary.BigEndian.AppendUint16(b, uint16(n)) }
+
+func appendCopyText(b []byte, s string) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
+func appendCopyInt8(b []byte, n int64) []byte {
+	b = binary.BigEndian.AppendUint32(b, 8)
+	return binary.BigEndian.AppendUint64(b, uint64(n))
+}
+
+func appendCopyBool(b []byte, t bool) []byte {
+	b = binary.BigEndian.AppendUint32(b, 1)
+	if t {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+func appendCopyTimestamptz(b []byte, t time.Time) []byte {
+	b = binary.BigEndian.AppendUint32(b, 8)
+	return binary.BigEndian.AppendUint64(b, uint64(t.UnixMicro()-postgresEpochMicros))
+}
+
+// Sizes of the fields above.
+const (
+	copyFieldsSize      = 2
+	copyInt8Size        = 4 + 8
+	copyBoolSize        = 4 + 1
+	copyTimestamptzSize = 4 + 8
+)
+
+func copyTextSize(s string) int { return 4 + len(s) }
+
+// rowSet is what txn.insert writes: count rows, each with one value per column in column order
+// (values, for an INSERT), which also write their own binary COPY tuples (for a COPY).
+type rowSet interface {
+	copyRows
+	values(i int) []any
+}
+
+// recordRows are sync_records rows (recordColumns), updated at now.
+type recordRows struct {
+	rows []recordRow
+	now  time.Time
+}
+
+type recordRow struct {
+	key recordKey
+	r   *recordEntry
+}
+
+func (x recordRows) count() int { return len(x.rows) }
+
+func (x recordRows) values(i int) []any { return recordValues(x.rows[i].key, x.rows[i].r, x.now) }
+
+// recordValues are a sync_records row's values (recordColumns).
+func recordValues(key recordKey, r *recordEntry, now time.Time) []any {
+	return []any{key.workspace, key.collection, key.id, r.seq, r.state.Deleted(), int64(len(r.state.Conflicts)), r.encoded, now}
+}
+
+func (x recordRows) tupleSize(i int) int {
+	row := x.rows[i]
+	return copyFieldsSize + copyTextSize(row.key.workspace) + copyTextSize(row.key.collection) + copyTextSize(row.key.id) +
+		copyInt8Size + copyBoolSize + copyInt8Size + copyTextSize(row.r.encoded) + copyTimestamptzSize
+}
+
+func (x recordRows) appendTuple(b []byte, i int) ([]byte, error) {
+	row := x.rows[i]
+	b = appendCopyFields(b, 8)
+	b = appendCopyText(b, row.key.workspace)
+	b = appendCopyText(b, row.key.collection)
+	b = appendCopyText(b, row.key.id)
+	b = appendCopyInt8(b, row.r.seq)
+	b = appendCopyBool(b, row.r.state.Deleted())
+	b = appendCopyInt8(b, int64(len(row.r.state.Conflicts)))
+	b = appendCopyText(b, row.r.encoded)
+	return appendCopyTimestamptz(b, x.now), nil
+}
+
+// changeRows are sync_changes rows (changeColumns), created at now.
+type changeRows struct {
+	rows []changeRow
+	now  time.Time
+}
+
+func (x changeRows) count() int { return len(x.rows) }
+
+func (x changeRows) values(i int) []any {
+	c := x.rows[i]
+	return []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, c.body, x.now}
+}
+
+func (x changeRows) tupleSize(i int) int {
+	c := x.rows[i]
+	return copyFieldsSize + copyTextSize(c.key.workspace) + copyInt8Size + copyTextSize(c.key.collection) + copyTextSize(c.key.id) +
+		copyTextSize(c.client) + copyInt8Size + copyTextSize(c.body) + copyTimestamptzSize
+}
+
+func (x changeRows) appendTuple(b []byte, i int) ([]byte, error) {
+	c := x.rows[i]
+	b = appendCopyFields(b, 8)
+	b = appendCopyText(b, c.key.workspace)
+	b = appendCopyInt8(b, c.seq)
+	b = appendCopyText(b, c.key.collection)
+	b = appendCopyText(b, c.key.id)
+	b = appendCopyText(b, c.client)
+	b = appendCopyInt8(b, c.mutationID)
+	b = appendCopyText(b, c.body)
+	return appendCopyTimestamptz(b, x.now), nil
+}
+
+// valueRows are rows of Go values, each of its column's type.
+type valueRows struct {
+	types []pgColumn
+	rows  [][]any
+}
+
+func (r valueRows) count() int { return len(r.rows) }
+
+func (r valueRows) values(i int) []any { return r.rows[i] }
+
+func (r valueRows) tupleSize(i int) int {
+	n := copyFieldsSize
+	for c, v := range r.rows[i] {
+		if c >= len(r.types) {
+			break
+		}
+		switch r.types[c] {
+		case pgText:
+			s, _ := v.(string)
+			n += copyTextSize(s)
+		case pgInt8:
+			n += copyInt8Size
+		case pgBool:
+			n += copyBoolSize
+		case pgTimestamptz:
+			n += copyTimestamptzSize
+		}
+	}
+	return n
+}
+
+func (r valueRows) appendTuple(b []byte, i int) ([]byte, error) {
+	row := r.rows[i]
+	if len(row) != len(r.types) {
+		return nil, fmt.Errorf("binary copy: a row of %d values for %d columns", len(row), len(r.types))
+	}
+	b = appendCopyFields(b, len(r.types))
+	for c, v := range row {
+		var ok bool
+		switch r.types[c] {
+		case pgText:
+			var s string
+			if s, ok = v.(string); ok {
+				b = appendCopyText(b, s)
+			}
+		case pgInt8:
+			var n int64
+			if n, ok = v.(int64); ok {
+				b = appendCopyInt8(b, n)
+			}
+		case pgBool:
+			var t bool
+			if t, ok = v.(bool); ok {
+				b = appendCopyBool(b, t)
+			}
+		case pgTimestamptz:
+			var t time.Time
+			if t, ok = v.(time.Time); ok {
+				b = appendCopyTimestamptz(b, t)
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("binary copy: column %d holds a %T", c, v)
+		}
+	}
+	return b, nil
 }

@@ -1,7 +1,9 @@
 package sync
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -59,6 +61,10 @@ func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Appending to what a buffer holds keeps it.
+		if again, _ := appendBinaryCopy([]byte("kept"), types, rows); string(again[:4]) != "kept" || string(again[4:]) != string(data) {
+			t.Error("appending to a buffer that holds data changed it or wrote other data")
+		}
 		if _, err := conn.Conn().PgConn().CopyFrom(ctx, strings.NewReader(string(data)), "COPY copy_check (a, b, c, d) FROM STDIN BINARY"); err != nil {
 			t.Fatal(err)
 		}
@@ -90,6 +96,75 @@ func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
 			t.Error("a row of 3 values for 4 columns was written")
 		}
 	})
+}
+
+// A group's COPY data (a few MB) is written into a buffer grown once, to its exact size, not by
+// doubling.
+func TestBinaryCopyDataIsWrittenInOneAllocation(t *testing.T) {
+	rows := make([][]any, 2000)
+	for i := range rows {
+		rows[i] = []any{"workspace", int64(i), "assets", strings.Repeat("r", 36), "client", int64(i), strings.Repeat("{}", 300), time.Now()}
+	}
+	for _, set := range []copyRows{valueRows{copyColumns["sync_changes"], rows}, groupRows(t, 2000)[0], groupRows(t, 2000)[1]} {
+		data, err := appendCopyData(nil, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(5, func() { _, _ = appendCopyData(nil, set) }); n != 1 {
+			t.Errorf("%T: writing the data allocated %v times, want once", set, n)
+		}
+		// No allocation into a buffer of exactly the data's size: the size was reckoned exactly.
+		buf := make([]byte, 0, len(data))
+		if n := testing.AllocsPerRun(5, func() { _, _ = appendCopyData(buf, set) }); n != 0 {
+			t.Errorf("%T: writing the data into a buffer of its size allocated %v times, want none", set, n)
+		}
+	}
+}
+
+// The group commit's rows write the same COPY data as their values do through the column types
+// (which TestBinaryCopyColumnsAreTheTables checks against the tables).
+func TestGroupRowsWriteTheCopyDataOfTheirValues(t *testing.T) {
+	tables := []string{"sync_records", "sync_changes"}
+	for k, set := range groupRows(t, 50) {
+		values := valueRows{types: copyColumns[tables[k]], rows: allValues(set)}
+		want, err := appendCopyData(nil, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendCopyData(nil, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the rows' own COPY data differs from their values' (%d and %d bytes)", tables[k], len(got), len(want))
+		}
+	}
+}
+
+// groupRows are n record rows and n change rows as a group commit writes them: accents, quotes,
+// a deleted record, open conflicts, seqs and mutation ids of every size.
+func groupRows(t *testing.T, n int) [2]rowSet {
+	now := time.Date(2026, 11, 29, 1, 2, 3, 456789000, time.UTC)
+	records := recordRows{now: now}
+	changes := changeRows{now: now}
+	for i := range n {
+		key := recordKey{workspace: fmt.Sprintf("w-%d", i%3), collection: "assets", id: fmt.Sprintf("0197-%036d", i)}
+		state := &RecordState{Fields: map[string]any{"name": fmt.Sprintf("Piso «%d» en \"Cádiz\"", i)}}
+		if i%7 == 0 {
+			state.Life = &Life{Deleted: true}
+		}
+		if i%5 == 0 {
+			state.Conflicts = make([]Conflict, i%4+1)
+		}
+		encoded, _ := appendState(nil, state)
+		seq := int64(i) << (i % 40)
+		records.rows = append(records.rows, recordRow{key, &recordEntry{state: state, encoded: string(encoded), seq: seq}})
+		changes.rows = append(changes.rows, changeRow{key: key, seq: seq, client: "client-ñ", mutationID: int64(i) * 1e9, body: `{"op":"put","stamp":"x"}`})
+	}
+	if !records.rows[0].r.state.Deleted() {
+		t.Fatal("the rows hold no deleted record")
+	}
+	return [2]rowSet{records, changes}
 }
 
 func must[T any](v T, err error) T {

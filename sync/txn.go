@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	gosync "sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -29,7 +28,7 @@ type txn interface {
 	// whatever exec queued before them). The first error stops them.
 	reads(ctx context.Context, rs []read) error
 	// insert writes rows (each one value per column) into table.
-	insert(ctx context.Context, table string, columns []string, rows [][]any) error
+	insert(ctx context.Context, table string, columns []string, rows rowSet) error
 	commit(ctx context.Context) error
 	rollback(ctx context.Context)
 }
@@ -223,28 +222,21 @@ func (r *batchRows) Err() error {
 	return r.err
 }
 
-func (t *pgTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {
-	if len(rows) == 0 {
+func (t *pgTxn) insert(ctx context.Context, table string, columns []string, rows rowSet) error {
+	if rows.count() == 0 {
 		return nil
 	}
-	if len(rows) < copyMinRows {
-		return insertRows(ctx, t, `INSERT INTO `+table+` (`+strings.Join(columns, ", ")+`) VALUES `, ``, len(columns), rows)
+	if rows.count() < copyMinRows {
+		return insertRows(ctx, t, `INSERT INTO `+table+` (`+strings.Join(columns, ", ")+`) VALUES `, ``, len(columns), allValues(rows))
 	}
 	if err := t.flush(ctx); err != nil {
 		return err
 	}
-	types, ok := copyColumns[table]
-	if !ok {
-		_, err := t.conn.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows))
-		return err
-	}
-	buf := copyBuffers.Get().(*[]byte)
-	defer copyBuffers.Put(buf)
-	data, err := appendBinaryCopy((*buf)[:0], types, rows)
+	data, err := appendCopyData(takeCopyBuffer(), rows)
 	if err != nil {
 		return err
 	}
-	*buf = data
+	defer returnCopyBuffer(data)
 	quoted := make([]string, len(columns))
 	for i, c := range columns {
 		quoted[i] = pgx.Identifier{c}.Sanitize()
@@ -254,8 +246,42 @@ func (t *pgTxn) insert(ctx context.Context, table string, columns []string, rows
 	return err
 }
 
-// copyBuffers hold the data of a binary COPY while it is sent (a group's up to a few MB).
-var copyBuffers = gosync.Pool{New: func() any { return new([]byte) }}
+// allValues are the values of every row of rows.
+func allValues(rows rowSet) [][]any {
+	out := make([][]any, rows.count())
+	for i := range out {
+		out[i] = rows.values(i)
+	}
+	return out
+}
+
+// copyBuffers keep the data buffers of binary COPYs between group commits (a group's COPY is up
+// to a few MB). A sync.Pool lost them at every garbage collection, which under load came every few
+// groups, and each group then allocated its buffers again. At most cap(copyBuffers) buffers of at
+// most maxKeptCopyBuffer bytes each are kept: one per committer and table is enough, and an idle
+// server keeps at most that.
+var copyBuffers = make(chan []byte, 4)
+
+const maxKeptCopyBuffer = 8 << 20
+
+func takeCopyBuffer() []byte {
+	select {
+	case b := <-copyBuffers:
+		return b[:0]
+	default:
+		return nil
+	}
+}
+
+func returnCopyBuffer(b []byte) {
+	if cap(b) > maxKeptCopyBuffer {
+		return
+	}
+	select {
+	case copyBuffers <- b[:0]:
+	default:
+	}
+}
 
 // commit sends what is queued and the commit, and returns once the database has committed (an
 // aborted transaction answers the commit with a rollback: an error).
@@ -330,8 +356,8 @@ func (t sqlTxn) reads(ctx context.Context, rs []read) error {
 	return nil
 }
 
-func (t sqlTxn) insert(ctx context.Context, table string, columns []string, rows [][]any) error {
-	return insertRows(ctx, t, `INSERT INTO `+table+` (`+strings.Join(columns, ", ")+`) VALUES `, ``, len(columns), rows)
+func (t sqlTxn) insert(ctx context.Context, table string, columns []string, rows rowSet) error {
+	return insertRows(ctx, t, `INSERT INTO `+table+` (`+strings.Join(columns, ", ")+`) VALUES `, ``, len(columns), allValues(rows))
 }
 
 func (t sqlTxn) commit(context.Context) error { return t.tx.Commit() }
