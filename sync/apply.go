@@ -181,7 +181,7 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commi
 		last: map[clientWorkspace]int64{}, collected: map[clientWorkspace]int64{}, decided: map[clientWorkspace]int64{},
 		// Sized for the group: one record and one verdict per mutation at most.
 		records: make(map[recordKey]*recordEntry, n), verdicts: make(map[clientMutation]Outcome, n),
-		changes: make([]changeRow, 0, n),
+		changes: make([]changeRow, 0, n), entries: make([]recordEntry, 0, n),
 	}
 	for _, phase := range []func() error{g.read, g.decide, g.write} {
 		if err := phase(); err != nil {
@@ -224,7 +224,9 @@ type groupTxn struct {
 	verdicts   map[clientMutation]Outcome   // given in this group, for resends within it
 
 	// Scratch buffers reused by every mutation of the group (applyOne).
-	scratch, bodyScratch []byte
+	scratch []byte
+	// entries hold the group's record entries (one allocation; room for one per mutation).
+	entries []recordEntry
 
 	// What the decisions write.
 	changes     []changeRow
@@ -491,7 +493,7 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	entry := records[key]
 	if entry == nil {
 		// A new record: its empty state is only read (the mutation merges into a copy).
-		entry = &recordEntry{state: &RecordState{}}
+		entry = g.entry(recordEntry{state: &noRecordState})
 		records[key] = entry
 	}
 
@@ -560,12 +562,15 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	if len(state) > e.opts.Limits.MaxStateBytes {
 		return reject(RejectTooLarge, "sync.reject.stateTooLarge", map[string]any{"max": e.opts.Limits.MaxStateBytes})
 	}
-	g.bodyScratch = appendBody(g.bodyScratch[:0], m)
+	// The state and the change's body share one string (one allocation).
+	g.scratch = appendBody(g.scratch, m)
+	both := string(g.scratch)
+	encoded, body := both[:len(state)], both[len(state):]
 
 	we.head++
 	seq := we.head
-	entry.state, entry.encoded, entry.seq, entry.dirty = next, string(state), seq, true
-	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: string(g.bodyScratch)})
+	entry.state, entry.encoded, entry.seq, entry.dirty = next, encoded, seq, true
+	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
 	for _, c := range eff.Opened {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})
 	}
@@ -573,6 +578,19 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c})
 	}
 	return Outcome{MutationID: cm.MutationID, Status: StatusApplied, Seq: seq, Stamp: effective, Restamped: restamped}, nil
+}
+
+// noRecordState is the state of a record not written yet. It is only ever read: a mutation
+// merges into a copy (cloneFor).
+var noRecordState RecordState
+
+// entry returns a new record entry holding e, from the group's entries while they have room.
+func (g *groupTxn) entry(e recordEntry) *recordEntry {
+	if len(g.entries) == cap(g.entries) {
+		return &e
+	}
+	g.entries = append(g.entries, e)
+	return &g.entries[len(g.entries)-1]
 }
 
 func hasNull(fields map[string]any) bool {
