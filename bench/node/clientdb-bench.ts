@@ -112,6 +112,8 @@ async function offline(edits: number): Promise<void> {
     await a.call({ cmd: "network", online: false });
     const writeMs = await a.call<number>({ cmd: "createTasks", n: edits, chunk: 1000 });
     console.error(`offline: A wrote ${edits} edits in ${(writeMs / 1000).toFixed(2)} s`);
+    // The storage floor of A's part (store-floor.ts), on a copy of its rows, before it goes online.
+    const floorA = await a.call<{ ms: number; outboxMs: number }>({ cmd: "storeFloor", side: "A" });
     const target = (await b.call<number>({ cmd: "cursor" })) + edits;
     const [cpuA0, cpuB0, cpuS0] = [await a.call<number>({ cmd: "cpu" }), await b.call<number>({ cmd: "cpu" }), serverCpu()];
     // B watches its cursor from now on (after each page applied; every 100 ms besides); nothing
@@ -128,6 +130,11 @@ async function offline(edits: number): Promise<void> {
     const got = await b.call<number>({ cmd: "count", collections: ["tasks"] });
     if (got !== edits) throw new Error(`offline: B has ${got} tasks, want ${edits}`);
     await a.call({ cmd: "idle" });
+    // ... and of B's, on a copy of the rows it holds now.
+    const floorB = await b.call<number>({ cmd: "storeFloor", side: "B" });
+    result.offline_store_floor_a = floorA.ms / 1000;
+    result.offline_store_floor_b = floorB / 1000;
+    console.error(`offline: storage floor A ${floorA.ms.toFixed(0)} ms (outbox ${floorA.outboxMs.toFixed(0)} ms), B ${floorB.toFixed(0)} ms`);
     result.offline_seconds = elapsed / 1000;
     result.offline_write_seconds = writeMs / 1000;
     console.error(`offline: B had all ${edits} edits ${(elapsed / 1000).toFixed(2)} s after A went online`);

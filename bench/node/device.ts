@@ -5,6 +5,7 @@
 import { SyncClient, MemoryLockManager, type NetworkLike } from "@patrimonio/clientdb";
 import type { ClientDb } from "@patrimonio/clientdb";
 import { nodeSocket, openNodeDevice, syncUrlOf } from "@patrimonio/clientdb/node";
+import { storeFloorA, storeFloorB } from "./store-floor";
 
 export type Request =
   | { id: number; cmd: "open"; name: string; baseUrl: string; cookie: string; workspace: string; online: boolean }
@@ -16,6 +17,7 @@ export type Request =
   | { id: number; cmd: "coldSync" }
   | { id: number; cmd: "count"; collections: ("tasks" | "assets")[] }
   | { id: number; cmd: "cpu" }
+  | { id: number; cmd: "storeFloor"; side: "A" | "B" }
   | { id: number; cmd: "stop" };
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
@@ -131,6 +133,11 @@ async function handle(req: Request): Promise<unknown> {
     }
     case "cpu":
       return cpuMs();
+    case "storeFloor": {
+      // The storage floor (store-floor.ts), on a copy of this device's rows.
+      const d = need(db, "storeFloor");
+      return req.side === "A" ? await storeFloorA(d) : await storeFloorB(d);
+    }
     case "count": {
       const d = need(db, "count");
       let n = 0;
