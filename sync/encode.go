@@ -17,15 +17,26 @@ import (
 func appendState(b []byte, s *RecordState) (out []byte, fields int) {
 	b = append(b, `{"fields":`...)
 	start := len(b)
-	b = appendObject(b, s.Fields)
+	// A state's fields, clocks and authors have the same keys (each written field has its value,
+	// clock and author), sorted once; a state where they differ sorts each.
+	var buf [32]string
+	keys := sortedKeysInto(buf[:], s.Fields)
+	b = appendObjectSorted(b, s.Fields, keys)
 	fields = len(b) - start
 	b = append(b, `,"clocks":`...)
-	b = appendStamps(b, s.Clocks)
+	var ok bool
+	if b, ok = appendStampsSorted(b, s.Clocks, keys); !ok {
+		b = appendStamps(b, s.Clocks)
+	}
 	b = append(b, `,"authors":{`...)
-	var buf [32]string
+	authors := keys
+	if !sameKeys(keys, s.Authors) {
+		var abuf [32]string
+		authors = sortedKeysInto(abuf[:], s.Authors)
+	}
 	// Fields written together share their author: its text is copied from the previous one.
 	prev, prevAt, prevEnd := "", -1, -1
-	for i, k := range sortedKeysInto(buf[:], s.Authors) {
+	for i, k := range authors {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -104,18 +115,33 @@ func appendBody(b []byte, m Mutation) []byte {
 }
 
 func appendStamps(b []byte, m map[string]Stamp) []byte {
-	b = append(b, '{')
 	var buf [32]string
+	b, _ = appendStampsSorted(b, m, sortedKeysInto(buf[:], m))
+	return b
+}
+
+// appendStampsSorted appends m with keys, its keys sorted. It reports false, and appends nothing,
+// when m's keys are not exactly keys.
+func appendStampsSorted(b []byte, m map[string]Stamp, keys []string) ([]byte, bool) {
+	if len(m) != len(keys) {
+		return b, false
+	}
+	start := len(b)
+	b = append(b, '{')
 	// Fields written together share their stamp: its text is copied from the previous one.
 	var prev Stamp
 	prevAt, prevEnd := -1, -1
-	for i, k := range sortedKeysInto(buf[:], m) {
+	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendString(b, k)
 		b = append(b, `:"`...)
-		if st := m[k]; prevAt >= 0 && st == prev {
+		st, ok := m[k]
+		if !ok {
+			return b[:start], false
+		}
+		if prevAt >= 0 && st == prev {
 			b = append(b, b[prevAt:prevEnd]...)
 		} else {
 			prev, prevAt = st, len(b)
@@ -124,13 +150,31 @@ func appendStamps(b []byte, m map[string]Stamp) []byte {
 		}
 		b = append(b, '"')
 	}
-	return append(b, '}')
+	return append(b, '}'), true
+}
+
+// sameKeys reports whether m's keys are exactly keys (which are distinct).
+func sameKeys[V any](keys []string, m map[string]V) bool {
+	if len(m) != len(keys) {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func appendObject(b []byte, m map[string]any) []byte {
-	b = append(b, '{')
 	var buf [32]string
-	for i, k := range sortedKeysInto(buf[:], m) {
+	return appendObjectSorted(b, m, sortedKeysInto(buf[:], m))
+}
+
+// appendObjectSorted appends m, whose keys are keys, sorted.
+func appendObjectSorted(b []byte, m map[string]any, keys []string) []byte {
+	b = append(b, '{')
+	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}

@@ -58,4 +58,38 @@ func TestTheStateEncoderWritesWhatEncodingJSONWrites(t *testing.T) {
 			}
 		}
 	}
+
+	// The encoder sorts the fields' keys once for the clocks and authors too; states whose clocks
+	// or authors have other keys than their fields are written as they are all the same.
+	st := Stamp{Millis: 1_800_000_000_000, Node: "a1b2c3d4e5f60718"}
+	base := func() *RecordState {
+		return &RecordState{
+			Fields:  map[string]any{"a": "x", "m": nil, "z": json.Number("1")},
+			Clocks:  map[string]Stamp{"a": st, "m": st, "z": st},
+			Authors: map[string]string{"a": "c1", "m": "c1", "z": "c2"},
+			Seen:    map[string]Stamp{st.Node: st},
+		}
+	}
+	variants := map[string]func(s *RecordState){
+		"same keys":              func(*RecordState) {},
+		"a clock of another key": func(s *RecordState) { delete(s.Clocks, "m"); s.Clocks["n"] = st },
+		"a clock of the first key gone, another added": func(s *RecordState) { delete(s.Clocks, "a"); s.Clocks["b"] = st },
+		"a clock more":             func(s *RecordState) { s.Clocks["q"] = st },
+		"a clock fewer":            func(s *RecordState) { delete(s.Clocks, "z") },
+		"an author of another key": func(s *RecordState) { delete(s.Authors, "z"); s.Authors["y"] = "c3" },
+		"an author fewer":          func(s *RecordState) { delete(s.Authors, "a") },
+		"no fields, clocks kept":   func(s *RecordState) { s.Fields = map[string]any{} },
+	}
+	for name, change := range variants {
+		state := base()
+		change(state)
+		got, _ := appendState(nil, state)
+		want, err := json.Marshal(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
 }
