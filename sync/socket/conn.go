@@ -303,7 +303,7 @@ func (c *conn) readLoop() {
 		}
 		c.process(typ, buf.Bytes())
 		// Nothing keeps a message's bytes past its handling (it is decoded into copies).
-		readBuffers.Put(buf)
+		putReadBuffer(buf)
 	}
 }
 
@@ -313,10 +313,9 @@ func (c *conn) next() (int, *bytes.Buffer, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	buf := readBuffers.Get().(*bytes.Buffer)
-	buf.Reset()
+	buf := getReadBuffer()
 	if _, err := buf.ReadFrom(r); err != nil {
-		readBuffers.Put(buf)
+		putReadBuffer(buf)
 		return 0, nil, err
 	}
 	return typ, buf, nil
@@ -340,9 +339,33 @@ func (c *conn) process(typ int, data []byte) {
 }
 
 // readBuffers hold the messages being read: a push is up to 1 MiB, and reading each into a new
-// slice grown from nothing cost the server twice its size in allocations. A pool, not a buffer
-// per socket, so that idle sockets hold none.
-var readBuffers = gosync.Pool{New: func() any { return new(bytes.Buffer) }}
+// slice grown from nothing cost the server twice its size in allocations. Shared, not a buffer
+// per socket, so that idle sockets hold none; a free list of at most cap(readBuffers) buffers of
+// at most maxKeptReadBuffer bytes, not a sync.Pool, which every garbage collection emptied (under
+// load, every few pushes).
+var readBuffers = make(chan *bytes.Buffer, 8)
+
+const maxKeptReadBuffer = 2 << 20
+
+func getReadBuffer() *bytes.Buffer {
+	select {
+	case buf := <-readBuffers:
+		buf.Reset()
+		return buf
+	default:
+		return new(bytes.Buffer)
+	}
+}
+
+func putReadBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > maxKeptReadBuffer {
+		return
+	}
+	select {
+	case readBuffers <- buf:
+	default:
+	}
+}
 
 func (c *conn) readFailed(err error) {
 	var ne net.Error

@@ -1,6 +1,8 @@
 package socket
 
 import (
+	"bytes"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -42,5 +44,38 @@ func TestTheRateLimitAllowsBurstsThenTheRate(t *testing.T) {
 	}
 	if !b.take(now.Add(100 * time.Millisecond)) {
 		t.Fatal("a message after 1/rate")
+	}
+}
+
+// The read buffers are kept between messages (a GC does not empty the list), at most
+// cap(readBuffers) of them, and none larger than maxKeptReadBuffer: a burst leaves a bounded
+// amount behind.
+func TestReadBuffersAreKeptBounded(t *testing.T) {
+	for len(readBuffers) > 0 {
+		<-readBuffers
+	}
+	var bufs []*bytes.Buffer
+	for range cap(readBuffers) + 3 {
+		buf := getReadBuffer()
+		buf.Write(make([]byte, 1000))
+		bufs = append(bufs, buf)
+	}
+	for _, buf := range bufs {
+		putReadBuffer(buf)
+	}
+	if len(readBuffers) != cap(readBuffers) {
+		t.Fatalf("%d buffers kept, want %d", len(readBuffers), cap(readBuffers))
+	}
+	runtime.GC()
+	if got := getReadBuffer(); got.Len() != 0 || got.Cap() < 1000 {
+		t.Errorf("a kept buffer came back with %d bytes in it and room for %d, want empty with its room", got.Len(), got.Cap())
+	}
+	for len(readBuffers) > 0 {
+		<-readBuffers
+	}
+	big := bytes.NewBuffer(make([]byte, 0, maxKeptReadBuffer+1))
+	putReadBuffer(big)
+	if len(readBuffers) != 0 {
+		t.Error("a buffer over maxKeptReadBuffer was kept")
 	}
 }
