@@ -266,6 +266,39 @@ function copyRecord<V>(r: Record<string, V>): Record<string, V> {
  * with what changed. Throws MergeError, without changing anything, for an invalid mutation. The
  * rules are Go's RecordState.Apply (sync/MERGE.md).
  */
+/** Where conflict key k is, or would go, in s.conflicts (sorted), and whether it is there. */
+function findConflict(s: RecordState, k: ConflictKey): { index: number; found: boolean } {
+  let lo = 0;
+  let hi = s.conflicts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareKeys(s.conflicts[mid] as Conflict, k) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const at = s.conflicts[lo];
+  return { index: lo, found: at !== undefined && at.field === k.field && at.stamp === k.stamp };
+}
+
+function openConflict(s: RecordState, effect: Effect, c: Conflict): void {
+  const { index, found } = findConflict(s, c);
+  if (found) return;
+  s.conflicts.splice(index, 0, c);
+  effect.opened.push(c);
+}
+
+function closeConflict(s: RecordState, effect: Effect, k: ConflictKey): void {
+  const { index, found } = findConflict(s, k);
+  if (!found) return;
+  effect.closed.push(...s.conflicts.splice(index, 1));
+}
+
+function setField(s: RecordState, effect: Effect, m: Mutation, f: string, v: JsonValue): void {
+  s.fields[f] = v;
+  s.clocks[f] = m.stamp;
+  s.authors[f] = m.author;
+  effect.changed.push(f);
+}
+
 export function applyMutation(state: RecordState, m: Mutation): { state: RecordState; effect: Effect } {
   validateMutation(m);
   const s: RecordState = {
@@ -283,29 +316,6 @@ export function applyMutation(state: RecordState, m: Mutation): { state: RecordS
   effect.duplicate = last !== undefined && m.stamp <= last;
   if (!effect.duplicate) s.seen[node] = m.stamp;
   const track = !effect.duplicate;
-
-  const find = (k: ConflictKey): { index: number; found: boolean } => {
-    let lo = 0;
-    let hi = s.conflicts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (compareKeys(s.conflicts[mid] as Conflict, k) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    const at = s.conflicts[lo];
-    return { index: lo, found: at !== undefined && at.field === k.field && at.stamp === k.stamp };
-  };
-  const open = (c: Conflict) => {
-    const { index, found } = find(c);
-    if (found) return;
-    s.conflicts.splice(index, 0, c);
-    effect.opened.push(c);
-  };
-  const close = (k: ConflictKey) => {
-    const { index, found } = find(k);
-    if (!found) return;
-    effect.closed.push(...s.conflicts.splice(index, 1));
-  };
 
   if (m.op === "delete" || m.op === "restore") {
     const deleted = m.op === "delete";
@@ -329,17 +339,10 @@ export function applyMutation(state: RecordState, m: Mutation): { state: RecordS
     }
   }
 
-  const set = (f: string, v: JsonValue) => {
-    s.fields[f] = v;
-    s.clocks[f] = m.stamp;
-    s.authors[f] = m.author;
-    effect.changed.push(f);
-  };
-
   for (const f of sortedKeys(m.fields ?? {})) {
     const v = own(m.fields, f) as JsonValue;
     const base = own(m.base, f);
-    if (track) {
+    if (track && s.conflicts.length > 0) {
       // The author supersedes its own earlier losing values of f, and a write made on top of a
       // lost value supersedes that value knowingly.
       s.conflicts = s.conflicts.filter((c) => {
@@ -355,20 +358,20 @@ export function applyMutation(state: RecordState, m: Mutation): { state: RecordS
       // Same stamp: the same write, unless the protocol was broken; then the greater value, then
       // the greater author, wins everywhere.
       const c = compareValues(v, curValue);
-      if (c > 0 || (c === 0 && compareStrings(m.author, curAuthor) > 0)) set(f, v);
+      if (c > 0 || (c === 0 && compareStrings(m.author, curAuthor) > 0)) setField(s, effect, m, f, v);
       continue;
     }
     if (cur === undefined || m.stamp > cur) {
       if (cur !== undefined && track && curAuthor !== m.author && base !== cur) {
-        open({ field: f, value: curValue, stamp: cur, author: curAuthor });
+        openConflict(s, effect, { field: f, value: curValue, stamp: cur, author: curAuthor });
       }
-      set(f, v);
+      setField(s, effect, m, f, v);
       continue;
     }
-    if (track && curAuthor !== m.author) open({ field: f, value: v, stamp: m.stamp, author: m.author });
+    if (track && curAuthor !== m.author) openConflict(s, effect, { field: f, value: v, stamp: m.stamp, author: m.author });
   }
 
-  if (track) for (const k of m.resolves ?? []) close(k);
+  if (track) for (const k of m.resolves ?? []) closeConflict(s, effect, k);
   sortConflicts(effect.opened);
   sortConflicts(effect.closed);
   return { state: s, effect };
