@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"patrimonio/server/store"
+	"patrimonio/sync/internal/freelist"
 )
 
 // txn is the push transaction. Its SQL is written once, with ? placeholders, for both databases;
@@ -256,32 +257,17 @@ func allValues(rows rowSet) [][]any {
 }
 
 // copyBuffers keep the data buffers of binary COPYs between group commits (a group's COPY is up
-// to a few MB). A sync.Pool lost them at every garbage collection, which under load came every few
-// groups, and each group then allocated its buffers again. At most cap(copyBuffers) buffers of at
-// most maxKeptCopyBuffer bytes each are kept: one per committer and table is enough, and an idle
-// server keeps at most that.
-var copyBuffers = make(chan []byte, 4)
+// to a few MB): at most one per committer and table, of at most maxKeptCopyBuffer bytes each.
+var copyBuffers = freelist.New(4, func(b []byte) bool { return cap(b) <= maxKeptCopyBuffer })
 
 const maxKeptCopyBuffer = 8 << 20
 
 func takeCopyBuffer() []byte {
-	select {
-	case b := <-copyBuffers:
-		return b[:0]
-	default:
-		return nil
-	}
+	b, _ := copyBuffers.Get()
+	return b[:0]
 }
 
-func returnCopyBuffer(b []byte) {
-	if cap(b) > maxKeptCopyBuffer {
-		return
-	}
-	select {
-	case copyBuffers <- b[:0]:
-	default:
-	}
-}
+func returnCopyBuffer(b []byte) { copyBuffers.Put(b) }
 
 // commit sends what is queued and the commit, and returns once the database has committed (an
 // aborted transaction answers the commit with a rollback: an error).

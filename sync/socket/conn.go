@@ -17,6 +17,7 @@ import (
 	"patrimonio/core"
 	schema "patrimonio/shared-schema"
 	psync "patrimonio/sync"
+	"patrimonio/sync/internal/freelist"
 )
 
 // One socket. Three goroutines share it:
@@ -340,32 +341,20 @@ func (c *conn) process(typ int, data []byte) {
 
 // readBuffers hold the messages being read: a push is up to 1 MiB, and reading each into a new
 // slice grown from nothing cost the server twice its size in allocations. Shared, not a buffer
-// per socket, so that idle sockets hold none; a free list of at most cap(readBuffers) buffers of
-// at most maxKeptReadBuffer bytes, not a sync.Pool, which every garbage collection emptied (under
-// load, every few pushes).
-var readBuffers = make(chan *bytes.Buffer, 8)
+// per socket, so that idle sockets hold none: at most 8, of at most maxKeptReadBuffer bytes each.
+var readBuffers = freelist.New(8, func(b *bytes.Buffer) bool { return b.Cap() <= maxKeptReadBuffer })
 
 const maxKeptReadBuffer = 2 << 20
 
 func getReadBuffer() *bytes.Buffer {
-	select {
-	case buf := <-readBuffers:
+	if buf, ok := readBuffers.Get(); ok {
 		buf.Reset()
 		return buf
-	default:
-		return new(bytes.Buffer)
 	}
+	return new(bytes.Buffer)
 }
 
-func putReadBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > maxKeptReadBuffer {
-		return
-	}
-	select {
-	case readBuffers <- buf:
-	default:
-	}
-}
+func putReadBuffer(buf *bytes.Buffer) { readBuffers.Put(buf) }
 
 func (c *conn) readFailed(err error) {
 	var ne net.Error
