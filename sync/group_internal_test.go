@@ -2,6 +2,7 @@ package sync
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -123,6 +124,23 @@ func TestAGroupCommitAnswersEachPushOnItsOwn(t *testing.T) {
 		got := results[0].outcomes
 		if results[0].err != nil || len(got) != 2 || got[0].Status != StatusDuplicate || got[0].Seq != 1 || got[1].Status != StatusApplied || got[1].Seq != 3 {
 			t.Errorf("second group: %v %+v, want duplicate at seq 1 and applied at seq 3", results[0].err, got)
+		}
+
+		// New records start from one shared empty state, which a group only ever reads: not when
+		// a new record's mutation is refused, nor when a second one writes the same new record.
+		bad := put(w1, recordID(), "")
+		bad.Mutation.Fields["status"] = "perhaps"
+		twice := recordID()
+		results, _, err = e.commit(ctx, []*job{{client: anaDevice, muts: []ClientMutation{bad, put(w1, twice, "Uno"), put(w1, twice, "Dos")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = results[0].outcomes
+		if len(got) != 3 || got[0].Status != StatusRejected || got[1].Status != StatusApplied || got[2].Status != StatusApplied {
+			t.Errorf("third group: %+v, want rejected, applied, applied", got)
+		}
+		if !reflect.DeepEqual(noRecordState, RecordState{}) {
+			t.Errorf("the shared empty state of new records was written: %+v", noRecordState)
 		}
 	})
 }
