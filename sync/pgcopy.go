@@ -2,7 +2,6 @@ package sync
 
 import (
 	"encoding/binary"
-	"fmt"
 	"slices"
 	"time"
 )
@@ -10,40 +9,17 @@ import (
 // The group commit writes its new records and its change log with COPY in Postgres's binary
 // format, written here: pgx's CopyFrom encodes each value through its type map (a plan per value)
 // and grows a new buffer for every COPY, which cost the server more than writing the few types of
-// these two tables by hand. A value of another Go type than its column's is an error, never a
-// guess; TestBinaryCopyColumnsAreTheTables checks the column types against the database.
-
-// pgColumn is the Postgres type of a column written by binary COPY.
-type pgColumn int
-
-const (
-	pgText        pgColumn = iota // text: a string's bytes
-	pgInt8                        // bigint: an int64, 8 bytes big-endian
-	pgBool                        // boolean: one byte
-	pgTimestamptz                 // timestamptz: microseconds since 2000-01-01 UTC, 8 bytes
-)
-
-// copyColumns are the types of the columns (in recordColumns and changeColumns order) of the
-// tables written by binary COPY.
-var copyColumns = map[string][]pgColumn{
-	"sync_records": {pgText, pgText, pgText, pgInt8, pgBool, pgInt8, pgText, pgTimestamptz},
-	"sync_changes": {pgText, pgInt8, pgText, pgText, pgText, pgInt8, pgText, pgTimestamptz},
-}
+// these two tables by hand. The rows write their own tuples (recordRows, changeRows), with no
+// value boxed into an interface, into a buffer grown once to the data's exact size.
+// pgcopy_internal_test.go checks the column types against the database and the tuples against
+// the rows' values.
 
 // postgresEpochMicros is the zero of Postgres's binary timestamps, 2000-01-01 UTC, in Unix
 // microseconds.
 var postgresEpochMicros = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 
-// appendBinaryCopy appends the COPY ... FROM STDIN BINARY data of rows (header, tuples, trailer).
-// b grows once, to the data's exact size: a group's COPY is a few MB, which growing by doubling
-// copied about twice over.
-func appendBinaryCopy(b []byte, types []pgColumn, rows [][]any) ([]byte, error) {
-	return appendCopyData(b, valueRows{types, rows})
-}
-
-// copyRows are rows that write their own binary COPY tuples. valueRows does it for any rows of
-// Go values; recordRows and changeRows (apply.go) for the group commit's rows, straight from the
-// engine's values, without boxing each into an interface first.
+// copyRows are rows that write their own binary COPY tuples: recordRows and changeRows for the
+// group commit's rows, straight from the engine's values.
 type copyRows interface {
 	count() int
 	// tupleSize is the length of row i's tuple (its field count and fields).
@@ -51,7 +27,9 @@ type copyRows interface {
 	appendTuple(b []byte, i int) ([]byte, error)
 }
 
-// appendCopyData appends the whole COPY data of rows: header, tuples, trailer.
+// appendCopyData appends the whole COPY ... FROM STDIN BINARY data of rows: header, tuples,
+// trailer. b grows once, to the data's exact size: a group's COPY is a few MB, which growing by
+// doubling copied about twice over.
 func appendCopyData(b []byte, rows copyRows) ([]byte, error) {
 	n := 11 + 4 + 4 + 2 // signature, flags, header extension length; trailer
 	for i := range rows.count() {
@@ -183,72 +161,4 @@ func (x changeRows) appendTuple(b []byte, i int) ([]byte, error) {
 	b = appendCopyInt8(b, c.mutationID)
 	b = appendCopyText(b, c.body)
 	return appendCopyTimestamptz(b, x.now), nil
-}
-
-// valueRows are rows of Go values, each of its column's type.
-type valueRows struct {
-	types []pgColumn
-	rows  [][]any
-}
-
-func (r valueRows) count() int { return len(r.rows) }
-
-func (r valueRows) values(i int) []any { return r.rows[i] }
-
-func (r valueRows) tupleSize(i int) int {
-	n := copyFieldsSize
-	for c, v := range r.rows[i] {
-		if c >= len(r.types) {
-			break
-		}
-		switch r.types[c] {
-		case pgText:
-			s, _ := v.(string)
-			n += copyTextSize(s)
-		case pgInt8:
-			n += copyInt8Size
-		case pgBool:
-			n += copyBoolSize
-		case pgTimestamptz:
-			n += copyTimestamptzSize
-		}
-	}
-	return n
-}
-
-func (r valueRows) appendTuple(b []byte, i int) ([]byte, error) {
-	row := r.rows[i]
-	if len(row) != len(r.types) {
-		return nil, fmt.Errorf("binary copy: a row of %d values for %d columns", len(row), len(r.types))
-	}
-	b = appendCopyFields(b, len(r.types))
-	for c, v := range row {
-		var ok bool
-		switch r.types[c] {
-		case pgText:
-			var s string
-			if s, ok = v.(string); ok {
-				b = appendCopyText(b, s)
-			}
-		case pgInt8:
-			var n int64
-			if n, ok = v.(int64); ok {
-				b = appendCopyInt8(b, n)
-			}
-		case pgBool:
-			var t bool
-			if t, ok = v.(bool); ok {
-				b = appendCopyBool(b, t)
-			}
-		case pgTimestamptz:
-			var t time.Time
-			if t, ok = v.(time.Time); ok {
-				b = appendCopyTimestamptz(b, t)
-			}
-		}
-		if !ok {
-			return nil, fmt.Errorf("binary copy: column %d holds a %T", c, v)
-		}
-	}
-	return b, nil
 }

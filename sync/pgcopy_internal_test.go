@@ -173,3 +173,96 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// The reference the group commit's rows are checked against: rows of Go values, each written as
+// its column's Postgres type.
+
+// pgColumn is the Postgres type of a column written by binary COPY.
+type pgColumn int
+
+const (
+	pgText        pgColumn = iota // text: a string's bytes
+	pgInt8                        // bigint: an int64, 8 bytes big-endian
+	pgBool                        // boolean: one byte
+	pgTimestamptz                 // timestamptz: microseconds since 2000-01-01 UTC, 8 bytes
+)
+
+// copyColumns are the types of the columns (in recordColumns and changeColumns order) of the
+// tables written by binary COPY (TestBinaryCopyColumnsAreTheTables: the tables' own).
+var copyColumns = map[string][]pgColumn{
+	"sync_records": {pgText, pgText, pgText, pgInt8, pgBool, pgInt8, pgText, pgTimestamptz},
+	"sync_changes": {pgText, pgInt8, pgText, pgText, pgText, pgInt8, pgText, pgTimestamptz},
+}
+
+// appendBinaryCopy appends the COPY data of rows of Go values.
+func appendBinaryCopy(b []byte, types []pgColumn, rows [][]any) ([]byte, error) {
+	return appendCopyData(b, valueRows{types, rows})
+}
+
+// valueRows are rows of Go values, each of its column's type; another type is an error.
+type valueRows struct {
+	types []pgColumn
+	rows  [][]any
+}
+
+func (r valueRows) count() int { return len(r.rows) }
+
+func (r valueRows) values(i int) []any { return r.rows[i] }
+
+func (r valueRows) tupleSize(i int) int {
+	n := copyFieldsSize
+	for c, v := range r.rows[i] {
+		if c >= len(r.types) {
+			break
+		}
+		switch r.types[c] {
+		case pgText:
+			s, _ := v.(string)
+			n += copyTextSize(s)
+		case pgInt8:
+			n += copyInt8Size
+		case pgBool:
+			n += copyBoolSize
+		case pgTimestamptz:
+			n += copyTimestamptzSize
+		}
+	}
+	return n
+}
+
+func (r valueRows) appendTuple(b []byte, i int) ([]byte, error) {
+	row := r.rows[i]
+	if len(row) != len(r.types) {
+		return nil, fmt.Errorf("binary copy: a row of %d values for %d columns", len(row), len(r.types))
+	}
+	b = appendCopyFields(b, len(r.types))
+	for c, v := range row {
+		var ok bool
+		switch r.types[c] {
+		case pgText:
+			var s string
+			if s, ok = v.(string); ok {
+				b = appendCopyText(b, s)
+			}
+		case pgInt8:
+			var n int64
+			if n, ok = v.(int64); ok {
+				b = appendCopyInt8(b, n)
+			}
+		case pgBool:
+			var t bool
+			if t, ok = v.(bool); ok {
+				b = appendCopyBool(b, t)
+			}
+		case pgTimestamptz:
+			var t time.Time
+			if t, ok = v.(time.Time); ok {
+				b = appendCopyTimestamptz(b, t)
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("binary copy: column %d holds a %T", c, v)
+		}
+	}
+	return b, nil
+}
