@@ -261,11 +261,6 @@ function copyRecord<V>(r: Record<string, V>): Record<string, V> {
   return Object.assign({}, r);
 }
 
-/**
- * Merges one mutation into a record state and returns the new state (the input is not modified)
- * with what changed. Throws MergeError, without changing anything, for an invalid mutation. The
- * rules are Go's RecordState.Apply (sync/MERGE.md).
- */
 /** Where conflict key k is, or would go, in s.conflicts (sorted), and whether it is there. */
 function findConflict(s: RecordState, k: ConflictKey): { index: number; found: boolean } {
   let lo = 0;
@@ -279,6 +274,7 @@ function findConflict(s: RecordState, k: ConflictKey): { index: number; found: b
   return { index: lo, found: at !== undefined && at.field === k.field && at.stamp === k.stamp };
 }
 
+/** Opens conflict c in s (once). */
 function openConflict(s: RecordState, effect: Effect, c: Conflict): void {
   const { index, found } = findConflict(s, c);
   if (found) return;
@@ -286,12 +282,14 @@ function openConflict(s: RecordState, effect: Effect, c: Conflict): void {
   effect.opened.push(c);
 }
 
+/** Closes the conflict k of s, if open. */
 function closeConflict(s: RecordState, effect: Effect, k: ConflictKey): void {
   const { index, found } = findConflict(s, k);
   if (!found) return;
   effect.closed.push(...s.conflicts.splice(index, 1));
 }
 
+/** m's write of f wins: f takes v, with m's stamp and author. */
 function setField(s: RecordState, effect: Effect, m: Mutation, f: string, v: JsonValue): void {
   s.fields[f] = v;
   s.clocks[f] = m.stamp;
@@ -299,6 +297,11 @@ function setField(s: RecordState, effect: Effect, m: Mutation, f: string, v: Jso
   effect.changed.push(f);
 }
 
+/**
+ * Merges one mutation into a record state and returns the new state (the input is not modified)
+ * with what changed. Throws MergeError, without changing anything, for an invalid mutation. The
+ * rules are Go's RecordState.Apply (sync/MERGE.md).
+ */
 export function applyMutation(state: RecordState, m: Mutation): { state: RecordState; effect: Effect } {
   validateMutation(m);
   const s: RecordState = {
