@@ -24,13 +24,13 @@ type copyRows interface {
 	count() int
 	// tupleSize is the length of row i's tuple (its field count and fields).
 	tupleSize(i int) int
-	appendTuple(b []byte, i int) ([]byte, error)
+	appendTuple(b []byte, i int) []byte
 }
 
 // appendCopyData appends the whole COPY ... FROM STDIN BINARY data of rows: header, tuples,
 // trailer. b grows once, to the data's exact size: a group's COPY is a few MB, which growing by
 // doubling copied about twice over.
-func appendCopyData(b []byte, rows copyRows) ([]byte, error) {
+func appendCopyData(b []byte, rows copyRows) []byte {
 	n := 11 + 4 + 4 + 2 // signature, flags, header extension length; trailer
 	for i := range rows.count() {
 		n += rows.tupleSize(i)
@@ -40,12 +40,9 @@ func appendCopyData(b []byte, rows copyRows) ([]byte, error) {
 	b = binary.BigEndian.AppendUint32(b, 0) // flags
 	b = binary.BigEndian.AppendUint32(b, 0) // header extension length
 	for i := range rows.count() {
-		var err error
-		if b, err = rows.appendTuple(b, i); err != nil {
-			return nil, err
-		}
+		b = rows.appendTuple(b, i)
 	}
-	return binary.BigEndian.AppendUint16(b, 0xffff), nil // trailer: -1
+	return binary.BigEndian.AppendUint16(b, 0xffff) // trailer: -1
 }
 
 // The fields of a tuple: a 4-byte length, then the value in Postgres's binary form.
@@ -118,7 +115,7 @@ func (x recordRows) tupleSize(i int) int {
 		copyInt8Size + copyBoolSize + copyInt8Size + copyTextSize(row.r.encoded) + copyTimestamptzSize
 }
 
-func (x recordRows) appendTuple(b []byte, i int) ([]byte, error) {
+func (x recordRows) appendTuple(b []byte, i int) []byte {
 	row := x.rows[i]
 	b = appendCopyFields(b, 8)
 	b = appendCopyText(b, row.key.workspace)
@@ -128,7 +125,7 @@ func (x recordRows) appendTuple(b []byte, i int) ([]byte, error) {
 	b = appendCopyBool(b, row.r.state.Deleted())
 	b = appendCopyInt8(b, int64(len(row.r.state.Conflicts)))
 	b = appendCopyText(b, row.r.encoded)
-	return appendCopyTimestamptz(b, x.now), nil
+	return appendCopyTimestamptz(b, x.now)
 }
 
 // changeRows are sync_changes rows (changeColumns), created at now.
@@ -150,7 +147,7 @@ func (x changeRows) tupleSize(i int) int {
 		copyTextSize(c.client) + copyInt8Size + copyTextSize(c.body) + copyTimestamptzSize
 }
 
-func (x changeRows) appendTuple(b []byte, i int) ([]byte, error) {
+func (x changeRows) appendTuple(b []byte, i int) []byte {
 	c := x.rows[i]
 	b = appendCopyFields(b, 8)
 	b = appendCopyText(b, c.key.workspace)
@@ -160,5 +157,5 @@ func (x changeRows) appendTuple(b []byte, i int) ([]byte, error) {
 	b = appendCopyText(b, c.client)
 	b = appendCopyInt8(b, c.mutationID)
 	b = appendCopyText(b, c.body)
-	return appendCopyTimestamptz(b, x.now), nil
+	return appendCopyTimestamptz(b, x.now)
 }

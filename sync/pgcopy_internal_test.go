@@ -106,16 +106,13 @@ func TestBinaryCopyDataIsWrittenInOneAllocation(t *testing.T) {
 		rows[i] = []any{"workspace", int64(i), "assets", strings.Repeat("r", 36), "client", int64(i), strings.Repeat("{}", 300), time.Now()}
 	}
 	for _, set := range []copyRows{valueRows{copyColumns["sync_changes"], rows}, groupRows(t, 2000)[0], groupRows(t, 2000)[1]} {
-		data, err := appendCopyData(nil, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := testing.AllocsPerRun(5, func() { _, _ = appendCopyData(nil, set) }); n != 1 {
+		data := appendCopyData(nil, set)
+		if n := testing.AllocsPerRun(5, func() { _ = appendCopyData(nil, set) }); n != 1 {
 			t.Errorf("%T: writing the data allocated %v times, want once", set, n)
 		}
 		// No allocation into a buffer of exactly the data's size: the size was reckoned exactly.
 		buf := make([]byte, 0, len(data))
-		if n := testing.AllocsPerRun(5, func() { _, _ = appendCopyData(buf, set) }); n != 0 {
+		if n := testing.AllocsPerRun(5, func() { _ = appendCopyData(buf, set) }); n != 0 {
 			t.Errorf("%T: writing the data into a buffer of its size allocated %v times, want none", set, n)
 		}
 	}
@@ -126,16 +123,12 @@ func TestBinaryCopyDataIsWrittenInOneAllocation(t *testing.T) {
 func TestGroupRowsWriteTheCopyDataOfTheirValues(t *testing.T) {
 	tables := []string{"sync_records", "sync_changes"}
 	for k, set := range groupRows(t, 50) {
-		values := valueRows{types: copyColumns[tables[k]], rows: allValues(set)}
-		want, err := appendCopyData(nil, values)
+		// appendBinaryCopy also checks that each value is of its column's Go type.
+		want, err := appendBinaryCopy(nil, copyColumns[tables[k]], allValues(set))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := appendCopyData(nil, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
+		if got := appendCopyData(nil, set); !bytes.Equal(got, want) {
 			t.Errorf("%s: the rows' own COPY data differs from their values' (%d and %d bytes)", tables[k], len(got), len(want))
 		}
 	}
@@ -194,12 +187,34 @@ var copyColumns = map[string][]pgColumn{
 	"sync_changes": {pgText, pgInt8, pgText, pgText, pgText, pgInt8, pgText, pgTimestamptz},
 }
 
-// appendBinaryCopy appends the COPY data of rows of Go values.
+// appendBinaryCopy appends the COPY data of rows of Go values, or an error for a row of another
+// width or a value of another Go type than its column's.
 func appendBinaryCopy(b []byte, types []pgColumn, rows [][]any) ([]byte, error) {
-	return appendCopyData(b, valueRows{types, rows})
+	for i, row := range rows {
+		if len(row) != len(types) {
+			return nil, fmt.Errorf("binary copy: row %d has %d values for %d columns", i, len(row), len(types))
+		}
+		for c, v := range row {
+			var ok bool
+			switch types[c] {
+			case pgText:
+				_, ok = v.(string)
+			case pgInt8:
+				_, ok = v.(int64)
+			case pgBool:
+				_, ok = v.(bool)
+			case pgTimestamptz:
+				_, ok = v.(time.Time)
+			}
+			if !ok {
+				return nil, fmt.Errorf("binary copy: row %d, column %d holds a %T", i, c, v)
+			}
+		}
+	}
+	return appendCopyData(b, valueRows{types, rows}), nil
 }
 
-// valueRows are rows of Go values, each of its column's type; another type is an error.
+// valueRows are rows of Go values, each of its column's type (appendBinaryCopy checks).
 type valueRows struct {
 	types []pgColumn
 	rows  [][]any
@@ -212,13 +227,9 @@ func (r valueRows) values(i int) []any { return r.rows[i] }
 func (r valueRows) tupleSize(i int) int {
 	n := copyFieldsSize
 	for c, v := range r.rows[i] {
-		if c >= len(r.types) {
-			break
-		}
 		switch r.types[c] {
 		case pgText:
-			s, _ := v.(string)
-			n += copyTextSize(s)
+			n += copyTextSize(v.(string))
 		case pgInt8:
 			n += copyInt8Size
 		case pgBool:
@@ -230,39 +241,19 @@ func (r valueRows) tupleSize(i int) int {
 	return n
 }
 
-func (r valueRows) appendTuple(b []byte, i int) ([]byte, error) {
-	row := r.rows[i]
-	if len(row) != len(r.types) {
-		return nil, fmt.Errorf("binary copy: a row of %d values for %d columns", len(row), len(r.types))
-	}
+func (r valueRows) appendTuple(b []byte, i int) []byte {
 	b = appendCopyFields(b, len(r.types))
-	for c, v := range row {
-		var ok bool
+	for c, v := range r.rows[i] {
 		switch r.types[c] {
 		case pgText:
-			var s string
-			if s, ok = v.(string); ok {
-				b = appendCopyText(b, s)
-			}
+			b = appendCopyText(b, v.(string))
 		case pgInt8:
-			var n int64
-			if n, ok = v.(int64); ok {
-				b = appendCopyInt8(b, n)
-			}
+			b = appendCopyInt8(b, v.(int64))
 		case pgBool:
-			var t bool
-			if t, ok = v.(bool); ok {
-				b = appendCopyBool(b, t)
-			}
+			b = appendCopyBool(b, v.(bool))
 		case pgTimestamptz:
-			var t time.Time
-			if t, ok = v.(time.Time); ok {
-				b = appendCopyTimestamptz(b, t)
-			}
-		}
-		if !ok {
-			return nil, fmt.Errorf("binary copy: column %d holds a %T", c, v)
+			b = appendCopyTimestamptz(b, v.(time.Time))
 		}
 	}
-	return b, nil
+	return b
 }

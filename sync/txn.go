@@ -233,16 +233,13 @@ func (t *pgTxn) insert(ctx context.Context, table string, columns []string, rows
 	if err := t.flush(ctx); err != nil {
 		return err
 	}
-	data, err := appendCopyData(takeCopyBuffer(), rows)
-	if err != nil {
-		return err
-	}
+	data := appendCopyData(takeCopyBuffer(), rows)
 	defer returnCopyBuffer(data)
 	quoted := make([]string, len(columns))
 	for i, c := range columns {
 		quoted[i] = pgx.Identifier{c}.Sanitize()
 	}
-	_, err = t.conn.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(data),
+	_, err := t.conn.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(data),
 		"COPY "+pgx.Identifier{table}.Sanitize()+" ("+strings.Join(quoted, ", ")+") FROM STDIN BINARY")
 	return err
 }
