@@ -114,6 +114,38 @@ type recordEntry struct {
 	seq     int64
 	exists  bool // a row exists in sync_records
 	dirty   bool
+	// created: the record is new and only created's mutation has written it in this group; its
+	// state, which that mutation alone decides, is not made unless a later mutation of the group
+	// writes the record too (current). state is noRecordState meanwhile.
+	created    Mutation
+	hasCreated bool
+}
+
+// current returns the record's state, made from its creating mutation if it has not been yet.
+func (r *recordEntry) current() *RecordState {
+	if r.hasCreated {
+		s := noRecordState.cloneFor(len(r.created.Fields))
+		if _, err := s.Apply(r.created); err != nil {
+			panic("sync: a creating mutation applied once is refused on the same empty state: " + err.Error())
+		}
+		r.state, r.created, r.hasCreated = s, Mutation{}, false
+	}
+	return r.state
+}
+
+// deleted and conflicts are the record's deleted and conflicts columns.
+func (r *recordEntry) deleted() bool {
+	if r.hasCreated {
+		return r.created.Op == OpDelete
+	}
+	return r.state.Deleted()
+}
+
+func (r *recordEntry) conflicts() int64 {
+	if r.hasCreated {
+		return 0
+	}
+	return int64(len(r.state.Conflicts))
 }
 
 var (
@@ -501,23 +533,41 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	m.Author = client.ClientID
 	effective, restamped := e.clock.Bound(m.Stamp)
 	m.Stamp = effective
-	next := entry.state.cloneFor(len(m.Fields))
-	eff, err := next.Apply(m)
-	if err != nil {
-		return reject(RejectInvalid, "validation.invalid", nil)
-	}
 	// Encoded into the group's scratch buffer; only an applied mutation's state is kept (as a string
 	// of its exact size, written as is).
-	var fieldsSize int
-	g.scratch, fieldsSize = appendState(g.scratch[:0], next)
+	var (
+		next       *RecordState // the merged state; nil for a new record's first mutation
+		eff        Effect
+		fieldsSize int
+		merged     map[string]any // the record's fields after the mutation (nulls included)
+		prior      map[string]any // and before
+	)
+	if entry.state == &noRecordState && !entry.hasCreated {
+		// The record's first mutation: it wins every field it writes and opens no conflict, so the
+		// state is written straight from it (appendNewState), and made only if needed (current).
+		if err := m.Validate(); err != nil {
+			return reject(RejectInvalid, "validation.invalid", nil)
+		}
+		g.scratch, fieldsSize = appendNewState(g.scratch[:0], &m)
+		merged = m.Fields
+	} else {
+		prev := entry.current()
+		next = prev.cloneFor(len(m.Fields))
+		var err error
+		if eff, err = next.Apply(m); err != nil {
+			return reject(RejectInvalid, "validation.invalid", nil)
+		}
+		g.scratch, fieldsSize = appendState(g.scratch[:0], next)
+		merged, prior = next.Fields, prev.Fields
+	}
 	state := g.scratch
 	if m.Op == OpPut || m.Op == OpRestore {
 		// null clears a field: the record does not have it. Without nulls the record is the merged
 		// fields themselves (only read from here on).
-		record := next.Fields
-		if hasNull(next.Fields) {
-			record = make(map[string]any, len(next.Fields))
-			for f, v := range next.Fields {
+		record := merged
+		if hasNull(merged) {
+			record = make(map[string]any, len(merged))
+			for f, v := range merged {
 				if v != nil {
 					record[f] = v
 				}
@@ -532,9 +582,10 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		if err != nil {
 			return reject(RejectInvalid, "validation.invalid", nil)
 		}
-		if len(issues) == 0 {
+		if len(issues) == 0 && next != nil {
 			// The values this mutation wrote that lost the merge are not in the record just
 			// checked, yet they are kept (as open conflicts, restorable): each must be valid too.
+			// (A record's first mutation loses none.)
 			if lost := lostValues(m.Fields, eff.Changed); lost != nil {
 				withLost := maps.Clone(record)
 				maps.Copy(withLost, lost)
@@ -551,7 +602,7 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 			return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid, Issues: issues}, nil
 		}
 		// Enumeration codes only the server's data can judge (an admin-added category or structure type).
-		refIssues, err := e.checkEnumRefs(g.ctx, g.tx, entity, entry.state.Fields, record)
+		refIssues, err := e.checkEnumRefs(g.ctx, g.tx, entity, prior, record)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -569,7 +620,12 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 
 	we.head++
 	seq := we.head
-	entry.state, entry.encoded, entry.seq, entry.dirty = next, encoded, seq, true
+	if next == nil {
+		entry.created, entry.hasCreated = m, true
+	} else {
+		entry.state = next
+	}
+	entry.encoded, entry.seq, entry.dirty = encoded, seq, true
 	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
 	for _, c := range eff.Opened {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})

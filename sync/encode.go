@@ -84,6 +84,72 @@ func appendState(b []byte, s *RecordState) (out []byte, fields int) {
 	return append(b, "]}"...), fields
 }
 
+// appendNewState appends what appendState appends for the state that m makes of a record with
+// no state yet (newRecordState gives it as a RecordState), without making that state: every field
+// m writes wins, with m's stamp and author; a delete or a restore sets the life register; m's node
+// is seen; there is no conflict. m must be valid (Mutation.Validate).
+func appendNewState(b []byte, m *Mutation) (out []byte, fields int) {
+	b = append(b, `{"fields":`...)
+	start := len(b)
+	var buf [32]string
+	keys := sortedKeysInto(buf[:], m.Fields)
+	b = appendObjectSorted(b, m.Fields, keys)
+	fields = len(b) - start
+	// Every clock is m's stamp and every author m's author: each text is written once and copied.
+	b = append(b, `,"clocks":{`...)
+	at, end := -1, -1
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, `:"`...)
+		if at >= 0 {
+			b = append(b, b[at:end]...)
+		} else {
+			at = len(b)
+			b = m.Stamp.appendText(b)
+			end = len(b)
+		}
+		b = append(b, '"')
+	}
+	b = append(b, `},"authors":{`...)
+	at, end = -1, -1
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		if at >= 0 {
+			b = append(b, b[at:end]...)
+		} else {
+			at = len(b)
+			b = appendString(b, m.Author)
+			end = len(b)
+		}
+	}
+	b = append(b, '}')
+	if m.Op == OpDelete || m.Op == OpRestore {
+		b = append(b, `,"life":{"stamp":"`...)
+		b = m.Stamp.appendText(b)
+		b = append(b, `","author":`...)
+		b = appendString(b, m.Author)
+		b = append(b, `,"deleted":`...)
+		b = strconv.AppendBool(b, m.Op == OpDelete)
+		if m.Op == OpDelete && len(m.Base) > 0 {
+			b = append(b, `,"base":`...)
+			b = appendStamps(b, m.Base)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"seen":{`...)
+	b = appendString(b, m.Stamp.Node)
+	b = append(b, `:"`...)
+	b = m.Stamp.appendText(b)
+	return append(b, `"},"conflicts":[]}`...), fields
+}
+
 // appendBody appends a mutation as the change log stores it (see mutationBody).
 func appendBody(b []byte, m Mutation) []byte {
 	b = append(b, `{"op":`...)

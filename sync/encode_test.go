@@ -3,6 +3,7 @@ package sync
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -90,6 +91,54 @@ func TestTheStateEncoderWritesWhatEncodingJSONWrites(t *testing.T) {
 		}
 		if string(got) != string(want) {
 			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
+
+// A record's first mutation in a group is written without making its state (appendNewState, and
+// the record entry's deleted and conflicts columns): exactly what merging it into an empty state
+// gives, and that state when a later mutation needs it (current), for mutations of every kind.
+func TestANewRecordsFirstMutationIsWrittenAsTheMergeMakesIt(t *testing.T) {
+	seed := testSeed(t)
+	rng := rand.New(rand.NewPCG(seed, seed^0xa5a5))
+	ops := map[Op]int{}
+	for range 300 {
+		h, err := simulate(rng, 2+rng.IntN(4), 10+rng.IntN(30))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range h.muts {
+			for f := range m.Fields {
+				m.Fields[f] = awkwardValues[rng.IntN(len(awkwardValues))]
+			}
+			if m.Op == OpDelete && rng.IntN(2) == 0 {
+				m.Base = nil // a delete made with no base: no "base" in its life register
+			}
+			ops[m.Op]++
+			want := NewRecordState()
+			if _, err := want.Apply(m); err != nil {
+				t.Fatal(err)
+			}
+			wantJSON, wantFields := appendState(nil, want)
+			got, fields := appendNewState(nil, &m)
+			if string(got) != string(wantJSON) || fields != wantFields {
+				t.Fatalf("%s:\n got %s (fields %d)\nwant %s (fields %d)", m.Op, got, fields, wantJSON, wantFields)
+			}
+			entry := recordEntry{state: &noRecordState, created: m, hasCreated: true}
+			if entry.deleted() != want.Deleted() || entry.conflicts() != int64(len(want.Conflicts)) {
+				t.Fatalf("%s: columns deleted %v, conflicts %d; want %v, %d", m.Op, entry.deleted(), entry.conflicts(), want.Deleted(), len(want.Conflicts))
+			}
+			if made := entry.current(); !reflect.DeepEqual(made, want) || entry.hasCreated {
+				t.Fatalf("%s: the state made later\n got %+v\nwant %+v", m.Op, made, want)
+			}
+			if !reflect.DeepEqual(noRecordState, RecordState{}) {
+				t.Fatalf("making the state wrote the shared empty state: %+v", noRecordState)
+			}
+		}
+	}
+	for _, op := range []Op{OpPut, OpDelete, OpRestore, OpResolve} {
+		if ops[op] == 0 {
+			t.Errorf("no %s among the mutations: the test does not cover it", op)
 		}
 	}
 }

@@ -106,7 +106,7 @@ func (x recordRows) values(i int) []any { return recordValues(x.rows[i].key, x.r
 
 // recordValues are a sync_records row's values (recordColumns).
 func recordValues(key recordKey, r *recordEntry, now time.Time) []any {
-	return []any{key.workspace, key.collection, key.id, r.seq, r.state.Deleted(), int64(len(r.state.Conflicts)), r.encoded, now}
+	return []any{key.workspace, key.collection, key.id, r.seq, r.deleted(), r.conflicts(), r.encoded, now}
 }
 
 func (x recordRows) tupleSize(i int) int {
@@ -122,8 +122,8 @@ func (x recordRows) appendTuple(b []byte, i int) []byte {
 	b = appendCopyText(b, row.key.collection)
 	b = appendCopyText(b, row.key.id)
 	b = appendCopyInt8(b, row.r.seq)
-	b = appendCopyBool(b, row.r.state.Deleted())
-	b = appendCopyInt8(b, int64(len(row.r.state.Conflicts)))
+	b = appendCopyBool(b, row.r.deleted())
+	b = appendCopyInt8(b, row.r.conflicts())
 	b = appendCopyText(b, row.r.encoded)
 	return appendCopyTimestamptz(b, x.now)
 }

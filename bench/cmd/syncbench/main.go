@@ -406,7 +406,8 @@ func (b *bench) ingestPhase(ctx context.Context) error {
 			}
 			cpu := s.cpuProfile(b.cfg.profileDir, "ingest_cpu", 8)
 			trace := s.cpuProfile(b.cfg.profileDir, "ingest_trace", 3)
-			return func() { cpu(); trace() }
+			allocs := s.cpuProfile(b.cfg.profileDir, "ingest_allocs", 8)
+			return func() { cpu(); trace(); allocs() }
 		})
 		if err != nil {
 			return fmt.Errorf("%w\nserver log:\n%s", err, s.logTail())

@@ -203,7 +203,8 @@ func (s *serverProc) profile(dir, name, kind string, seconds int) error {
 		return nil
 	}
 	u := s.pprofURL + "/" + kind
-	if kind == "profile" || kind == "trace" {
+	if kind == "profile" || kind == "trace" || kind == "allocs" {
+		// allocs with seconds: the allocations made over that interval alone (a delta profile).
 		u += "?seconds=" + strconv.Itoa(seconds)
 	} else if kind == "heap" {
 		u += "?gc=1"
@@ -237,6 +238,8 @@ func (s *serverProc) cpuProfile(dir, name string, seconds int) func() {
 	kind := "profile"
 	if strings.HasSuffix(name, "_trace") {
 		kind = "trace"
+	} else if strings.HasSuffix(name, "_allocs") {
+		kind = "allocs"
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.profile(dir, name, kind, seconds) }()
