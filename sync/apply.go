@@ -42,6 +42,8 @@ type jobResult struct {
 
 func (e *Engine) committer(queue chan *job) {
 	defer e.bg.Done()
+	// One group commit at a time: each reuses what the one before it used.
+	var bufs groupBuffers
 	for {
 		var first *job
 		select {
@@ -64,19 +66,19 @@ func (e *Engine) committer(queue chan *job) {
 				break more
 			}
 		}
-		e.commitGroup(group)
+		e.commitGroup(group, &bufs)
 	}
 }
 
-func (e *Engine) commitGroup(group []*job) {
+func (e *Engine) commitGroup(group []*job, bufs *groupBuffers) {
 	// Commits finish even while the engine stops (the pushes are already queued).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 2*time.Minute)
 	defer cancel()
-	results, heads, err := e.commit(ctx, group)
+	results, heads, err := e.commit(ctx, group, bufs)
 	if err != nil && len(group) > 1 {
 		e.log.Warn("sync: group commit failed; retrying its pushes one by one", "pushes", len(group), "err", err)
 		for _, j := range group {
-			r, h, err := e.commit(ctx, []*job{j})
+			r, h, err := e.commit(ctx, []*job{j}, bufs)
 			if err != nil {
 				e.log.Error("sync: push failed", "client", j.client.ClientID, "err", err)
 				j.done <- jobResult{err: err}
@@ -197,7 +199,7 @@ type mutationBody struct {
 // commit applies a group of pushes in one transaction. It returns one result per job (a job
 // whose client is not bound to its user fails alone) and the new head of every workspace that
 // changed. The phases, in order, are the methods of groupTxn below.
-func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commit, error) {
+func (e *Engine) commit(ctx context.Context, group []*job, bufs *groupBuffers) ([]jobResult, []Commit, error) {
 	tx, err := e.beginTxn(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -211,10 +213,9 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commi
 		e: e, ctx: ctx, tx: tx, now: e.now(), group: group, results: make([]jobResult, len(group)),
 		workspaces: map[string]*workspaceEntry{}, roles: map[userWorkspace]authz.Role{},
 		last: map[clientWorkspace]int64{}, collected: map[clientWorkspace]int64{}, decided: map[clientWorkspace]int64{},
-		// Sized for the group: one record and one verdict per mutation at most.
-		records: make(map[recordKey]*recordEntry, n), verdicts: make(map[clientMutation]Outcome, n),
-		changes: make([]changeRow, 0, n), entries: make([]recordEntry, 0, n),
 	}
+	bufs.lend(g, n)
+	defer bufs.keep(g)
 	for _, phase := range []func() error{g.read, g.decide, g.write} {
 		if err := phase(); err != nil {
 			return nil, nil, err
@@ -228,6 +229,41 @@ func (e *Engine) commit(ctx context.Context, group []*job) ([]jobResult, []Commi
 		return nil, nil, fmt.Errorf("commit push: %w", err)
 	}
 	return g.results, g.commits(heads), nil
+}
+
+// groupBuffers are the maps and slices of a group commit that its committer's next one reuses:
+// sized for the group (one record, verdict, entry and change per mutation at most), they were
+// most of a commit's own allocations. Nothing in them outlives its commit (the results and the
+// commits' pages are copies), and keep empties them, so that they hold on to nothing.
+type groupBuffers struct {
+	records  map[recordKey]*recordEntry
+	verdicts map[clientMutation]Outcome
+	entries  []recordEntry
+	changes  []changeRow
+	scratch  []byte
+}
+
+// lend gives g the buffers, grown to room for n mutations where they have less.
+func (b *groupBuffers) lend(g *groupTxn, n int) {
+	if b.records == nil {
+		b.records, b.verdicts = make(map[recordKey]*recordEntry, n), make(map[clientMutation]Outcome, n)
+	}
+	if cap(b.entries) < n {
+		b.entries = make([]recordEntry, 0, n)
+	}
+	if cap(b.changes) < n {
+		b.changes = make([]changeRow, 0, n)
+	}
+	g.records, g.verdicts, g.entries, g.changes, g.scratch = b.records, b.verdicts, b.entries[:0], b.changes[:0], b.scratch[:0]
+}
+
+// keep takes the buffers back from g, emptied.
+func (b *groupBuffers) keep(g *groupTxn) {
+	clear(g.records)
+	clear(g.verdicts)
+	clear(g.entries)
+	clear(g.changes)
+	b.records, b.verdicts, b.entries, b.changes, b.scratch = g.records, g.verdicts, g.entries[:0], g.changes[:0], g.scratch[:0]
 }
 
 type userWorkspace struct{ user, workspace string }

@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"bytes"
 	"strconv"
 	gosync "sync"
 	"unicode/utf8"
@@ -28,6 +29,9 @@ func FastPush(raw []byte, maxMutations int) (muts []ClientMutation, ok bool) {
 	}
 	p := &docParser{data: raw, keys: map[string]string{}, maxDepth: schema.MaxDepth}
 	f := fastPushReader{p: p, known: known, limit: min(maxMutations, schema.MaxMutationsPerPush)}
+	// Room for every mutation at once: each has one "mutationId" key (a field's text can only make
+	// the count higher), and growing the slice was a tenth of the bytes a push allocated.
+	f.muts = make([]ClientMutation, 0, min(f.limit, bytes.Count(raw, mutationIDKey)))
 	p.space()
 	if !f.root() {
 		return nil, false
@@ -38,6 +42,8 @@ func FastPush(raw []byte, maxMutations int) (muts []ClientMutation, ok bool) {
 	}
 	return f.muts, true
 }
+
+var mutationIDKey = []byte(`"mutationId"`)
 
 type fastPushReader struct {
 	p     *docParser

@@ -79,9 +79,29 @@ func TestAGroupCommitAnswersEachPushOnItsOwn(t *testing.T) {
 			{client: luisDevice, muts: []ClientMutation{put(w2, recordID(), "Solo lectura")}},
 			{client: stolen, muts: []ClientMutation{put(w1, shared, "Con el id de Ana")}},
 		}
-		results, commits, err := e.commit(ctx, group)
+		// The test's commits share their buffers, as one committer's do.
+		var bufs groupBuffers
+		results, commits, err := e.commit(ctx, group, &bufs)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The buffers come back empty and hold on to nothing of the commit.
+		if len(bufs.records) != 0 || len(bufs.verdicts) != 0 || len(bufs.entries) != 0 || len(bufs.changes) != 0 || len(bufs.scratch) != 0 {
+			t.Errorf("the group's buffers came back holding %d records, %d verdicts, %d entries, %d changes, %d bytes",
+				len(bufs.records), len(bufs.verdicts), len(bufs.entries), len(bufs.changes), len(bufs.scratch))
+		}
+		if cap(bufs.entries) == 0 || cap(bufs.changes) == 0 || cap(bufs.scratch) == 0 {
+			t.Errorf("the group's buffers were not kept: room for %d entries, %d changes, %d bytes", cap(bufs.entries), cap(bufs.changes), cap(bufs.scratch))
+		}
+		for i, entry := range bufs.entries[:cap(bufs.entries)] {
+			if !reflect.DeepEqual(entry, recordEntry{}) {
+				t.Errorf("record entry %d kept after the commit: %+v", i, entry)
+			}
+		}
+		for i, ch := range bufs.changes[:cap(bufs.changes)] {
+			if ch != (changeRow{}) {
+				t.Errorf("change %d kept after the commit: %+v", i, ch)
+			}
 		}
 		for _, i := range []int{0, 3} {
 			if core.ErrorCode(results[i].err) != core.EFORBIDDEN || results[i].outcomes != nil {
@@ -117,7 +137,7 @@ func TestAGroupCommitAnswersEachPushOnItsOwn(t *testing.T) {
 		// The next group: the editor's resend of its first mutation is a duplicate with its seq,
 		// and its next one applies on top of what the first group stored.
 		resend := group[1].muts[0]
-		results, _, err = e.commit(ctx, []*job{{client: anaDevice, muts: []ClientMutation{resend, put(w1, shared, "Revisar la hipoteca y el seguro")}}})
+		results, _, err = e.commit(ctx, []*job{{client: anaDevice, muts: []ClientMutation{resend, put(w1, shared, "Revisar la hipoteca y el seguro")}}}, &bufs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +151,7 @@ func TestAGroupCommitAnswersEachPushOnItsOwn(t *testing.T) {
 		bad := put(w1, recordID(), "")
 		bad.Mutation.Fields["status"] = "perhaps"
 		twice := recordID()
-		results, _, err = e.commit(ctx, []*job{{client: anaDevice, muts: []ClientMutation{bad, put(w1, twice, "Uno"), put(w1, twice, "Dos")}}})
+		results, _, err = e.commit(ctx, []*job{{client: anaDevice, muts: []ClientMutation{bad, put(w1, twice, "Uno"), put(w1, twice, "Dos")}}}, &bufs)
 		if err != nil {
 			t.Fatal(err)
 		}
