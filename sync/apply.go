@@ -574,17 +574,18 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	var (
 		next       *RecordState // the merged state; nil for a new record's first mutation
 		eff        Effect
+		stateLen   int // the state's length in g.scratch (the change's body follows it)
 		fieldsSize int
 		merged     map[string]any // the record's fields after the mutation (nulls included)
 		prior      map[string]any // and before
 	)
 	if entry.state == &noRecordState && !entry.hasCreated {
 		// The record's first mutation: it wins every field it writes and opens no conflict, so the
-		// state is written straight from it (appendNewState), and made only if needed (current).
+		// state is written straight from it (appendNewRecord), and made only if needed (current).
 		if err := m.Validate(); err != nil {
 			return reject(RejectInvalid, "validation.invalid", nil)
 		}
-		g.scratch, fieldsSize = appendNewState(g.scratch[:0], &m)
+		g.scratch, stateLen, fieldsSize = appendNewRecord(g.scratch[:0], &m)
 		merged = m.Fields
 	} else {
 		prev := entry.current()
@@ -594,9 +595,9 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 			return reject(RejectInvalid, "validation.invalid", nil)
 		}
 		g.scratch, fieldsSize = appendState(g.scratch[:0], next)
+		stateLen = len(g.scratch)
 		merged, prior = next.Fields, prev.Fields
 	}
-	state := g.scratch
 	if m.Op == OpPut || m.Op == OpRestore {
 		// null clears a field: the record does not have it. Without nulls the record is the merged
 		// fields themselves (only read from here on).
@@ -646,13 +647,15 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 			return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid, Issues: refIssues}, nil
 		}
 	}
-	if len(state) > e.opts.Limits.MaxStateBytes {
+	if stateLen > e.opts.Limits.MaxStateBytes {
 		return reject(RejectTooLarge, "sync.reject.stateTooLarge", map[string]any{"max": e.opts.Limits.MaxStateBytes})
 	}
 	// The state and the change's body share one string (one allocation).
-	g.scratch = appendBody(g.scratch, m)
+	if next != nil {
+		g.scratch = appendBody(g.scratch, m)
+	}
 	both := string(g.scratch)
-	encoded, body := both[:len(state)], both[len(state):]
+	encoded, body := both[:stateLen], both[stateLen:]
 
 	we.head++
 	seq := we.head

@@ -84,37 +84,48 @@ func appendState(b []byte, s *RecordState) (out []byte, fields int) {
 	return append(b, "]}"...), fields
 }
 
-// appendNewState appends what appendState appends for the state that m makes of a record with
-// no state yet (newRecordState gives it as a RecordState), without making that state: every field
-// m writes wins, with m's stamp and author; a delete or a restore sets the life register; m's node
-// is seen; there is no conflict. m must be valid (Mutation.Validate).
-func appendNewState(b []byte, m *Mutation) (out []byte, fields int) {
+// appendNewRecord appends, one after the other, the state that m makes of a record with no state
+// yet and m's change body: what appendState and appendBody append for them, but without making
+// that state (newRecordState would), and sharing the fields' keys, their JSON and the stamp's text
+// between the two. It returns where the state ends and the size of its fields object. In that
+// state every field m writes wins, with m's stamp and author; a delete or a restore sets the life
+// register; m's node is seen; there is no conflict. m must be valid (Mutation.Validate).
+func appendNewRecord(b []byte, m *Mutation) (out []byte, stateEnd, fields int) {
 	b = append(b, `{"fields":`...)
-	start := len(b)
+	fieldsAt := len(b)
 	var buf [32]string
 	keys := sortedKeysInto(buf[:], m.Fields)
 	b = appendObjectSorted(b, m.Fields, keys)
-	fields = len(b) - start
+	fields = len(b) - fieldsAt
 	// Every clock is m's stamp and every author m's author: each text is written once and copied.
 	b = append(b, `,"clocks":{`...)
-	at, end := -1, -1
+	stampAt, stampEnd := -1, -1
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendString(b, k)
 		b = append(b, `:"`...)
-		if at >= 0 {
-			b = append(b, b[at:end]...)
+		if stampAt >= 0 {
+			b = append(b, b[stampAt:stampEnd]...)
 		} else {
-			at = len(b)
+			stampAt = len(b)
 			b = m.Stamp.appendText(b)
-			end = len(b)
+			stampEnd = len(b)
 		}
 		b = append(b, '"')
 	}
+	stamp := func(b []byte) []byte {
+		if stampAt >= 0 {
+			return append(b, b[stampAt:stampEnd]...)
+		}
+		stampAt = len(b)
+		b = m.Stamp.appendText(b)
+		stampEnd = len(b)
+		return b
+	}
 	b = append(b, `},"authors":{`...)
-	at, end = -1, -1
+	at, end := -1, -1
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
@@ -132,7 +143,7 @@ func appendNewState(b []byte, m *Mutation) (out []byte, fields int) {
 	b = append(b, '}')
 	if m.Op == OpDelete || m.Op == OpRestore {
 		b = append(b, `,"life":{"stamp":"`...)
-		b = m.Stamp.appendText(b)
+		b = stamp(b)
 		b = append(b, `","author":`...)
 		b = appendString(b, m.Author)
 		b = append(b, `,"deleted":`...)
@@ -146,20 +157,35 @@ func appendNewState(b []byte, m *Mutation) (out []byte, fields int) {
 	b = append(b, `,"seen":{`...)
 	b = appendString(b, m.Stamp.Node)
 	b = append(b, `:"`...)
-	b = m.Stamp.appendText(b)
-	return append(b, `"},"conflicts":[]}`...), fields
+	b = stamp(b)
+	b = append(b, `"},"conflicts":[]}`...)
+	stateEnd = len(b)
+	// The body: its fields are the state's (m's, with the same keys).
+	return appendBodyOf(b, m, b[stampAt:stampEnd], b[fieldsAt:fieldsAt+fields]), stateEnd, fields
 }
 
 // appendBody appends a mutation as the change log stores it (see mutationBody).
-func appendBody(b []byte, m Mutation) []byte {
+func appendBody(b []byte, m Mutation) []byte { return appendBodyOf(b, &m, nil, nil) }
+
+// appendBodyOf is appendBody given m's stamp as text and its fields as JSON when they are already
+// written (nil: write them). They may be parts of b.
+func appendBodyOf(b []byte, m *Mutation, stamp, fields []byte) []byte {
 	b = append(b, `{"op":`...)
 	b = appendString(b, string(m.Op))
 	b = append(b, `,"stamp":"`...)
-	b = m.Stamp.appendText(b)
+	if stamp != nil {
+		b = append(b, stamp...)
+	} else {
+		b = m.Stamp.appendText(b)
+	}
 	b = append(b, '"')
 	if len(m.Fields) > 0 {
 		b = append(b, `,"fields":`...)
-		b = appendObject(b, m.Fields)
+		if fields != nil {
+			b = append(b, fields...)
+		} else {
+			b = appendObject(b, m.Fields)
+		}
 	}
 	b = append(b, `,"base":`...)
 	b = appendStamps(b, m.Base)

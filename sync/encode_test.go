@@ -95,7 +95,7 @@ func TestTheStateEncoderWritesWhatEncodingJSONWrites(t *testing.T) {
 	}
 }
 
-// A record's first mutation in a group is written without making its state (appendNewState, and
+// A record's first mutation in a group is written without making its state (appendNewRecord, and
 // the record entry's deleted and conflicts columns): exactly what merging it into an empty state
 // gives, and that state when a later mutation needs it (current), for mutations of every kind.
 func TestANewRecordsFirstMutationIsWrittenAsTheMergeMakesIt(t *testing.T) {
@@ -120,9 +120,14 @@ func TestANewRecordsFirstMutationIsWrittenAsTheMergeMakesIt(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantJSON, wantFields := appendState(nil, want)
-			got, fields := appendNewState(nil, &m)
-			if string(got) != string(wantJSON) || fields != wantFields {
-				t.Fatalf("%s:\n got %s (fields %d)\nwant %s (fields %d)", m.Op, got, fields, wantJSON, wantFields)
+			wantBody := appendBody(nil, m)
+			// Written after something, as a group writes it into its scratch buffer.
+			got, stateEnd, fields := appendNewRecord([]byte("before"), &m)
+			if string(got[:stateEnd]) != "before"+string(wantJSON) || fields != wantFields {
+				t.Fatalf("%s:\n got %s (fields %d)\nwant %s (fields %d)", m.Op, got[:stateEnd], fields, wantJSON, wantFields)
+			}
+			if string(got[stateEnd:]) != string(wantBody) {
+				t.Fatalf("%s: body\n got %s\nwant %s", m.Op, got[stateEnd:], wantBody)
 			}
 			entry := recordEntry{state: &noRecordState, created: m, hasCreated: true}
 			if entry.deleted() != want.Deleted() || entry.conflicts() != int64(len(want.Conflicts)) {
