@@ -10,13 +10,14 @@ import (
 // names, free text) into a matcher that walks the string once, without the regexp machine:
 // "^" atoms "$", each atom a character, an escaped character or a bracket class of characters and
 // ranges (negated or not), with an optional ?, *, +, {n}, {n,} or {n,m}. Any other pattern (groups,
-// alternatives, "." or Perl classes) returns nil and keeps the library's regexp. Strings that are
+// alternatives, "." or Perl classes) returns formatPattern's matcher where it has one (the decimal,
+// share and date formats), else nil, and keeps the library's regexp. Strings that are
 // not valid UTF-8 also go to the regexp (Go's regexp reads each bad byte as U+FFFD).
 // pattern_test.go compares both on every pattern of the schemas.
 func fastPattern(pattern string) matcher {
 	atoms, ok := parseSimplePattern(pattern)
 	if !ok {
-		return nil
+		return formatPattern(pattern)
 	}
 	// Bounded backtracking only: at most one atom without an upper bound and few ways to split
 	// the string among the others, so a match costs a small multiple of the string's length.
