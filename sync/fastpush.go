@@ -1,7 +1,6 @@
 package sync
 
 import (
-	"bytes"
 	"strconv"
 	gosync "sync"
 	"unicode/utf8"
@@ -29,9 +28,15 @@ func FastPush(raw []byte, maxMutations int) (muts []ClientMutation, ok bool) {
 	}
 	p := &docParser{data: raw, keys: map[string]string{}, maxDepth: schema.MaxDepth}
 	f := fastPushReader{p: p, known: known, limit: min(maxMutations, schema.MaxMutationsPerPush)}
-	// Room for every mutation at once: each has one "mutationId" key (a field's text can only make
-	// the count higher), and growing the slice was a tenth of the bytes a push allocated.
-	f.muts = make([]ClientMutation, 0, min(f.limit, bytes.Count(raw, mutationIDKey)))
+	// The mutations are read into a reused slice, then copied into one of their exact number:
+	// growing a new slice to it was a tenth of the bytes a push allocated.
+	scratch := pushScratch.Get().(*[]ClientMutation)
+	f.muts = (*scratch)[:0]
+	defer func() {
+		clear(f.muts)
+		*scratch = f.muts[:0]
+		pushScratch.Put(scratch)
+	}()
 	p.space()
 	if !f.root() {
 		return nil, false
@@ -40,10 +45,10 @@ func FastPush(raw []byte, maxMutations int) (muts []ClientMutation, ok bool) {
 	if p.pos != len(p.data) {
 		return nil, false
 	}
-	return f.muts, true
+	return append([]ClientMutation(nil), f.muts...), true
 }
 
-var mutationIDKey = []byte(`"mutationId"`)
+var pushScratch = gosync.Pool{New: func() any { return new([]ClientMutation) }}
 
 type fastPushReader struct {
 	p     *docParser
