@@ -19,6 +19,7 @@ import (
 	"patrimonio/server/members"
 	"patrimonio/server/store"
 	schema "patrimonio/shared-schema"
+	"patrimonio/sync/internal/arena"
 )
 
 // Group commit: pushes wait in one queue; each committer takes the first waiting push and every
@@ -112,7 +113,7 @@ type recordKey struct{ workspace, collection, id string }
 
 type recordEntry struct {
 	state   *RecordState
-	encoded string // state as JSON, once changed
+	encoded []byte // state as JSON, once changed (in the group's arena)
 	seq     int64
 	exists  bool // a row exists in sync_records
 	dirty   bool
@@ -168,7 +169,7 @@ type changeRow struct {
 	seq        int64
 	client     string
 	mutationID int64
-	body       string
+	body       []byte // in the group's arena
 }
 
 type conflictOp struct {
@@ -241,12 +242,17 @@ type groupBuffers struct {
 	entries  []recordEntry
 	changes  []changeRow
 	scratch  []byte
+	// The group's record states and change bodies (recordEntry.encoded, changeRow.body): written
+	// to the database and copied into the commits' pages before the commit ends. A full group's
+	// fit in the chunks kept.
+	arena arena.Arena
 }
 
 // lend gives g the buffers, grown to room for n mutations where they have less.
 func (b *groupBuffers) lend(g *groupTxn, n int) {
 	if b.records == nil {
 		b.records, b.verdicts = make(map[recordKey]*recordEntry, n), make(map[clientMutation]Outcome, n)
+		b.arena.Keep = keptArenaChunks
 	}
 	if cap(b.entries) < n {
 		b.entries = make([]recordEntry, 0, n)
@@ -254,8 +260,12 @@ func (b *groupBuffers) lend(g *groupTxn, n int) {
 	if cap(b.changes) < n {
 		b.changes = make([]changeRow, 0, n)
 	}
-	g.records, g.verdicts, g.entries, g.changes, g.scratch = b.records, b.verdicts, b.entries[:0], b.changes[:0], b.scratch[:0]
+	g.records, g.verdicts, g.entries, g.changes, g.scratch, g.arena = b.records, b.verdicts, b.entries[:0], b.changes[:0], b.scratch[:0], &b.arena
 }
+
+// keptArenaChunks: the arena chunks a committer keeps between groups, room for the states and
+// bodies of a group of MaxGroupMutations (4,000) mutations of about 1 KB.
+const keptArenaChunks = 4
 
 // keep takes the buffers back from g, emptied.
 func (b *groupBuffers) keep(g *groupTxn) {
@@ -264,6 +274,7 @@ func (b *groupBuffers) keep(g *groupTxn) {
 	clear(g.entries)
 	clear(g.changes)
 	b.records, b.verdicts, b.entries, b.changes, b.scratch = g.records, g.verdicts, g.entries[:0], g.changes[:0], g.scratch[:0]
+	b.arena.Reset()
 }
 
 type userWorkspace struct{ user, workspace string }
@@ -293,6 +304,8 @@ type groupTxn struct {
 
 	// Scratch buffers reused by every mutation of the group (applyOne).
 	scratch []byte
+	// arena holds the states and bodies the group writes, until the commit ends.
+	arena *arena.Arena
 	// entries hold the group's record entries (one allocation; room for one per mutation).
 	entries []recordEntry
 
@@ -650,12 +663,12 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	if stateLen > e.opts.Limits.MaxStateBytes {
 		return reject(RejectTooLarge, "sync.reject.stateTooLarge", map[string]any{"max": e.opts.Limits.MaxStateBytes})
 	}
-	// The state and the change's body share one string (one allocation).
+	// The state and the change's body go into the group's arena, one after the other.
 	if next != nil {
 		g.scratch = appendBody(g.scratch, m)
 	}
-	both := string(g.scratch)
-	encoded, body := both[:stateLen], both[stateLen:]
+	both := g.arena.Copy(g.scratch)
+	encoded, body := both[:stateLen:stateLen], both[stateLen:]
 
 	we.head++
 	seq := we.head

@@ -90,6 +90,9 @@ func TestAGroupCommitAnswersEachPushOnItsOwn(t *testing.T) {
 			t.Errorf("the group's buffers came back holding %d records, %d verdicts, %d entries, %d changes, %d bytes",
 				len(bufs.records), len(bufs.verdicts), len(bufs.entries), len(bufs.changes), len(bufs.scratch))
 		}
+		if bufs.arena.InUse() != 0 || bufs.arena.Held() == 0 {
+			t.Errorf("the group's arena holds %d bytes in %d chunks after the commit, want none in its kept chunks", bufs.arena.InUse(), bufs.arena.Held())
+		}
 		if cap(bufs.entries) == 0 || cap(bufs.changes) == 0 || cap(bufs.scratch) == 0 {
 			t.Errorf("the group's buffers were not kept: room for %d entries, %d changes, %d bytes", cap(bufs.entries), cap(bufs.changes), cap(bufs.scratch))
 		}
@@ -99,7 +102,7 @@ func TestAGroupCommitAnswersEachPushOnItsOwn(t *testing.T) {
 			}
 		}
 		for i, ch := range bufs.changes[:cap(bufs.changes)] {
-			if ch != (changeRow{}) {
+			if !reflect.DeepEqual(ch, changeRow{}) {
 				t.Errorf("change %d kept after the commit: %+v", i, ch)
 			}
 		}

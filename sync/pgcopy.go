@@ -49,7 +49,7 @@ func appendCopyData(b []byte, rows copyRows) []byte {
 
 func appendCopyFields(b []byte, n int) []byte { return binary.BigEndian.AppendUint16(b, uint16(n)) }
 
-func appendCopyText(b []byte, s string) []byte {
+func appendCopyText[T ~string | ~[]byte](b []byte, s T) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
 	return append(b, s...)
 }
@@ -80,7 +80,7 @@ const (
 	copyTimestamptzSize = 4 + 8
 )
 
-func copyTextSize(s string) int { return 4 + len(s) }
+func copyTextSize[T ~string | ~[]byte](s T) int { return 4 + len(s) }
 
 // rowSet is what txn.insert writes: count rows, each with one value per column in column order
 // (values, for an INSERT), which also write their own binary COPY tuples (for a COPY).
@@ -106,7 +106,7 @@ func (x recordRows) values(i int) []any { return recordValues(x.rows[i].key, x.r
 
 // recordValues are a sync_records row's values (recordColumns).
 func recordValues(key recordKey, r *recordEntry, now time.Time) []any {
-	return []any{key.workspace, key.collection, key.id, r.seq, r.deleted(), r.conflicts(), r.encoded, now}
+	return []any{key.workspace, key.collection, key.id, r.seq, r.deleted(), r.conflicts(), string(r.encoded), now}
 }
 
 func (x recordRows) tupleSize(i int) int {
@@ -138,7 +138,7 @@ func (x changeRows) count() int { return len(x.rows) }
 
 func (x changeRows) values(i int) []any {
 	c := x.rows[i]
-	return []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, c.body, x.now}
+	return []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, string(c.body), x.now}
 }
 
 func (x changeRows) tupleSize(i int) int {

@@ -151,14 +151,14 @@ func groupRows(t *testing.T, n int) [2]rowSet {
 		}
 		encoded, _ := appendState(nil, state)
 		seq := int64(i) << (i % 40)
-		entry := &recordEntry{state: state, encoded: string(encoded), seq: seq}
+		entry := &recordEntry{state: state, encoded: encoded, seq: seq}
 		if i%11 == 3 {
 			// A new record written only by its creating mutation (a put, or a delete).
 			op := []Op{OpPut, OpDelete}[i%2]
-			entry = &recordEntry{state: &noRecordState, created: Mutation{Op: op, Author: "client-ñ"}, hasCreated: true, encoded: string(encoded), seq: seq}
+			entry = &recordEntry{state: &noRecordState, created: Mutation{Op: op, Author: "client-ñ"}, hasCreated: true, encoded: encoded, seq: seq}
 		}
 		records.rows = append(records.rows, recordRow{key, entry})
-		changes.rows = append(changes.rows, changeRow{key: key, seq: seq, client: "client-ñ", mutationID: int64(i) * 1e9, body: `{"op":"put","stamp":"x"}`})
+		changes.rows = append(changes.rows, changeRow{key: key, seq: seq, client: "client-ñ", mutationID: int64(i) * 1e9, body: []byte(`{"op":"put","stamp":"x"}`)})
 	}
 	if !records.rows[0].r.state.Deleted() {
 		t.Fatal("the rows hold no deleted record")

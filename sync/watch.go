@@ -92,7 +92,7 @@ func (g *groupTxn) commits(heads map[string]int64) []Commit {
 				break
 			}
 			page.Changes = append(page.Changes, Change{Seq: ch.seq, Collection: ch.key.collection, RecordID: ch.key.id,
-				Author: ch.client, MutationID: ch.mutationID, Body: json.RawMessage(ch.body)})
+				Author: ch.client, MutationID: ch.mutationID, Body: slices.Clone(json.RawMessage(ch.body))})
 			page.bytes += size
 		}
 		if page != nil && int64(len(page.Changes)) == c.Seq-c.From {

@@ -55,12 +55,13 @@ var mayImport = map[string][]string{
 	"server/connect/snaptrade":     {"server/connect"},
 
 	// The sync engine sits below the HTTP app: no HTTP app, auth provider, billing or configuration.
-	"sync": join(kernel, rules, []string{"server/store", "server/enums", "shared-schema", "sync/internal/freelist"}),
+	"sync": join(kernel, rules, []string{"server/store", "server/enums", "shared-schema", "sync/internal/freelist", "sync/internal/arena"}),
 	// The engine's WebSocket transport: it reaches the engine through its Engine interface and
 	// hears commits as the engine's Watcher; the engine knows nothing of it.
 	"sync/socket": join(kernel, []string{"server/authz", "shared-schema", "sync", "sync/internal/freelist"}),
 	// Large buffers kept between uses (the engine's COPY data, the socket's messages).
 	"sync/internal/freelist": nil,
+	"sync/internal/arena":    nil,
 
 	"server/httpapi": join(kernel, rules, services, []string{"server/store", "server/config", "shared-schema"}),
 	"server/app": join(kernel, rules, services, providers, []string{"server/store", "server/config", "server/httpapi",
