@@ -238,8 +238,29 @@ var errClientOfAnotherUser = core.Errorf(core.EFORBIDDEN, "This client id belong
 // user's role in its workspace, the merged record against its collection's schema) and applied,
 // or rejected alone. The client must have been bound to the user (BindClient).
 func (e *Engine) Apply(ctx context.Context, client Client, muts []ClientMutation) ([]Outcome, error) {
+	p, err := e.Submit(ctx, client, muts)
+	if err != nil {
+		return nil, err
+	}
+	return p.Wait(ctx)
+}
+
+// Push is a push submitted to the engine (Submit): queued for its committer, or being applied.
+type Push interface {
+	// Wait waits for the push's commit and returns its outcomes (see Apply). Call it once.
+	Wait(ctx context.Context) ([]Outcome, error)
+}
+
+// submitted is the engine's Push: its job (nil for a push of no mutation).
+type submitted struct{ j *job }
+
+// Submit queues one push by client for its committer and returns without waiting for the commit
+// (Wait does); otherwise as Apply. Pushes submitted to one queue (QueueOf) are applied in the order
+// they were submitted, so a socket may submit a client's next push before the previous one is
+// answered when both go to the same queue.
+func (e *Engine) Submit(ctx context.Context, client Client, muts []ClientMutation) (Push, error) {
 	if len(muts) == 0 {
-		return nil, nil
+		return submitted{}, nil
 	}
 	if len(muts) > e.opts.Limits.MaxMutationsPerPush {
 		return nil, core.Errorf(core.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
@@ -250,19 +271,34 @@ func (e *Engine) Apply(ctx context.Context, client Client, muts []ClientMutation
 		e.closeMu.RUnlock()
 		return nil, errStopped
 	}
-	// Pushes to one workspace queue for the same committer, so that they group into one
-	// transaction instead of waiting for each other's workspace lock.
-	h := fnv.New32a()
-	h.Write([]byte(muts[0].WorkspaceID))
 	select {
-	case e.jobs[h.Sum32()%uint32(len(e.jobs))] <- j:
+	case e.jobs[e.QueueOf(muts)] <- j:
 		e.closeMu.RUnlock()
+		return submitted{j: j}, nil
 	case <-ctx.Done():
 		e.closeMu.RUnlock()
 		return nil, ctx.Err()
 	}
+}
+
+// QueueOf is the committer queue a push goes to. Pushes to one workspace (by their first
+// mutation's) queue for the same committer, so that they group into one transaction instead of
+// waiting for each other's workspace lock.
+func (e *Engine) QueueOf(muts []ClientMutation) int {
+	if len(muts) == 0 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(muts[0].WorkspaceID))
+	return int(h.Sum32() % uint32(len(e.jobs)))
+}
+
+func (p submitted) Wait(ctx context.Context) ([]Outcome, error) {
+	if p.j == nil {
+		return nil, nil
+	}
 	select {
-	case r := <-j.done:
+	case r := <-p.j.done:
 		return r.outcomes, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()

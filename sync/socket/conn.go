@@ -20,11 +20,13 @@ import (
 	"patrimonio/sync/internal/freelist"
 )
 
-// One socket. Three goroutines share it:
+// One socket. Four goroutines share it:
 //
-//   - the reader (the handler's goroutine) reads messages one at a time: hello, pushes (applied
-//     before the next message is read, so a client's pushes commit in the order it sent them),
-//     pulls (handed to the deliverer) and pings;
+//   - the reader (the handler's goroutine) reads messages one at a time: hello, pushes (submitted
+//     to the engine, at most maxPushesInFlight unanswered, all to one committer queue, so that a
+//     client's pushes commit in the order it sent them), pulls (handed to the deliverer) and
+//     pings (anything but a push waits until the pushes before it are answered);
+//   - the answerer waits for each push's commit, in order, and answers it;
 //   - the deliverer sends every page (snapshot and changes) of every workspace, so pages of one
 //     workspace leave in order, answers pulls, reacts to pokes (commits) and re-checks the session;
 //   - the writer writes the send queue to the socket and pings.
@@ -172,6 +174,15 @@ type conn struct {
 	bucket     tokenBucket
 	helloDone  bool
 
+	// Pushes in flight: the reader submits a push and reads on; the answerer (answerLoop) waits
+	// for each in turn and answers it. slots bounds them (maxPushesInFlight); unanswered counts
+	// those not answered yet; lastQueue is the committer queue of the last one submitted.
+	answers      chan pendingPush
+	slots        chan struct{}
+	unanswered   gosync.WaitGroup
+	lastQueue    int
+	answererDone chan struct{}
+
 	// deadlineMu orders the reader's own read deadlines with the close's linger: once closing, the
 	// read deadline is the writer's alone.
 	deadlineMu gosync.Mutex
@@ -193,7 +204,24 @@ func newConn(s *Server, ws *websocket.Conn, p Principal, lang string) *conn {
 		closing:    make(chan struct{}),
 		readerDone: make(chan struct{}),
 		bucket:     tokenBucket{rate: float64(s.opts.MaxMessagesPerSecond), burst: float64(s.opts.MessageBurst)},
+
+		answers:      make(chan pendingPush, maxPushesInFlight),
+		slots:        make(chan struct{}, maxPushesInFlight),
+		answererDone: make(chan struct{}),
 	}
+}
+
+// maxPushesInFlight is how many pushes of one socket may be submitted to the engine and not
+// answered yet: the device client's push window (clientdb/src/client.ts, 2 by default). While one
+// commits, the next is read and decoded and waits in its committer's queue, so that it can join
+// the next group commit.
+const maxPushesInFlight = 2
+
+// pendingPush is a push submitted to the engine, to answer once it commits, with the mutations
+// refused before it was submitted.
+type pendingPush struct {
+	push     psync.Push
+	rejected []psync.Outcome
 }
 
 func (c *conn) client() string {
@@ -242,7 +270,7 @@ func (c *conn) linger(t time.Time) {
 	_ = c.ws.SetReadDeadline(t)
 }
 
-// run serves the socket until it closes. It returns once all three goroutines are done.
+// run serves the socket until it closes. It returns once all four goroutines are done.
 func (c *conn) run() {
 	writerDone := make(chan struct{})
 	delivererDone := make(chan struct{})
@@ -254,11 +282,17 @@ func (c *conn) run() {
 		defer close(delivererDone)
 		c.deliverLoop()
 	}()
+	go func() {
+		defer close(c.answererDone)
+		c.answerLoop()
+	}()
 	c.readLoop()
+	close(c.answers) // the reader was the only one to send
 	close(c.readerDone)
 	c.close(reasonDropped)
 	<-writerDone
 	<-delivererDone
+	<-c.answererDone
 	c.s.hub.remove(c)
 }
 
@@ -329,8 +363,10 @@ func (c *conn) process(typ int, data []byte) {
 	case c.isClosing():
 		// lingering: discard
 	case !c.bucket.take(time.Now()):
+		c.unanswered.Wait() // the pushes before it are answered first (see handle)
 		c.close(c.s.reasonRateLimited())
 	case typ != websocket.TextMessage:
+		c.unanswered.Wait()
 		c.close(reasonInvalid)
 	default:
 		if reason, ok := c.handle(data); !ok {
@@ -357,6 +393,9 @@ func getReadBuffer() *bytes.Buffer {
 func putReadBuffer(buf *bytes.Buffer) { readBuffers.Put(buf) }
 
 func (c *conn) readFailed(err error) {
+	// The pushes read before are answered before the socket closes (a message over the limit
+	// after them gets its close after their acks).
+	c.unanswered.Wait()
 	var ne net.Error
 	var ce *websocket.CloseError
 	switch {
@@ -377,9 +416,13 @@ func (c *conn) handle(data []byte) (closeReason, bool) {
 	// which gives the verdict and the issues (psync.FastPush).
 	if c.helloDone {
 		if muts, ok := psync.FastPush(data, c.s.limits.MaxMutationsPerPush); ok {
-			return c.applyPush(muts, nil)
+			return c.submitPush(muts, nil)
 		}
 	}
+	// Anything else is handled once every push before it is answered: whatever it makes the
+	// server send (an error and a close, a pong) comes after their answers, as when pushes were
+	// applied one at a time.
+	c.unanswered.Wait()
 	m, err := psync.DecodeMessage(data)
 	if err != nil {
 		return reasonInvalid, false
@@ -493,23 +536,66 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 		}
 		return reasonInvalid, false
 	}
-	return c.applyPush(muts, rejected)
+	return c.submitPush(muts, rejected)
 }
 
-// applyPush applies a push's valid mutations and answers every mutation of it: an ack for the
-// applied and duplicate ones, a reject for each of `rejected` and for those the engine refuses.
-func (c *conn) applyPush(muts []psync.ClientMutation, rejected []psync.Outcome) (closeReason, bool) {
-	s := c.s
-	outcomes, err := s.engine.Apply(c.ctx, psync.Client{UserID: c.p.UserID, ClientID: c.client()}, muts)
+// submitPush submits a push's valid mutations to the engine, for the answerer to answer once
+// they commit, and returns without waiting, but for a free slot (maxPushesInFlight). A push that
+// goes to another committer queue than the one before it waits until that one is answered:
+// pushes of one connection are applied in the order they are sent (PROTOCOL.md), which one queue
+// keeps and two might not.
+func (c *conn) submitPush(muts []psync.ClientMutation, rejected []psync.Outcome) (closeReason, bool) {
+	if q := c.s.engine.QueueOf(muts); q != c.lastQueue {
+		c.unanswered.Wait()
+		c.lastQueue = q
+	}
+	select {
+	case c.slots <- struct{}{}:
+	case <-c.closing:
+		return closeReason{}, true
+	}
+	p, err := c.s.engine.Submit(c.ctx, psync.Client{UserID: c.p.UserID, ClientID: c.client()}, muts)
 	if err != nil {
-		if c.ctx.Err() != nil {
-			return closeReason{}, true // closing anyway; the client resends
+		<-c.slots
+		return c.pushFailed(err)
+	}
+	c.unanswered.Add(1)
+	c.answers <- pendingPush{push: p, rejected: rejected} // never blocks: it has a slot
+	return closeReason{}, true
+}
+
+// answerLoop answers the submitted pushes in the order they were submitted, until the reader
+// ends (and closes answers).
+func (c *conn) answerLoop() {
+	for p := range c.answers {
+		outcomes, err := p.push.Wait(c.ctx)
+		reason, ok := c.answerPush(outcomes, err, p.rejected)
+		if !ok {
+			c.close(reason)
 		}
-		s.log.Error("sync: push", "client", c.client(), "err", err)
-		if core.ErrorCode(err) == core.EUNAVAILABLE {
-			return reasonGoingAway, false
-		}
-		return reasonInternal, false
+		<-c.slots
+		c.unanswered.Done()
+	}
+}
+
+// pushFailed is the close reason, if any, of a push the engine could not apply.
+func (c *conn) pushFailed(err error) (closeReason, bool) {
+	if c.ctx.Err() != nil {
+		return closeReason{}, true // closing anyway; the client resends
+	}
+	c.s.log.Error("sync: push", "client", c.client(), "err", err)
+	if core.ErrorCode(err) == core.EUNAVAILABLE {
+		return reasonGoingAway, false
+	}
+	return reasonInternal, false
+}
+
+// answerPush answers every mutation of a push once the engine has decided them (outcomes, or
+// err): an ack for the applied and duplicate ones, a reject for each of `rejected` and for those
+// the engine refused.
+func (c *conn) answerPush(outcomes []psync.Outcome, err error, rejected []psync.Outcome) (closeReason, bool) {
+	if err != nil {
+		return c.pushFailed(err)
 	}
 	all := append(rejected, outcomes...)
 	sort.Slice(all, func(i, j int) bool { return all[i].MutationID < all[j].MutationID })

@@ -21,8 +21,10 @@ import (
 type Engine interface {
 	// BindClient records that clientID belongs to userID (EFORBIDDEN: it belongs to another).
 	BindClient(ctx context.Context, userID, clientID string) error
-	// Apply applies one push and returns once its commit is durable.
-	Apply(ctx context.Context, client psync.Client, muts []psync.ClientMutation) ([]psync.Outcome, error)
+	// Submit queues one push for its committer; its Wait returns once its commit is durable.
+	Submit(ctx context.Context, client psync.Client, muts []psync.ClientMutation) (psync.Push, error)
+	// QueueOf is the committer queue of a push: pushes submitted to one queue apply in order.
+	QueueOf(muts []psync.ClientMutation) int
 	ChangesPage(ctx context.Context, userID, workspaceID string, after int64, limit int) (psync.ChangesPage, error)
 	SnapshotPage(ctx context.Context, userID, workspaceID, token string, limit int) (psync.SnapshotPage, error)
 	ReadRole(ctx context.Context, userID, workspaceID string) (authz.Role, error)
