@@ -20,13 +20,14 @@ import (
 	"patrimonio/sync/internal/freelist"
 )
 
-// One socket. Four goroutines share it:
+// One socket. Three goroutines share it (and one per push in flight):
 //
 //   - the reader (the handler's goroutine) reads messages one at a time: hello, pushes (submitted
 //     to the engine, at most maxPushesInFlight unanswered, all to one committer queue, so that a
 //     client's pushes commit in the order it sent them), pulls (handed to the deliverer) and
 //     pings (anything but a push waits until the pushes before it are answered);
-//   - the answerer waits for each push's commit, in order, and answers it;
+//   - while a push is in flight, a goroutine of its own waits for its commit and answers it, after
+//     the push before it;
 //   - the deliverer sends every page (snapshot and changes) of every workspace, so pages of one
 //     workspace leave in order, answers pulls, reacts to pokes (commits) and re-checks the session;
 //   - the writer writes the send queue to the socket and pings.
@@ -174,14 +175,15 @@ type conn struct {
 	bucket     tokenBucket
 	helloDone  bool
 
-	// Pushes in flight: the reader submits a push and reads on; the answerer (answerLoop) waits
-	// for each in turn and answers it. slots bounds them (maxPushesInFlight); unanswered counts
-	// those not answered yet; lastQueue is the committer queue of the last one submitted.
-	answers      chan pendingPush
-	slots        chan struct{}
-	unanswered   gosync.WaitGroup
-	lastQueue    int
-	answererDone chan struct{}
+	// Pushes in flight: the reader submits a push and reads on; a goroutine of the push's own
+	// waits for its commit and answers it after the one before it (answered: closed once the last
+	// push submitted is answered). slots bounds them (maxPushesInFlight); unanswered counts those
+	// not answered yet; lastQueue is the committer queue of the last one submitted. An idle socket
+	// has no such goroutine.
+	slots      chan struct{}
+	unanswered gosync.WaitGroup
+	lastQueue  int
+	answered   chan struct{}
 
 	// deadlineMu orders the reader's own read deadlines with the close's linger: once closing, the
 	// read deadline is the writer's alone.
@@ -205,9 +207,7 @@ func newConn(s *Server, ws *websocket.Conn, p Principal, lang string) *conn {
 		readerDone: make(chan struct{}),
 		bucket:     tokenBucket{rate: float64(s.opts.MaxMessagesPerSecond), burst: float64(s.opts.MessageBurst)},
 
-		answers:      make(chan pendingPush, maxPushesInFlight),
-		slots:        make(chan struct{}, maxPushesInFlight),
-		answererDone: make(chan struct{}),
+		slots: make(chan struct{}, maxPushesInFlight),
 	}
 }
 
@@ -216,13 +216,6 @@ func newConn(s *Server, ws *websocket.Conn, p Principal, lang string) *conn {
 // commits, the next is read and decoded and waits in its committer's queue, so that it can join
 // the next group commit.
 const maxPushesInFlight = 2
-
-// pendingPush is a push submitted to the engine, to answer once it commits, with the mutations
-// refused before it was submitted.
-type pendingPush struct {
-	push     psync.Push
-	rejected []psync.Outcome
-}
 
 func (c *conn) client() string {
 	c.mu.Lock()
@@ -270,7 +263,7 @@ func (c *conn) linger(t time.Time) {
 	_ = c.ws.SetReadDeadline(t)
 }
 
-// run serves the socket until it closes. It returns once all four goroutines are done.
+// run serves the socket until it closes. It returns once all its goroutines are done.
 func (c *conn) run() {
 	writerDone := make(chan struct{})
 	delivererDone := make(chan struct{})
@@ -282,17 +275,12 @@ func (c *conn) run() {
 		defer close(delivererDone)
 		c.deliverLoop()
 	}()
-	go func() {
-		defer close(c.answererDone)
-		c.answerLoop()
-	}()
 	c.readLoop()
-	close(c.answers) // the reader was the only one to send
 	close(c.readerDone)
 	c.close(reasonDropped)
 	<-writerDone
 	<-delivererDone
-	<-c.answererDone
+	c.unanswered.Wait() // the pushes' goroutines (their waits end with the socket's context)
 	c.s.hub.remove(c)
 }
 
@@ -559,23 +547,22 @@ func (c *conn) submitPush(muts []psync.ClientMutation, rejected []psync.Outcome)
 		<-c.slots
 		return c.pushFailed(err)
 	}
+	before, answered := c.answered, make(chan struct{})
+	c.answered = answered
 	c.unanswered.Add(1)
-	c.answers <- pendingPush{push: p, rejected: rejected} // never blocks: it has a slot
-	return closeReason{}, true
-}
-
-// answerLoop answers the submitted pushes in the order they were submitted, until the reader
-// ends (and closes answers).
-func (c *conn) answerLoop() {
-	for p := range c.answers {
-		outcomes, err := p.push.Wait(c.ctx)
-		reason, ok := c.answerPush(outcomes, err, p.rejected)
-		if !ok {
+	go func() {
+		defer c.unanswered.Done()
+		defer func() { <-c.slots }()
+		defer close(answered)
+		outcomes, err := p.Wait(c.ctx)
+		if before != nil {
+			<-before // answers leave in the order the pushes came
+		}
+		if reason, ok := c.answerPush(outcomes, err, rejected); !ok {
 			c.close(reason)
 		}
-		<-c.slots
-		c.unanswered.Done()
-	}
+	}()
+	return closeReason{}, true
 }
 
 // pushFailed is the close reason, if any, of a push the engine could not apply.
