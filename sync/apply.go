@@ -34,6 +34,7 @@ type job struct {
 	client Client
 	muts   []ClientMutation
 	done   chan jobResult
+	key    string // the workspace it was routed by (Engine.route)
 }
 
 type jobResult struct {
@@ -82,22 +83,22 @@ func (e *Engine) commitGroup(group []*job, bufs *groupBuffers) {
 			r, h, err := e.commit(ctx, []*job{j}, bufs)
 			if err != nil {
 				e.log.Error("sync: push failed", "client", j.client.ClientID, "err", err)
-				j.done <- jobResult{err: err}
+				e.answer(j, jobResult{err: err})
 				continue
 			}
 			e.announce(h)
-			j.done <- r[0]
+			e.answer(j, r[0])
 		}
 		return
 	}
 	if err != nil {
 		e.log.Error("sync: push failed", "client", group[0].client.ClientID, "err", err)
-		group[0].done <- jobResult{err: err}
+		e.answer(group[0], jobResult{err: err})
 		return
 	}
 	e.announce(heads)
 	for i, j := range group {
-		j.done <- results[i]
+		e.answer(j, results[i])
 	}
 }
 

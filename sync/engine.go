@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	gosync "sync"
 	"time"
@@ -38,7 +37,8 @@ type Options struct {
 
 	// Committers is the number of transactions that apply pushes at once (1 on SQLite, whose
 	// writes are serialised anyway; 2 on Postgres, leaving the pool's other connections to
-	// readers). Pushes to one workspace always go to the same committer. MaxGroupMutations
+	// readers). A workspace's pushes go to one committer while any is queued or committing
+	// (Engine.route). MaxGroupMutations
 	// bounds the mutations one group commit takes from the queue (4000).
 	Committers        int
 	MaxGroupMutations int
@@ -109,7 +109,12 @@ type Engine struct {
 	collections map[string]string // collection -> entity
 	watchers    watchers          // watch.go
 
-	jobs    []chan *job    // one queue per committer; a workspace's pushes always meet in one
+	jobs []chan *job // one queue per committer; a workspace's pushes always meet in one
+	// routes holds the queue of every workspace with pushes queued or committing (by their first
+	// mutation's), and load how many such workspaces each queue has (Engine.route).
+	routeMu gosync.Mutex
+	routes  map[string]*route
+	load    []int
 	closeMu gosync.RWMutex // held for reading while queueing a job; Close takes it to refuse more
 	closed  bool
 
@@ -158,6 +163,7 @@ func New(db *store.DB, opts Options) (*Engine, error) {
 		e.bg.Add(1)
 		go e.listen(conn)
 	}
+	e.routes, e.load = map[string]*route{}, make([]int, opts.Committers)
 	for range opts.Committers {
 		queue := make(chan *job, 256)
 		e.jobs = append(e.jobs, queue)
@@ -193,7 +199,7 @@ func (e *Engine) Close() error {
 		for {
 			select {
 			case j := <-queue:
-				j.done <- jobResult{err: errStopped}
+				e.answer(j, jobResult{err: errStopped})
 			default:
 				break drain
 			}
@@ -255,9 +261,9 @@ type Push interface {
 type submitted struct{ j *job }
 
 // Submit queues one push by client for its committer and returns without waiting for the commit
-// (Wait does); otherwise as Apply. Pushes submitted to one queue (QueueOf) are applied in the order
-// they were submitted, so a socket may submit a client's next push before the previous one is
-// answered when both go to the same queue.
+// (Wait does); otherwise as Apply. Pushes whose first mutations are of the same workspace are
+// applied in the order they were submitted, so a socket may submit a client's next push to that
+// workspace before the previous one is answered.
 func (e *Engine) Submit(ctx context.Context, client Client, muts []ClientMutation) (Push, error) {
 	if len(muts) == 0 {
 		return submitted{}, nil
@@ -265,32 +271,63 @@ func (e *Engine) Submit(ctx context.Context, client Client, muts []ClientMutatio
 	if len(muts) > e.opts.Limits.MaxMutationsPerPush {
 		return nil, core.Errorf(core.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
 	}
-	j := &job{client: client, muts: muts, done: make(chan jobResult, 1)}
+	j := &job{client: client, muts: muts, done: make(chan jobResult, 1), key: muts[0].WorkspaceID}
 	e.closeMu.RLock()
 	if e.closed {
 		e.closeMu.RUnlock()
 		return nil, errStopped
 	}
 	select {
-	case e.jobs[e.QueueOf(muts)] <- j:
+	case e.jobs[e.route(j.key)] <- j:
 		e.closeMu.RUnlock()
 		return submitted{j: j}, nil
 	case <-ctx.Done():
+		e.unroute(j.key)
 		e.closeMu.RUnlock()
 		return nil, ctx.Err()
 	}
 }
 
-// QueueOf is the committer queue a push goes to. Pushes to one workspace (by their first
-// mutation's) queue for the same committer, so that they group into one transaction instead of
-// waiting for each other's workspace lock.
-func (e *Engine) QueueOf(muts []ClientMutation) int {
-	if len(muts) == 0 {
-		return 0
+// route is the queue of a workspace's pushes. While it has pushes queued or committing, they all
+// go to one queue, so that they group into one transaction (instead of waiting for each other's
+// workspace lock) and apply in the order they came; a workspace with none is given the queue with
+// the fewest such workspaces, so that a few busy workspaces spread over the committers (a hash
+// put all of them on one committer now and then).
+type route struct{ queue, pending int }
+
+func (e *Engine) route(workspace string) int {
+	e.routeMu.Lock()
+	defer e.routeMu.Unlock()
+	r := e.routes[workspace]
+	if r == nil {
+		r = &route{}
+		for q, n := range e.load {
+			if n < e.load[r.queue] {
+				r.queue = q
+			}
+		}
+		e.routes[workspace] = r
+		e.load[r.queue]++
 	}
-	h := fnv.New32a()
-	h.Write([]byte(muts[0].WorkspaceID))
-	return int(h.Sum32() % uint32(len(e.jobs)))
+	r.pending++
+	return r.queue
+}
+
+// unroute ends a push of workspace (answered, or never queued).
+func (e *Engine) unroute(workspace string) {
+	e.routeMu.Lock()
+	defer e.routeMu.Unlock()
+	r := e.routes[workspace]
+	if r.pending--; r.pending == 0 {
+		delete(e.routes, workspace)
+		e.load[r.queue]--
+	}
+}
+
+// answer gives a job its result and ends its route.
+func (e *Engine) answer(j *job, r jobResult) {
+	e.unroute(j.key)
+	j.done <- r
 }
 
 func (p submitted) Wait(ctx context.Context) ([]Outcome, error) {

@@ -3,6 +3,7 @@ package sync
 import (
 	"context"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -165,5 +166,43 @@ func TestAGroupCommitAnswersEachPushOnItsOwn(t *testing.T) {
 		if !reflect.DeepEqual(noRecordState, RecordState{}) {
 			t.Errorf("the shared empty state of new records was written: %+v", noRecordState)
 		}
+
+		// Pushes through the committers leave no route behind once answered.
+		for _, w := range []string{w1, w2, w1} {
+			if _, err := e.Apply(ctx, anaDevice, []ClientMutation{put(w, recordID(), "Otra")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.routeMu.Lock()
+		left, load := len(e.routes), slices.Clone(e.load)
+		e.routeMu.Unlock()
+		if left != 0 || slices.ContainsFunc(load, func(n int) bool { return n != 0 }) {
+			t.Errorf("after the pushes were answered: %d routes, loads %v; want none", left, load)
+		}
 	})
+}
+
+// A workspace's pushes all go to one committer while any is queued or committing; a workspace
+// with none goes to the committer with the fewest such workspaces; an answered push ends its
+// part of the route, and a workspace whose pushes are all answered has none left.
+func TestPushesRouteToTheLeastBusyCommitterAndStayThere(t *testing.T) {
+	e := &Engine{routes: map[string]*route{}, load: make([]int, 2)}
+	got := []int{e.route("a"), e.route("b"), e.route("a"), e.route("c"), e.route("d"), e.route("b")}
+	if want := []int{0, 1, 0, 0, 1, 1}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("queues %v, want %v", got, want)
+	}
+	e.unroute("a")
+	// a still has a push pending: it keeps its queue, and the loads stay 2 and 2.
+	if q := e.route("e"); q != 0 || e.load[0] != 3 || e.load[1] != 2 {
+		t.Fatalf("e went to %d, loads %v; want 0 and [3 2]", q, e.load)
+	}
+	for _, w := range []string{"a", "b", "b", "c", "d", "e"} {
+		e.unroute(w)
+	}
+	if len(e.routes) != 0 || e.load[0] != 0 || e.load[1] != 0 {
+		t.Fatalf("after every push was answered: routes %v, loads %v; want none", e.routes, e.load)
+	}
+	if q := e.route("a"); q != 0 {
+		t.Fatalf("a workspace routed afresh went to %d, want 0", q)
+	}
 }

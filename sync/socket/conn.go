@@ -23,7 +23,7 @@ import (
 // One socket. Three goroutines share it (and one per push in flight):
 //
 //   - the reader (the handler's goroutine) reads messages one at a time: hello, pushes (submitted
-//     to the engine, at most maxPushesInFlight unanswered, all to one committer queue, so that a
+//     to the engine, at most maxPushesInFlight unanswered, all of one workspace, so that a
 //     client's pushes commit in the order it sent them), pulls (handed to the deliverer) and
 //     pings (anything but a push waits until the pushes before it are answered);
 //   - while a push is in flight, a goroutine of its own waits for its commit and answers it, after
@@ -178,12 +178,12 @@ type conn struct {
 	// Pushes in flight: the reader submits a push and reads on; a goroutine of the push's own
 	// waits for its commit and answers it after the one before it (answered: closed once the last
 	// push submitted is answered). slots bounds them (maxPushesInFlight); unanswered counts those
-	// not answered yet; lastQueue is the committer queue of the last one submitted. An idle socket
-	// has no such goroutine.
-	slots      chan struct{}
-	unanswered gosync.WaitGroup
-	lastQueue  int
-	answered   chan struct{}
+	// not answered yet; lastWorkspace is the first mutation's workspace of the last one submitted.
+	// An idle socket has no such goroutine.
+	slots         chan struct{}
+	unanswered    gosync.WaitGroup
+	lastWorkspace string
+	answered      chan struct{}
 
 	// deadlineMu orders the reader's own read deadlines with the close's linger: once closing, the
 	// read deadline is the writer's alone.
@@ -527,15 +527,15 @@ func (c *conn) handlePush(m map[string]any) (closeReason, bool) {
 	return c.submitPush(muts, rejected)
 }
 
-// submitPush submits a push's valid mutations to the engine, for the answerer to answer once
-// they commit, and returns without waiting, but for a free slot (maxPushesInFlight). A push that
-// goes to another committer queue than the one before it waits until that one is answered:
-// pushes of one connection are applied in the order they are sent (PROTOCOL.md), which one queue
-// keeps and two might not.
+// submitPush submits a push's valid mutations to the engine, to be answered once they commit,
+// and returns without waiting, but for a free slot (maxPushesInFlight). A push whose first
+// mutation's workspace differs from the one before it waits until that one is answered: pushes of
+// one connection are applied in the order they are sent (PROTOCOL.md), which the engine keeps
+// for pushes of one workspace (they queue for one committer) and not across workspaces.
 func (c *conn) submitPush(muts []psync.ClientMutation, rejected []psync.Outcome) (closeReason, bool) {
-	if q := c.s.engine.QueueOf(muts); q != c.lastQueue {
+	if w := muts[0].WorkspaceID; w != c.lastWorkspace {
 		c.unanswered.Wait()
-		c.lastQueue = q
+		c.lastWorkspace = w
 	}
 	select {
 	case c.slots <- struct{}{}:

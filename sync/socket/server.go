@@ -22,9 +22,8 @@ type Engine interface {
 	// BindClient records that clientID belongs to userID (EFORBIDDEN: it belongs to another).
 	BindClient(ctx context.Context, userID, clientID string) error
 	// Submit queues one push for its committer; its Wait returns once its commit is durable.
+	// Pushes whose first mutations are of one workspace apply in the order they were submitted.
 	Submit(ctx context.Context, client psync.Client, muts []psync.ClientMutation) (psync.Push, error)
-	// QueueOf is the committer queue of a push: pushes submitted to one queue apply in order.
-	QueueOf(muts []psync.ClientMutation) int
 	ChangesPage(ctx context.Context, userID, workspaceID string, after int64, limit int) (psync.ChangesPage, error)
 	SnapshotPage(ctx context.Context, userID, workspaceID, token string, limit int) (psync.SnapshotPage, error)
 	ReadRole(ctx context.Context, userID, workspaceID string) (authz.Role, error)
