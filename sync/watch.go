@@ -61,15 +61,21 @@ type Commit struct {
 	Seq       int64 // the workspace's change log now reaches it
 
 	// A commit of this instance also carries what it wrote, so that a live reader need not read
-	// it back: its changes (after From, up to Seq, as one page that has no more), and the users
-	// whose membership of the workspace the commit's transaction read, under the workspace's lock,
-	// and found valid (the pushers). A reader among Readers whose position is From may be sent
-	// Page as it is: it is the page ChangesPage would read for it, membership included. Page is
-	// nil for another instance's commit and for one too large for a page (readers read those).
+	// it back: its changes (after From, up to Seq, as consecutive pages, each with no more), and
+	// the users whose membership of the workspace the commit's transaction read, under the
+	// workspace's lock, and found valid (the pushers). A reader among Readers whose position is
+	// From may be sent Pages as they are: they hold the changes ChangesPage would read for it,
+	// membership included, cut where it would cut them; as a live reader is sent consecutive
+	// commits, each page says it has no more. Pages is nil for another instance's commit and for
+	// one of more than maxCommitPages pages (readers read those).
 	From    int64
-	Page    *ChangesPage
+	Pages   []*ChangesPage
 	Readers []string
 }
+
+// maxCommitPages bounds the pages a commit carries: a group of pushes to one workspace (a
+// socket's pushes in flight join the same group).
+const maxCommitPages = 4
 
 // Size is about how many bytes the page's changes take (what MaxPageBytes bounds).
 func (p ChangesPage) Size() int { return p.bytes }
@@ -81,22 +87,31 @@ func (g *groupTxn) commits(heads map[string]int64) []Commit {
 	for _, w := range sortedKeys(heads) {
 		we := g.workspaces[w]
 		c := Commit{Workspace: w, Seq: heads[w], From: we.startAt}
-		page := &ChangesPage{Cursor: c.Seq, Changes: make([]Change, 0, min(c.Seq-c.From, int64(g.e.opts.Limits.MaxChangesPerPage)))}
+		limits := g.e.opts.Limits
+		var pages []*ChangesPage
+		var page *ChangesPage
+		n := 0
 		for _, ch := range g.changes {
 			if ch.key.workspace != w {
 				continue
 			}
 			size := len(ch.body) + 200 // as ChangesPage counts
-			if len(page.Changes) == g.e.opts.Limits.MaxChangesPerPage || page.bytes+size > g.e.opts.Limits.MaxPageBytes {
-				page = nil
-				break
+			if page == nil || len(page.Changes) == limits.MaxChangesPerPage || page.bytes+size > limits.MaxPageBytes {
+				if len(pages) == maxCommitPages {
+					pages = nil
+					break
+				}
+				page = &ChangesPage{Changes: make([]Change, 0, min(c.Seq-c.From-int64(n), int64(limits.MaxChangesPerPage)))}
+				pages = append(pages, page)
 			}
 			page.Changes = append(page.Changes, Change{Seq: ch.seq, Collection: ch.key.collection, RecordID: ch.key.id,
 				Author: ch.client, MutationID: ch.mutationID, Body: slices.Clone(json.RawMessage(ch.body))})
+			page.Cursor = ch.seq
 			page.bytes += size
+			n++
 		}
-		if page != nil && int64(len(page.Changes)) == c.Seq-c.From {
-			c.Page = page
+		if pages != nil && int64(n) == c.Seq-c.From {
+			c.Pages = pages
 			for uw, role := range g.roles {
 				if uw.workspace == w && authz.Authorize(authz.Request{Role: role, Action: authz.RecordRead}) == nil { // as ChangesPage
 					c.Readers = append(c.Readers, uw.user)

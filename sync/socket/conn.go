@@ -128,23 +128,36 @@ const (
 	maxReadyBytes = 1 << 20
 )
 
-// commit is a commit of the engine as the sockets it pokes share it: its changes message is
-// encoded once, by the first socket that sends it.
+// commit is a commit of the engine as the sockets it pokes share it: its changes messages are
+// encoded once, by the first socket that sends them.
 type commit struct {
 	psync.Commit
 	once gosync.Once
-	msg  []byte
+	msgs [][]byte
+	size int // the pages' sizes
 }
 
-func (m *commit) message() []byte {
-	m.once.Do(func() { m.msg = psync.EncodeChanges(m.Workspace, *m.Page) })
-	return m.msg
+func newCommit(c psync.Commit) *commit {
+	m := &commit{Commit: c}
+	for _, p := range c.Pages {
+		m.size += p.Size()
+	}
+	return m
 }
 
-// sendableTo: the commit carries its page, and its transaction read the user's membership of the
+func (m *commit) messages() [][]byte {
+	m.once.Do(func() {
+		for _, p := range m.Pages {
+			m.msgs = append(m.msgs, psync.EncodeChanges(m.Workspace, *p))
+		}
+	})
+	return m.msgs
+}
+
+// sendableTo: the commit carries its pages, and its transaction read the user's membership of the
 // workspace (under the workspace's lock) and found it valid.
 func (m *commit) sendableTo(user string) bool {
-	if m == nil || m.Page == nil {
+	if m == nil || m.Pages == nil {
 		return false
 	}
 	_, found := slices.BinarySearch(m.Readers, user)
@@ -755,9 +768,9 @@ func (c *conn) poke(workspace string, seq int64, m *commit) {
 	if s != nil && seq > s.pos {
 		s.dirty = true
 		s.head = max(s.head, seq)
-		if s.live && len(s.ready) < maxReady && m.sendableTo(c.p.UserID) && s.readyBytes+m.Page.Size() <= maxReadyBytes {
+		if s.live && len(s.ready) < maxReady && m.sendableTo(c.p.UserID) && s.readyBytes+m.size <= maxReadyBytes {
 			s.ready = append(s.ready, m)
-			s.readyBytes += m.Page.Size()
+			s.readyBytes += m.size
 		}
 	}
 	c.mu.Unlock()
@@ -860,8 +873,10 @@ func (c *conn) serveLive() {
 			if m.From != pos {
 				break // a gap (a commit of another instance in between): read
 			}
-			if !c.send(m.message()) {
-				return
+			for _, msg := range m.messages() {
+				if !c.send(msg) {
+					return
+				}
 			}
 			pos = m.Seq
 		}

@@ -131,3 +131,70 @@ func TestALiveSocketOfThePushersUserIsSentTheCommitsPageWithoutReadingIt(t *test
 		}
 	})
 }
+
+// A commit of more changes than a page holds carries them as consecutive pages, each cut where a
+// read would cut it: a live socket of the pusher's user is sent them all without reading, and they
+// hold what the change log holds.
+func TestACommitOfSeveralPagesIsSentWithoutReadingIt(t *testing.T) {
+	forEachStore(t, func(t *testing.T, db *store.DB) {
+		counter := &readCounter{reads: map[string]int{}}
+		const perPage = 3
+		env := newSocketEnvOver(t, db, psync.Options{Limits: psync.Limits{MaxChangesPerPage: perPage}}, socket.Options{}, func(e *psync.Engine) socket.Engine {
+			counter.Engine = e
+			return counter
+		})
+		owner, w := addUser(t, db), addWorkspace(t, db)
+		addMember(t, db, w, owner, "owner")
+		a, b := env.connect(owner), env.connect(owner)
+		for _, s := range []*wsClient{a, b} {
+			s.hello(uuid.NewString(), map[string]any{w: nil}, nil)
+			s.expect("snapshot")
+		}
+		for deadline := time.Now().Add(hangGuard); counter.total() < 2; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d reads after the snapshots, want 2", counter.total())
+			}
+		}
+		counter.reset()
+
+		clock, _ := psync.NewClock(psync.ClockConfig{Node: psync.NewNodeID(), Now: time.Now})
+		const n = 2*perPage + 1
+		var muts []map[string]any
+		for i := int64(1); i <= n; i++ {
+			muts = append(muts, wireMutation(i, w, "tasks", newRecordID(t), "put", clock.Now(), task(fmt.Sprintf("tarea %d", i)), nil))
+		}
+		a.send(push(muts...))
+		var got []any
+		var sizes []int
+		for cursor := int64(0); cursor < n; {
+			m := b.next()
+			if m["type"] != "changes" {
+				t.Fatalf("got %v, want changes", m)
+			}
+			changes := m["changes"].([]any)
+			got, sizes = append(got, changes...), append(sizes, len(changes))
+			cursor, _ = psync.JSONInt(m["cursor"])
+			if m["hasMore"] != false {
+				t.Errorf("a live page says it has more: %v", m["hasMore"])
+			}
+		}
+		if !reflect.DeepEqual(sizes, []int{perPage, perPage, 1}) {
+			t.Errorf("pages of %v changes, want %d, %d and 1", sizes, perPage, perPage)
+		}
+		if reads := counter.count(owner); reads != 0 {
+			t.Errorf("the pusher's user's sockets read %d change pages, want none (the commit carried them)", reads)
+		}
+		var want []any
+		for after := int64(0); after < n; {
+			page, err := env.engine.ChangesPage(context.Background(), owner, w, after, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, b.decode(psync.EncodeChanges(w, page))["changes"].([]any)...)
+			after = page.Cursor
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the commit's pages differ from the change log as read:\n got %v\nwant %v", got, want)
+		}
+	})
+}

@@ -116,7 +116,7 @@ func (h *hub) poke(pc psync.Commit) {
 		targets = append(targets, c)
 	}
 	h.mu.Unlock()
-	m := &commit{Commit: pc}
+	m := newCommit(pc)
 	for _, c := range targets {
 		c.poke(pc.Workspace, pc.Seq, m)
 	}
