@@ -98,23 +98,7 @@ func appendNewRecord(b []byte, m *Mutation) (out []byte, stateEnd, fields int) {
 	b = appendObjectSorted(b, m.Fields, keys)
 	fields = len(b) - fieldsAt
 	// Every clock is m's stamp and every author m's author: each text is written once and copied.
-	b = append(b, `,"clocks":{`...)
 	stampAt, stampEnd := -1, -1
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, k)
-		b = append(b, `:"`...)
-		if stampAt >= 0 {
-			b = append(b, b[stampAt:stampEnd]...)
-		} else {
-			stampAt = len(b)
-			b = m.Stamp.appendText(b)
-			stampEnd = len(b)
-		}
-		b = append(b, '"')
-	}
 	stamp := func(b []byte) []byte {
 		if stampAt >= 0 {
 			return append(b, b[stampAt:stampEnd]...)
@@ -123,6 +107,16 @@ func appendNewRecord(b []byte, m *Mutation) (out []byte, stateEnd, fields int) {
 		b = m.Stamp.appendText(b)
 		stampEnd = len(b)
 		return b
+	}
+	b = append(b, `,"clocks":{`...)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, `:"`...)
+		b = stamp(b)
+		b = append(b, '"')
 	}
 	b = append(b, `},"authors":{`...)
 	at, end := -1, -1
