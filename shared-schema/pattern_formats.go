@@ -3,6 +3,7 @@ package schema
 import (
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // formatPattern gives a hand-written matcher for the schemas' formats that fastPattern cannot
@@ -42,7 +43,7 @@ func (p decimalPattern) MatchString(s string) bool {
 	if p.signed && len(s) > 0 && s[0] == '-' {
 		s = s[1:]
 	}
-	whole, fraction, point := cutPoint(s)
+	whole, fraction, point := strings.Cut(s, ".")
 	if len(whole) == 0 || len(whole) > p.maxInt || whole[0] == '0' && len(whole) > 1 || !digits(whole) {
 		return false
 	}
@@ -55,7 +56,7 @@ const sharePatternText = `^(?:100(?:\.0{1,2})?|[1-9][0-9]?(?:\.[0-9]{1,2})?|0\.(
 type sharePattern struct{}
 
 func (sharePattern) MatchString(s string) bool {
-	whole, fraction, point := cutPoint(s)
+	whole, fraction, point := strings.Cut(s, ".")
 	if point && (len(fraction) < 1 || len(fraction) > 2 || !digits(fraction)) {
 		return false
 	}
@@ -90,16 +91,6 @@ func (datePattern) MatchString(s string) bool {
 		days = 29
 	}
 	return day <= days
-}
-
-// cutPoint splits s at its first '.'.
-func cutPoint(s string) (whole, fraction string, point bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '.' {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }
 
 // digits reports whether s is all ASCII digits.

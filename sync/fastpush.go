@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	schema "patrimonio/shared-schema"
+	"patrimonio/sync/internal/freelist"
 )
 
 // FastPush reads a push message that is valid as it is (every mutation passes the schema and the
@@ -30,12 +31,10 @@ func FastPush(raw []byte, maxMutations int) (muts []ClientMutation, ok bool) {
 	f := fastPushReader{p: p, known: known, limit: min(maxMutations, schema.MaxMutationsPerPush)}
 	// The mutations are read into a reused slice, then copied into one of their exact number:
 	// growing a new slice to it was a tenth of the bytes a push allocated.
-	scratch := pushScratch.Get().(*[]ClientMutation)
-	f.muts = (*scratch)[:0]
+	f.muts, _ = pushScratch.Get()
 	defer func() {
 		clear(f.muts)
-		*scratch = f.muts[:0]
-		pushScratch.Put(scratch)
+		pushScratch.Put(f.muts[:0])
 	}()
 	p.space()
 	if !f.root() {
@@ -48,7 +47,9 @@ func FastPush(raw []byte, maxMutations int) (muts []ClientMutation, ok bool) {
 	return append([]ClientMutation(nil), f.muts...), true
 }
 
-var pushScratch = gosync.Pool{New: func() any { return new([]ClientMutation) }}
+// pushScratch keeps the slices pushes are read into (a garbage collection would empty a
+// sync.Pool every few pushes under load): one per push being read at once, at most 8.
+var pushScratch = freelist.New(8, func(m []ClientMutation) bool { return cap(m) <= 2*schema.MaxMutationsPerPush })
 
 type fastPushReader struct {
 	p     *docParser
