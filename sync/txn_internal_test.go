@@ -118,3 +118,27 @@ func TestThePipelinedPostgresTransactionKeepsItsWritesInOrderAndAllOrNothing(t *
 		t.Fatalf("%d rows, want 3", got)
 	}
 }
+
+// The push transaction's statements run with generic plans (txn.go, beginTxn): Postgres would
+// otherwise plan the read of a push's records again at every push.
+func TestThePostgresPushTransactionPlansItsStatementsOnce(t *testing.T) {
+	db := testkit.Open(t, store.Postgres, pgtest.URL(t))
+	e, err := New(db, Options{GCInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ctx := context.Background()
+	tx, err := e.beginTxn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.rollback(ctx)
+	var mode string
+	if err := tx.queryRow(ctx, `SELECT current_setting('plan_cache_mode')`).Scan(&mode); err != nil {
+		t.Fatal(err)
+	}
+	if mode != "force_generic_plan" {
+		t.Fatalf("plan_cache_mode in the push transaction is %q, want force_generic_plan", mode)
+	}
+}

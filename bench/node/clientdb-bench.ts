@@ -10,13 +10,15 @@
 // Each device is its own Node process (device.ts). Input comes from the environment:
 //   BENCH_BASE_URL                       the server (http://127.0.0.1:port)
 //   BENCH_SERVER_PID                     its process id (for its CPU time; optional)
-//   BENCH_NODE_PROF                      a directory: each device writes a V8 CPU profile there
+//   BENCH_NODE_PROF                      a directory: each device writes there a V8 CPU profile of
+//                                        the measured interval (offline-A.cpuprofile, offline-B...,
+//                                        cold.cpuprofile); bench/node/profile-top.ts sums one up
 //   BENCH_OFFLINE_EDITS                  N (0 skips offline_10k)
 //   BENCH_COLD_EMAIL, BENCH_COLD_PASSWORD, BENCH_COLD_WORKSPACE, BENCH_COLD_RECORDS
 //                                        the seeded account, its workspace and M (M=0 skips)
 // The result is one line on stdout: `RESULT {json}`. Progress goes to stderr.
 import { fork, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { signIn, signUp } from "@patrimonio/clientdb/node";
 import type { Reply, Request } from "./device";
@@ -29,11 +31,9 @@ class Device {
   readonly #waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
   constructor(readonly label: string) {
-    // BENCH_NODE_PROF=dir: each device writes a V8 CPU profile there when it exits.
-    const prof = process.env.BENCH_NODE_PROF;
     this.#child = fork(path.join(import.meta.dirname, "device.ts"), [], {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
-      execArgv: [...process.execArgv, ...(prof ? ["--cpu-prof", "--cpu-prof-dir", path.join(prof, `device-${label}`)] : [])],
+      execArgv: process.execArgv,
     });
     this.#child.on("message", (raw) => {
       const reply = raw as Reply;
@@ -96,6 +96,14 @@ function serverCpu(): number {
   }
 }
 const result: Record<string, number> = {};
+const profDir = process.env.BENCH_NODE_PROF;
+
+/** Starts (file absent) or stops and writes (file) the devices' profiles, when BENCH_NODE_PROF is set. */
+async function profile(devices: Device[], name?: (d: Device) => string): Promise<void> {
+  if (!profDir) return;
+  if (name) mkdirSync(profDir, { recursive: true });
+  await Promise.all(devices.map((d) => d.call({ cmd: "profile", file: name ? path.join(profDir, name(d)) : undefined })));
+}
 
 async function offline(edits: number): Promise<void> {
   const password = `bench password ${Math.random().toString(36).slice(2)}`;
@@ -118,11 +126,13 @@ async function offline(edits: number): Promise<void> {
     const [cpuA0, cpuB0, cpuS0] = [await a.call<number>({ cmd: "cpu" }), await b.call<number>({ cmd: "cpu" }), serverCpu()];
     // B watches its cursor from now on (after each page applied; every 100 ms besides); nothing
     // can reach it before A is online.
+    await profile([a, b]);
     const seen = b.call<number>({ cmd: "waitCursor", target, pollMs: 100 });
     const t0 = performance.now();
     await a.call({ cmd: "network", online: true });
     await seen;
     const elapsed = performance.now() - t0;
+    await profile([a, b], (d) => `offline-${d.label}.cpuprofile`);
     const [cpuA1, cpuB1, cpuS1] = [await a.call<number>({ cmd: "cpu" }), await b.call<number>({ cmd: "cpu" }), serverCpu()];
     result.offline_cpu_a = (cpuA1 - cpuA0) / 1000;
     result.offline_cpu_b = (cpuB1 - cpuB0) / 1000;
@@ -150,7 +160,9 @@ async function coldSync(records: number): Promise<void> {
   try {
     await c.call({ cmd: "open", name: "c", baseUrl, cookie: s.cookie, workspace: ws, online: true });
     const cpuS0 = serverCpu();
+    await profile([c]);
     const { ms, cpuMs } = await c.call<{ ms: number; cpuMs: number }>({ cmd: "coldSync" });
+    await profile([c], () => "cold.cpuprofile");
     result.cold_sync_cpu_device = cpuMs / 1000;
     result.cold_sync_cpu_server = serverCpu() - cpuS0;
     const got = await c.call<number>({ cmd: "count", collections: ["tasks", "assets"] });

@@ -5,6 +5,8 @@
 import { SyncClient, MemoryLockManager, type NetworkLike } from "@patrimonio/clientdb";
 import type { ClientDb } from "@patrimonio/clientdb";
 import { nodeSocket, openNodeDevice, syncUrlOf } from "@patrimonio/clientdb/node";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { storeFloorA, storeFloorB } from "./store-floor";
 
 export type Request =
@@ -18,6 +20,7 @@ export type Request =
   | { id: number; cmd: "count"; collections: ("tasks" | "assets")[] }
   | { id: number; cmd: "cpu" }
   | { id: number; cmd: "storeFloor"; side: "A" | "B" }
+  | { id: number; cmd: "profile"; file?: string }
   | { id: number; cmd: "stop" };
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
@@ -41,6 +44,8 @@ class Network implements NetworkLike {
 }
 
 let db: ClientDb | undefined;
+/** A V8 CPU profile in progress (the `profile` request), of the measured interval only. */
+let profiler: Session | undefined;
 let client: SyncClient | undefined;
 let network: Network | undefined;
 let workspace = "";
@@ -133,6 +138,24 @@ async function handle(req: Request): Promise<unknown> {
     }
     case "cpu":
       return cpuMs();
+    case "profile": {
+      // Without a file: start a V8 CPU profile; with one: stop it and write it there (a
+      // .cpuprofile, for Chrome's DevTools or bench/node/profile-top.ts).
+      if (req.file === undefined) {
+        profiler = new Session();
+        profiler.connect();
+        await profiler.post("Profiler.enable");
+        await profiler.post("Profiler.setSamplingInterval", { interval: 100 });
+        await profiler.post("Profiler.start");
+        return null;
+      }
+      const s = need(profiler, "profile (not started)");
+      const { profile } = await s.post("Profiler.stop");
+      s.disconnect();
+      profiler = undefined;
+      writeFileSync(req.file, JSON.stringify(profile));
+      return null;
+    }
     case "storeFloor": {
       // The storage floor (store-floor.ts), on a copy of this device's rows.
       const d = need(db, "storeFloor");
