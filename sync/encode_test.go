@@ -147,3 +147,39 @@ func TestANewRecordsFirstMutationIsWrittenAsTheMergeMakesIt(t *testing.T) {
 		}
 	}
 }
+
+// appendString escapes as encoding/json does: every byte alone and after a plain one, every pair
+// of bytes of 0x80 and above around the two-byte and three-byte starts (U+2028 and U+2029
+// among them), and random strings of bytes of every kind.
+func TestAppendStringEscapesAsEncodingJSONDoes(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+	for c := range 256 {
+		check(string([]byte{byte(c)}))
+		check("ab" + string([]byte{byte(c)}) + "cd")
+	}
+	for hi := 0x80; hi < 0x100; hi++ {
+		for lo := 0x80; lo < 0xc0; lo++ {
+			check(string([]byte{byte(hi), byte(lo)}))
+			check("x" + string([]byte{0xe2, byte(hi), byte(lo)}) + "y")
+		}
+	}
+	seed := testSeed(t)
+	rng := rand.New(rand.NewPCG(seed, seed^0xa5a5))
+	alphabet := []byte("aZ09 _-.\"\\<>&\n\t\x00\x1f\x7f\xc3\xa1\xe2\x80\xa8\xa9\xf0\x9f\x8f\x96\xff")
+	for range 20000 {
+		b := make([]byte, rng.IntN(24))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		check(string(b))
+	}
+}
