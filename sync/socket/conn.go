@@ -2,13 +2,13 @@ package socket
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"net"
 	"slices"
-	"sort"
 	gosync "sync"
 	"time"
 
@@ -597,9 +597,14 @@ func (c *conn) answerPush(outcomes []psync.Outcome, err error, rejected []psync.
 	if err != nil {
 		return c.pushFailed(err)
 	}
-	all := append(rejected, outcomes...)
-	sort.Slice(all, func(i, j int) bool { return all[i].MutationID < all[j].MutationID })
-	var acks []ackEntry
+	// In mutation id order: the engine's outcomes are, in the push's order (and a device pushes
+	// its ids in order); the mutations refused before the engine join them.
+	all := outcomes
+	if len(rejected) > 0 || !slices.IsSortedFunc(outcomes, byMutationID) {
+		all = append(append(make([]psync.Outcome, 0, len(rejected)+len(outcomes)), rejected...), outcomes...)
+		slices.SortStableFunc(all, byMutationID)
+	}
+	var acks ackWriter
 	for _, o := range all {
 		if o.Status == psync.StatusRejected {
 			msg := rejectMessage{Type: msgReject, MutationID: o.MutationID, Code: o.Code, Issues: wireIssues(o.Issues, c.lang)}
@@ -608,18 +613,15 @@ func (c *conn) answerPush(outcomes []psync.Outcome, err error, rejected []psync.
 			}
 			continue
 		}
-		a := ackEntry{MutationID: o.MutationID, Status: o.Status, Seq: o.Seq}
-		if !o.Stamp.IsZero() {
-			st := o.Stamp
-			a.Stamp = &st
-		}
-		acks = append(acks, a)
+		acks.add(o, len(all))
 	}
-	if len(acks) > 0 {
-		c.send(encodeAck(acks))
+	if msg := acks.message(); msg != nil {
+		c.send(msg)
 	}
 	return closeReason{}, true
 }
+
+func byMutationID(a, b psync.Outcome) int { return cmp.Compare(a.MutationID, b.MutationID) }
 
 // send queues a message. It waits while the queue is full; a socket that takes no room for
 // SlowConsumerTimeout is closed as a slow consumer. false: the socket is closing.

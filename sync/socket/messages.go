@@ -100,32 +100,43 @@ func wireIssues(issues []schema.Issue, lang string) []wireIssue {
 	return out
 }
 
-// encodeAck writes an ack message: what mustJSON(ackMessage{...}) writes, without reflection (a
-// push's ack lists up to 500 mutations; messages_test.go compares both).
-func encodeAck(acks []ackEntry) []byte {
-	b := make([]byte, 0, 24+len(acks)*(64+psync.StampLen))
-	b = append(b, `{"type":"ack","acks":[`...)
-	for i, a := range acks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"mutationId":`...)
-		b = strconv.AppendInt(b, a.MutationID, 10)
-		b = append(b, `,"status":`...)
-		b = strconv.AppendQuote(b, string(a.Status)) // a Status is plain ASCII: quoted as JSON quotes it
-		b = append(b, `,"seq":`...)
-		b = strconv.AppendInt(b, a.Seq, 10)
-		if a.Stamp != nil {
-			var err error
-			b = append(b, `,"stamp":"`...)
-			if b, err = a.Stamp.AppendText(b); err != nil {
-				panic("sync: encode a server message: " + err.Error())
-			}
-			b = append(b, '"')
-		}
-		b = append(b, '}')
+// ackWriter writes an ack message entry by entry, straight from the outcomes: what
+// mustJSON(ackMessage{...}) writes for the same entries, without reflection or an ackEntry (and
+// its stamp) per mutation. A push of 500 is answered with one message of 500 entries.
+type ackWriter struct{ b []byte }
+
+// add appends the ack of an applied or duplicate outcome (n: the entries expected, to size the
+// message once).
+func (w *ackWriter) add(o psync.Outcome, n int) {
+	if w.b == nil {
+		w.b = make([]byte, 0, 24+n*(64+psync.StampLen))
+		w.b = append(w.b, `{"type":"ack","acks":[`...)
+	} else {
+		w.b = append(w.b, ',')
 	}
-	return append(b, "]}"...)
+	b := append(w.b, `{"mutationId":`...)
+	b = strconv.AppendInt(b, o.MutationID, 10)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendQuote(b, string(o.Status)) // a Status is plain ASCII: quoted as JSON quotes it
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, o.Seq, 10)
+	if !o.Stamp.IsZero() {
+		var err error
+		b = append(b, `,"stamp":"`...)
+		if b, err = o.Stamp.AppendText(b); err != nil {
+			panic("sync: encode a server message: " + err.Error())
+		}
+		b = append(b, '"')
+	}
+	w.b = append(b, '}')
+}
+
+// message is the ack message, nil when no entry was added.
+func (w *ackWriter) message() []byte {
+	if w.b == nil {
+		return nil
+	}
+	return append(w.b, "]}"...)
 }
 
 func mustJSON(v any) []byte {
