@@ -90,6 +90,10 @@ func (g *groupTxn) commits(heads map[string]int64) []Commit {
 		limits := g.e.opts.Limits
 		var pages []*ChangesPage
 		var page *ChangesPage
+		// The bodies are in the group's arena, which the committer's next group reuses: they are
+		// copied, each page's into one buffer.
+		var bodies []byte
+		left := bodyBytes(g.changes, w)
 		n := 0
 		for _, ch := range g.changes {
 			if ch.key.workspace != w {
@@ -103,9 +107,15 @@ func (g *groupTxn) commits(heads map[string]int64) []Commit {
 				}
 				page = &ChangesPage{Changes: make([]Change, 0, min(c.Seq-c.From-int64(n), int64(limits.MaxChangesPerPage)))}
 				pages = append(pages, page)
+				bodies = make([]byte, 0, min(left, limits.MaxPageBytes))
 			}
+			if len(bodies)+len(ch.body) > cap(bodies) { // not expected: a page's bodies fit its bytes
+				bodies = make([]byte, 0, max(len(ch.body), min(left, limits.MaxPageBytes)))
+			}
+			bodies = append(bodies, ch.body...)
+			left -= len(ch.body)
 			page.Changes = append(page.Changes, Change{Seq: ch.seq, Collection: ch.key.collection, RecordID: ch.key.id,
-				Author: ch.client, MutationID: ch.mutationID, Body: slices.Clone(json.RawMessage(ch.body))})
+				Author: ch.client, MutationID: ch.mutationID, Body: json.RawMessage(bodies[len(bodies)-len(ch.body) : len(bodies) : len(bodies)])})
 			page.Cursor = ch.seq
 			page.bytes += size
 			n++
@@ -122,6 +132,17 @@ func (g *groupTxn) commits(heads map[string]int64) []Commit {
 		out = append(out, c)
 	}
 	return out
+}
+
+// bodyBytes is the size of the change bodies of workspace w.
+func bodyBytes(changes []changeRow, w string) int {
+	n := 0
+	for _, ch := range changes {
+		if ch.key.workspace == w {
+			n += len(ch.body)
+		}
+	}
+	return n
 }
 
 func (ws *watchers) missed() { ws.each(func(w Watcher) { w.Missed() }) }
