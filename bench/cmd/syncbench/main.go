@@ -356,7 +356,34 @@ func (b *bench) conns(ctx context.Context) error {
 	}
 	b.res.add("fanout_latency_median_no_idle", percentileMS(base, 50), "ms", nil, "baseline: fanout_latency_median with the idle sockets closed (same server, right after)")
 	b.res.add("fanout_latency_p99_no_idle", percentileMS(base, 99), "ms", nil, "baseline: fanout_latency_p99 with the idle sockets closed")
+	rtt, err := roundTrips(ctx, s.dbURL, 300, 10*time.Millisecond)
+	if err != nil {
+		return err
+	}
+	b.res.add("fanout_pg_round_trip", percentileMS(rtt, 50), "ms", nil,
+		"context: one round trip to Postgres (SELECT 1 on the phase's database, from the bench), median of 300, each after the same 10 ms pause as the fan-out's samples; a live edit makes two (its reads, then its writes and commit), so this machine's wake-up latency after a pause is in the fan-out twice")
 	return nil
+}
+
+// roundTrips measures n round trips of SELECT 1 on one connection to dbURL, each `gap` after the
+// one before.
+func roundTrips(ctx context.Context, dbURL string, n int, gap time.Duration) ([]time.Duration, error) {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	out := make([]time.Duration, 0, n)
+	for range n {
+		var one int
+		start := time.Now()
+		if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+			return nil, fmt.Errorf("round trip: %w", err)
+		}
+		out = append(out, time.Since(start))
+		time.Sleep(gap)
+	}
+	return out, nil
 }
 
 // ingestPhase: the raw upsert baseline, then ingest through the sockets, on one database.
