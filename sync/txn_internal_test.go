@@ -13,12 +13,7 @@ import (
 // commit (txn.go): a read sees the writes queued before it, the commit stores them, and a queued
 // write that fails fails the read or the commit after it, storing nothing.
 func TestThePipelinedPostgresTransactionKeepsItsWritesInOrderAndAllOrNothing(t *testing.T) {
-	db := testkit.Open(t, store.Postgres, pgtest.URL(t))
-	e, err := New(db, Options{GCInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	db, e := postgresEngine(t)
 	ctx := context.Background()
 	if _, err := db.Exec(ctx, `CREATE TABLE pipeline_probe (id INTEGER PRIMARY KEY)`); err != nil {
 		t.Fatal(err)
@@ -122,12 +117,7 @@ func TestThePipelinedPostgresTransactionKeepsItsWritesInOrderAndAllOrNothing(t *
 // The push transaction's statements run with generic plans (txn.go, beginTxn): Postgres would
 // otherwise plan the read of a push's records again at every push.
 func TestThePostgresPushTransactionPlansItsStatementsOnce(t *testing.T) {
-	db := testkit.Open(t, store.Postgres, pgtest.URL(t))
-	e, err := New(db, Options{GCInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	_, e := postgresEngine(t)
 	ctx := context.Background()
 	tx, err := e.beginTxn(ctx)
 	if err != nil {
@@ -141,4 +131,16 @@ func TestThePostgresPushTransactionPlansItsStatementsOnce(t *testing.T) {
 	if mode != "force_generic_plan" {
 		t.Fatalf("plan_cache_mode in the push transaction is %q, want force_generic_plan", mode)
 	}
+}
+
+// postgresEngine is an engine on a fresh Postgres database of the test cluster.
+func postgresEngine(t *testing.T) (*store.DB, *Engine) {
+	t.Helper()
+	db := testkit.Open(t, store.Postgres, pgtest.URL(t))
+	e, err := New(db, Options{GCInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return db, e
 }
