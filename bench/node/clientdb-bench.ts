@@ -31,10 +31,7 @@ class Device {
   readonly #waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
   constructor(readonly label: string) {
-    this.#child = fork(path.join(import.meta.dirname, "device.ts"), [], {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-      execArgv: process.execArgv,
-    });
+    this.#child = fork(path.join(import.meta.dirname, "device.ts"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     this.#child.on("message", (raw) => {
       const reply = raw as Reply;
       const w = this.#waiting.get(reply.id);

@@ -3,6 +3,7 @@
 //
 //   npx tsx bench/node/profile-top.ts FILE [N]
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 
 interface Node {
   id: number;
@@ -33,9 +34,12 @@ for (let i = 0; i < p.samples.length; i++) {
   total += dt;
 }
 
+// Files are named from the package (node_modules) or from the repository (the working directory).
+const root = pathToFileURL(process.cwd()).href + "/";
 const label = (n: Node): string => {
   const f = n.callFrame;
-  const where = f.url ? `${f.url.replace(/^.*\/(node_modules|work\/main)\//, "")}:${f.lineNumber + 1}` : "";
+  const file = f.url.replace(/^.*\/node_modules\//, "").replace(root, "");
+  const where = f.url ? `${file}:${f.lineNumber + 1}` : "";
   return `${f.functionName || "(anonymous)"} ${where}`.trim();
 };
 

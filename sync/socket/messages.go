@@ -42,18 +42,6 @@ type welcomeLimits struct {
 	MaxMessagesPerSecond int `json:"maxMessagesPerSecond"`
 }
 
-type ackMessage struct {
-	Type string     `json:"type"`
-	Acks []ackEntry `json:"acks"`
-}
-
-type ackEntry struct {
-	MutationID int64        `json:"mutationId"`
-	Status     psync.Status `json:"status"`
-	Seq        int64        `json:"seq"`
-	Stamp      *psync.Stamp `json:"stamp,omitempty"`
-}
-
 type rejectMessage struct {
 	Type       string      `json:"type"`
 	MutationID int64       `json:"mutationId"`
@@ -100,9 +88,9 @@ func wireIssues(issues []schema.Issue, lang string) []wireIssue {
 	return out
 }
 
-// ackWriter writes an ack message entry by entry, straight from the outcomes: what
-// mustJSON(ackMessage{...}) writes for the same entries, without reflection or an ackEntry (and
-// its stamp) per mutation. A push of 500 is answered with one message of 500 entries.
+// ackWriter writes an ack message entry by entry, straight from the outcomes, without reflection
+// or a value (and its stamp) per mutation; messages_internal_test.go holds it to what
+// encoding/json writes. A push of 500 is answered with one message of 500 entries.
 type ackWriter struct{ b []byte }
 
 // add appends the ack of an applied or duplicate outcome (n: the entries expected, to size the

@@ -8,6 +8,20 @@ import (
 	psync "patrimonio/sync"
 )
 
+// ackMessage and ackEntry are the ack message as encoding/json writes it: the reference of
+// ackWriter.
+type ackMessage struct {
+	Type string     `json:"type"`
+	Acks []ackEntry `json:"acks"`
+}
+
+type ackEntry struct {
+	MutationID int64        `json:"mutationId"`
+	Status     psync.Status `json:"status"`
+	Seq        int64        `json:"seq"`
+	Stamp      *psync.Stamp `json:"stamp,omitempty"`
+}
+
 // TestTheAckWriterWritesWhatEncodingJSONWrites: the hand-written ack encoder and encoding/json
 // write the same bytes for acks with and without stamps, and large ids and sequence numbers (an
 // ack lists at least one mutation: the connection sends none otherwise).
