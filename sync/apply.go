@@ -154,7 +154,7 @@ func (r *recordEntry) conflicts() int64 {
 
 var (
 	recordColumns = []string{"workspace_id", "collection", "record_id", "seq", "deleted", "conflicts", "state", "updated_at"}
-	changeColumns = []string{"workspace_id", "seq", "collection", "record_id", "client_id", "mutation_id", "mutation", "created_at"}
+	changeColumns = []string{"workspace_id", "seq", "collection", "record_id", "client_id", "mutation_id", "mutation", "created_at", "run_length"}
 )
 
 type workspaceEntry struct {
@@ -171,6 +171,10 @@ type changeRow struct {
 	client     string
 	mutationID int64
 	body       []byte // in the group's arena
+	// run is the length of the run this change starts (migration 0017): the client's consecutive
+	// mutation ids applied one after the other in this group, so at consecutive seqs of one
+	// workspace. 0 on a change that continues the run before it.
+	run int32
 }
 
 type conflictOp struct {
@@ -312,6 +316,7 @@ type groupTxn struct {
 
 	// What the decisions write.
 	changes     []changeRow
+	runStart    int // the index in changes of the last one's run
 	conflictOps []conflictOp
 	rejections  []rejectionRow
 	decided     map[clientWorkspace]int64 // new last ids
@@ -679,7 +684,7 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		entry.state = next
 	}
 	entry.encoded, entry.seq, entry.dirty = encoded, seq, true
-	g.changes = append(g.changes, changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
+	g.appendChange(changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
 	for _, c := range eff.Opened {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})
 	}
@@ -687,6 +692,23 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c})
 	}
 	return Outcome{MutationID: cm.MutationID, Status: StatusApplied, Seq: seq, Stamp: effective, Restamped: restamped}, nil
+}
+
+// appendChange adds c to the change log the group writes, as the next change of the run of the
+// change before it when c continues it (same client and workspace, the next mutation id and the
+// next seq), or else as the start of a run of its own.
+func (g *groupTxn) appendChange(c changeRow) {
+	if n := len(g.changes); n > 0 {
+		prev := &g.changes[n-1]
+		if prev.client == c.client && prev.key.workspace == c.key.workspace && prev.mutationID+1 == c.mutationID && prev.seq+1 == c.seq {
+			g.changes[g.runStart].run++
+			g.changes = append(g.changes, c)
+			return
+		}
+	}
+	c.run = 1
+	g.runStart = len(g.changes)
+	g.changes = append(g.changes, c)
 }
 
 // noRecordState is the state of a record not written yet. It is only ever read: a mutation
@@ -849,18 +871,30 @@ func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace 
 	case !errors.Is(err, sql.ErrNoRows):
 		return Outcome{}, false, fmt.Errorf("read rejection: %w", err)
 	}
-	var seq int64
+	// The change is in the run that starts nearest below it, if that run covers it (migration
+	// 0017): at the seq as far from the run's start as its id is from the start's id. A run whose
+	// start is gone was collected whole (sync/gc.go), so its other changes are answered as
+	// collected ones below.
+	var covers bool
+	var seq sql.NullInt64
 	var body []byte
-	err = tx.queryRow(ctx, `SELECT seq, mutation FROM sync_changes WHERE client_id = ? AND mutation_id = ? AND workspace_id = ?`,
-		client, id, workspace).Scan(&seq, &body)
+	err = tx.queryRow(ctx, `SELECT r.mutation_id + r.run_length > ?, c.seq, c.mutation
+		FROM (SELECT seq, mutation_id, run_length FROM sync_changes
+			WHERE client_id = ? AND workspace_id = ? AND run_length > 0 AND mutation_id <= ?
+			ORDER BY mutation_id DESC LIMIT 1) AS r
+		LEFT JOIN sync_changes AS c ON c.workspace_id = ? AND c.seq = r.seq + (? - r.mutation_id) AND c.client_id = ? AND c.mutation_id = ?`,
+		id, client, workspace, id, workspace, id, client, id).Scan(&covers, &seq, &body)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	case errors.Is(err, sql.ErrNoRows) || err == nil && !covers:
 		if id > collected {
 			return Outcome{}, false, nil
 		}
 		return Outcome{MutationID: id, Status: StatusDuplicate}, true, nil
 	case err != nil:
 		return Outcome{}, false, fmt.Errorf("read change of a resend: %w", err)
+	case !seq.Valid:
+		// A run covers the id but its change is not where the run says: never decide it again.
+		return Outcome{}, false, fmt.Errorf("read change of a resend: mutation %d of client %s is in a run of workspace %s but not at its seq", id, client, workspace)
 	}
 	var mb struct {
 		Stamp Stamp `json:"stamp"`
@@ -868,7 +902,7 @@ func (e *Engine) previousVerdict(ctx context.Context, tx txn, client, workspace 
 	if err := json.Unmarshal(body, &mb); err != nil {
 		return Outcome{}, false, fmt.Errorf("read change of a resend: %w", err)
 	}
-	return Outcome{MutationID: id, Status: StatusDuplicate, Seq: seq, Stamp: mb.Stamp}, true, nil
+	return Outcome{MutationID: id, Status: StatusDuplicate, Seq: seq.Int64, Stamp: mb.Stamp}, true, nil
 }
 
 // write writes what the group decided: records, change log, conflicts, rejections, the clients'

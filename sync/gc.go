@@ -80,9 +80,12 @@ func (e *Engine) collectWorkspace(ctx context.Context, workspace string, upTo in
 		return fmt.Errorf("collect workspace %s: %w", workspace, err)
 	}
 	// Remember, per client, the highest mutation id whose change goes: below it a resend without a
-	// change is a collected one, above it one never decided (see previousVerdict).
+	// change is a collected one, above it one never decided (see previousVerdict). A run whose
+	// first change goes counts as gone whole: its changes that stay can no longer be found (their
+	// run's start is how they are found), and were applied.
 	if _, err := tx.Exec(ctx, `UPDATE sync_client_workspaces AS w SET collected_mutation_id = c.m
-		FROM (SELECT client_id, MAX(mutation_id) AS m FROM sync_changes WHERE workspace_id = ? AND seq <= ? GROUP BY client_id) AS c
+		FROM (SELECT client_id, MAX(mutation_id + CASE WHEN run_length > 1 THEN run_length - 1 ELSE 0 END) AS m
+			FROM sync_changes WHERE workspace_id = ? AND seq <= ? GROUP BY client_id) AS c
 		WHERE w.client_id = c.client_id AND w.workspace_id = ? AND c.m > w.collected_mutation_id`, workspace, upTo, workspace); err != nil {
 		return fmt.Errorf("note collected mutation ids of %s: %w", workspace, err)
 	}

@@ -2,6 +2,7 @@ package sync_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +159,109 @@ func TestAnInvalidValueThatLosesTheMergeIsRejectedNotKept(t *testing.T) {
 		wantStatus(t, apply(t, e, b, fine), psync.StatusApplied)
 		if state := serverState(t, e, ana, w)["tasks/"+rec]; len(state.Conflicts) != 1 {
 			t.Fatalf("the valid loser is not a conflict: %+v", state.Conflicts)
+		}
+	})
+}
+
+// A resend is found through its run (migration 0017): a client's consecutive ids applied one
+// after the other in one group, whose first change alone carries the run's length and is indexed.
+// Every resend is answered with its change's own seq and stamp, whether it starts a run, ends one,
+// sits in the middle of one, follows a rejection (which ends a run) or arrived out of order.
+func TestEveryResendIsFoundThroughItsRunWithItsOwnSeqAndStamp(t *testing.T) {
+	forEachStore(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		clock := newFakeClock()
+		e := newEngine(t, db, psync.Options{Now: clock.Now})
+		user, w := addUser(t, db), addWorkspace(t, db)
+		addMember(t, db, w, user, "owner")
+		d := newDevice(t, e, user, clock.Now)
+		var muts []psync.ClientMutation
+		for i := range 10 {
+			fields := task(fmt.Sprintf("tarea %d", i+1))
+			if i == 3 {
+				fields = map[string]any{"title": "sin estado"} // invalid: rejected, no change
+			}
+			muts = append(muts, d.Put(w, newRecordID(t), fields, nil))
+		}
+		// Ids 1-7 in one push (3 and 4 around the rejection), then 10 before 8 and 9.
+		first := map[int64]psync.Outcome{}
+		for _, push := range [][]psync.ClientMutation{muts[:7], muts[9:], muts[7:9]} {
+			for _, o := range apply(t, e, d, push...) {
+				first[o.MutationID] = o
+			}
+		}
+		want := map[int64]int64{1: 3, 2: 0, 3: 0, 5: 3, 6: 0, 7: 0, 10: 1, 8: 2, 9: 0} // id: run_length
+		rows, err := db.Query(ctx, `SELECT mutation_id, run_length FROM sync_changes WHERE workspace_id = ?`, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[int64]int64{}
+		for rows.Next() {
+			var id, run int64
+			if err := rows.Scan(&id, &run); err != nil {
+				t.Fatal(err)
+			}
+			got[id] = run
+		}
+		rows.Close()
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("run lengths by mutation id %v, want %v", got, want)
+		}
+
+		// Each resent alone (the verdicts of its own group cannot answer it), then all at once.
+		for _, m := range muts {
+			again := apply(t, e, d, m)
+			sameAnswer(t, first[m.MutationID], again[0])
+		}
+		for i, o := range apply(t, e, d, muts...) {
+			sameAnswer(t, first[muts[i].MutationID], o)
+		}
+		if head, _, err := e.Head(ctx, w); err != nil || head != 9 {
+			t.Fatalf("head %d (%v): want the 9 applied mutations, none twice", head, err)
+		}
+	})
+}
+
+// sameAnswer: a resend gets the answer its mutation got the first time (applied becomes duplicate).
+func sameAnswer(t *testing.T, first, again psync.Outcome) {
+	t.Helper()
+	if first.Status == psync.StatusApplied {
+		first.Status = psync.StatusDuplicate
+	}
+	first.Restamped = false
+	if fmt.Sprint(again) != fmt.Sprint(first) {
+		t.Errorf("mutation %d resent: %+v, first answered %+v", first.MutationID, again, first)
+	}
+}
+
+// A run whose first change garbage collection removes while its later ones stay (a collection
+// point inside a run, as a server clock stepping back could make) is collected whole: a resend of
+// a change that stays is a duplicate, never applied again, and the next new id still applies.
+func TestAResendOfARunWhoseStartWasCollectedIsNotAppliedAgain(t *testing.T) {
+	forEachStore(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		clock := newFakeClock()
+		e := newEngine(t, db, psync.Options{Now: clock.Now, Retention: 24 * time.Hour, GCInterval: -1})
+		user, w := addUser(t, db), addWorkspace(t, db)
+		addMember(t, db, w, user, "owner")
+		d := newDevice(t, e, user, clock.Now)
+		var muts []psync.ClientMutation
+		for i := range 4 {
+			muts = append(muts, d.Put(w, newRecordID(t), task(fmt.Sprintf("tarea %d", i+1)), nil))
+		}
+		wantStatus(t, apply(t, e, d, muts...), psync.StatusApplied, psync.StatusApplied, psync.StatusApplied, psync.StatusApplied)
+		// The run's first two changes look old: collection stops at seq 2, inside the run.
+		if _, err := db.Exec(ctx, `UPDATE sync_changes SET created_at = ? WHERE workspace_id = ? AND seq <= 2`, clock.Now().Add(-48*time.Hour), w); err != nil {
+			t.Fatal(err)
+		}
+		if stats, err := e.CollectGarbage(ctx); err != nil || stats.Changes != 2 {
+			t.Fatalf("collected %+v (%v), want the run's first 2 changes", stats, err)
+		}
+		next := d.Put(w, newRecordID(t), task("nueva"), nil)
+		got := apply(t, e, d, append(muts, next)...)
+		wantStatus(t, got, psync.StatusDuplicate, psync.StatusDuplicate, psync.StatusDuplicate, psync.StatusDuplicate, psync.StatusApplied)
+		if head, _, err := e.Head(ctx, w); err != nil || head != 5 {
+			t.Fatalf("head %d (%v): want 5 (no resend applied again)", head, err)
 		}
 	})
 }

@@ -59,6 +59,11 @@ func appendCopyInt8(b []byte, n int64) []byte {
 	return binary.BigEndian.AppendUint64(b, uint64(n))
 }
 
+func appendCopyInt4(b []byte, n int32) []byte {
+	b = binary.BigEndian.AppendUint32(b, 4)
+	return binary.BigEndian.AppendUint32(b, uint32(n))
+}
+
 func appendCopyBool(b []byte, t bool) []byte {
 	b = binary.BigEndian.AppendUint32(b, 1)
 	if t {
@@ -76,6 +81,7 @@ func appendCopyTimestamptz(b []byte, t time.Time) []byte {
 const (
 	copyFieldsSize      = 2
 	copyInt8Size        = 4 + 8
+	copyInt4Size        = 4 + 4
 	copyBoolSize        = 4 + 1
 	copyTimestamptzSize = 4 + 8
 )
@@ -138,18 +144,18 @@ func (x changeRows) count() int { return len(x.rows) }
 
 func (x changeRows) values(i int) []any {
 	c := x.rows[i]
-	return []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, string(c.body), x.now}
+	return []any{c.key.workspace, c.seq, c.key.collection, c.key.id, c.client, c.mutationID, string(c.body), x.now, c.run}
 }
 
 func (x changeRows) tupleSize(i int) int {
 	c := x.rows[i]
 	return copyFieldsSize + copyTextSize(c.key.workspace) + copyInt8Size + copyTextSize(c.key.collection) + copyTextSize(c.key.id) +
-		copyTextSize(c.client) + copyInt8Size + copyTextSize(c.body) + copyTimestamptzSize
+		copyTextSize(c.client) + copyInt8Size + copyTextSize(c.body) + copyTimestamptzSize + copyInt4Size
 }
 
 func (x changeRows) appendTuple(b []byte, i int) []byte {
 	c := x.rows[i]
-	b = appendCopyFields(b, 8)
+	b = appendCopyFields(b, 9)
 	b = appendCopyText(b, c.key.workspace)
 	b = appendCopyInt8(b, c.seq)
 	b = appendCopyText(b, c.key.collection)
@@ -157,5 +163,6 @@ func (x changeRows) appendTuple(b []byte, i int) []byte {
 	b = appendCopyText(b, c.client)
 	b = appendCopyInt8(b, c.mutationID)
 	b = appendCopyText(b, c.body)
-	return appendCopyTimestamptz(b, x.now)
+	b = appendCopyTimestamptz(b, x.now)
+	return appendCopyInt4(b, c.run)
 }

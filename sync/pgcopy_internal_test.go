@@ -17,7 +17,7 @@ import (
 
 // TestBinaryCopyColumnsAreTheTables: the column types the hand-written binary COPY writes are the
 // tables' (a migration that changes one fails here), and what it writes reads back as written:
-// text with accents, quotes and tabs, bigints of both signs, both booleans, and timestamps to the
+// text with accents, quotes and tabs, bigints and integers of both signs, both booleans, and timestamps to the
 // microsecond before and after 2000.
 func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
 	testkit.Stores(t, func(t *testing.T, db *store.DB) {
@@ -26,7 +26,7 @@ func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
 		}
 		ctx := context.Background()
 		names := map[string][]string{"sync_records": recordColumns, "sync_changes": changeColumns}
-		pgName := map[pgColumn]string{pgText: "text", pgInt8: "bigint", pgBool: "boolean", pgTimestamptz: "timestamp with time zone"}
+		pgName := map[pgColumn]string{pgText: "text", pgInt8: "bigint", pgInt4: "integer", pgBool: "boolean", pgTimestamptz: "timestamp with time zone"}
 		for table, types := range copyColumns {
 			columns := names[table]
 			if len(columns) != len(types) {
@@ -48,14 +48,14 @@ func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Release()
-		if _, err := conn.Exec(ctx, `CREATE TEMP TABLE copy_check (a text, b bigint, c boolean, d timestamptz)`); err != nil {
+		if _, err := conn.Exec(ctx, `CREATE TEMP TABLE copy_check (a text, b bigint, c boolean, d timestamptz, e integer)`); err != nil {
 			t.Fatal(err)
 		}
-		types := []pgColumn{pgText, pgInt8, pgBool, pgTimestamptz}
+		types := []pgColumn{pgText, pgInt8, pgBool, pgTimestamptz, pgInt4}
 		rows := [][]any{
-			{"Revisar la póliza «hogar»\t\"sí\"\n€😀", int64(-9007199254740991), false, time.Date(1999, 12, 31, 23, 59, 59, 999999000, time.UTC)},
-			{"", int64(9007199254740991), true, time.Date(2026, 11, 28, 23, 7, 1, 123456000, time.FixedZone("CET", 3600))},
-			{strings.Repeat("x", 70000), int64(0), true, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)},
+			{"Revisar la póliza «hogar»\t\"sí\"\n€😀", int64(-9007199254740991), false, time.Date(1999, 12, 31, 23, 59, 59, 999999000, time.UTC), int32(-2147483648)},
+			{"", int64(9007199254740991), true, time.Date(2026, 11, 28, 23, 7, 1, 123456000, time.FixedZone("CET", 3600)), int32(2147483647)},
+			{strings.Repeat("x", 70000), int64(0), true, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), int32(0)},
 		}
 		data, err := appendBinaryCopy(nil, types, rows)
 		if err != nil {
@@ -65,16 +65,17 @@ func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
 		if again, _ := appendBinaryCopy([]byte("kept"), types, rows); string(again[:4]) != "kept" || string(again[4:]) != string(data) {
 			t.Error("appending to a buffer that holds data changed it or wrote other data")
 		}
-		if _, err := conn.Conn().PgConn().CopyFrom(ctx, strings.NewReader(string(data)), "COPY copy_check (a, b, c, d) FROM STDIN BINARY"); err != nil {
+		if _, err := conn.Conn().PgConn().CopyFrom(ctx, strings.NewReader(string(data)), "COPY copy_check (a, b, c, d, e) FROM STDIN BINARY"); err != nil {
 			t.Fatal(err)
 		}
-		got, err := pgx.CollectRows(must(conn.Query(ctx, `SELECT a, b, c, d FROM copy_check ORDER BY b`)), func(r pgx.CollectableRow) ([]any, error) {
+		got, err := pgx.CollectRows(must(conn.Query(ctx, `SELECT a, b, c, d, e FROM copy_check ORDER BY b`)), func(r pgx.CollectableRow) ([]any, error) {
 			var a string
 			var b int64
 			var c bool
 			var d time.Time
-			err := r.Scan(&a, &b, &c, &d)
-			return []any{a, b, c, d.UTC()}, err
+			var e int32
+			err := r.Scan(&a, &b, &c, &d, &e)
+			return []any{a, b, c, d.UTC(), e}, err
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -89,11 +90,11 @@ func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
 		}
 
 		// A value of another Go type than its column's is an error, not a guess.
-		if _, err := appendBinaryCopy(nil, types, [][]any{{"x", 1, true, time.Now()}}); err == nil {
+		if _, err := appendBinaryCopy(nil, types, [][]any{{"x", 1, true, time.Now(), int32(1)}}); err == nil {
 			t.Error("an int for a bigint column was written")
 		}
-		if _, err := appendBinaryCopy(nil, types, [][]any{{"x", int64(1), true}}); err == nil {
-			t.Error("a row of 3 values for 4 columns was written")
+		if _, err := appendBinaryCopy(nil, types, [][]any{{"x", int64(1), true, time.Now()}}); err == nil {
+			t.Error("a row of 4 values for 5 columns was written")
 		}
 	})
 }
@@ -103,7 +104,7 @@ func TestBinaryCopyColumnsAreTheTables(t *testing.T) {
 func TestBinaryCopyDataIsWrittenInOneAllocation(t *testing.T) {
 	rows := make([][]any, 2000)
 	for i := range rows {
-		rows[i] = []any{"workspace", int64(i), "assets", strings.Repeat("r", 36), "client", int64(i), strings.Repeat("{}", 300), time.Now()}
+		rows[i] = []any{"workspace", int64(i), "assets", strings.Repeat("r", 36), "client", int64(i), strings.Repeat("{}", 300), time.Now(), int32(i % 3)}
 	}
 	for _, set := range []copyRows{valueRows{copyColumns["sync_changes"], rows}, groupRows(t, 2000)[0], groupRows(t, 2000)[1]} {
 		data := appendCopyData(nil, set)
@@ -158,7 +159,7 @@ func groupRows(t *testing.T, n int) [2]rowSet {
 			entry = &recordEntry{state: &noRecordState, created: Mutation{Op: op, Author: "client-ñ"}, hasCreated: true, encoded: encoded, seq: seq}
 		}
 		records.rows = append(records.rows, recordRow{key, entry})
-		changes.rows = append(changes.rows, changeRow{key: key, seq: seq, client: "client-ñ", mutationID: int64(i) * 1e9, body: []byte(`{"op":"put","stamp":"x"}`)})
+		changes.rows = append(changes.rows, changeRow{key: key, seq: seq, client: "client-ñ", mutationID: int64(i) * 1e9, body: []byte(`{"op":"put","stamp":"x"}`), run: int32(i%3) << (i % 31)})
 	}
 	if !records.rows[0].r.state.Deleted() {
 		t.Fatal("the rows hold no deleted record")
@@ -182,6 +183,7 @@ type pgColumn int
 const (
 	pgText        pgColumn = iota // text: a string's bytes
 	pgInt8                        // bigint: an int64, 8 bytes big-endian
+	pgInt4                        // integer: an int32, 4 bytes big-endian
 	pgBool                        // boolean: one byte
 	pgTimestamptz                 // timestamptz: microseconds since 2000-01-01 UTC, 8 bytes
 )
@@ -190,7 +192,7 @@ const (
 // tables written by binary COPY (TestBinaryCopyColumnsAreTheTables: the tables' own).
 var copyColumns = map[string][]pgColumn{
 	"sync_records": {pgText, pgText, pgText, pgInt8, pgBool, pgInt8, pgText, pgTimestamptz},
-	"sync_changes": {pgText, pgInt8, pgText, pgText, pgText, pgInt8, pgText, pgTimestamptz},
+	"sync_changes": {pgText, pgInt8, pgText, pgText, pgText, pgInt8, pgText, pgTimestamptz, pgInt4},
 }
 
 // appendBinaryCopy appends the COPY data of rows of Go values, or an error for a row of another
@@ -207,6 +209,8 @@ func appendBinaryCopy(b []byte, types []pgColumn, rows [][]any) ([]byte, error) 
 				_, ok = v.(string)
 			case pgInt8:
 				_, ok = v.(int64)
+			case pgInt4:
+				_, ok = v.(int32)
 			case pgBool:
 				_, ok = v.(bool)
 			case pgTimestamptz:
@@ -238,6 +242,8 @@ func (r valueRows) tupleSize(i int) int {
 			n += copyTextSize(v.(string))
 		case pgInt8:
 			n += copyInt8Size
+		case pgInt4:
+			n += copyInt4Size
 		case pgBool:
 			n += copyBoolSize
 		case pgTimestamptz:
@@ -255,6 +261,8 @@ func (r valueRows) appendTuple(b []byte, i int) []byte {
 			b = appendCopyText(b, v.(string))
 		case pgInt8:
 			b = appendCopyInt8(b, v.(int64))
+		case pgInt4:
+			b = appendCopyInt4(b, v.(int32))
 		case pgBool:
 			b = appendCopyBool(b, v.(bool))
 		case pgTimestamptz:
