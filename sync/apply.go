@@ -161,6 +161,7 @@ type workspaceEntry struct {
 	exists  bool
 	head    int64 // last seq allocated
 	startAt int64
+	gcSeq   int64
 }
 
 type clientWorkspace struct{ client, workspace string }
@@ -204,8 +205,25 @@ type mutationBody struct {
 
 // commit applies a group of pushes in one transaction. It returns one result per job (a job
 // whose client is not bound to its user fails alone) and the new head of every workspace that
-// changed. The phases, in order, are the methods of groupTxn below.
+// changed. A live edit whose reads this instance remembers is decided from memory and committed in
+// one round trip (cached.go); should the database have changed since, it is committed the general
+// way. The phases, in order, are the methods of groupTxn below.
 func (e *Engine) commit(ctx context.Context, group []*job, bufs *groupBuffers) ([]jobResult, []Commit, error) {
+	if e.db.Dialect() == store.Postgres {
+		if plan := e.cache.plan(group); plan != nil {
+			e.cache.hits.Add(1)
+			results, commits, err := e.commitWith(ctx, group, bufs, plan)
+			if !isStale(err) {
+				return results, commits, err
+			}
+			e.cache.stale.Add(1)
+		}
+	}
+	return e.commitWith(ctx, group, bufs, nil)
+}
+
+// commitWith commits a group the general way (plan nil) or the cached way.
+func (e *Engine) commitWith(ctx context.Context, group []*job, bufs *groupBuffers, plan *cachedPlan) ([]jobResult, []Commit, error) {
 	tx, err := e.beginTxn(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -222,17 +240,31 @@ func (e *Engine) commit(ctx context.Context, group []*job, bufs *groupBuffers) (
 	}
 	bufs.lend(g, n)
 	defer bufs.keep(g)
-	for _, phase := range []func() error{g.read, g.decide, g.write} {
+	phases := []func() error{g.read, g.decide, g.write}
+	if plan != nil {
+		phases = []func() error{func() error { return g.readCached(plan) }, g.decide, func() error { return g.checkAbsent(plan) }, g.write}
+	}
+	postgres := e.db.Dialect() == store.Postgres
+	for _, phase := range phases {
 		if err := phase(); err != nil {
+			if postgres {
+				e.cache.forget(group)
+			}
 			return nil, nil, err
 		}
 	}
 	heads, err := g.notify()
-	if err != nil {
-		return nil, nil, err
+	if err == nil {
+		err = tx.commit(ctx)
 	}
-	if err := tx.commit(ctx); err != nil {
+	if err != nil {
+		if postgres {
+			e.cache.forget(group)
+		}
 		return nil, nil, fmt.Errorf("commit push: %w", err)
+	}
+	if postgres {
+		e.cache.remember(g)
 	}
 	return g.results, g.commits(heads), nil
 }
@@ -395,11 +427,11 @@ func (g *groupTxn) lockWorkspaces(rs *[]read) {
 		*rs = append(*rs, read{`INSERT INTO sync_workspaces (workspace_id, seq, gc_seq, updated_at)
 			SELECT id, 0, 0, ? FROM workspaces WHERE id = ?` + holdWorkspace + `
 			ON CONFLICT (workspace_id) DO UPDATE SET updated_at = excluded.updated_at
-			RETURNING seq`, []any{g.now, w}, func(rows rowsIter) error {
+			RETURNING seq, gc_seq`, []any{g.now, w}, func(rows rowsIter) error {
 			if !rows.Next() {
 				return nil // no such workspace
 			}
-			if err := rows.Scan(&we.head); err != nil {
+			if err := rows.Scan(&we.head, &we.gcSeq); err != nil {
 				return fmt.Errorf("lock workspace %s: %w", w, err)
 			}
 			we.exists, we.startAt = true, we.head

@@ -108,6 +108,7 @@ type Engine struct {
 
 	collections map[string]string // collection -> entity
 	watchers    watchers          // watch.go
+	cache       commitCache       // what this instance's commits read and wrote (cached.go)
 
 	jobs []chan *job // one queue per committer; a workspace's pushes always meet in one
 	// routes holds the queue of every workspace with pushes queued or committing (by their first
