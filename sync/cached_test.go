@@ -27,12 +27,7 @@ func TestALiveEditDecidedFromMemorySeesEveryWriteSince(t *testing.T) {
 	d := newDevice(t, a, owner, clock.Now)
 	other := newDevice(t, b, editor, clock.Now)
 	rec := newRecordID(t)
-	wantHits := func(hits, stale int64) {
-		t.Helper()
-		if h, s := a.CachedCommits(); h != hits || s != stale {
-			t.Fatalf("instance A: %d pushes decided from memory, %d of them stale; want %d and %d", h, s, hits, stale)
-		}
-	}
+	wantHits := func(hits, stale int64) { t.Helper(); wantCached(t, a, hits, stale) }
 
 	create := d.Put(w, rec, task("Renovar el seguro"), nil)
 	wantStatus(t, apply(t, a, d, create), psync.StatusApplied)
@@ -104,17 +99,13 @@ func TestALiveEditAfterItsTombstoneWasCollectedTakesTheGeneralWay(t *testing.T) 
 	wantStatus(t, apply(t, e, d, create), psync.StatusApplied)
 	del := d.Mutation(psync.OpDelete, w, "tasks", rec, nil, map[string]psync.Stamp{"title": create.Mutation.Stamp, "status": create.Mutation.Stamp})
 	wantStatus(t, apply(t, e, d, del), psync.StatusApplied)
-	if hits, _ := e.CachedCommits(); hits != 1 {
-		t.Fatalf("%d pushes decided from memory, want the delete", hits)
-	}
+	wantCached(t, e, 1, 0) // the delete
 	clock.Advance(25 * time.Hour)
 	if stats, err := e.CollectGarbage(context.Background()); err != nil || stats.Records != 1 {
 		t.Fatalf("collected %+v (%v), want the tombstone", stats, err)
 	}
 	wantStatus(t, apply(t, e, d, d.Put(w, rec, task("Vender la moto, otra vez"), nil)), psync.StatusApplied)
-	if hits, stale := e.CachedCommits(); hits != 2 || stale != 1 {
-		t.Fatalf("%d pushes decided from memory, %d stale; want 2 and 1", hits, stale)
-	}
+	wantCached(t, e, 2, 1)
 	got := serverState(t, e, user, w)["tasks/"+rec]
 	if got == nil || got.Deleted() || got.Fields["title"] != "Vender la moto, otra vez" {
 		t.Fatalf("record %+v: want it written anew, as the general way writes a record that is not there", got)
@@ -136,12 +127,7 @@ func TestARecordNotRememberedIsTakenForNewOnlyWhereTheDatabaseAgrees(t *testing.
 	addMember(t, dbA, w, user, "owner")
 	d := newDevice(t, a, user, clock.Now)
 	other := newDevice(t, b, user, clock.Now)
-	wantHits := func(hits, stale int64) {
-		t.Helper()
-		if h, s := a.CachedCommits(); h != hits || s != stale {
-			t.Fatalf("instance A: %d pushes decided from memory, %d of them stale; want %d and %d", h, s, hits, stale)
-		}
-	}
+	wantHits := func(hits, stale int64) { t.Helper(); wantCached(t, a, hits, stale) }
 	wantStatus(t, apply(t, a, d, d.Put(w, newRecordID(t), task("primera"), nil)), psync.StatusApplied)
 	wantStatus(t, apply(t, a, d, d.Put(w, newRecordID(t), task("nueva"), nil)), psync.StatusApplied)
 	wantHits(1, 0)
@@ -181,4 +167,12 @@ func TestARecordNotRememberedIsTakenForNewOnlyWhereTheDatabaseAgrees(t *testing.
 	r := newReplica()
 	r.PullAll(t, b, user, w, 0)
 	sameStates(t, r.Records, state)
+}
+
+// wantCached: e decided hits pushes from memory, stale of which found the database changed.
+func wantCached(t *testing.T, e *psync.Engine, hits, stale int64) {
+	t.Helper()
+	if h, s := e.CachedCommits(); h != hits || s != stale {
+		t.Fatalf("%d pushes decided from memory, %d of them stale; want %d and %d", h, s, hits, stale)
+	}
 }
