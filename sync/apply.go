@@ -358,7 +358,8 @@ type groupTxn struct {
 // order), then, under the locks, the roles, the last decided ids and the records. They do not
 // depend on one another's answers, so on Postgres they go in one round trip (pipelined; the server
 // runs them in order, so what follows the locks is read under them), and a one-mutation push (a
-// device editing live) costs two round trips in all: this one, and its writes with the commit.
+// device editing live) costs two round trips in all: this one, and its writes with the commit
+// (one, when its reads are remembered: readCached).
 //
 // Reads are made for every job of the group, also one whose client turns out not to be bound to
 // its user: its workspaces are locked and its records loaded with the others', and nothing more
