@@ -3,6 +3,7 @@ package sync
 import (
 	"errors"
 	"slices"
+	"strings"
 	gosync "sync"
 	"sync/atomic"
 
@@ -18,9 +19,9 @@ import (
 // user's role, the client's last decided id, the records' states) cost a round trip before
 // anything can be decided, and a live edit (one mutation, after a pause) spent about half of its
 // commit waiting for it. This instance remembers, per workspace, what its commits there read and
-// wrote, as of the head they left. A push whose every read is remembered is decided from memory,
-// and its writes go in one round trip with the commit, behind two guards that fail the
-// transaction unless the database still holds what was remembered:
+// wrote, as of the head they left. A group of pushes whose every read is remembered is decided
+// from memory, and its writes go with the commit (in one round trip, for a live edit), behind two
+// guards that fail the transaction unless the database still holds what was remembered:
 //
 //  1. the workspace's sync_workspaces row, locked (as a push locks it): its seq, which every
 //     applied mutation on any instance raises, and its gc_seq, which garbage collection raises
@@ -31,8 +32,9 @@ import (
 //     the workspace are the remembered ones (a push whose mutations were all rejected raises no
 //     seq but moves the last id).
 //
-// A record not remembered is taken for one that does not exist yet (a device creating it): it is
-// written as a new row, whose insert fails if the record exists after all (checkAbsent).
+// A record not remembered that a mutation creates (a put with no base) is taken for one that does
+// not exist yet: it is written as a new row, whose insert fails if the record exists after all
+// (checkAbsent). So a device's batch of creations skips the read of its records as well.
 //
 // A guard that fails raises serialization_failure (sync_expect, migration 0018): the transaction
 // is rolled back whole, and the push is committed the general way, which reads everything again.
@@ -77,74 +79,95 @@ type cachedRecord struct {
 	seq   int64
 }
 
-// cachedPlan is a push that can be decided from memory: the reads it would make, as remembered.
+// cachedPlan is a group that can be decided from memory: the reads it would make, as remembered.
 type cachedPlan struct {
-	workspace, client, user string
-	head, gcSeq, last       int64
-	role                    authz.Role
-	records                 []recordKey // each in cached
-	cached                  map[recordKey]cachedRecord
-	// absent are the records not remembered, taken for records that do not exist yet (a device
-	// creating one): the push writes each as a new row, which fails if it exists (checkAbsent).
+	workspaces []cachedHead // in id order: the order workspaces are locked in
+	clients    []cachedClient
+	records    []recordKey // each in cached
+	cached     map[recordKey]cachedRecord
+	// absent are the records not remembered that the group creates (a put with no base: the
+	// device has seen no write of the record), taken for records that do not exist yet: the
+	// group writes each as a new row, which fails if it exists (checkAbsent).
 	absent []recordKey
 }
 
-// CachedCommits returns how many pushes this engine decided from memory, and how many of those
-// found the database changed and were committed the general way.
+type cachedHead struct {
+	workspace   string
+	head, gcSeq int64
+}
+
+// cachedClient is a client's binding, its user's role and its last decided id in a workspace.
+type cachedClient struct {
+	client, user, workspace string
+	role                    authz.Role
+	last                    int64
+}
+
+// CachedCommits returns how many groups of pushes this engine decided from memory, and how many of
+// those found the database changed and were committed the general way.
 func (e *Engine) CachedCommits() (hits, stale int64) {
 	return e.cache.hits.Load(), e.cache.stale.Load()
 }
 
-// plan returns the cached plan of a group, or nil when it has to take the general way: more than
-// one push, or more than cachedGroupMutations mutations, or more than one workspace, or the
-// workspace, the client's binding, the user's role or the client's last id not remembered, or a
-// mutation id at or below that last id (a resend, answered from the database). A record not
-// remembered is taken for one that does not exist yet (absent).
+// plan returns the cached plan of a group, or nil when it has to take the general way: a
+// workspace, a client's binding, a user's role or a client's last id not remembered, a mutation
+// id at or below that last id (a resend, answered from the database), or a record neither
+// remembered nor created by its mutation (a put with no base).
 func (c *commitCache) plan(group []*job) *cachedPlan {
-	if len(group) != 1 || len(group[0].muts) == 0 || len(group[0].muts) > cachedGroupMutations {
-		return nil
-	}
-	j := group[0]
-	w := j.muts[0].WorkspaceID
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cw := c.workspaces[w]
-	if cw == nil || c.bindings[j.client.ClientID] != j.client.UserID {
-		return nil
-	}
-	role, known := cw.roles[j.client.UserID]
-	last, decided := cw.last[j.client.ClientID]
-	if !known || !decided {
-		return nil
-	}
-	p := &cachedPlan{workspace: w, client: j.client.ClientID, user: j.client.UserID, head: cw.head, gcSeq: cw.gcSeq,
-		last: last, role: role, cached: make(map[recordKey]cachedRecord, len(j.muts))}
-	for _, m := range j.muts {
-		if m.WorkspaceID != w || m.MutationID <= last {
+	p := &cachedPlan{cached: map[recordKey]cachedRecord{}}
+	heads := map[string]bool{}
+	type pair struct{ client, workspace string }
+	clients := map[pair]bool{}
+	for _, j := range group {
+		if c.bindings[j.client.ClientID] != j.client.UserID {
 			return nil
 		}
-		key := recordKey{m.WorkspaceID, m.Collection, m.RecordID}
-		if _, seen := p.cached[key]; seen || slices.Contains(p.absent, key) {
-			continue
-		}
-		if r, ok := cw.records[key]; ok {
-			p.cached[key] = r
-			p.records = append(p.records, key)
-		} else {
-			p.absent = append(p.absent, key)
+		for _, m := range j.muts {
+			cw := c.workspaces[m.WorkspaceID]
+			if cw == nil {
+				return nil
+			}
+			if !heads[m.WorkspaceID] {
+				heads[m.WorkspaceID] = true
+				p.workspaces = append(p.workspaces, cachedHead{m.WorkspaceID, cw.head, cw.gcSeq})
+			}
+			role, known := cw.roles[j.client.UserID]
+			last, decided := cw.last[j.client.ClientID]
+			if !known || !decided || m.MutationID <= last {
+				return nil
+			}
+			if k := (pair{j.client.ClientID, m.WorkspaceID}); !clients[k] {
+				clients[k] = true
+				p.clients = append(p.clients, cachedClient{j.client.ClientID, j.client.UserID, m.WorkspaceID, role, last})
+			}
+			key := recordKey{m.WorkspaceID, m.Collection, m.RecordID}
+			if _, seen := p.cached[key]; seen {
+				continue
+			}
+			if r, ok := cw.records[key]; ok {
+				p.cached[key] = r
+				p.records = append(p.records, key)
+			} else if m.Mutation.Op == OpPut && len(m.Mutation.Base) == 0 {
+				p.absent = append(p.absent, key) // repeats are harmless: checkAbsent reads each
+			} else {
+				return nil
+			}
 		}
 	}
+	slices.SortFunc(p.workspaces, func(a, b cachedHead) int { return strings.Compare(a.workspace, b.workspace) })
 	return p
 }
 
-// errStale: a push decided from memory wrote nothing that would show whether a record it took
+// errStale: a group decided from memory wrote nothing that would show whether a record it took
 // for absent exists (checkAbsent).
 var errStale = errors.New("sync: a record taken for absent was not written")
 
 // checkAbsent, after the decisions: every record the plan took for absent is written as a new
 // row, whose insert fails (unique_violation on sync_records' key) if the record exists after all.
-// A record the push did not write (its mutations rejected) would leave a verdict that nothing
-// checked, so the push takes the general way.
+// A record the group did not write (its mutations rejected) would leave a verdict that nothing
+// checked, so the group takes the general way.
 func (g *groupTxn) checkAbsent(p *cachedPlan) error {
 	for _, key := range p.absent {
 		if r := g.records[key]; r == nil || r.exists || !r.dirty {
@@ -155,31 +178,43 @@ func (g *groupTxn) checkAbsent(p *cachedPlan) error {
 }
 
 // readCached is read's counterpart on the cached way: the plan's reads as remembered, and the
-// guards that check them, queued first so that everything after them runs under the lock.
+// guards that check them, queued first so that everything after them runs under the locks.
 func (g *groupTxn) readCached(p *cachedPlan) error {
-	g.workspaces[p.workspace] = &workspaceEntry{exists: true, head: p.head, startAt: p.head, gcSeq: p.gcSeq}
-	g.roles[userWorkspace{p.user, p.workspace}] = p.role
-	g.last[clientWorkspace{p.client, p.workspace}] = p.last
+	for _, h := range p.workspaces {
+		g.workspaces[h.workspace] = &workspaceEntry{exists: true, head: h.head, startAt: h.head, gcSeq: h.gcSeq}
+	}
+	for _, c := range p.clients {
+		g.roles[userWorkspace{c.user, c.workspace}] = c.role
+		g.last[clientWorkspace{c.client, c.workspace}] = c.last
+	}
 	for _, key := range p.records {
 		r := p.cached[key]
 		g.records[key] = g.entry(recordEntry{state: r.state, seq: r.seq, exists: true})
 	}
-	// The workspace row is held first (FOR KEY SHARE), as the general way holds it (lockWorkspaces):
-	// a deletion of the workspace waits there, before it cascades to the sync_workspaces row this
-	// push then locks and writes twice (the second write checks its foreign key again, the row
-	// version being this transaction's: without the hold first, the two would deadlock).
-	if err := g.tx.exec(g.ctx, `WITH held AS (SELECT id FROM workspaces WHERE id = ? FOR KEY SHARE),
-		locked AS (UPDATE sync_workspaces SET updated_at = ?
-			WHERE workspace_id = (SELECT id FROM held) AND seq = ? AND gc_seq = ? RETURNING 1)
-		SELECT sync_expect(count(*) = 1, 'the workspace head') FROM locked`, p.workspace, g.now, p.head, p.gcSeq); err != nil {
-		return err
+	// Each workspace row is held first (FOR KEY SHARE), as the general way holds it
+	// (lockWorkspaces), and in the same order: a deletion of the workspace waits there, before it
+	// cascades to the sync_workspaces row this group then locks and writes twice (the second
+	// write checks its foreign key again, the row version being this transaction's: without the
+	// hold first, the two would deadlock).
+	for _, h := range p.workspaces {
+		if err := g.tx.exec(g.ctx, `WITH held AS (SELECT id FROM workspaces WHERE id = ? FOR KEY SHARE),
+			locked AS (UPDATE sync_workspaces SET updated_at = ?
+				WHERE workspace_id = (SELECT id FROM held) AND seq = ? AND gc_seq = ? RETURNING 1)
+			SELECT sync_expect(count(*) = 1, 'the workspace head') FROM locked`, h.workspace, g.now, h.head, h.gcSeq); err != nil {
+			return err
+		}
 	}
-	return g.tx.exec(g.ctx, `SELECT sync_expect(
-			EXISTS (SELECT 1 FROM sync_clients WHERE client_id = ? AND user_id = ?)
-			AND EXISTS (`+members.RoleQuery+` AND role = ?)
-			AND EXISTS (SELECT 1 FROM sync_client_workspaces WHERE client_id = ? AND workspace_id = ? AND last_mutation_id = ?),
-			'the client, role or last mutation id')`,
-		p.client, p.user, p.workspace, p.user, string(p.role), p.client, p.workspace, p.last)
+	for _, c := range p.clients {
+		if err := g.tx.exec(g.ctx, `SELECT sync_expect(
+				EXISTS (SELECT 1 FROM sync_clients WHERE client_id = ? AND user_id = ?)
+				AND EXISTS (`+members.RoleQuery+` AND role = ?)
+				AND EXISTS (SELECT 1 FROM sync_client_workspaces WHERE client_id = ? AND workspace_id = ? AND last_mutation_id = ?),
+				'the client, role or last mutation id')`,
+			c.client, c.user, c.workspace, c.user, string(c.role), c.client, c.workspace, c.last); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // isStale tells a push decided from memory that the database holds something else (a guard's

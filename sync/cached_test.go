@@ -112,8 +112,8 @@ func TestALiveEditAfterItsTombstoneWasCollectedTakesTheGeneralWay(t *testing.T) 
 	}
 }
 
-// A record this instance does not remember is taken for one that does not exist yet (a device
-// creating it), and written as a new row: if it exists after all (another instance created it),
+// A record this instance does not remember, written with no base (as a device creating it
+// writes it), is taken for one that does not exist yet, and written as a new row: if it exists after all (another instance created it),
 // the insert fails and the push takes the general way; if the push would only have been
 // rejected (a partial write that is invalid on its own), nothing shows whether the record exists,
 // and it takes the general way before writing anything.
@@ -140,9 +140,10 @@ func TestARecordNotRememberedIsTakenForNewOnlyWhereTheDatabaseAgrees(t *testing.
 	wantStatus(t, apply(t, a, d, d.Put(w, newRecordID(t), task("al día"), nil)), psync.StatusApplied)
 	wantHits(2, 1)
 
-	// A partial write of x: invalid on an empty record, valid on B's. Applied.
+	// A partial write of x with no base (as a creation has): invalid on an empty record, valid on
+	// B's. Applied. (With a base, a record not remembered is read first: the general way.)
 	clock.Advance(time.Second)
-	partial := apply(t, a, d, d.Put(w, x, map[string]any{"status": "done"}, map[string]psync.Stamp{"status": xCreate.Mutation.Stamp}))
+	partial := apply(t, a, d, d.Put(w, x, map[string]any{"status": "done"}, nil))
 	wantStatus(t, partial, psync.StatusApplied)
 	wantHits(3, 2)
 	// A whole write of y, valid as a new record: its insert finds B's row. Merged with it.
