@@ -95,4 +95,44 @@ func TestAGroupOfSeveralClientsAndWorkspacesIsDecidedFromMemory(t *testing.T) {
 			t.Errorf("workspace head %d with %d records, announced at %d; want all %d", seq, records, heads[w], head)
 		}
 	}
+
+	// A batch written with COPY (32 rows or more) that creates a record another instance created
+	// meanwhile: the COPY fails on its key, and the group takes the general way, which merges it.
+	// (Ana's edit in between finds the other instance's commit through the guard, and brings this
+	// instance's head up to date without the record.)
+	other, err := New(db, Options{GCInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	taken := create(luisDevice, w1)
+	var otherBufs groupBuffers
+	if _, _, err := other.commit(ctx, []*job{{client: luisDevice, muts: []ClientMutation{taken}}}, &otherBufs); err != nil {
+		t.Fatal(err)
+	}
+	commit(&job{client: anaDevice, muts: []ClientMutation{create(anaDevice, w1)}})
+	if hits, stale := e.CachedCommits(); hits != 2 || stale != 1 {
+		t.Fatalf("%d groups decided from memory, %d stale; want 2 and 1 (the edit after the other instance's)", hits, stale)
+	}
+	var batch []ClientMutation
+	for range 40 {
+		batch = append(batch, create(anaDevice, w1))
+	}
+	batch[20].RecordID = taken.RecordID
+	results, _ = commit(&job{client: anaDevice, muts: batch})
+	if hits, stale := e.CachedCommits(); hits != 3 || stale != 2 {
+		t.Fatalf("%d groups decided from memory, %d stale; want 3 and 2 (the batch)", hits, stale)
+	}
+	for k, o := range results[0].outcomes {
+		if o.Status != StatusApplied || o.Seq != int64(8+k) {
+			t.Fatalf("batch mutation %d: %s at seq %d, want applied at %d", k, o.Status, o.Seq, 8+k)
+		}
+	}
+	var authors string
+	if err := db.QueryRow(ctx, `SELECT state FROM sync_records WHERE workspace_id = ? AND record_id = ?`, w1, taken.RecordID).Scan(&authors); err != nil {
+		t.Fatal(err)
+	}
+	if state, err := decodeState([]byte(authors)); err != nil || len(state.Conflicts) == 0 {
+		t.Errorf("the record both created: %+v (%v), want the two writes merged (the earlier kept as a conflict)", state, err)
+	}
 }
