@@ -123,6 +123,9 @@ type recordEntry struct {
 	// writes the record too (current). state is noRecordState meanwhile.
 	created    Mutation
 	hasCreated bool
+	// size is the length of the state's JSON as read (encoded's, once written): what remembering
+	// the record costs, roughly (cached.go).
+	size int
 }
 
 // current returns the record's state, made from its creating mutation if it has not been yet.
@@ -828,7 +831,7 @@ func (e *Engine) recordReads(workspace, collection string, ids []string, records
 			if newest, ok := newestStamp(state); ok {
 				e.clock.Observe(newest)
 			}
-			records[key] = &recordEntry{state: state, seq: seq, exists: true}
+			records[key] = &recordEntry{state: state, seq: seq, exists: true, size: len(raw)}
 		}
 		return nil
 	}

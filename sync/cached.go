@@ -43,14 +43,17 @@ import (
 // BenchmarkApplyOne/postgres (a one-mutation push, in process): 330 → 233 µs.
 
 // Bounds of what is remembered: a workspace's records are forgotten when more than
-// cachedRecordsPerWorkspace would be remembered, a workspace when more than cachedWorkspaces
-// would be. A group of more than cachedGroupMutations mutations (a device catching up, a
+// cachedRecordsPerWorkspace, or more than cachedRecordBytes of their JSON, would be remembered (a
+// record larger than that is not remembered at all), a workspace when more than cachedWorkspaces
+// would be: at most 32 MiB of states' JSON in all (about three times that once decoded), and
+// typically a few hundred KB. A group of more than cachedGroupMutations mutations (a device catching up, a
 // bulk import) is not a live edit: its records are not remembered (making the states of its new
 // records would cost what appendNewRecord saves), and it leaves none of its workspaces' records
 // remembered either.
 const (
 	cachedWorkspaces          = 512
 	cachedRecordsPerWorkspace = 32
+	cachedRecordBytes         = 64 << 10 // a workspace's remembered records' JSON, at most
 	cachedGroupMutations      = 16
 	cachedBindings            = 4096
 )
@@ -72,11 +75,13 @@ type cachedWorkspace struct {
 	roles       map[string]authz.Role // user id -> role
 	last        map[string]int64      // client id -> last decided mutation id
 	records     map[recordKey]cachedRecord
+	bytes       int // the records' JSON lengths, summed
 }
 
 type cachedRecord struct {
 	state *RecordState // never written: a mutation merges into a copy (cloneFor)
 	seq   int64
+	size  int // its JSON's length
 }
 
 // cachedPlan is a group that can be decided from memory: the reads it would make, as remembered.
@@ -189,7 +194,7 @@ func (g *groupTxn) readCached(p *cachedPlan) error {
 	}
 	for _, key := range p.records {
 		r := p.cached[key]
-		g.records[key] = g.entry(recordEntry{state: r.state, seq: r.seq, exists: true})
+		g.records[key] = g.entry(recordEntry{state: r.state, seq: r.seq, exists: true, size: r.size})
 	}
 	// Each workspace row is held first (FOR KEY SHARE), as the general way holds it
 	// (lockWorkspaces), and in the same order: a deletion of the workspace waits there, before it
@@ -265,7 +270,7 @@ func (c *commitCache) remember(g *groupTxn) {
 		}
 		cw.head, cw.gcSeq = we.head, we.gcSeq
 		if n > cachedGroupMutations {
-			clear(cw.records)
+			cw.forgetRecords()
 		}
 	}
 	for uw, role := range g.roles {
@@ -290,15 +295,28 @@ func (c *commitCache) remember(g *groupTxn) {
 		if cw == nil {
 			continue
 		}
-		if !r.exists && !r.dirty {
-			delete(cw.records, key) // no such record
-			continue
+		size := r.size
+		if r.dirty {
+			size = len(r.encoded)
 		}
-		if _, ok := cw.records[key]; !ok && len(cw.records) >= cachedRecordsPerWorkspace {
-			clear(cw.records)
+		if old, ok := cw.records[key]; ok {
+			delete(cw.records, key)
+			cw.bytes -= old.size
 		}
-		cw.records[key] = cachedRecord{state: r.current(), seq: r.seq}
+		if !r.exists && !r.dirty || size > cachedRecordBytes {
+			continue // no such record; or too large to remember
+		}
+		if len(cw.records) >= cachedRecordsPerWorkspace || cw.bytes+size > cachedRecordBytes {
+			cw.forgetRecords()
+		}
+		cw.records[key] = cachedRecord{state: r.current(), seq: r.seq, size: size}
+		cw.bytes += size
 	}
+}
+
+func (cw *cachedWorkspace) forgetRecords() {
+	clear(cw.records)
+	cw.bytes = 0
 }
 
 // forget drops what is remembered of the group's workspaces (a commit that failed: whether it

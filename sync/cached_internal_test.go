@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"patrimonio/server/authz"
 )
 
 // A group of several pushes, of several clients and workspaces, is decided from memory when all
@@ -135,4 +137,48 @@ func TestAGroupOfSeveralClientsAndWorkspacesIsDecidedFromMemory(t *testing.T) {
 	if state, err := decodeState([]byte(authors)); err != nil || len(state.Conflicts) == 0 {
 		t.Errorf("the record both created: %+v (%v), want the two writes merged (the earlier kept as a conflict)", state, err)
 	}
+}
+
+// What an instance remembers stays within its bounds: a record too large is not remembered, and a
+// workspace's records are forgotten (and counted again from nothing) rather than exceed
+// cachedRecordsPerWorkspace or cachedRecordBytes.
+func TestRememberedRecordsStayWithinTheirBounds(t *testing.T) {
+	var c commitCache
+	head := int64(0)
+	group := func(sizes ...int) *groupTxn {
+		g := &groupTxn{group: []*job{{client: Client{UserID: "u", ClientID: "c"}, muts: make([]ClientMutation, len(sizes))}},
+			results: make([]jobResult, 1), workspaces: map[string]*workspaceEntry{}, roles: map[userWorkspace]authz.Role{},
+			last: map[clientWorkspace]int64{}, records: map[recordKey]*recordEntry{}}
+		g.workspaces["w"] = &workspaceEntry{exists: true, startAt: head, head: head + int64(len(sizes))}
+		for _, size := range sizes {
+			head++
+			g.records[recordKey{"w", "tasks", uuid.NewString()}] = &recordEntry{state: &RecordState{}, seq: head, exists: true, size: size}
+		}
+		return g
+	}
+	check := func(records, bytes int) {
+		t.Helper()
+		cw := c.workspaces["w"]
+		total := 0
+		for _, r := range cw.records {
+			total += r.size
+		}
+		if len(cw.records) != records || cw.bytes != bytes || total != bytes {
+			t.Fatalf("%d records of %d bytes remembered (counted %d); want %d of %d", len(cw.records), total, cw.bytes, records, bytes)
+		}
+	}
+	c.remember(group(1000, 2000))
+	check(2, 3000)
+	c.remember(group(cachedRecordBytes + 1)) // too large: not remembered, the others kept
+	check(2, 3000)
+	c.remember(group(cachedRecordBytes - 3000)) // exactly the bytes allowed: kept with the others
+	check(3, cachedRecordBytes)
+	c.remember(group(2100)) // over the bytes: the others forgotten
+	check(1, 2100)
+	for range cachedRecordsPerWorkspace - 1 {
+		c.remember(group(100))
+	}
+	check(cachedRecordsPerWorkspace, 2100+(cachedRecordsPerWorkspace-1)*100)
+	c.remember(group(100))
+	check(1, 100) // over the count: the others forgotten
 }
