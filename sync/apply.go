@@ -123,8 +123,8 @@ type recordEntry struct {
 	// writes the record too (current). state is noRecordState meanwhile.
 	created    Mutation
 	hasCreated bool
-	// size is the length of the state's JSON as read (encoded's, once written): what remembering
-	// the record costs, roughly (cached.go).
+	// size is the length of the state's JSON, as read or as written: what remembering the record
+	// costs, roughly (cached.go).
 	size int
 }
 
@@ -208,9 +208,9 @@ type mutationBody struct {
 
 // commit applies a group of pushes in one transaction. It returns one result per job (a job
 // whose client is not bound to its user fails alone) and the new head of every workspace that
-// changed. A live edit whose reads this instance remembers is decided from memory and committed in
-// one round trip (cached.go); should the database have changed since, it is committed the general
-// way. The phases, in order, are the methods of groupTxn below.
+// changed. A group whose reads this instance remembers is decided from memory, its writes behind
+// guards (cached.go); should the database have changed since, it is committed the general way.
+// The phases, in order, are the methods of groupTxn below.
 func (e *Engine) commit(ctx context.Context, group []*job, bufs *groupBuffers) ([]jobResult, []Commit, error) {
 	if e.db.Dialect() == store.Postgres {
 		if plan := e.cache.plan(group); plan != nil {
@@ -719,7 +719,7 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 	} else {
 		entry.state = next
 	}
-	entry.encoded, entry.seq, entry.dirty = encoded, seq, true
+	entry.encoded, entry.seq, entry.dirty, entry.size = encoded, seq, true, len(encoded)
 	g.appendChange(changeRow{key: key, seq: seq, client: client.ClientID, mutationID: cm.MutationID, body: body})
 	for _, c := range eff.Opened {
 		g.conflictOps = append(g.conflictOps, conflictOp{key: key, c: c, open: true, seq: seq, value: string(appendValue(nil, c.Value))})

@@ -46,10 +46,10 @@ import (
 // cachedRecordsPerWorkspace, or more than cachedRecordBytes of their JSON, would be remembered (a
 // record larger than that is not remembered at all), a workspace when more than cachedWorkspaces
 // would be: at most 32 MiB of states' JSON in all (about three times that once decoded), and
-// typically a few hundred KB. A group of more than cachedGroupMutations mutations (a device catching up, a
-// bulk import) is not a live edit: its records are not remembered (making the states of its new
-// records would cost what appendNewRecord saves), and it leaves none of its workspaces' records
-// remembered either.
+// typically a few hundred KB. A group of more than cachedGroupMutations mutations (a device
+// catching up, a bulk import) is not a live edit: its records are not remembered (making the
+// states of its new records would cost what appendNewRecord saves), and it leaves none of its
+// workspaces' records remembered either.
 const (
 	cachedWorkspaces          = 512
 	cachedRecordsPerWorkspace = 32
@@ -63,8 +63,8 @@ type commitCache struct {
 	workspaces map[string]*cachedWorkspace
 	bindings   map[string]string // client id -> user id
 
-	// How many pushes took the cached way, and how many of those found the database changed
-	// (tests, and the benchmark's curiosity).
+	// How many groups took the cached way, and how many of those found the database changed
+	// (CachedCommits, for the tests).
 	hits, stale atomic.Int64
 }
 
@@ -88,7 +88,6 @@ type cachedRecord struct {
 type cachedPlan struct {
 	workspaces []cachedHead // in id order: the order workspaces are locked in
 	clients    []cachedClient
-	records    []recordKey // each in cached
 	cached     map[recordKey]cachedRecord
 	// absent are the records not remembered that the group creates (a put with no base: the
 	// device has seen no write of the record), taken for records that do not exist yet: the
@@ -123,8 +122,7 @@ func (c *commitCache) plan(group []*job) *cachedPlan {
 	defer c.mu.Unlock()
 	p := &cachedPlan{cached: map[recordKey]cachedRecord{}}
 	heads := map[string]bool{}
-	type pair struct{ client, workspace string }
-	clients := map[pair]bool{}
+	clients := map[clientWorkspace]bool{}
 	for _, j := range group {
 		if c.bindings[j.client.ClientID] != j.client.UserID {
 			return nil
@@ -143,7 +141,7 @@ func (c *commitCache) plan(group []*job) *cachedPlan {
 			if !known || !decided || m.MutationID <= last {
 				return nil
 			}
-			if k := (pair{j.client.ClientID, m.WorkspaceID}); !clients[k] {
+			if k := (clientWorkspace{j.client.ClientID, m.WorkspaceID}); !clients[k] {
 				clients[k] = true
 				p.clients = append(p.clients, cachedClient{j.client.ClientID, j.client.UserID, m.WorkspaceID, role, last})
 			}
@@ -153,7 +151,6 @@ func (c *commitCache) plan(group []*job) *cachedPlan {
 			}
 			if r, ok := cw.records[key]; ok {
 				p.cached[key] = r
-				p.records = append(p.records, key)
 			} else if m.Mutation.Op == OpPut && len(m.Mutation.Base) == 0 {
 				p.absent = append(p.absent, key) // repeats are harmless: checkAbsent reads each
 			} else {
@@ -192,8 +189,7 @@ func (g *groupTxn) readCached(p *cachedPlan) error {
 		g.roles[userWorkspace{c.user, c.workspace}] = c.role
 		g.last[clientWorkspace{c.client, c.workspace}] = c.last
 	}
-	for _, key := range p.records {
-		r := p.cached[key]
+	for key, r := range p.cached {
 		g.records[key] = g.entry(recordEntry{state: r.state, seq: r.seq, exists: true, size: r.size})
 	}
 	// Each workspace row is held first (FOR KEY SHARE), as the general way holds it
@@ -296,9 +292,6 @@ func (c *commitCache) remember(g *groupTxn) {
 			continue
 		}
 		size := r.size
-		if r.dirty {
-			size = len(r.encoded)
-		}
 		if old, ok := cw.records[key]; ok {
 			delete(cw.records, key)
 			cw.bytes -= old.size

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/internal/testkit"
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
@@ -16,11 +17,7 @@ import (
 // the other instance. Each time the database changed, the guards send the push the general way,
 // and the outcome is the one the general way alone gives.
 func TestALiveEditDecidedFromMemorySeesEveryWriteSince(t *testing.T) {
-	url := postgresURL(t)
-	dbA, dbB := openStore(t, store.Postgres, url), openStore(t, store.Postgres, url)
-	clock := newFakeClock()
-	a := newEngine(t, dbA, psync.Options{Now: clock.Now})
-	b := newEngine(t, dbB, psync.Options{Now: clock.Now})
+	dbA, a, b, clock := twoInstances(t)
 	owner, editor, w := addUser(t, dbA), addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, owner, "owner")
 	addMember(t, dbA, w, editor, "editor")
@@ -118,11 +115,7 @@ func TestALiveEditAfterItsTombstoneWasCollectedTakesTheGeneralWay(t *testing.T) 
 // rejected (a partial write that is invalid on its own), nothing shows whether the record exists,
 // and it takes the general way before writing anything.
 func TestARecordNotRememberedIsTakenForNewOnlyWhereTheDatabaseAgrees(t *testing.T) {
-	url := postgresURL(t)
-	dbA, dbB := openStore(t, store.Postgres, url), openStore(t, store.Postgres, url)
-	clock := newFakeClock()
-	a := newEngine(t, dbA, psync.Options{Now: clock.Now})
-	b := newEngine(t, dbB, psync.Options{Now: clock.Now})
+	dbA, a, b, clock := twoInstances(t)
 	user, w := addUser(t, dbA), addWorkspace(t, dbA)
 	addMember(t, dbA, w, user, "owner")
 	d := newDevice(t, a, user, clock.Now)
@@ -176,4 +169,14 @@ func wantCached(t *testing.T, e *psync.Engine, hits, stale int64) {
 	if h, s := e.CachedCommits(); h != hits || s != stale {
 		t.Fatalf("%d pushes decided from memory, %d of them stale; want %d and %d", h, s, hits, stale)
 	}
+}
+
+// twoInstances are two engines on one Postgres database, with one scripted clock, and the first
+// one's store.
+func twoInstances(t *testing.T) (*store.DB, *psync.Engine, *psync.Engine, *testkit.Clock) {
+	t.Helper()
+	url := postgresURL(t)
+	dbA, dbB := openStore(t, store.Postgres, url), openStore(t, store.Postgres, url)
+	clock := newFakeClock()
+	return dbA, newEngine(t, dbA, psync.Options{Now: clock.Now}), newEngine(t, dbB, psync.Options{Now: clock.Now}), clock
 }
