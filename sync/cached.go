@@ -302,7 +302,16 @@ func (c *commitCache) remember(g *groupTxn) {
 		if len(cw.records) >= cachedRecordsPerWorkspace || cw.bytes+size > cachedRecordBytes {
 			cw.forgetRecords()
 		}
-		cw.records[key] = cachedRecord{state: r.current(), seq: r.seq, size: size}
+		state := r.state
+		if r.dirty {
+			// What a read would give (decodeState of what was written), not the group's own
+			// values: the same Go types for every value, whichever way the push was decoded.
+			var err error
+			if state, err = decodeState(r.encoded); err != nil {
+				continue
+			}
+		}
+		cw.records[key] = cachedRecord{state: state, seq: r.seq, size: size}
 		cw.bytes += size
 	}
 }
