@@ -245,7 +245,7 @@ func (e *Engine) commitWith(ctx context.Context, group []*job, bufs *groupBuffer
 	defer bufs.keep(g)
 	phases := []func() error{g.read, g.decide, g.write}
 	if plan != nil {
-		phases = []func() error{func() error { return g.readCached(plan) }, g.decide, func() error { return g.checkAbsent(plan) }, g.write}
+		phases = []func() error{func() error { return g.readCached(plan) }, g.decide, func() error { return g.checkDecided(plan) }, g.write}
 	}
 	postgres := e.db.Dialect() == store.Postgres
 	for _, phase := range phases {

@@ -34,7 +34,7 @@ import (
 //
 // A record not remembered that a mutation creates (a put with no base) is taken for one that does
 // not exist yet: it is written as a new row, whose insert fails if the record exists after all
-// (checkAbsent). So a device's batch of creations skips the read of its records as well.
+// (checkDecided). So a device's batch of creations skips the read of its records as well.
 //
 // A guard that fails raises serialization_failure (sync_expect, migration 0018): the transaction
 // is rolled back whole, and the push is committed the general way, which reads everything again.
@@ -91,7 +91,7 @@ type cachedPlan struct {
 	cached     map[recordKey]cachedRecord
 	// absent are the records not remembered that the group creates (a put with no base: the
 	// device has seen no write of the record), taken for records that do not exist yet: the
-	// group writes each as a new row, which fails if it exists (checkAbsent).
+	// group writes each as a new row, which fails if it exists (checkDecided).
 	absent []recordKey
 }
 
@@ -152,7 +152,7 @@ func (c *commitCache) plan(group []*job) *cachedPlan {
 			if r, ok := cw.records[key]; ok {
 				p.cached[key] = r
 			} else if m.Mutation.Op == OpPut && len(m.Mutation.Base) == 0 {
-				p.absent = append(p.absent, key) // repeats are harmless: checkAbsent reads each
+				p.absent = append(p.absent, key) // repeats are harmless: checkDecided reads each
 			} else {
 				return nil
 			}
@@ -162,15 +162,22 @@ func (c *commitCache) plan(group []*job) *cachedPlan {
 	return p
 }
 
-// errStale: a group decided from memory wrote nothing that would show whether a record it took
-// for absent exists (checkAbsent).
-var errStale = errors.New("sync: a record taken for absent was not written")
+// errStale: a group decided from memory rejected a mutation (checkDecided).
+var errStale = errors.New("sync: a group decided from memory rejected a mutation")
 
-// checkAbsent, after the decisions: every record the plan took for absent is written as a new
-// row, whose insert fails (unique_violation on sync_records' key) if the record exists after all.
-// A record the group did not write (its mutations rejected) would leave a verdict that nothing
-// checked, so the group takes the general way.
-func (g *groupTxn) checkAbsent(p *cachedPlan) error {
+// checkDecided, after the decisions: a group decided from memory commits only if it applied every
+// mutation. A rejection is decided from memory, but nothing in the database would check it: the
+// record it was judged against may exist after all (one taken for absent is written as a new row
+// only when a mutation applies to it, and that insert is the check), and a rejection is rare, so
+// it is decided again the general way, from what the database holds.
+func (g *groupTxn) checkDecided(p *cachedPlan) error {
+	for _, r := range g.results {
+		for _, o := range r.outcomes {
+			if o.Status != StatusApplied {
+				return errStale
+			}
+		}
+	}
 	for _, key := range p.absent {
 		if r := g.records[key]; r == nil || r.exists || !r.dirty {
 			return errStale
