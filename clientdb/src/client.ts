@@ -65,6 +65,11 @@ export interface SyncClientOptions {
    * they hold less, the next page is pulled as soon as a page arrives. 1 MiB by default (the
    * frame limit); 0 asks for the next page only when a page starts being applied. */
   pageBufferBytes?: number;
+  /** While pushes wait for their answers, received pages wait to be applied until those answers
+   * came, as long as they hold fewer than this many characters of frame text: a device pushing a
+   * backlog sends it first and applies the pages (its own changes coming back, mostly) after.
+   * 8 MiB by default; 0 applies pages in arrival order (acks still go ahead of them). */
+  pagesWaitBytes?: number;
   /** A connection that leaves a push, a pull or the hello unanswered this long (ms) is closed and
    * opened again (everything unanswered is sent again). 60 s by default; 0 disables. */
   answerTimeoutMs?: number;
@@ -177,6 +182,10 @@ export class SyncClient {
    * frame's length and whether the page after it was pulled already (#pullAhead). */
   #queue: Queued[] = [];
   #draining: Promise<void> | undefined;
+  /** #drain's loop is running: set and cleared synchronously, so that a message arriving in the
+   * same turn as the loop's end (frames of one read, or a drain that found only waiting pages)
+   * starts a new one. */
+  #drainRunning = false;
   #unsubscribeOutbox: (() => void) | undefined;
   #unsubscribeNetwork: (() => void) | undefined;
   #unsubscribeGone: (() => void) | undefined;
@@ -447,11 +456,13 @@ export class SyncClient {
       this.#answered(msg.type === "ack" ? msg.acks.map((a) => a.mutationId) : [msg.mutationId]);
       if (this.#sendPrepared(socket)) void this.#pump();
     }
-    if (!this.#draining) {
-      this.#draining = this.#drain().finally(() => {
-        this.#draining = undefined;
+    if (!this.#drainRunning) {
+      this.#drainRunning = true;
+      const run: Promise<void> = this.#drain().finally(() => {
+        if (this.#draining === run) this.#draining = undefined;
         this.#wakeIdle();
       });
+      this.#draining = run;
     }
   }
 
@@ -507,77 +518,105 @@ export class SyncClient {
     return -1;
   }
 
+  /**
+   * Whether the pages at the head of the queue wait, unapplied, for the answers of the pushes in
+   * flight (`pagesWaitBytes`): no ack is queued behind them (it would go ahead of them anyway),
+   * a push of this socket is unanswered, and the pages received hold fewer characters than the
+   * budget. A device pushing a backlog (10,000 offline edits) so keeps its push window full: the
+   * echo of each push (its own changes, which change nothing it shows) used to be applied before
+   * the next one could be read and sent. Nothing depends on the order: acks and pages are separate
+   * transactions whose order the engine does not rely on (#ackAhead), pages keep theirs, and the
+   * server's flow control is per pull (a pull is still sent as each page arrives, #pullAhead).
+   * The wait ends with the answer that empties the window, or when the budget is reached: then
+   * the pages are applied as before, in order.
+   */
+  #pagesWait(socket: SocketLike): boolean {
+    if (socket !== this.#socket || this.#pushes.length === 0 || this.#ackAhead(socket) >= 0) return false;
+    const budget = this.#opts.pagesWaitBytes ?? 8 * LIMITS.maxMessageBytes;
+    let waiting = 0;
+    for (const q of this.#queue) if (q.socket === socket && isPage(q.msg)) waiting += q.bytes ?? 0;
+    return waiting < budget;
+  }
+
   /** Processes queued messages in arrival order, except that acks go ahead of pages (see
-   * #ackAhead); consecutive acks (or rejects) share one transaction. Messages of a socket that is
+   * #ackAhead) and pages wait for the pushes in flight (#pagesWait); consecutive acks (or
+   * rejects) share one transaction. Messages of a socket that is
    * no longer the current one are dropped (the next connection starts again from the stored
    * cursors and outbox). */
   async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      const first = this.#queue[0]!;
-      const ahead = first.msg.type === "changes" || first.msg.type === "snapshot" ? this.#ackAhead(first.socket) : -1;
-      const entry = ahead > 0 ? this.#queue.splice(ahead, 1)[0]! : this.#queue.shift()!;
-      const { socket, msg } = entry;
-      if (socket !== this.#socket) continue;
-      const more = <T extends Incoming["type"]>(type: T): Extract<Incoming, { type: T }> | undefined => {
-        const at = type === "ack" ? this.#ackAhead(socket) : 0;
-        const next = this.#queue[at];
-        if (at < 0 || next === undefined || next.socket !== socket || next.msg.type !== type) return undefined;
-        this.#queue.splice(at, 1);
-        return next.msg as Extract<Incoming, { type: T }>;
-      };
-      try {
-        switch (msg.type) {
-          case "welcome":
-            await this.#onWelcome(socket, msg);
-            break;
-          case "ack": {
-            const acks: Ack[] = [...msg.acks];
-            for (let next = more("ack"); next; next = more("ack")) acks.push(...next.acks);
-            await applyAcks(this.#dev, acks, this.#sent);
-            this.#answered(acks.map((a) => a.mutationId));
-            for (const a of acks) this.#sent.delete(a.mutationId);
-            break;
+    try {
+      while (this.#queue.length > 0) {
+        const first = this.#queue[0]!;
+        // Pages first in the queue wait for the pushes in flight; the answer that empties the
+        // window (#onMessage) drains them.
+        if (isPage(first.msg) && this.#pagesWait(first.socket)) break;
+        const ahead = first.msg.type === "changes" || first.msg.type === "snapshot" ? this.#ackAhead(first.socket) : -1;
+        const entry = ahead > 0 ? this.#queue.splice(ahead, 1)[0]! : this.#queue.shift()!;
+        const { socket, msg } = entry;
+        if (socket !== this.#socket) continue;
+        const more = <T extends Incoming["type"]>(type: T): Extract<Incoming, { type: T }> | undefined => {
+          const at = type === "ack" ? this.#ackAhead(socket) : 0;
+          const next = this.#queue[at];
+          if (at < 0 || next === undefined || next.socket !== socket || next.msg.type !== type) return undefined;
+          this.#queue.splice(at, 1);
+          return next.msg as Extract<Incoming, { type: T }>;
+        };
+        try {
+          switch (msg.type) {
+            case "welcome":
+              await this.#onWelcome(socket, msg);
+              break;
+            case "ack": {
+              const acks: Ack[] = [...msg.acks];
+              for (let next = more("ack"); next; next = more("ack")) acks.push(...next.acks);
+              await applyAcks(this.#dev, acks, this.#sent);
+              this.#answered(acks.map((a) => a.mutationId));
+              for (const a of acks) this.#sent.delete(a.mutationId);
+              break;
+            }
+            case "reject": {
+              const rejects: Reject[] = [msg];
+              for (let next = more("reject"); next; next = more("reject")) rejects.push(next);
+              await applyRejects(this.#dev, rejects);
+              this.#answered(rejects.map((r) => r.mutationId));
+              for (const r of rejects) this.#sent.delete(r.mutationId);
+              break;
+            }
+            case "changes":
+            case "snapshot":
+              await this.#onPage(socket, entry);
+              break;
+            case "resyncRequired":
+              // Start again from a snapshot; the records stay visible and the outbox is kept.
+              await startResync(this.#dev, msg.workspaceId);
+              this.#pull(socket, msg.workspaceId, null);
+              break;
+            case "accessDenied":
+              this.#pulls.delete(msg.workspaceId);
+              this.#prepared = undefined;
+              await forgetWorkspace(this.#dev, msg.workspaceId);
+              break;
+            case "error":
+              this.#onError(msg.code, msg.message);
+              break;
+            case "pong":
+              break;
           }
-          case "reject": {
-            const rejects: Reject[] = [msg];
-            for (let next = more("reject"); next; next = more("reject")) rejects.push(next);
-            await applyRejects(this.#dev, rejects);
-            this.#answered(rejects.map((r) => r.mutationId));
-            for (const r of rejects) this.#sent.delete(r.mutationId);
-            break;
-          }
-          case "changes":
-          case "snapshot":
-            await this.#onPage(socket, entry);
-            break;
-          case "resyncRequired":
-            // Start again from a snapshot; the records stay visible and the outbox is kept.
-            await startResync(this.#dev, msg.workspaceId);
-            this.#pull(socket, msg.workspaceId, null);
-            break;
-          case "accessDenied":
-            this.#pulls.delete(msg.workspaceId);
-            this.#prepared = undefined;
-            await forgetWorkspace(this.#dev, msg.workspaceId);
-            break;
-          case "error":
-            this.#onError(msg.code, msg.message);
-            break;
-          case "pong":
-            break;
+          // A page changes nothing a push waits for (the window opens with answers, commands signal
+          // the pump themselves): after one, the outbox is not read again (a cold sync of 200 pages
+          // read it 200 times).
+          if (msg.type !== "changes" && msg.type !== "snapshot") await this.#pump();
+          this.#watch(socket);
+          if (!this.#queue.some((q) => q.socket === socket)) await this.#updateLink(true);
+        } catch (err) {
+          // A local failure (e.g. storage) must not leave the connection half-applied: drop it; the
+          // reconnect replays from the stored cursor and outbox.
+          this.#emit({ type: "error", detail: err });
+          this.#drop(socket, 4001, "client error");
         }
-        // A page changes nothing a push waits for (the window opens with answers, commands signal
-        // the pump themselves): after one, the outbox is not read again (a cold sync of 200 pages
-        // read it 200 times).
-        if (msg.type !== "changes" && msg.type !== "snapshot") await this.#pump();
-        this.#watch(socket);
-        if (!this.#queue.some((q) => q.socket === socket)) await this.#updateLink(true);
-      } catch (err) {
-        // A local failure (e.g. storage) must not leave the connection half-applied: drop it; the
-        // reconnect replays from the stored cursor and outbox.
-        this.#emit({ type: "error", detail: err });
-        this.#drop(socket, 4001, "client error");
       }
+    } finally {
+      this.#drainRunning = false;
     }
   }
 

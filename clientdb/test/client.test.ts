@@ -284,6 +284,8 @@ describe("protocol flow", () => {
     const h: Harness = harness(d.db, {
       pushWindow: 1,
       batchSize: 2,
+      // Pages applied as they come (not waiting for the pushes in flight: the next test).
+      pagesWaitBytes: 0,
       onEvent: (e) => {
         if (e.type === "page") atPage.set((e.detail as { cursor: number }).cursor, h.last().of("push").length);
       },
@@ -313,6 +315,57 @@ describe("protocol flow", () => {
     expect(await d.db.cursor(WORKSPACE)).toBe(2);
     expect((await dbOf(d.db).outbox.toCollection().primaryKeys()).sort()).toEqual([3, 4]);
     expect((await d.db.get("tasks", other(2)))?.fields.title).toBe(task().title);
+    await h.client.stop();
+  });
+
+  // A device pushing a backlog applies the pages that come meanwhile (its own changes coming
+  // back, another device's) once its pushes are answered; over the budget, as they come.
+  test.each([
+    ["by default they wait", undefined, false],
+    ["over the budget they do not", 1, true],
+  ] as const)("pages wait for the pushes in flight: %s", async (_, pagesWaitBytes, appliedInFlight) => {
+    const d = await openDevice();
+    for (let i = 0; i < 6; i++) await d.db.create("tasks", WORKSPACE, task());
+    const h: Harness = harness(d.db, { pushWindow: 1, batchSize: 2, ...(pagesWaitBytes === undefined ? {} : { pagesWaitBytes }) });
+    h.client.start();
+    const s = await connect(h);
+    await until(() => s.of("push").length === 1);
+    // Pushes unanswered when each of another device's records was written (its page applied).
+    let answered = 0;
+    const other = (n: number) => `0190a000-0000-7000-8000-0000000000f${n}`;
+    const inFlight: number[] = [];
+    dbOf(d.db)
+      .records("tasks")
+      .hook("creating", (id) => {
+        if (String(id).startsWith(other(0).slice(0, -1))) inFlight.push(s.of("push").length - answered);
+      });
+    const page = (seq: number) => ({
+      type: "changes",
+      workspaceId: WORKSPACE,
+      changes: [{ seq, collection: "tasks", recordId: other(seq), author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: seq, op: "put", stamp: SERVER_TIME, fields: task(), base: {} }],
+      cursor: seq,
+      hasMore: false,
+    });
+    const ack = (ids: number[]) => {
+      answered++;
+      s.receive({ type: "ack", acks: ids.map((mutationId) => ({ mutationId, status: "applied", seq: mutationId + 2 })) });
+    };
+    s.receive(page(1));
+    s.receive(page(2));
+    ack([1, 2]);
+    await until(async () => (await dbOf(d.db).outbox.count()) === 4);
+    expect(s.of("push").length).toBe(2);
+    ack([3, 4]);
+    await until(async () => (await dbOf(d.db).outbox.count()) === 2);
+    expect(s.of("push").length).toBe(3);
+    ack([5, 6]);
+    await until(async () => (await d.db.cursor(WORKSPACE)) === 2);
+    expect(inFlight).toHaveLength(2);
+    if (appliedInFlight) expect(inFlight[0]).toBeGreaterThan(0);
+    else expect(inFlight).toEqual([0, 0]);
+    // Nothing lost either way: every push answered, both pages applied.
+    expect(await dbOf(d.db).outbox.count()).toBe(0);
+    for (const seq of [1, 2]) expect((await d.db.get("tasks", other(seq)))?.fields.title).toBe(task().title);
     await h.client.stop();
   });
 
@@ -467,7 +520,9 @@ describe("protocol flow", () => {
   test("resyncRequired starts a snapshot again and keeps the outbox", async () => {
     const d = await openDevice();
     await d.db.create("tasks", WORKSPACE, task());
-    const h = harness(d.db);
+    // The connection's first page is applied while the push is in flight (no waiting for its
+    // answer, #pagesWait), so the resync comes with a push unanswered.
+    const h = harness(d.db, { pagesWaitBytes: 0 });
     h.client.start();
     const s = await connect(h, 0);
     await until(() => s.of("push").length === 1);
@@ -581,7 +636,10 @@ async function pushingTasks(n: number) {
   const d = await openDevice();
   const records: string[] = [];
   for (let i = 0; i < n; i++) records.push(await created(d.db, `T${i}`));
-  const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
+  // Pages are applied as they come, even with a push unanswered: these tests script every order
+  // of pages and answers, which pages waiting for the pushes in flight still meet once their
+  // budget is reached (pagesWaitBytes).
+  const h = harness(d.db, { pushWindow: 1, batchSize: 2, pagesWaitBytes: 0 });
   h.client.start();
   const s = await connect(h);
   await until(() => s.of("push").length === 1);
