@@ -88,6 +88,12 @@ const OPEN = 1;
 
 type Queued = { socket: SocketLike; msg: Incoming; bytes?: number; pulled?: boolean };
 
+/** A push read and encoded ahead: the outbox entries after `after` (see #pump). */
+type Prepared = { socket: SocketLike; after: number; full: boolean; batch: OutboxRow[]; text: string };
+
+/** Full pushes kept read and encoded ahead while the window is full (#pump). */
+const PREPARED_AHEAD = 2;
+
 function isPage(msg: Incoming): msg is Extract<Incoming, { type: "changes" | "snapshot" }> {
   return msg.type === "changes" || msg.type === "snapshot";
 }
@@ -174,7 +180,7 @@ export class SyncClient {
   /** A pump was asked for while one ran (see #pump). */
   #pumpAgain = false;
   /** The next push, read and encoded: the outbox entries after `after` (see #pump). */
-  #prepared: { socket: SocketLike; after: number; full: boolean; batch: OutboxRow[]; text: string } | undefined;
+  #prepared: Prepared[] = [];
   /** The outbox rows pushed on this connection and not answered yet, by mutation id (applyAcks
    * then reads only the outbox's keys). */
   #sent = new Map<number, OutboxRow>();
@@ -335,7 +341,7 @@ export class SyncClient {
     this.#pushes = [];
     this.#pulls.clear();
     this.#lastSent = 0;
-    this.#prepared = undefined;
+    this.#prepared = [];
     this.#sent.clear();
     socket.onopen = () => void this.#hello(socket);
     socket.onmessage = (ev) => this.#onMessage(socket, ev.data);
@@ -593,7 +599,7 @@ export class SyncClient {
               break;
             case "accessDenied":
               this.#pulls.delete(msg.workspaceId);
-              this.#prepared = undefined;
+              this.#prepared = [];
               await forgetWorkspace(this.#dev, msg.workspaceId);
               break;
             case "error":
@@ -711,9 +717,11 @@ export class SyncClient {
   /** Sends outbox entries not sent on this connection yet, in mutationId order: at most
    * `pushWindow` pushes in flight (commands made meanwhile gather into the next push), and no more
    * pushes per second than half the server's message rate (the rest is left for pulls and pings).
-   * The next push is read and encoded ahead (#prepared) while the window is full, so an ack
-   * that opens the window sends it at once (#onMessage), without waiting for a read of the outbox
-   * behind the page transactions queued meanwhile. */
+   * The next two full pushes are read and encoded ahead (#prepared, PREPARED_AHEAD) while the
+   * window is full, so each answer that opens the window sends one at once (#onMessage), without
+   * waiting for a read of the outbox behind the transactions queued meanwhile (one push ahead left
+   * the window half empty whenever two answers came closer together than a read: `offline_10k`
+   * 0.583 → 0.527 s, medians of 5 alternated runs). */
   async #pump(): Promise<void> {
     if (this.#pumping) {
       // The running pump may have read the outbox before the command that asks now: it goes round
@@ -738,21 +746,35 @@ export class SyncClient {
       for (;;) {
         const socket = this.#socket;
         if (!socket || !this.#welcome || socket.readyState !== OPEN) return;
-        const p = this.#prepared;
+        const p = this.#prepared[0];
         if (p === undefined || !p.full || p.socket !== socket || p.after !== this.#lastSent) {
+          this.#prepared = [];
           const after = this.#lastSent;
-          // The handle reads only its own device's database: a reopen checks the device (LocalDb.own)
-          // and a deletion closes it for good, which stops this client.
-          const rows = await this.#db.outbox.where("mutationId").above(after).limit(size).toArray();
-          if (rows.length === 0 || socket !== this.#socket || after !== this.#lastSent || this.#db.gone !== undefined) return;
-          const fit = this.#fit(rows);
-          // Full: it cannot grow (a whole push read, or cut by the frame size).
-          this.#prepared = { socket, after, full: rows.length >= size || fit.batch.length < rows.length, ...fit };
+          const next = await this.#prepare(socket, after, size);
+          if (next === undefined || after !== this.#lastSent) return;
+          this.#prepared = [next];
         }
         if (!this.#sendPrepared(socket, true)) {
           // It waits for the window or the rate. Only a full push is kept for then; a smaller one
           // is read again, so commands made meanwhile join it.
-          if (this.#prepared?.full !== true) this.#prepared = undefined;
+          if (this.#prepared[0]?.full !== true) {
+            this.#prepared = [];
+            return;
+          }
+          // The window is full: the push after it is read too (a full one is kept), so that the
+          // answers that empty the window each send a push at once, without waiting for a read of
+          // the outbox behind the transactions queued meanwhile.
+          while (this.#prepared.length < PREPARED_AHEAD) {
+            const last = this.#prepared[this.#prepared.length - 1];
+            if (last === undefined || !last.full) return;
+            const after = last.batch[last.batch.length - 1]!.mutationId;
+            const next = await this.#prepare(socket, after, size);
+            // Meanwhile an answer may have sent the pushes prepared: this one must still continue them.
+            const tail = this.#prepared[this.#prepared.length - 1];
+            const continues = tail === undefined ? after === this.#lastSent : tail.batch[tail.batch.length - 1]!.mutationId === after;
+            if (next === undefined || !next.full || !continues) return;
+            this.#prepared.push(next);
+          }
           return;
         }
         await this.#updateLink();
@@ -765,11 +787,23 @@ export class SyncClient {
     }
   }
 
+  /** Reads and encodes the push of the outbox entries after `after`: undefined when there are none,
+   * or the connection or the database changed meanwhile. */
+  async #prepare(socket: SocketLike, after: number, size: number): Promise<Prepared | undefined> {
+    // The handle reads only its own device's database: a reopen checks the device (LocalDb.own)
+    // and a deletion closes it for good, which stops this client.
+    const rows = await this.#db.outbox.where("mutationId").above(after).limit(size).toArray();
+    if (rows.length === 0 || socket !== this.#socket || this.#db.gone !== undefined) return undefined;
+    const fit = this.#fit(rows);
+    // Full: it cannot grow (a whole push read, or cut by the frame size).
+    return { socket, after, full: rows.length >= size || fit.batch.length < rows.length, ...fit };
+  }
+
   /** Sends the prepared push if it continues what this socket was sent and the window and the
    * rate allow it now (a rate wait schedules the pump); whether it was sent. A push that could
    * still grow is sent only `fresh` (by the pump, right after reading it). */
   #sendPrepared(socket: SocketLike, fresh = false): boolean {
-    const p = this.#prepared;
+    const p = this.#prepared[0];
     if (p === undefined || (!p.full && !fresh) || p.socket !== socket || p.after !== this.#lastSent) return false;
     if (socket !== this.#socket || !this.#welcome || socket.readyState !== OPEN) return false;
     if (this.#pushes.length >= (this.#opts.pushWindow ?? 2)) return false;
@@ -779,7 +813,7 @@ export class SyncClient {
       this.#pumpTimer = this.#timers.setTimeout(() => void this.#pump(), wait);
       return false;
     }
-    this.#prepared = undefined;
+    this.#prepared.shift();
     socket.send(p.text);
     this.#tokens -= 1;
     this.#pushes.push(new Set(p.batch.map((r) => r.mutationId)));

@@ -369,6 +369,38 @@ describe("protocol flow", () => {
     await h.client.stop();
   });
 
+  test("while the window is full the two pushes after it are read ahead: answers arriving together each send one at once", async () => {
+    const d = await openDevice();
+    for (let i = 0; i < 8; i++) await d.db.create("tasks", WORKSPACE, task());
+    let read = 0;
+    dbOf(d.db).outbox.hook("reading", (row) => {
+      read++;
+      return row;
+    });
+    const h = harness(d.db, { pushWindow: 1, batchSize: 2 });
+    h.client.start();
+    const s = await connect(h);
+    await until(() => s.of("push").length === 1);
+    // [1, 2] in flight; [3, 4] and [5, 6] read and encoded while it is.
+    await until(() => read === 6);
+    const ack = (ids: number[]) => s.receive({ type: "ack", acks: ids.map((mutationId) => ({ mutationId, status: "applied", seq: mutationId })) });
+    ack([1, 2]);
+    ack([3, 4]);
+    // Both answers in one turn: each sent the next push as it arrived, with no read in between.
+    expect(s.of("push").map(pushed)).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+    expect(read).toBe(6);
+    ack([5, 6]);
+    await until(() => s.of("push").length === 4);
+    expect(pushed(s.of("push")[3]!)).toEqual([7, 8]);
+    ack([7, 8]);
+    await until(async () => (await dbOf(d.db).outbox.count()) === 0);
+    await h.client.stop();
+  });
+
   test("after a reconnect every unacknowledged mutation is sent again", async () => {
     const d = await openDevice();
     await d.db.create("tasks", WORKSPACE, task());
