@@ -68,7 +68,9 @@ export interface SyncClientOptions {
   /** While pushes wait for their answers, received pages wait to be applied until those answers
    * came, as long as they hold fewer than this many characters of frame text: a device pushing a
    * backlog sends it first and applies the pages (its own changes coming back, mostly) after.
-   * 8 MiB by default; 0 applies pages in arrival order (acks still go ahead of them). */
+   * 4 MiB by default (a 10,000-edit backlog's echo is about 3 MB; the pages waiting take several
+   * times their text in memory once parsed); 0 applies pages in arrival order (acks still go
+   * ahead of them). */
   pagesWaitBytes?: number;
   /** A connection that leaves a push, a pull or the hello unanswered this long (ms) is closed and
    * opened again (everything unanswered is sent again). 60 s by default; 0 disables. */
@@ -538,7 +540,7 @@ export class SyncClient {
    */
   #pagesWait(socket: SocketLike): boolean {
     if (socket !== this.#socket || this.#pushes.length === 0 || this.#ackAhead(socket) >= 0) return false;
-    const budget = this.#opts.pagesWaitBytes ?? 8 * LIMITS.maxMessageBytes;
+    const budget = this.#opts.pagesWaitBytes ?? 4 * LIMITS.maxMessageBytes;
     let waiting = 0;
     for (const q of this.#queue) if (q.socket === socket && isPage(q.msg)) waiting += q.bytes ?? 0;
     return waiting < budget;
