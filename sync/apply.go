@@ -165,6 +165,7 @@ type workspaceEntry struct {
 	head    int64 // last seq allocated
 	startAt int64
 	gcSeq   int64
+	written bool // head is written already (the cached way's guard)
 }
 
 type clientWorkspace struct{ client, workspace string }
@@ -245,7 +246,7 @@ func (e *Engine) commitWith(ctx context.Context, group []*job, bufs *groupBuffer
 	defer bufs.keep(g)
 	phases := []func() error{g.read, g.decide, g.write}
 	if plan != nil {
-		phases = []func() error{func() error { return g.readCached(plan) }, g.decide, func() error { return g.checkDecided(plan) }, g.write}
+		phases = []func() error{func() error { return g.readCached(plan) }, g.decide, func() error { return g.checkDecided(plan) }, func() error { return g.guardCached(plan) }, g.write}
 	}
 	postgres := e.db.Dialect() == store.Postgres
 	for _, phase := range phases {
@@ -1027,7 +1028,7 @@ func (g *groupTxn) write() error {
 
 	for _, w := range sortedKeys(workspaces) {
 		we := workspaces[w]
-		if !we.exists || we.head == we.startAt {
+		if !we.exists || we.head == we.startAt || we.written {
 			continue
 		}
 		if err := tx.exec(ctx, `UPDATE sync_workspaces SET seq = ?, updated_at = ? WHERE workspace_id = ?`, we.head, now, w); err != nil {

@@ -186,8 +186,8 @@ func (g *groupTxn) checkDecided(p *cachedPlan) error {
 	return nil
 }
 
-// readCached is read's counterpart on the cached way: the plan's reads as remembered, and the
-// guards that check them, queued first so that everything after them runs under the locks.
+// readCached is read's counterpart on the cached way: the plan's reads, as remembered. The guards
+// that check them go after the decisions (guardCached).
 func (g *groupTxn) readCached(p *cachedPlan) error {
 	for _, h := range p.workspaces {
 		g.workspaces[h.workspace] = &workspaceEntry{exists: true, head: h.head, startAt: h.head, gcSeq: h.gcSeq}
@@ -199,18 +199,30 @@ func (g *groupTxn) readCached(p *cachedPlan) error {
 	for key, r := range p.cached {
 		g.records[key] = g.entry(recordEntry{state: r.state, seq: r.seq, exists: true, size: r.size})
 	}
-	// Each workspace row is held first (FOR KEY SHARE), as the general way holds it
-	// (lockWorkspaces), and in the same order: a deletion of the workspace waits there, before it
-	// cascades to the sync_workspaces row this group then locks and writes twice (the second
-	// write checks its foreign key again, the row version being this transaction's: without the
-	// hold first, the two would deadlock).
+	return nil
+}
+
+// guardCached queues the guards of a group decided from memory, before its writes, so that
+// everything written runs under the locks. They are queued after the decisions, which need
+// nothing from the database (a read they make, previousVerdict's for an id below one the group
+// decided, sees the workspace as the head guard then finds it: unchanged, or the group falls
+// back), so that the workspace's guard writes the group's new head itself: the row is locked and
+// written once (write skips it).
+//
+// Each workspace row is held first (FOR KEY SHARE), as the general way holds it (lockWorkspaces),
+// and in the same order: a deletion of the workspace waits there, before it cascades to the
+// sync_workspaces row this group then locks and writes (without the hold first, the write's
+// foreign key check and the deletion would deadlock).
+func (g *groupTxn) guardCached(p *cachedPlan) error {
 	for _, h := range p.workspaces {
+		we := g.workspaces[h.workspace]
 		if err := g.tx.exec(g.ctx, `WITH held AS (SELECT id FROM workspaces WHERE id = ? FOR KEY SHARE),
-			locked AS (UPDATE sync_workspaces SET updated_at = ?
+			locked AS (UPDATE sync_workspaces SET seq = ?, updated_at = ?
 				WHERE workspace_id = (SELECT id FROM held) AND seq = ? AND gc_seq = ? RETURNING 1)
-			SELECT sync_expect(count(*) = 1, 'the workspace head') FROM locked`, h.workspace, g.now, h.head, h.gcSeq); err != nil {
+			SELECT sync_expect(count(*) = 1, 'the workspace head') FROM locked`, h.workspace, we.head, g.now, h.head, h.gcSeq); err != nil {
 			return err
 		}
+		we.written = true
 	}
 	for _, c := range p.clients {
 		if err := g.tx.exec(g.ctx, `SELECT sync_expect(
