@@ -69,6 +69,16 @@ async function connect(h: Harness, cursor = 0) {
   return s;
 }
 
+/** Record n of another device, and the changes page (seq n, alone) that creates it. */
+const otherRecord = (n: number) => `0190a000-0000-7000-8000-0000000000f${n}`;
+const otherPage = (seq: number) => ({
+  type: "changes",
+  workspaceId: WORKSPACE,
+  changes: [{ seq, collection: "tasks", recordId: otherRecord(seq), author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: seq, op: "put", stamp: SERVER_TIME, fields: task(), base: {} }],
+  cursor: seq,
+  hasMore: false,
+});
+
 describe("reconnect backoff", () => {
   test("the delay doubles from 0.5 s up to 30 s, with half of it jittered", () => {
     const random = seededRandom(42);
@@ -297,16 +307,8 @@ describe("protocol flow", () => {
     expect(ids(s.of("push")[0]!)).toEqual([1, 2]);
     // Two pages of another device's changes arrive, then the ack of the first push: the first
     // page is being applied when the ack comes, the second waits behind it.
-    const other = (n: number) => `0190a000-0000-7000-8000-0000000000f${n}`;
-    const page = (seq: number) => ({
-      type: "changes",
-      workspaceId: WORKSPACE,
-      changes: [{ seq, collection: "tasks", recordId: other(seq), author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: seq, op: "put", stamp: SERVER_TIME, fields: task(), base: {} }],
-      cursor: seq,
-      hasMore: false,
-    });
-    s.receive(page(1));
-    s.receive(page(2));
+    s.receive(otherPage(1));
+    s.receive(otherPage(2));
     s.receive({ type: "ack", acks: [1, 2].map((mutationId) => ({ mutationId, status: "applied", seq: mutationId + 2 })) });
     await until(() => atPage.has(2));
     // When the second page was applied, the second push had left.
@@ -314,7 +316,7 @@ describe("protocol flow", () => {
     expect(ids(s.of("push")[1]!)).toEqual([3, 4]);
     expect(await d.db.cursor(WORKSPACE)).toBe(2);
     expect((await dbOf(d.db).outbox.toCollection().primaryKeys()).sort()).toEqual([3, 4]);
-    expect((await d.db.get("tasks", other(2)))?.fields.title).toBe(task().title);
+    expect((await d.db.get("tasks", otherRecord(2)))?.fields.title).toBe(task().title);
     await h.client.stop();
   });
 
@@ -332,26 +334,18 @@ describe("protocol flow", () => {
     await until(() => s.of("push").length === 1);
     // Pushes unanswered when each of another device's records was written (its page applied).
     let answered = 0;
-    const other = (n: number) => `0190a000-0000-7000-8000-0000000000f${n}`;
     const inFlight: number[] = [];
     dbOf(d.db)
       .records("tasks")
       .hook("creating", (id) => {
-        if (String(id).startsWith(other(0).slice(0, -1))) inFlight.push(s.of("push").length - answered);
+        if (String(id).startsWith(otherRecord(0).slice(0, -1))) inFlight.push(s.of("push").length - answered);
       });
-    const page = (seq: number) => ({
-      type: "changes",
-      workspaceId: WORKSPACE,
-      changes: [{ seq, collection: "tasks", recordId: other(seq), author: "0f0f0f0f-0000-4000-8000-00000000000f", mutationId: seq, op: "put", stamp: SERVER_TIME, fields: task(), base: {} }],
-      cursor: seq,
-      hasMore: false,
-    });
     const ack = (ids: number[]) => {
       answered++;
       s.receive({ type: "ack", acks: ids.map((mutationId) => ({ mutationId, status: "applied", seq: mutationId + 2 })) });
     };
-    s.receive(page(1));
-    s.receive(page(2));
+    s.receive(otherPage(1));
+    s.receive(otherPage(2));
     ack([1, 2]);
     await until(async () => (await dbOf(d.db).outbox.count()) === 4);
     expect(s.of("push").length).toBe(2);
@@ -365,7 +359,7 @@ describe("protocol flow", () => {
     else expect(inFlight).toEqual([0, 0]);
     // Nothing lost either way: every push answered, both pages applied.
     expect(await dbOf(d.db).outbox.count()).toBe(0);
-    for (const seq of [1, 2]) expect((await d.db.get("tasks", other(seq)))?.fields.title).toBe(task().title);
+    for (const seq of [1, 2]) expect((await d.db.get("tasks", otherRecord(seq)))?.fields.title).toBe(task().title);
     await h.client.stop();
   });
 
