@@ -2,9 +2,11 @@ package sim
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -501,11 +503,57 @@ func (sc *Scenario) checkNoLoss(db *database, replayed map[string]*psync.RecordS
 				if by := knowinglySuperseded(list, c, f); by != nil {
 					continue
 				}
-				fail("loss: record %s: %s's write of %s = %v (stamp %s, seq %d) is neither the winner (%v, %s by %s) nor a conflict record, and nothing superseded it knowingly",
-					k, c.client, f, v, c.m.Stamp, c.seq, st.Fields[f], st.Clocks[f], st.Authors[f])
+				fail("loss: record %s: %s's write of %s = %v (stamp %s, seq %d) is neither the winner (%v, %s by %s) nor a conflict record, and nothing superseded it knowingly\n%s",
+					k, c.client, f, v, c.m.Stamp, c.seq, st.Fields[f], st.Clocks[f], st.Authors[f], fieldHistory(list, f))
 			}
 		}
 	}
+}
+
+// fieldHistory replays a record's changes (in seq order) and tells, for each one that writes,
+// deletes, restores or resolves field f, what the merge made of it: whether it counted as a
+// duplicate (its node had a stamp as late applied: no conflict is opened or closed then), and the
+// conflicts of f it opened and closed. What a failed no-loss check needs to be explained.
+func fieldHistory(list []dbChange, f string) string {
+	sorted := slices.Clone(list)
+	slices.SortFunc(sorted, func(a, b dbChange) int { return cmp.Compare(a.seq, b.seq) })
+	var b strings.Builder
+	fmt.Fprintf(&b, "          history of %s:", f)
+	st := psync.NewRecordState()
+	for _, c := range sorted {
+		eff, err := st.Apply(c.m)
+		v, writes := c.m.Fields[f]
+		resolves := slices.ContainsFunc(c.m.Resolves, func(k psync.ConflictKey) bool { return k.Field == f })
+		if !writes && !resolves && c.m.Op != psync.OpDelete && c.m.Op != psync.OpRestore {
+			continue
+		}
+		fmt.Fprintf(&b, "\n            seq %d %s by %s stamp %s", c.seq, c.m.Op, c.client, c.m.Stamp)
+		if writes {
+			fmt.Fprintf(&b, " %s=%s", f, valueJSON(v))
+		}
+		if base, ok := c.m.Base[f]; ok {
+			fmt.Fprintf(&b, " base %s", base)
+		}
+		if err != nil {
+			fmt.Fprintf(&b, " (does not apply: %v)", err)
+			continue
+		}
+		if eff.Duplicate {
+			b.WriteString(" duplicate")
+		}
+		for _, o := range eff.Opened {
+			if o.Field == f {
+				fmt.Fprintf(&b, " opened %s by %s", o.Stamp, o.Author)
+			}
+		}
+		for _, o := range eff.Closed {
+			if o.Field == f {
+				fmt.Fprintf(&b, " closed %s by %s", o.Stamp, o.Author)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n            seen %v", st.Seen)
+	return b.String()
 }
 
 func hasConflict(st *psync.RecordState, f string, stamp psync.Stamp, v any, author string) bool {

@@ -233,3 +233,33 @@ func TestTheReplicaCheckCatchesADeviceThatDiffersFromTheServer(t *testing.T) {
 		})
 	}
 }
+
+// A failed no-loss check explains itself: the field's history says what the merge made of each
+// write (a conflict opened, closed, or none because the write counted as a duplicate).
+func TestAFieldsHistorySaysWhatTheMergeMadeOfEachWrite(t *testing.T) {
+	got := fieldHistory(history(false), "title")
+	for _, want := range []string{
+		"seq 1 put by " + devX,
+		`title="Pagar el IBI ya" base ` + stamp(1, nodeX).String(),
+		"seq 3 put by " + devY + " stamp " + stamp(3, nodeY).String() + ` title="Pagar el IBI en junio"`,
+		"opened " + stamp(2, nodeX).String() + " by " + devX,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("history lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "duplicate") || strings.Contains(got, "closed") {
+		t.Errorf("history of edits that neither repeat nor close anything:\n%s", got)
+	}
+	// X writes the title again with a stamp its node had already passed: the merge counts it as a
+	// duplicate and opens no conflict for it, which the history says.
+	again := history(false)
+	late := again[1]
+	late.seq, late.mutationID = 4, 3
+	late.m.Stamp = stamp(2, nodeX)
+	late.m.Fields = map[string]any{"title": "Pagar el IBI mañana"}
+	got = fieldHistory(append(again, late), "title")
+	if !strings.Contains(got, `seq 4 put by `+devX+` stamp `+stamp(2, nodeX).String()+` title="Pagar el IBI mañana" base `+stamp(1, nodeX).String()+` duplicate`) {
+		t.Errorf("history does not call the repeated stamp a duplicate:\n%s", got)
+	}
+}
