@@ -203,11 +203,11 @@ func (g *groupTxn) readCached(p *cachedPlan) error {
 }
 
 // guardCached queues the guards of a group decided from memory, before its writes, so that
-// everything written runs under the locks. They are queued after the decisions, which need
-// nothing from the database (a read they make, previousVerdict's for an id below one the group
-// decided, sees the workspace as the head guard then finds it: unchanged, or the group falls
-// back), so that the workspace's guard writes the group's new head itself: the row is locked and
-// written once (write skips it).
+// everything written runs under the locks. They come after the decisions so that the workspace's
+// guard can write the group's new head itself: the row is locked and written once (write skips
+// it). A read a decision makes (previousVerdict, for an id below one the group decided) so runs
+// before the lock; it reads the workspace's change log, which the head guard then finds unchanged
+// or the group falls back.
 //
 // Each workspace row is held first (FOR KEY SHARE), as the general way holds it (lockWorkspaces),
 // and in the same order: a deletion of the workspace waits there, before it cascades to the
@@ -310,15 +310,14 @@ func (c *commitCache) remember(g *groupTxn) {
 		if cw == nil {
 			continue
 		}
-		size := r.size
 		if old, ok := cw.records[key]; ok {
 			delete(cw.records, key)
 			cw.bytes -= old.size
 		}
-		if !r.exists && !r.dirty || size > cachedRecordBytes {
+		if !r.exists && !r.dirty || r.size > cachedRecordBytes {
 			continue // no such record; or too large to remember
 		}
-		if len(cw.records) >= cachedRecordsPerWorkspace || cw.bytes+size > cachedRecordBytes {
+		if len(cw.records) >= cachedRecordsPerWorkspace || cw.bytes+r.size > cachedRecordBytes {
 			cw.forgetRecords()
 		}
 		state := r.state
@@ -330,8 +329,8 @@ func (c *commitCache) remember(g *groupTxn) {
 				continue
 			}
 		}
-		cw.records[key] = cachedRecord{state: state, seq: r.seq, size: size}
-		cw.bytes += size
+		cw.records[key] = cachedRecord{state: state, seq: r.seq, size: r.size}
+		cw.bytes += r.size
 	}
 }
 

@@ -96,6 +96,11 @@ type Prepared = { socket: SocketLike; after: number; full: boolean; batch: Outbo
 /** Full pushes kept read and encoded ahead while the window is full (#pump). */
 const PREPARED_AHEAD = 2;
 
+/** The last mutation id of a prepared push (a push has at least one). */
+function lastIdOf(p: Prepared): number {
+  return p.batch[p.batch.length - 1]!.mutationId;
+}
+
 function isPage(msg: Incoming): msg is Extract<Incoming, { type: "changes" | "snapshot" }> {
   return msg.type === "changes" || msg.type === "snapshot";
 }
@@ -486,16 +491,17 @@ export class SyncClient {
    * socket, and the next connection resumes from the last page applied.
    */
   #pullAhead(socket: SocketLike): void {
-    const budget = this.#opts.pageBufferBytes ?? LIMITS.maxMessageBytes;
-    let waiting = 0;
+    if (this.#waitingPageBytes(socket) >= (this.#opts.pageBufferBytes ?? LIMITS.maxMessageBytes)) return;
     const newest = new Map<string, Queued>();
-    for (const q of this.#queue) {
-      if (q.socket !== socket || !isPage(q.msg)) continue;
-      waiting += q.bytes ?? 0;
-      newest.set(q.msg.workspaceId, q);
-    }
-    if (waiting >= budget) return;
+    for (const q of this.#queue) if (q.socket === socket && isPage(q.msg)) newest.set(q.msg.workspaceId, q);
     for (const q of newest.values()) if (!q.pulled) this.#pullNext(socket, q);
+  }
+
+  /** Characters of frame text of the pages of a socket received and not applied yet. */
+  #waitingPageBytes(socket: SocketLike): number {
+    let waiting = 0;
+    for (const q of this.#queue) if (q.socket === socket && isPage(q.msg)) waiting += q.bytes ?? 0;
+    return waiting;
   }
 
   /** Pulls the page after a page that has more, once. */
@@ -540,10 +546,7 @@ export class SyncClient {
    */
   #pagesWait(socket: SocketLike): boolean {
     if (socket !== this.#socket || this.#pushes.length === 0 || this.#ackAhead(socket) >= 0) return false;
-    const budget = this.#opts.pagesWaitBytes ?? 4 * LIMITS.maxMessageBytes;
-    let waiting = 0;
-    for (const q of this.#queue) if (q.socket === socket && isPage(q.msg)) waiting += q.bytes ?? 0;
-    return waiting < budget;
+    return this.#waitingPageBytes(socket) < (this.#opts.pagesWaitBytes ?? 4 * LIMITS.maxMessageBytes);
   }
 
   /** Processes queued messages in arrival order, except that acks go ahead of pages (see
@@ -558,7 +561,7 @@ export class SyncClient {
         // Pages first in the queue wait for the pushes in flight; the answer that empties the
         // window (#onMessage) drains them.
         if (isPage(first.msg) && this.#pagesWait(first.socket)) break;
-        const ahead = first.msg.type === "changes" || first.msg.type === "snapshot" ? this.#ackAhead(first.socket) : -1;
+        const ahead = isPage(first.msg) ? this.#ackAhead(first.socket) : -1;
         const entry = ahead > 0 ? this.#queue.splice(ahead, 1)[0]! : this.#queue.shift()!;
         const { socket, msg } = entry;
         if (socket !== this.#socket) continue;
@@ -767,14 +770,13 @@ export class SyncClient {
           // answers that empty the window each send a push at once, without waiting for a read of
           // the outbox behind the transactions queued meanwhile.
           while (this.#prepared.length < PREPARED_AHEAD) {
-            const last = this.#prepared[this.#prepared.length - 1];
+            const last = this.#prepared.at(-1);
             if (last === undefined || !last.full) return;
-            const after = last.batch[last.batch.length - 1]!.mutationId;
+            const after = lastIdOf(last);
             const next = await this.#prepare(socket, after, size);
             // Meanwhile an answer may have sent the pushes prepared: this one must still continue them.
-            const tail = this.#prepared[this.#prepared.length - 1];
-            const continues = tail === undefined ? after === this.#lastSent : tail.batch[tail.batch.length - 1]!.mutationId === after;
-            if (next === undefined || !next.full || !continues) return;
+            const tail = this.#prepared.at(-1);
+            if (next === undefined || !next.full || after !== (tail === undefined ? this.#lastSent : lastIdOf(tail))) return;
             this.#prepared.push(next);
           }
           return;
@@ -820,7 +822,7 @@ export class SyncClient {
     this.#tokens -= 1;
     this.#pushes.push(new Set(p.batch.map((r) => r.mutationId)));
     for (const r of p.batch) this.#sent.set(r.mutationId, r);
-    this.#lastSent = p.batch[p.batch.length - 1]!.mutationId;
+    this.#lastSent = lastIdOf(p);
     if (this.#pushes.length === 1) this.#watch(socket);
     return true;
   }

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -510,17 +509,16 @@ func (sc *Scenario) checkNoLoss(db *database, replayed map[string]*psync.RecordS
 	}
 }
 
-// fieldHistory replays a record's changes (in seq order) and tells, for each one that writes,
-// deletes, restores or resolves field f, what the merge made of it: whether it counted as a
-// duplicate (its node had a stamp as late applied: no conflict is opened or closed then), and the
-// conflicts of f it opened and closed. What a failed no-loss check needs to be explained.
+// fieldHistory replays a record's changes (in seq order, as the change log is read) and tells,
+// for each one that writes, deletes, restores or resolves field f, what the merge made of it:
+// whether it counted as a duplicate (its node had a stamp as late applied: no conflict is opened
+// or closed then), and the conflicts of f it opened and closed. What a failed no-loss check needs
+// to be explained.
 func fieldHistory(list []dbChange, f string) string {
-	sorted := slices.Clone(list)
-	slices.SortFunc(sorted, func(a, b dbChange) int { return cmp.Compare(a.seq, b.seq) })
 	var b strings.Builder
 	fmt.Fprintf(&b, "          history of %s:", f)
 	st := psync.NewRecordState()
-	for _, c := range sorted {
+	for _, c := range list {
 		eff, err := st.Apply(c.m)
 		v, writes := c.m.Fields[f]
 		resolves := slices.ContainsFunc(c.m.Resolves, func(k psync.ConflictKey) bool { return k.Field == f })
