@@ -205,6 +205,7 @@ type mutationBody struct {
 	Fields   map[string]any   `json:"fields,omitempty"`
 	Base     map[string]Stamp `json:"base"`
 	Resolves []ConflictKey    `json:"resolves,omitempty"`
+	Late     bool             `json:"late,omitempty"`
 }
 
 // commit applies a group of pushes in one transaction. It returns one result per job (a job
@@ -645,6 +646,11 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		merged = m.Fields
 	} else {
 		prev := entry.current()
+		// Every mutation reaching here is decided now, for the first time: one whose node the record
+		// has already seen later is its device's earlier mutation decided after a later one (ids may
+		// be decided out of order: PROTOCOL.md, Guarantees 1). Marked, it merges as new everywhere.
+		last, seen := prev.Seen[m.Stamp.Node]
+		m.Late = seen && m.Stamp.Before(last)
 		next = prev.cloneFor(len(m.Fields))
 		var err error
 		if eff, err = next.Apply(m); err != nil {
@@ -810,6 +816,7 @@ func canonicalMutation(m Mutation) Mutation {
 	if len(m.Fields) == 0 {
 		m.Fields = nil
 	}
+	m.Late = false // the server's mark alone (applyOne)
 	return m
 }
 

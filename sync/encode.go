@@ -66,6 +66,18 @@ func appendState(b []byte, s *RecordState) (out []byte, fields int) {
 	}
 	b = append(b, `,"seen":`...)
 	b = appendStamps(b, s.Seen)
+	if len(s.Late) > 0 {
+		b = append(b, `,"late":[`...)
+		for i, st := range s.Late {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = st.appendText(b)
+			b = append(b, '"')
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"conflicts":[`...)
 	for i, c := range s.Conflicts {
 		if i > 0 {
@@ -196,6 +208,9 @@ func appendBodyOf(b []byte, m *Mutation, stamp, fields []byte) []byte {
 			b = append(b, `"}`...)
 		}
 		b = append(b, ']')
+	}
+	if m.Late {
+		b = append(b, `,"late":true`...)
 	}
 	return append(b, '}')
 }

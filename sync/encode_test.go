@@ -53,7 +53,7 @@ func TestTheStateEncoderWritesWhatEncodingJSONWrites(t *testing.T) {
 				m.Fields[f] = awkwardValues[rng.IntN(len(awkwardValues))]
 			}
 			got := appendBody(nil, m)
-			want, _ := json.Marshal(mutationBody{Op: m.Op, Stamp: m.Stamp, Fields: m.Fields, Base: m.Base, Resolves: m.Resolves})
+			want, _ := json.Marshal(mutationBody{Op: m.Op, Stamp: m.Stamp, Fields: m.Fields, Base: m.Base, Resolves: m.Resolves, Late: m.Late})
 			if string(got) != string(want) {
 				t.Fatalf("body:\n got %s\nwant %s", got, want)
 			}

@@ -2,6 +2,7 @@ package sync
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 
 	"patrimonio/core"
@@ -36,6 +37,10 @@ type Mutation struct {
 	// Resolves lists conflict records that this mutation closes (restoring a losing value, or
 	// dismissing it with OpResolve).
 	Resolves []ConflictKey `json:"resolves,omitempty"`
+	// Late is set by the server, never by a device: the server applied this mutation for the first
+	// time after a later mutation of the same node to the same record (a device's ids decided out
+	// of order). Every replica then merges it as new rather than as a duplicate (MERGE.md, rule 7).
+	Late bool `json:"late,omitempty"`
 }
 
 // ConflictKey identifies a conflict record within its record: the field and the losing stamp.
@@ -67,22 +72,24 @@ type Life struct {
 
 // RecordState is one record as the merge sees it. Fields, Clocks and Authors hold the winning
 // write of each field; Life the latest delete or restore; Seen the newest stamp applied from each
-// node (what makes re-applying a mutation a no-op); Conflicts the open conflict records, sorted by
-// field and stamp.
+// node (what makes re-applying a mutation a no-op); Late the stamps of the late mutations applied
+// below their node's Seen (sorted; what makes re-applying one of them a no-op); Conflicts the open
+// conflict records, sorted by field and stamp.
 type RecordState struct {
 	Fields    map[string]any    `json:"fields"`
 	Clocks    map[string]Stamp  `json:"clocks"`
 	Authors   map[string]string `json:"authors"`
 	Life      *Life             `json:"life,omitempty"`
 	Seen      map[string]Stamp  `json:"seen"`
+	Late      []Stamp           `json:"late,omitempty"`
 	Conflicts []Conflict        `json:"conflicts"`
 }
 
 // Effect says what applying a mutation changed.
 type Effect struct {
 	// Duplicate: a mutation with this stamp, or a later one from the same node, was applied to this
-	// record before. Field values and the life register still merge (a no-op for a true duplicate);
-	// conflict records are left alone.
+	// record before (for a Late mutation: this one was). Field values and the life register still
+	// merge (a no-op for a true duplicate); conflict records are left alone.
 	Duplicate bool `json:"duplicate"`
 	// Changed lists the fields whose winning write changed, sorted.
 	Changed []string `json:"changed"`
@@ -166,6 +173,9 @@ func (s *RecordState) cloneFor(fields int) *RecordState {
 		Authors:   make(map[string]string, len(s.Authors)+fields),
 		Seen:      make(map[string]Stamp, len(s.Seen)+1),
 		Conflicts: append([]Conflict{}, s.Conflicts...),
+	}
+	if len(s.Late) > 0 {
+		c.Late = append([]Stamp(nil), s.Late...)
 	}
 	for k, v := range s.Fields {
 		c.Fields[k] = v
@@ -286,6 +296,10 @@ func ValidFieldName(f string) bool {
 //   - A mutation whose stamp is not newer than the newest stamp already applied from its node is a
 //     duplicate: it still merges (a no-op when it truly is a duplicate) but opens and closes no
 //     conflict, so applying a mutation twice changes nothing.
+//   - Unless the server marked it Late (it applied the mutation for the first time after a later
+//     one of the same node): then it merges as new, once (its stamp joins Late). Its losing write
+//     opens no conflict while the same device's later write of the field is the winner or an open
+//     conflict (superseded knowingly, by its own device).
 //
 // Field values, clocks, authors, the life register and Seen converge for any order of the same
 // mutations, duplicates included. Conflict records converge for every causal order (one where
@@ -298,9 +312,13 @@ func (s *RecordState) Apply(m Mutation) (Effect, error) {
 	s.init()
 	eff := Effect{Changed: make([]string, 0, len(m.Fields))}
 	last, ok := s.Seen[m.Stamp.Node]
-	eff.Duplicate = ok && Compare(m.Stamp, last) <= 0
-	if !eff.Duplicate {
+	switch {
+	case !ok || Compare(m.Stamp, last) > 0:
 		s.Seen[m.Stamp.Node] = m.Stamp
+	case m.Late && m.Stamp.Before(last) && s.addLate(m.Stamp):
+		// A first application that comes after its node's later mutation: new, once.
+	default:
+		eff.Duplicate = true
 	}
 	track := !eff.Duplicate
 	switch m.Op {
@@ -391,9 +409,31 @@ func (s *RecordState) applyField(f string, v any, m *Mutation, track bool, eff *
 		s.set(f, v, m.Stamp, m.Author, eff)
 		return
 	}
-	if track && curAuthor != m.Author {
+	if track && curAuthor != m.Author && !s.laterOwnConflict(f, m) {
 		s.openConflict(Conflict{Field: f, Value: v, Stamp: m.Stamp, Author: m.Author}, eff)
 	}
+}
+
+// laterOwnConflict reports whether m's author has an open conflict on f with a later stamp: its
+// own later write, which supersedes m's knowingly (only a late mutation can meet one).
+func (s *RecordState) laterOwnConflict(f string, m *Mutation) bool {
+	for _, c := range s.Conflicts {
+		if c.Field == f && c.Author == m.Author && m.Stamp.Before(c.Stamp) {
+			return true
+		}
+	}
+	return false
+}
+
+// addLate records the stamp of a late mutation applied as new, and reports false when it was
+// already there (the same late mutation again).
+func (s *RecordState) addLate(st Stamp) bool {
+	i := sort.Search(len(s.Late), func(i int) bool { return !s.Late[i].Before(st) })
+	if i < len(s.Late) && s.Late[i] == st {
+		return false
+	}
+	s.Late = slices.Insert(s.Late, i, st)
+	return true
 }
 
 func (s *RecordState) set(f string, v any, st Stamp, author string, eff *Effect) {

@@ -3,6 +3,7 @@ package sync_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -262,6 +263,86 @@ func TestAResendOfARunWhoseStartWasCollectedIsNotAppliedAgain(t *testing.T) {
 		wantStatus(t, got, psync.StatusDuplicate, psync.StatusDuplicate, psync.StatusDuplicate, psync.StatusDuplicate, psync.StatusApplied)
 		if head, _, err := e.Head(ctx, w); err != nil || head != 5 {
 			t.Fatalf("head %d (%v): want 5 (no resend applied again)", head, err)
+		}
+	})
+}
+
+// A device's earlier mutation of a record decided after its later one (ids out of order) used to
+// count as a duplicate for the merge (its node was already seen later), so when its write lost to
+// another device's concurrent one, no conflict kept it: a silent loss (MERGE.md, rules 6 and 7).
+// The server now marks it late; every replica merges it as new, once.
+func TestAMutationDecidedAfterItsDevicesLaterOneKeepsItsLosingWriteAsAConflict(t *testing.T) {
+	forEachStore(t, func(t *testing.T, db *store.DB) {
+		clock := newFakeClock()
+		e := newEngine(t, db, psync.Options{Now: clock.Now})
+		ana, luis, w := addUser(t, db), addUser(t, db), addWorkspace(t, db)
+		addMember(t, db, w, ana, "owner")
+		addMember(t, db, w, luis, "editor")
+		a, b := newDevice(t, e, ana, clock.Now), newDevice(t, e, luis, clock.Now)
+		rec := newRecordID(t)
+		create := a.Put(w, rec, task("uno"), nil)
+		wantStatus(t, apply(t, e, a, create), psync.StatusApplied)
+		created := map[string]psync.Stamp{"title": create.Mutation.Stamp, "status": create.Mutation.Stamp}
+
+		// Ana retitles (6), then sets the status (7); Luis, who has not seen 6, retitles later.
+		clock.Advance(time.Millisecond)
+		m6 := a.Put(w, rec, map[string]any{"title": "de Ana"}, created)
+		clock.Advance(time.Millisecond)
+		m7 := a.Put(w, rec, map[string]any{"status": "done"}, created)
+		clock.Advance(time.Millisecond)
+		b.Clock.Observe(create.Mutation.Stamp)
+		mb := b.Put(w, rec, map[string]any{"title": "de Luis"}, created)
+
+		// The server decides Luis's, then Ana's 7, then her 6.
+		wantStatus(t, apply(t, e, b, mb), psync.StatusApplied)
+		wantStatus(t, apply(t, e, a, m7), psync.StatusApplied)
+		wantStatus(t, apply(t, e, a, m6), psync.StatusApplied)
+
+		state := serverState(t, e, ana, w)["tasks/"+rec]
+		if state.Fields["title"] != "de Luis" || state.Fields["status"] != "done" {
+			t.Fatalf("fields %v: want Luis's later title and Ana's status", state.Fields)
+		}
+		want := []psync.Conflict{{Field: "title", Value: "de Ana", Stamp: m6.Mutation.Stamp, Author: a.ClientID}}
+		if !reflect.DeepEqual(state.Conflicts, want) {
+			t.Fatalf("conflicts %+v, want Ana's losing title %+v", state.Conflicts, want)
+		}
+		page, err := e.ChangesPage(context.Background(), ana, w, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range page.Changes {
+			m, err := c.Mutation()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if late := c.MutationID == m6.MutationID && c.Author == a.ClientID; m.Late != late {
+				t.Errorf("change %d (mutation %d): late %v, want %v", c.Seq, c.MutationID, m.Late, late)
+			}
+		}
+		// Every replica merges the change log into the same state, the conflict included, and
+		// merging it again changes nothing.
+		r := newReplica()
+		r.PullAll(t, e, luis, w, 0)
+		sameStates(t, r.Records, serverState(t, e, luis, w))
+		again := r.Records["tasks/"+rec].Clone()
+		for _, c := range page.Changes {
+			m, _ := c.Mutation()
+			if eff, err := again.Apply(m); err != nil || !eff.Duplicate {
+				t.Fatalf("change %d again: %+v, %v: want a duplicate", c.Seq, eff, err)
+			}
+		}
+		sameStates(t, map[string]*psync.RecordState{"x": again}, map[string]*psync.RecordState{"x": r.Records["tasks/"+rec]})
+
+		// A device cannot mark its own mutation late: the mark is the server's alone.
+		forged := a.Put(w, rec, map[string]any{"title": "otra"}, created)
+		forged.Mutation.Late = true
+		wantStatus(t, apply(t, e, a, forged), psync.StatusApplied)
+		last, err := e.ChangesPage(context.Background(), ana, w, page.Cursor, 0)
+		if err != nil || len(last.Changes) != 1 {
+			t.Fatalf("%v, %+v: want the forged change", err, last)
+		}
+		if m, _ := last.Changes[0].Mutation(); m.Late {
+			t.Error("the server kept a device's own late mark")
 		}
 	})
 }

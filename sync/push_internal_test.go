@@ -38,7 +38,11 @@ func TestParsePushRejectsInvalidMutationsAloneAndKeepsTheRest(t *testing.T) {
 		strings.Replace(wireMut(4, ""), pst, "2025-02-30T10:15:30.123Z-0001-0123456789abcdef", 1) + `,` +
 		strings.Replace(wireMut(5, ""), `"base":{}`, `"base":{"title":"2025-13-01T10:15:30.123Z-0001-0123456789abcdef"}`, 1) + `,` +
 		wireMut(6, `,"author":"6a1f0e2d-3c4b-4a59-8e7d-6c5b4a392817"`) + `,` +
-		wireMut(7, "") + `]}`
+		wireMut(7, "") + `,` +
+		wireMut(8, `,"late":true`) + `]}` // the server's mark (MERGE.md, rule 7), never a device's
+	if _, ok := FastPush([]byte(raw), 500); ok {
+		t.Fatal("FastPush accepts a push with invalid mutations")
+	}
 	muts, rejected, err := ParsePush(decodePush(t, raw), 500)
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +56,7 @@ func TestParsePushRejectsInvalidMutationsAloneAndKeepsTheRest(t *testing.T) {
 		4: {"stamp", "validation.format.hlc"},
 		5: {"base.title", "validation.format.hlc"},
 		6: {"author", "validation.unknownField"},
+		8: {"late", "validation.unknownField"},
 	}
 	if len(rejected) != len(want) {
 		t.Fatalf("rejected %+v", rejected)

@@ -15,7 +15,7 @@ import (
 )
 
 // Change is one entry of a workspace's change log: the mutation as applied (Body, JSON with op,
-// effective stamp, fields, base, resolves), who made it and where.
+// effective stamp, fields, base, resolves, and the server's late mark), who made it and where.
 type Change struct {
 	Seq        int64
 	Collection string
@@ -32,7 +32,7 @@ func (c Change) Mutation() (Mutation, error) {
 	if err := decodeExact(c.Body, &b); err != nil {
 		return Mutation{}, fmt.Errorf("decode change %d: %w", c.Seq, err)
 	}
-	return Mutation{Op: b.Op, Stamp: b.Stamp, Author: c.Author, Fields: b.Fields, Base: b.Base, Resolves: b.Resolves}, nil
+	return Mutation{Op: b.Op, Stamp: b.Stamp, Author: c.Author, Fields: b.Fields, Base: b.Base, Resolves: b.Resolves, Late: b.Late}, nil
 }
 
 // ChangesPage is a page of the change log: changes in seq order without gaps, the cursor after

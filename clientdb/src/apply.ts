@@ -104,7 +104,10 @@ export async function observe(dev: Internals, newest: string | undefined): Promi
 
 /** Whether the confirmed state contains a mutation of this device: the server applied it, or a
  * later one of the same clock node, which it applied after it (pushes apply in order). Only
- * meaningful for a mutation the server acknowledged (a rejected one is never applied). */
+ * meaningful for a mutation the server acknowledged (a rejected one is never applied). The rare
+ * exception: ids decided out of order (MERGE.md, rule 7) put the later one first, so the earlier,
+ * acknowledged, is taken as contained a few changes early and is not shown until its `late` change
+ * arrives (in the same page or a next one: its ack came after its commit). */
 export function confirms(server: RecordState | undefined, m: Mutation): boolean {
   const seen = server?.seen[stampNode(m.stamp)];
   return seen !== undefined && seen >= m.stamp;

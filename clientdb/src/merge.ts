@@ -22,6 +22,9 @@ export interface Mutation {
   base?: Record<string, string>;
   /** Conflicts this mutation closes (restoring a losing value, or dismissing it). */
   resolves?: ConflictKey[];
+  /** Set by the server only: it applied this mutation for the first time after a later one of the
+   * same node to the same record, so every replica merges it as new (MERGE.md, rule 7). */
+  late?: boolean;
 }
 
 export interface ConflictKey {
@@ -54,14 +57,17 @@ export interface RecordState {
   life?: Life;
   /** Newest stamp applied from each node: what makes re-applying a mutation a no-op. */
   seen: Record<string, string>;
+  /** Stamps of the late mutations applied below their node's `seen`, sorted (absent when none):
+   * what makes re-applying one of them a no-op. */
+  late?: string[];
   /** Open conflicts, sorted by field then stamp. */
   conflicts: Conflict[];
 }
 
 /** What applying a mutation changed. */
 export interface Effect {
-  /** The mutation (or a later one from its node) was applied before: registers still merge, but no
-   * conflict is opened or closed. */
+  /** The mutation (or a later one from its node; for a `late` one, itself) was applied before:
+   * registers still merge, but no conflict is opened or closed. */
   duplicate: boolean;
   /** Fields whose winning write changed, sorted. */
   changed: string[];
@@ -312,12 +318,16 @@ export function applyMutation(state: RecordState, m: Mutation): { state: RecordS
     conflicts: state.conflicts.slice(),
   };
   if (state.life !== undefined) s.life = state.life;
+  if (state.late !== undefined) s.late = state.late;
   const effect: Effect = { duplicate: false, changed: [], lifeChanged: false, opened: [], closed: [] };
 
   const node = stampNode(m.stamp);
   const last = own(s.seen, node);
-  effect.duplicate = last !== undefined && m.stamp <= last;
-  if (!effect.duplicate) s.seen[node] = m.stamp;
+  if (last === undefined || m.stamp > last) s.seen[node] = m.stamp;
+  else if (m.late === true && m.stamp < last && !(s.late ?? []).includes(m.stamp)) {
+    // A first application that comes after its node's later mutation: new, once.
+    s.late = [...(s.late ?? []), m.stamp].sort();
+  } else effect.duplicate = true;
   const track = !effect.duplicate;
 
   if (m.op === "delete" || m.op === "restore") {
@@ -371,7 +381,10 @@ export function applyMutation(state: RecordState, m: Mutation): { state: RecordS
       setField(s, effect, m, f, v);
       continue;
     }
-    if (track && curAuthor !== m.author) openConflict(s, effect, { field: f, value: v, stamp: m.stamp, author: m.author });
+    // Its author's later write of f, still an open conflict, supersedes it knowingly (only a late
+    // mutation can meet one).
+    const laterOwn = s.conflicts.some((c) => c.field === f && c.author === m.author && c.stamp > m.stamp);
+    if (track && curAuthor !== m.author && !laterOwn) openConflict(s, effect, { field: f, value: v, stamp: m.stamp, author: m.author });
   }
 
   if (track) for (const k of m.resolves ?? []) closeConflict(s, effect, k);

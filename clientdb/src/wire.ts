@@ -119,6 +119,7 @@ function recordState(v: unknown): RecordState {
     conflicts: (Array.isArray(v.conflicts) ? v.conflicts : []) as RecordState["conflicts"],
   };
   if (isObj(v.life)) s.life = v.life as unknown as NonNullable<RecordState["life"]>;
+  if (Array.isArray(v.late) && v.late.length > 0) s.late = v.late as string[];
   return s;
 }
 
@@ -128,6 +129,7 @@ function decodeChange(v: unknown): ServerChange {
   if (isObj(v.fields)) m.fields = v.fields as Mutation["fields"];
   if (isObj(v.base)) m.base = v.base as Mutation["base"];
   if (Array.isArray(v.resolves)) m.resolves = v.resolves as Mutation["resolves"];
+  if (v.late === true) m.late = true;
   return { seq: int(v, "seq"), collection: collectionOf(v), recordId: str(v, "recordId"), kind: "mutation", mutationId: int(v, "mutationId"), mutation: m };
 }
 

@@ -220,6 +220,7 @@ export const changeSchema = z.strictObject({
   fields: doc(fieldValues(), "Fields written (put, restore).").optional(),
   base: doc(fieldClocks(), "The mutation's base: for put and restore the written fields' base clocks, for delete all of them."),
   resolves: doc(z.array(conflictKeySchema).max(LIMITS.maxFieldsPerMutation), "Conflicts the mutation settles.").optional(),
+  late: doc(z.literal(true), "The server applied this mutation for the first time after a later one of the same clock node to the same record (its device's ids decided out of order): merge it as new, not as a duplicate (sync/MERGE.md, rule 7).").optional(),
 });
 export type Change = z.infer<typeof changeSchema>;
 
@@ -251,6 +252,7 @@ export const recordStateSchema = z.strictObject({
   authors: doc(maxKeys(z.record(fieldName(), uuid()), LIMITS.maxFieldsPerMutation), "Client id of each field's winning write."),
   life: doc(lifeSchema, "Latest delete or restore; absent when there was none.").optional(),
   seen: doc(maxKeys(z.record(nodeId(), hlc()), 100_000), "Newest stamp applied from each clock node."),
+  late: doc(z.array(hlc()).max(100_000), "Stamps of the late mutations applied below their node's seen, sorted (absent when none).").optional(),
   conflicts: doc(z.array(conflictSchema).max(100_000), "Open conflict records, sorted by field and stamp."),
 });
 export type RecordState = z.infer<typeof recordStateSchema>;
