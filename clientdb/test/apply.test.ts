@@ -2,13 +2,14 @@
 // the same rules (sync/testdata vectors computed by Go), and its own edits survive every order.
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { applyAcks, applyPage, applyRejects, forgetWorkspace, startResync, type ServerChange } from "../src/apply";
+import { applyAcks, applyPage, applyRejects, forgetWorkspace, startResync, type ServerChange, type ServerPage } from "../src/apply";
 import { seededRandom } from "../src/backoff";
 import { dbOf, type ClientDb } from "../src/clientdb";
 import type { OutboxRow } from "../src/db";
 import { uuidv7 } from "../src/ids";
 import { internals } from "../src/internal";
 import { applyMutation, emptyRecordState, shownConflicts, type Mutation, type RecordState } from "../src/merge";
+import { decodeIncoming } from "../src/wire";
 import { OTHER_WORKSPACE, WORKSPACE, openDevice, task } from "./support";
 
 interface GeneratedVectors {
@@ -84,15 +85,20 @@ describe("merge on apply matches the server", () => {
     },
   );
 
-  test.each(vectors.cases.map((c) => [c.name, c] as const))("vector: %s", async (_name, c) => {
+  test.each(vectors.cases.map((c) => [c.name, c] as const))("vector: %s, read from the wire as the server writes it", async (_name, c) => {
     const d = await openDevice();
     const id = uuidv7(0);
-    await page(
-      d.db,
-      c.steps.map((s, i) => change(i + 1, id, s.apply)),
-      c.steps.length,
-    );
+    // The changes page and a snapshot of the final state, as JSON text (the server's shape: the
+    // mutation's members beside seq, collection, recordId and mutationId; `late` included).
+    const changes = c.steps.map((s, i) => ({ seq: i + 1, collection: "tasks", recordId: id, mutationId: i + 1, base: {}, ...s.apply }));
+    const text = JSON.stringify({ type: "changes", workspaceId: WORKSPACE, cursor: changes.length, hasMore: false, changes });
+    await applyPage(internals(d.db), decodeIncoming(text) as ServerPage);
     expect(canonical(await d.db.confirmed("tasks", id))).toBe(canonical(c.want));
+
+    const other = uuidv7(1);
+    const snapshot = JSON.stringify({ type: "snapshot", workspaceId: OTHER_WORKSPACE, cursor: 1, hasMore: false, records: [{ collection: "tasks", recordId: other, seq: 1, state: c.want }] });
+    await applyPage(internals(d.db), decodeIncoming(snapshot) as ServerPage);
+    expect(canonical(await d.db.confirmed("tasks", other))).toBe(canonical(c.want));
   });
 
   test("a snapshot record replaces the confirmed state and later changes merge on top", async () => {
