@@ -383,8 +383,8 @@ export function applyMutation(state: RecordState, m: Mutation): { state: RecordS
     }
     // Its author's later write of f, still an open conflict, supersedes it knowingly (only a late
     // mutation can meet one).
-    const laterOwn = s.conflicts.some((c) => c.field === f && c.author === m.author && c.stamp > m.stamp);
-    if (track && curAuthor !== m.author && !laterOwn) openConflict(s, effect, { field: f, value: v, stamp: m.stamp, author: m.author });
+    const laterOwn = () => s.conflicts.some((c) => c.field === f && c.author === m.author && c.stamp > m.stamp);
+    if (track && curAuthor !== m.author && !laterOwn()) openConflict(s, effect, { field: f, value: v, stamp: m.stamp, author: m.author });
   }
 
   if (track) for (const k of m.resolves ?? []) closeConflict(s, effect, k);

@@ -64,6 +64,11 @@ func (sc *Scenario) check() error {
 	sc.checkLeaks(fail)
 
 	sc.stats.add(&sc.stats.Applied, int64(len(db.changes)))
+	for _, c := range db.changes {
+		if c.m.Late {
+			sc.stats.add(&sc.stats.Late, 1)
+		}
+	}
 	for _, r := range db.records {
 		sc.stats.add(&sc.stats.Conflicts, int64(len(r.state.Conflicts)))
 	}

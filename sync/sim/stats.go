@@ -16,6 +16,7 @@ type Stats struct {
 	Applied   atomic.Int64 // changes in the servers' change logs at the end
 	Conflicts atomic.Int64 // open conflict records at the end
 	Restamped atomic.Int64 // mutations whose effective stamp is the server's (clock far ahead)
+	Late      atomic.Int64 // changes the server marked late (a device's ids decided out of order: MERGE.md, rule 7)
 
 	// Faults.
 	FramesDropped    atomic.Int64
@@ -53,8 +54,8 @@ func (s *Stats) Summary() string {
 	parts := []string{
 		fmt.Sprintf("%d scenarios", s.Scenarios.Load()),
 		fmt.Sprintf("%d devices", s.Clients.Load()),
-		fmt.Sprintf("%d mutations (%d applied, %d resent, %d duplicate acks, %d re-stamped, %d refused probes)",
-			s.Mutations.Load(), s.Applied.Load(), s.Resends.Load(), s.DuplicateAck.Load(), s.Restamped.Load(), s.Probes.Load()),
+		fmt.Sprintf("%d mutations (%d applied, %d resent, %d duplicate acks, %d re-stamped, %d late, %d refused probes)",
+			s.Mutations.Load(), s.Applied.Load(), s.Resends.Load(), s.DuplicateAck.Load(), s.Restamped.Load(), s.Late.Load(), s.Probes.Load()),
 		fmt.Sprintf("%d open conflicts", s.Conflicts.Load()),
 		fmt.Sprintf("faults: %d frames dropped, %d duplicated, %d delayed, %d connections cut (%d after commit before ack, %d black holes), %d device reconnects, %d offline stretches, %d device crashes, %d clock jumps, %d server restarts, %d server kills, %d database restarts, %d small pulls",
 			s.FramesDropped.Load(), s.FramesDuplicated.Load(), s.FramesDelayed.Load(), s.ConnectionsCut.Load(), s.AckCuts.Load(),
