@@ -9,10 +9,11 @@ import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import { SyncClient, type NetworkLike } from "../src/client";
-import type { ClientDb } from "../src/clientdb";
+import { dbOf, type ClientDb } from "../src/clientdb";
 import { uuidv4 } from "../src/ids";
 import { MemoryLockManager } from "../src/leader";
 import { nodeSocket, openNodeDevice, signIn, signUp, syncUrlOf, type Session } from "../src/node";
+import { encodeHello, encodePush } from "../src/wire";
 import { buildServer, startServer, type RealServer } from "./realServer";
 import { FakeNetwork, until } from "./support";
 
@@ -160,6 +161,82 @@ describe("two devices against the real server", () => {
     await Promise.all([syncA.stop(), syncB.stop()]);
     a2.db.close();
     b.db.close();
+  });
+
+  test("a device's earlier edit decided after its later one (out of order) keeps its losing title as a conflict on every device", { timeout: 120_000 }, async () => {
+    const email = `late-${Date.now()}@example.com`;
+    const password = "correct horse battery staple 42";
+    const sessionA = await signUp(server.url, email, password);
+    const sessionB = await signIn(server.url, email, password);
+    const ws = sessionA.workspaces[0]!.id;
+    const events: string[] = [];
+    const report = () => `\nclient events:\n${events.slice(-40).join("\n")}\nserver output:\n${server.output().slice(-4000)}`;
+    const a = await openNodeDevice({ name: "late-a" });
+    const b = await openNodeDevice({ name: "late-b" });
+    const netA = new FakeNetwork();
+    const syncA = client(a.db, sessionA, ws, netA, events);
+    const syncB = client(b.db, sessionB, ws, new FakeNetwork(), events);
+    syncA.start();
+    syncB.start();
+    const created = await a.db.create("tasks", ws, { title: "Pagar el IBI", status: "todo" });
+    if (!created.ok) throw new Error(JSON.stringify(created.issues));
+    const id = created.id;
+    await until(async () => (await b.db.get("tasks", id)) !== undefined && (await a.db.pendingCount()) === 0);
+
+    // Offline, A retitles the task (its edit 6, say), then sets its status (7).
+    netA.set(false);
+    await until(() => !syncA.connected);
+    await a.db.update("tasks", id, { title: "Pagar el IBI (A)" });
+    await a.db.update("tasks", id, { status: "done" });
+    const [edit6, edit7] = await dbOf(a.db).outbox.orderBy("mutationId").toArray();
+    expect(edit6?.mutation.fields).toEqual({ title: "Pagar el IBI (A)" });
+    // B, who never saw A's title, retitles it later.
+    await new Promise((r) => setTimeout(r, 5));
+    await b.db.update("tasks", id, { title: "Pagar el IBI (B)" });
+    await syncB.idle();
+
+    // Edit 7 reaches the server first, on another socket with A's client id (as a resend racing
+    // the original, or A on a second instance, can make happen).
+    const raw = new WebSocket(syncUrlOf(server.url), { headers: { Origin: server.url, Cookie: sessionA.cookie } });
+    const acked = new Promise<string>((resolve, reject) => {
+      raw.on("error", reject);
+      raw.on("message", (data) => {
+        const msg = JSON.parse(String(data)) as { type: string };
+        if (msg.type === "welcome") raw.send(encodePush([edit7!]));
+        if (msg.type === "ack" || msg.type === "reject" || msg.type === "error") resolve(String(data));
+      });
+    });
+    raw.on("open", () => raw.send(encodeHello(a.db.clientId, { [ws]: null })));
+    expect(JSON.parse(await acked)).toMatchObject({ type: "ack", acks: [{ mutationId: edit7!.mutationId }] });
+    raw.close();
+
+    // A comes back and pushes 6 and 7: 6 is decided now, after 7 (changes: the creation, B's title,
+    // 7, 6).
+    netA.set(true);
+    await until(async () => (await a.db.pendingCount()) === 0 && (await a.db.cursor(ws)) === (await b.db.cursor(ws)) && (await b.db.cursor(ws)) === 4);
+    await syncB.idle();
+
+    // A's title lost to B's later one, and is kept as a conflict by A, on both devices and on a
+    // third one that starts from a snapshot.
+    const want = [{ field: "title", value: "Pagar el IBI (A)", author: a.db.clientId, current: "Pagar el IBI (B)" }];
+    const shown = async (db: ClientDb) => (await db.conflicts(ws)).map((c) => ({ field: c.field, value: c.value, author: c.author, current: c.current }));
+    expect(await shown(b.db), report()).toEqual(want);
+    expect(await shown(a.db), report()).toEqual(want);
+    expect((await a.db.get("tasks", id))?.fields).toEqual({ title: "Pagar el IBI (B)", status: "done" });
+    const stateA = await a.db.confirmed("tasks", id);
+    expect(stateA?.late, "the state remembers the late edit it applied").toEqual([edit6!.mutation.stamp]);
+    expect(canonical(stateA)).toBe(canonical(await b.db.confirmed("tasks", id)));
+    const c = await openNodeDevice({ name: "late-c" });
+    const syncC = client(c.db, sessionB, ws, new FakeNetwork(), events);
+    syncC.start();
+    await until(async () => (await c.db.cursor(ws)) === (await b.db.cursor(ws)));
+    expect(await shown(c.db)).toEqual(want);
+    expect(canonical(await c.db.confirmed("tasks", id))).toBe(canonical(stateA));
+
+    await Promise.all([syncA.stop(), syncB.stop(), syncC.stop()]);
+    a.db.close();
+    b.db.close();
+    c.db.close();
   });
 
   test("a device that applied the empty snapshot of a new workspace, then missed change 1, gets it as a change", { timeout: 60_000 }, async () => {
