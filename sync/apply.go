@@ -35,6 +35,7 @@ type job struct {
 	muts   []ClientMutation
 	done   chan jobResult
 	key    string // the workspace it was routed by (Engine.route)
+	seq    uint64 // its place among the pushes submitted to the engine (Engine.behindFailed)
 }
 
 type jobResult struct {
@@ -76,13 +77,30 @@ func (e *Engine) commitGroup(group []*job, bufs *groupBuffers) {
 	// Commits finish even while the engine stops (the pushes are already queued).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 2*time.Minute)
 	defer cancel()
+	// A push queued behind a failed one of its client is answered with that, unapplied (behindFailed).
+	kept := group[:0:0]
+	for _, j := range group {
+		if e.behindFailed(j) {
+			e.answer(j, jobResult{err: errBehindFailed})
+			continue
+		}
+		kept = append(kept, j)
+	}
+	if group = kept; len(group) == 0 {
+		return
+	}
 	results, heads, err := e.commit(ctx, group, bufs)
 	if err != nil && len(group) > 1 {
 		e.log.Warn("sync: group commit failed; retrying its pushes one by one", "pushes", len(group), "err", err)
 		for _, j := range group {
+			if e.behindFailed(j) {
+				e.answer(j, jobResult{err: errBehindFailed})
+				continue
+			}
 			r, h, err := e.commit(ctx, []*job{j}, bufs)
 			if err != nil {
 				e.log.Error("sync: push failed", "client", j.client.ClientID, "err", err)
+				e.pushFailed(j)
 				e.answer(j, jobResult{err: err})
 				continue
 			}
@@ -93,6 +111,7 @@ func (e *Engine) commitGroup(group []*job, bufs *groupBuffers) {
 	}
 	if err != nil {
 		e.log.Error("sync: push failed", "client", group[0].client.ClientID, "err", err)
+		e.pushFailed(group[0])
 		e.answer(group[0], jobResult{err: err})
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	gosync "sync"
+	"sync/atomic"
 	"time"
 
 	"patrimonio/core"
@@ -121,6 +122,13 @@ type Engine struct {
 
 	serverWrites gosync.Mutex // one WriteAsServer at a time (server_write.go)
 
+	// failedMu guards failed: per client and workspace queue (clientID + "/" + job.key), the
+	// last push of that client that failed (the database's trouble: nothing of it was applied).
+	failedMu  gosync.Mutex
+	failed    map[string]failedPush
+	failures  atomic.Int32  // len(failed), read without the lock
+	submitted atomic.Uint64 // pushes submitted so far: each job's seq
+
 	ctx    context.Context // ends at Close: background loops stop
 	cancel context.CancelFunc
 	bg     gosync.WaitGroup // committers, listener, garbage collector
@@ -217,6 +225,10 @@ func (e *Engine) now() time.Time { return e.opts.Now().UTC().Truncate(time.Micro
 type Client struct {
 	UserID   string
 	ClientID string
+	// Conn identifies the connection the pushes come from (any number unique among this engine's
+	// live connections; 0: none, as Apply's direct callers). A push queued behind a failed one of
+	// the same connection is not applied (Engine.behindFailed).
+	Conn uint64
 }
 
 // BindClient records that clientID belongs to userID (at its first hello). A client id already
@@ -272,7 +284,7 @@ func (e *Engine) Submit(ctx context.Context, client Client, muts []ClientMutatio
 	if len(muts) > e.opts.Limits.MaxMutationsPerPush {
 		return nil, core.Errorf(core.ETOOLARGE, "A push may hold at most %d mutations.", e.opts.Limits.MaxMutationsPerPush)
 	}
-	j := &job{client: client, muts: muts, done: make(chan jobResult, 1), key: muts[0].WorkspaceID}
+	j := &job{client: client, muts: muts, done: make(chan jobResult, 1), key: muts[0].WorkspaceID, seq: e.submitted.Add(1)}
 	e.closeMu.RLock()
 	if e.closed {
 		e.closeMu.RUnlock()
@@ -329,6 +341,57 @@ func (e *Engine) unroute(workspace string) {
 func (e *Engine) answer(j *job, r jobResult) {
 	e.unroute(j.key)
 	j.done <- r
+}
+
+// failedPush is a client's push that failed: the pushes submitted until then (seq), its
+// connection, and how long the mark holds (until).
+type failedPush struct {
+	seq   uint64
+	conn  uint64
+	until time.Time
+}
+
+// failedFor bounds how long a failed push is remembered: longer than any push waits in a queue.
+const failedFor = time.Minute
+
+// errBehindFailed answers a push queued behind a failed push of the same client (behindFailed).
+var errBehindFailed = core.Errorf(core.EUNAVAILABLE, "An earlier push of this device failed; this one was not applied. Send them again, in order.")
+
+// pushFailed remembers that j failed: none of its mutations was applied.
+func (e *Engine) pushFailed(j *job) {
+	e.failedMu.Lock()
+	defer e.failedMu.Unlock()
+	if e.failed == nil || len(e.failed) >= 4096 {
+		e.failed = map[string]failedPush{}
+	}
+	e.failed[j.client.ClientID+"/"+j.key] = failedPush{seq: e.submitted.Load(), conn: j.client.Conn, until: e.opts.Now().Add(failedFor)}
+	e.failures.Store(int32(len(e.failed)))
+}
+
+// behindFailed reports whether j must not be applied because a push of its client to the same
+// workspace queue failed before it: j was submitted before that failure, or comes from the same
+// connection (which closes with the failure). Its ids come after the failed push's, which are not
+// decided, so applying it would decide a device's later mutations before its earlier ones (a
+// socket submits its next push while the one before commits, and a failed group's pushes are
+// retried one by one). The device hears of the failure when its socket closes and sends
+// everything again, in order, on a new connection, which the mark does not hold back.
+func (e *Engine) behindFailed(j *job) bool {
+	if e.failures.Load() == 0 {
+		return false
+	}
+	e.failedMu.Lock()
+	defer e.failedMu.Unlock()
+	key := j.client.ClientID + "/" + j.key
+	f, ok := e.failed[key]
+	if !ok {
+		return false
+	}
+	if e.opts.Now().After(f.until) {
+		delete(e.failed, key)
+		e.failures.Store(int32(len(e.failed)))
+		return false
+	}
+	return j.seq <= f.seq || j.client.Conn != 0 && j.client.Conn == f.conn
 }
 
 func (p submitted) Wait(ctx context.Context) ([]Outcome, error) {

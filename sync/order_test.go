@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"patrimonio/core"
 	"patrimonio/server/store"
 	psync "patrimonio/sync"
 )
@@ -343,6 +344,78 @@ func TestAMutationDecidedAfterItsDevicesLaterOneKeepsItsLosingWriteAsAConflict(t
 		}
 		if m, _ := last.Changes[0].Mutation(); m.Late {
 			t.Error("the server kept a device's own late mark")
+		}
+	})
+}
+
+// A socket submits a device's next push while the one before it commits, and the engine retries a
+// failed group's pushes one by one: when one of them fails (the database's trouble), the device's
+// push queued behind it must not be applied before it, or the device's later mutations would be
+// decided before its earlier ones. It is refused (unavailable), unapplied, and so is any later
+// push of that connection (which closes); the device sends both again on a new connection, in
+// order.
+func TestAPushQueuedBehindAFailedOneOfItsDeviceIsNotAppliedBeforeIt(t *testing.T) {
+	forEachStore(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		clock := newFakeClock()
+		e := newEngine(t, db, psync.Options{Now: clock.Now})
+		user, w := addUser(t, db), addWorkspace(t, db)
+		addMember(t, db, w, user, "editor")
+		d := newDevice(t, e, user, clock.Now)
+		r1, r2 := newRecordID(t), newRecordID(t)
+		wantStatus(t, apply(t, e, d, d.Put(w, r1, task("uno"), nil)), psync.StatusApplied)
+
+		// Record 1's stored state is unreadable: a push that writes it fails (not rejected), on an
+		// instance that has not remembered it.
+		var good string
+		if err := db.QueryRow(ctx, `SELECT state FROM sync_records WHERE record_id = ?`, r1).Scan(&good); err != nil {
+			t.Fatal(err)
+		}
+		setState := func(state string) {
+			if _, err := db.Exec(ctx, `UPDATE sync_records SET state = ? WHERE record_id = ?`, state, r1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		setState(`{"fields":`)
+		e2 := newEngine(t, db, psync.Options{Now: clock.Now})
+		conn1 := d.Client
+		conn1.Conn = 1
+		m2 := d.Put(w, r1, map[string]any{"title": "dos"}, nil)
+		m3 := d.Put(w, r2, task("tres"), nil)
+		p2, err := e2.Submit(ctx, conn1, []psync.ClientMutation{m2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p3, err := e2.Submit(ctx, conn1, []psync.ClientMutation{m3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p2.Wait(ctx); err == nil {
+			t.Fatal("the push of the unreadable record did not fail")
+		}
+		if out, err := p3.Wait(ctx); core.ErrorCode(err) != core.EUNAVAILABLE {
+			t.Fatalf("the push behind it: %+v, %v; want it refused, unavailable", out, err)
+		}
+		// Submitted on that connection after the failure (before it closed): refused too.
+		if _, err := e2.Apply(ctx, conn1, []psync.ClientMutation{m3}); core.ErrorCode(err) != core.EUNAVAILABLE {
+			t.Fatalf("a later push of the failed one's connection: %v; want unavailable", err)
+		}
+		var n int
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM sync_changes WHERE record_id = ?`, r2).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("the push behind the failed one was applied (%d changes, %v)", n, err)
+		}
+
+		// The device's resend on a new connection applies both, in order.
+		setState(good)
+		conn2 := d.Client
+		conn2.Conn = 2
+		got, err := e2.Apply(ctx, conn2, []psync.ClientMutation{m2, m3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantStatus(t, got, psync.StatusApplied, psync.StatusApplied)
+		if got[0].Seq >= got[1].Seq {
+			t.Fatalf("seqs %d, %d: want the earlier mutation first", got[0].Seq, got[1].Seq)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"slices"
 	gosync "sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -197,6 +198,9 @@ type conn struct {
 	unanswered    gosync.WaitGroup
 	lastWorkspace string
 	answered      chan struct{}
+	// id tells the engine which pushes come from this connection: one queued behind a push of
+	// this connection that failed is not applied (psync.Client.Conn).
+	id uint64
 
 	// deadlineMu orders the reader's own read deadlines with the close's linger: once closing, the
 	// read deadline is the writer's alone.
@@ -221,8 +225,12 @@ func newConn(s *Server, ws *websocket.Conn, p Principal, lang string) *conn {
 		bucket:     tokenBucket{rate: float64(s.opts.MaxMessagesPerSecond), burst: float64(s.opts.MessageBurst)},
 
 		slots: make(chan struct{}, maxPushesInFlight),
+		id:    connIDs.Add(1),
 	}
 }
+
+// connIDs numbers the connections (conn.id).
+var connIDs atomic.Uint64
 
 // maxPushesInFlight is how many pushes of one socket may be submitted to the engine and not
 // answered yet: the device client's push window (clientdb/src/client.ts, 2 by default). While one
@@ -555,7 +563,7 @@ func (c *conn) submitPush(muts []psync.ClientMutation, rejected []psync.Outcome)
 	case <-c.closing:
 		return closeReason{}, true
 	}
-	p, err := c.s.engine.Submit(c.ctx, psync.Client{UserID: c.p.UserID, ClientID: c.client()}, muts)
+	p, err := c.s.engine.Submit(c.ctx, psync.Client{UserID: c.p.UserID, ClientID: c.client(), Conn: c.id}, muts)
 	if err != nil {
 		<-c.slots
 		return c.pushFailed(err)
