@@ -65,12 +65,8 @@ func TestAResendIsAcknowledgedAsADuplicateAndNotAppliedTwice(t *testing.T) {
 
 func TestConcurrentEditsOfAFieldKeepTheLoserAsAConflictRecord(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		clock := newFakeClock()
-		e := newEngine(t, db, psync.Options{Now: clock.Now})
-		ana, luis, w := addUser(t, db), addUser(t, db), addWorkspace(t, db)
-		addMember(t, db, w, ana, "owner")
-		addMember(t, db, w, luis, "editor")
-		a, b := newDevice(t, e, ana, clock.Now), newDevice(t, e, luis, clock.Now)
+		m := newTwoMembers(t, db)
+		clock, e, w, ana, luis, a, b := m.clock, m.e, m.w, m.ana, m.luis, m.a, m.b
 		rec := newRecordID(t)
 		ctx := context.Background()
 

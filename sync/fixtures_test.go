@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"patrimonio/internal/pgtest"
+	"patrimonio/internal/testkit"
+	"patrimonio/server/store"
+	psync "patrimonio/sync"
 	"patrimonio/sync/internal/enginetest"
 )
 
@@ -37,3 +40,23 @@ var (
 	serverState  = enginetest.ServerState
 	sameStates   = enginetest.SameStates
 )
+
+// twoMembers is an engine over db with a workspace of two members, Ana (owner) and Luis
+// (editor), each with a device, on the clock the engine and both devices read.
+type twoMembers struct {
+	e            *psync.Engine
+	w, ana, luis string
+	a, b         *device
+	clock        *testkit.Clock
+}
+
+func newTwoMembers(t *testing.T, db *store.DB) twoMembers {
+	t.Helper()
+	clock := newFakeClock()
+	e := newEngine(t, db, psync.Options{Now: clock.Now})
+	ana, luis, w := addUser(t, db), addUser(t, db), addWorkspace(t, db)
+	addMember(t, db, w, ana, "owner")
+	addMember(t, db, w, luis, "editor")
+	return twoMembers{e: e, w: w, ana: ana, luis: luis, clock: clock,
+		a: newDevice(t, e, ana, clock.Now), b: newDevice(t, e, luis, clock.Now)}
+}

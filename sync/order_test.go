@@ -126,12 +126,8 @@ func TestAfterGarbageCollectionResendsAreDuplicatesAndUndecidedIdsStillApply(t *
 // refused.
 func TestAnInvalidValueThatLosesTheMergeIsRejectedNotKept(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		clock := newFakeClock()
-		e := newEngine(t, db, psync.Options{Now: clock.Now})
-		ana, luis, w := addUser(t, db), addUser(t, db), addWorkspace(t, db)
-		addMember(t, db, w, ana, "owner")
-		addMember(t, db, w, luis, "editor")
-		a, b := newDevice(t, e, ana, clock.Now), newDevice(t, e, luis, clock.Now)
+		m := newTwoMembers(t, db)
+		clock, e, w, ana, a, b := m.clock, m.e, m.w, m.ana, m.a, m.b
 		rec := newRecordID(t)
 		create := a.Put(w, rec, task("Revisar"), nil)
 		wantStatus(t, apply(t, e, a, create), psync.StatusApplied)
@@ -274,12 +270,8 @@ func TestAResendOfARunWhoseStartWasCollectedIsNotAppliedAgain(t *testing.T) {
 // The server now marks it late; every replica merges it as new, once.
 func TestAMutationDecidedAfterItsDevicesLaterOneKeepsItsLosingWriteAsAConflict(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
-		clock := newFakeClock()
-		e := newEngine(t, db, psync.Options{Now: clock.Now})
-		ana, luis, w := addUser(t, db), addUser(t, db), addWorkspace(t, db)
-		addMember(t, db, w, ana, "owner")
-		addMember(t, db, w, luis, "editor")
-		a, b := newDevice(t, e, ana, clock.Now), newDevice(t, e, luis, clock.Now)
+		m := newTwoMembers(t, db)
+		clock, e, w, ana, luis, a, b := m.clock, m.e, m.w, m.ana, m.luis, m.a, m.b
 		rec := newRecordID(t)
 		create := a.Put(w, rec, task("uno"), nil)
 		wantStatus(t, apply(t, e, a, create), psync.StatusApplied)
