@@ -77,24 +77,18 @@ func (e *Engine) commitGroup(group []*job, bufs *groupBuffers) {
 	// Commits finish even while the engine stops (the pushes are already queued).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 2*time.Minute)
 	defer cancel()
-	// A push queued behind a failed one of its client is answered with that, unapplied (behindFailed).
-	kept := group[:0:0]
-	for _, j := range group {
-		if e.behindFailed(j) {
-			e.answer(j, jobResult{err: errBehindFailed})
-			continue
+	// A push queued behind a failed one of its client is answered with that, unapplied. (The group
+	// is the committer's own slice: filtered in place, and only after a failure.)
+	if e.failures.Load() > 0 {
+		if group = slices.DeleteFunc(group, e.refusedBehindFailed); len(group) == 0 {
+			return
 		}
-		kept = append(kept, j)
-	}
-	if group = kept; len(group) == 0 {
-		return
 	}
 	results, heads, err := e.commit(ctx, group, bufs)
 	if err != nil && len(group) > 1 {
 		e.log.Warn("sync: group commit failed; retrying its pushes one by one", "pushes", len(group), "err", err)
 		for _, j := range group {
-			if e.behindFailed(j) {
-				e.answer(j, jobResult{err: errBehindFailed})
+			if e.refusedBehindFailed(j) {
 				continue
 			}
 			r, h, err := e.commit(ctx, []*job{j}, bufs)

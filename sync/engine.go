@@ -122,10 +122,10 @@ type Engine struct {
 
 	serverWrites gosync.Mutex // one WriteAsServer at a time (server_write.go)
 
-	// failedMu guards failed: per client and workspace queue (clientID + "/" + job.key), the
-	// last push of that client that failed (the database's trouble: nothing of it was applied).
+	// failedMu guards failed: per client and workspace queue (job.key), the last push of that
+	// client that failed (the database's trouble: nothing of it was applied).
 	failedMu  gosync.Mutex
-	failed    map[string]failedPush
+	failed    map[clientWorkspace]failedPush
 	failures  atomic.Int32  // len(failed), read without the lock
 	submitted atomic.Uint64 // pushes submitted so far: each job's seq
 
@@ -362,9 +362,9 @@ func (e *Engine) pushFailed(j *job) {
 	e.failedMu.Lock()
 	defer e.failedMu.Unlock()
 	if e.failed == nil || len(e.failed) >= 4096 {
-		e.failed = map[string]failedPush{}
+		e.failed = map[clientWorkspace]failedPush{}
 	}
-	e.failed[j.client.ClientID+"/"+j.key] = failedPush{seq: e.submitted.Load(), conn: j.client.Conn, until: e.opts.Now().Add(failedFor)}
+	e.failed[clientWorkspace{j.client.ClientID, j.key}] = failedPush{seq: e.submitted.Load(), conn: j.client.Conn, until: e.opts.Now().Add(failedFor)}
 	e.failures.Store(int32(len(e.failed)))
 }
 
@@ -381,7 +381,7 @@ func (e *Engine) behindFailed(j *job) bool {
 	}
 	e.failedMu.Lock()
 	defer e.failedMu.Unlock()
-	key := j.client.ClientID + "/" + j.key
+	key := clientWorkspace{j.client.ClientID, j.key}
 	f, ok := e.failed[key]
 	if !ok {
 		return false
@@ -392,6 +392,16 @@ func (e *Engine) behindFailed(j *job) bool {
 		return false
 	}
 	return j.seq <= f.seq || j.client.Conn != 0 && j.client.Conn == f.conn
+}
+
+// refusedBehindFailed answers j with errBehindFailed, unapplied, when it is behind a failed push
+// of its client (behindFailed), and reports whether it did.
+func (e *Engine) refusedBehindFailed(j *job) bool {
+	if !e.behindFailed(j) {
+		return false
+	}
+	e.answer(j, jobResult{err: errBehindFailed})
+	return true
 }
 
 func (p submitted) Wait(ctx context.Context) ([]Outcome, error) {
