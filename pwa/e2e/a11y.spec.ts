@@ -30,6 +30,25 @@ async function checkScreen(page: Page, testInfo: TestInfo, name: string, path: s
   });
 }
 
+// ---------- The check itself ----------
+
+visitorTest("the check fails, naming each rule, on a page with serious violations", async ({ page }) => {
+  await page.setContent(
+    `<!doctype html><html lang="es"><head><title>t</title></head><body><main>
+       <h1>Prueba</h1>
+       <p style="color:#bbb;background:#fff">Texto con poco contraste</p>
+       <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+       <input type="text">
+     </main></body></html>`,
+  );
+  const failure = await expectNoSeriousA11yViolations(page, "a bad page").then(
+    () => null,
+    (error: unknown) => String(error),
+  );
+  expect(failure).not.toBeNull();
+  for (const rule of ["color-contrast", "image-alt", "label"]) expect(failure).toContain(rule);
+});
+
 // ---------- Signed out ----------
 
 visitorTest.describe("accessibility, signed out", () => {
