@@ -1,10 +1,10 @@
-package sync
+package psync
 
 import (
 	"errors"
 	"slices"
 	"strings"
-	gosync "sync"
+	"sync"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -59,7 +59,7 @@ const (
 )
 
 type commitCache struct {
-	mu         gosync.Mutex
+	mu         sync.Mutex
 	workspaces map[string]*cachedWorkspace
 	bindings   map[string]string // client id -> user id
 

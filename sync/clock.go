@@ -1,9 +1,9 @@
-package sync
+package psync
 
 import (
 	"crypto/rand"
 	"encoding/hex"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"patrimonio/core"
@@ -41,7 +41,7 @@ type ClockConfig struct {
 // comes after the value I edited" true for skewed clocks), but with MaxDrift set, never further
 // than MaxDrift ahead of the wall clock. See Bound for what the server does with such stamps.
 type Clock struct {
-	mu       gosync.Mutex
+	mu       sync.Mutex
 	node     string
 	now      func() time.Time
 	maxDrift int64 // ms; 0 = unbounded

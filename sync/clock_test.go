@@ -1,8 +1,8 @@
-package sync
+package psync
 
 import (
 	"math/rand/v2"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 )
@@ -141,7 +141,7 @@ func TestClockGivesUniqueStampsUnderConcurrentUse(t *testing.T) {
 	}
 	const workers, each = 8, 20_000 // more than one counter's worth within one wall millisecond
 	out := make(chan Stamp, workers*each)
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for range each {

@@ -1,10 +1,10 @@
-package sync_test
+package psync_test
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +14,7 @@ import (
 
 // commitRecorder keeps the commits an engine announces.
 type commitRecorder struct {
-	mu      gosync.Mutex
+	mu      sync.Mutex
 	commits []psync.Commit
 }
 

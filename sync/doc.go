@@ -1,4 +1,4 @@
-// Package sync is Patrimonio's sync engine.
+// Package psync is Patrimonio's sync engine.
 //
 // Its deterministic core is shared rule for rule with the device side (clientdb/src/hlc.ts and
 // clientdb/src/merge.ts) and pinned by the vectors in testdata/:
@@ -21,8 +21,8 @@
 //     engine knows nothing of sockets: the WebSocket transport is sync/socket, which reaches the
 //     engine through its small socket.Engine interface and is one such watcher.
 //
-// Callers import it as psync "patrimonio/sync"; inside, the standard library's sync is gosync.
-// The name shadows the standard library's on purpose: the design's repository layout names this
-// folder sync/, and a package named otherwise than its folder would surprise more than the alias
-// does (issue 17 asked to consider a rename; this is the answer).
-package sync
+// The package is named psync, in the folder sync/ that the design's repository layout names: a
+// package called sync would shadow the standard library's inside it and in every caller (issue 17).
+// Callers import it as psync "patrimonio/sync" (goimports writes the alias, since the name differs
+// from the folder's).
+package psync

@@ -1,11 +1,11 @@
-package sync
+package psync
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	gosync "sync"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -114,24 +114,24 @@ type Engine struct {
 	jobs []chan *job // one queue per committer; a workspace's pushes always meet in one
 	// routes holds the queue of every workspace with pushes queued or committing (by their first
 	// mutation's), and load how many such workspaces each queue has (Engine.route).
-	routeMu gosync.Mutex
+	routeMu sync.Mutex
 	routes  map[string]*route
 	load    []int
-	closeMu gosync.RWMutex // held for reading while queueing a job; Close takes it to refuse more
+	closeMu sync.RWMutex // held for reading while queueing a job; Close takes it to refuse more
 	closed  bool
 
-	serverWrites gosync.Mutex // one WriteAsServer at a time (server_write.go)
+	serverWrites sync.Mutex // one WriteAsServer at a time (server_write.go)
 
 	// failedMu guards failed: per client and workspace queue (job.key), the last push of that
 	// client that failed (the database's trouble: nothing of it was applied).
-	failedMu  gosync.Mutex
+	failedMu  sync.Mutex
 	failed    map[clientWorkspace]failedPush
 	failures  atomic.Int32  // len(failed), read without the lock
 	submitted atomic.Uint64 // pushes submitted so far: each job's seq
 
 	ctx    context.Context // ends at Close: background loops stop
 	cancel context.CancelFunc
-	bg     gosync.WaitGroup // committers, listener, garbage collector
+	bg     sync.WaitGroup // committers, listener, garbage collector
 }
 
 // New starts an engine over db: its committers, its garbage collector and, on Postgres, the

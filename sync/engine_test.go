@@ -1,4 +1,4 @@
-package sync_test
+package psync_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,9 +138,9 @@ func TestChangesComeInSeqOrderWithoutGapsUnderConcurrentPushes(t *testing.T) {
 		for _, rec := range records {
 			apply(t, e, ds[0], ds[0].Put(w, rec, task("compartida"), nil))
 		}
-		var mu gosync.Mutex
+		var mu sync.Mutex
 		seqs := map[int64]bool{}
-		var wg gosync.WaitGroup
+		var wg sync.WaitGroup
 		errs := make(chan error, devices)
 		for i, d := range ds {
 			wg.Add(1)

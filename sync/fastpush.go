@@ -1,8 +1,8 @@
-package sync
+package psync
 
 import (
 	"strconv"
-	gosync "sync"
+	"sync"
 	"unicode/utf8"
 
 	schema "patrimonio/shared-schema"
@@ -506,7 +506,7 @@ func isFieldNameBytes[T string | []byte](s T) bool {
 
 // pushFieldsByCollection: each synced collection's record field names, from the shared schema
 // (nil if it cannot be read: FastPush then declines every push).
-var pushFieldsByCollection = gosync.OnceValue(func() map[string]map[string]bool {
+var pushFieldsByCollection = sync.OnceValue(func() map[string]map[string]bool {
 	collections, err := schema.Collections()
 	if err != nil {
 		return nil

@@ -1,4 +1,4 @@
-package sync_test
+package psync_test
 
 // The engine fixtures (sync/internal/enginetest) under the names these tests use.
 

@@ -1,4 +1,4 @@
-package sync_test
+package psync_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package sync_test
+package psync_test
 
 // Deleting a workspace deletes its sync data. The record states and the change log have no foreign
 // key to workspaces (migration 0016: a push would check the workspace once per row it writes), so

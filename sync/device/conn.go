@@ -3,7 +3,7 @@ package device
 import (
 	"fmt"
 	"net/http"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -29,7 +29,7 @@ type DialOptions struct {
 // several (a mutex orders them).
 type Conn struct {
 	ws           *websocket.Conn
-	wmu          gosync.Mutex
+	wmu          sync.Mutex
 	writeTimeout time.Duration
 }
 

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -44,8 +44,8 @@ type Client struct {
 	ledger  *Ledger
 	stats   *Stats
 
-	mu      gosync.Mutex
-	cond    *gosync.Cond
+	mu      sync.Mutex
+	cond    *sync.Cond
 	d       *durable
 	clock   *psync.Clock
 	skew    time.Duration // the device's wall clock: real time + skew
@@ -63,7 +63,7 @@ type Client struct {
 	pageLimit map[string]int  // the limit to pull the next page with (0: default)
 	probeNext string          // a foreign workspace to put in the next hello
 
-	wg gosync.WaitGroup
+	wg sync.WaitGroup
 }
 
 // durable is the device database. It goes through JSON on a crash, so that nothing else survives.
@@ -96,7 +96,7 @@ func recordKey(collection, id string) string { return device.RecordKey(collectio
 func newClient(name string, u *User, workspaces, foreign []string, proxy *Proxy, ledger *Ledger, stats *Stats, skew time.Duration, seed uint64) *Client {
 	c := &Client{Name: name, user: u, ws: workspaces, foreign: foreign, proxy: proxy, ledger: ledger, stats: stats, skew: skew,
 		choose: rand.New(rand.NewPCG(seed, 0x5eed))}
-	c.cond = gosync.NewCond(&c.mu)
+	c.cond = sync.NewCond(&c.mu)
 	c.d = &durable{ClientID: uuid.NewString(), Node: psync.NewNodeID(), NextMutationID: 1, Spaces: map[string]*device.Space{}}
 	for _, w := range workspaces {
 		c.d.Spaces[w] = device.NewSpace()
@@ -126,7 +126,7 @@ func (c *Client) wall() time.Time {
 	return time.Now().Add(c.skewNow())
 }
 
-var skewMu gosync.Mutex
+var skewMu sync.Mutex
 
 func (c *Client) skewNow() time.Duration {
 	skewMu.Lock()

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	gosync "sync"
+	"sync"
 
 	psync "patrimonio/sync"
 )
@@ -14,7 +14,7 @@ import (
 // they made, every verdict they received, every frame that reached them, and anything that broke
 // the protocol's promises on the way (anomalies).
 type Ledger struct {
-	mu        gosync.Mutex
+	mu        sync.Mutex
 	made      map[mutKey]*Made
 	acks      map[mutKey][]Ack
 	rejects   map[mutKey][]string

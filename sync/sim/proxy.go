@@ -8,7 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -43,13 +43,13 @@ type Proxy struct {
 	ln  net.Listener
 	srv *http.Server
 
-	mu      gosync.Mutex
+	mu      sync.Mutex
 	faults  Faults
 	ackCut  bool // the next ack (server → device) is dropped and the connection cut
 	links   map[*link]struct{}
 	linkSeq uint64
 	closed  bool
-	wg      gosync.WaitGroup
+	wg      sync.WaitGroup
 }
 
 // Faults are the proxy's ongoing faults, applied to every frame of every connection.
@@ -212,7 +212,7 @@ type link struct {
 	toServer       *pipe
 	toDevice       *pipe
 
-	mu        gosync.Mutex
+	mu        sync.Mutex
 	rng       *rand.Rand
 	blackHole bool
 	isCut     bool
@@ -220,7 +220,7 @@ type link struct {
 }
 
 func (l *link) run() {
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	wg.Add(4)
 	go func() { defer wg.Done(); l.read(l.device, l.toServer) }()
 	go func() { defer wg.Done(); l.read(l.server, l.toDevice) }()
@@ -345,7 +345,7 @@ type pipe struct {
 	dst      *websocket.Conn
 	toServer bool
 
-	mu     gosync.Mutex
+	mu     sync.Mutex
 	queue  []item
 	last   time.Time
 	signal chan struct{}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +16,7 @@ import (
 // an ack.
 type upstream struct {
 	srv    *httptest.Server
-	mu     gosync.Mutex
+	mu     sync.Mutex
 	frames []string
 	closed chan struct{}
 }

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"patrimonio/server/store"
@@ -70,11 +70,11 @@ type Scenario struct {
 	clients []*Client
 	proxies []*Proxy
 
-	eventsMu gosync.Mutex
+	eventsMu sync.Mutex
 	events   []string
 
-	bg      gosync.WaitGroup // server and database restarts in progress
-	bgMu    gosync.Mutex     // one restart at a time
+	bg      sync.WaitGroup // server and database restarts in progress
+	bgMu    sync.Mutex     // one restart at a time
 	bgErr   error
 	settled int // settle polls it took
 }

@@ -17,7 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	gosync "sync"
+	"sync"
 	"syscall"
 	"time"
 
@@ -39,7 +39,7 @@ type Env struct {
 	PostgresURL string
 	secretKey   string
 
-	binOnce gosync.Once
+	binOnce sync.Once
 	binPath string
 	binErr  error
 
@@ -47,9 +47,9 @@ type Env struct {
 	// that scenarios restart (one scenario at a time: restartMu).
 	sharedCluster  onceValue[*cluster]
 	restartCluster onceValue[*cluster]
-	restartMu      gosync.Mutex
+	restartMu      sync.Mutex
 
-	worldMu   gosync.Mutex
+	worldMu   sync.Mutex
 	worlds    map[string]*World // by database base: "sqlite" or a Postgres URL
 	templates []string          // Postgres template databases to drop: "base\x00name"
 }
@@ -98,7 +98,7 @@ func (e *Env) Binary() (string, error) {
 
 // onceValue is a value made once.
 type onceValue[T any] struct {
-	once gosync.Once
+	once sync.Once
 	v    T
 	err  error
 }
@@ -159,7 +159,7 @@ type Server struct {
 	dir      string // web dir, logs
 	devMail  string // PATRIMONIO_DEV_OUTBOX ("" for none)
 
-	mu  gosync.Mutex
+	mu  sync.Mutex
 	url string // "" while down
 
 	// in this process
@@ -266,7 +266,7 @@ func (s *Server) Log() string {
 }
 
 type lockedWriter struct {
-	mu  *gosync.Mutex
+	mu  *sync.Mutex
 	buf *bytes.Buffer
 }
 
@@ -337,7 +337,7 @@ func (s *Server) startBinary() error {
 // boundWatcher closes seen once the output holds want (the binary's line on its own port).
 type boundWatcher struct {
 	want string
-	mu   gosync.Mutex
+	mu   sync.Mutex
 	out  []byte
 	seen chan struct{}
 	done bool

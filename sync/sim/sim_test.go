@@ -7,7 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,7 +26,7 @@ var (
 )
 
 var (
-	envOnce gosync.Once
+	envOnce sync.Once
 	env     *sim.Env
 	envErr  error
 )
@@ -96,8 +96,8 @@ func TestSimulation(t *testing.T) {
 	}
 	start := time.Now()
 	jobs := make(chan uint64)
-	var wg gosync.WaitGroup
-	var failedMu gosync.Mutex
+	var wg sync.WaitGroup
+	var failedMu sync.Mutex
 	var failed []uint64
 	for range max(1, *workers) {
 		wg.Add(1)

@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	gosync "sync"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -32,7 +32,7 @@ type World struct {
 	sqliteFile string // the template file (SQLite)
 	pgBase     string // the Postgres server (Postgres)
 	pgTemplate string // the template database (Postgres)
-	createMu   gosync.Mutex
+	createMu   sync.Mutex
 }
 
 // User is a signed-up user with a session.

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,7 +54,7 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { done <- s.Run(ctx) }()
-			var once gosync.Once
+			var once sync.Once
 			var runErr error
 			stop := func() error {
 				once.Do(func() { cancel(); runErr = <-done })

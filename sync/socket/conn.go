@@ -9,7 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"slices"
-	gosync "sync"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -133,7 +133,7 @@ const (
 // encoded once, by the first socket that sends them.
 type commit struct {
 	psync.Commit
-	once gosync.Once
+	once sync.Once
 	msgs [][]byte
 	size int // the pages' sizes
 }
@@ -175,14 +175,14 @@ type conn struct {
 	reqs  chan pageRequest
 	pokes chan struct{}
 
-	mu       gosync.Mutex
+	mu       sync.Mutex
 	clientID string
 	subs     map[string]*subscription
 
 	ctx       context.Context // ends when the socket closes
 	cancel    context.CancelFunc
 	closing   chan struct{}
-	closeOnce gosync.Once
+	closeOnce sync.Once
 	reason    closeReason
 
 	readerDone chan struct{}
@@ -195,7 +195,7 @@ type conn struct {
 	// not answered yet; lastWorkspace is the first mutation's workspace of the last one submitted.
 	// An idle socket has no such goroutine.
 	slots         chan struct{}
-	unanswered    gosync.WaitGroup
+	unanswered    sync.WaitGroup
 	lastWorkspace string
 	answered      chan struct{}
 	// id tells the engine which pushes come from this connection: one queued behind a push of
@@ -204,7 +204,7 @@ type conn struct {
 
 	// deadlineMu orders the reader's own read deadlines with the close's linger: once closing, the
 	// read deadline is the writer's alone.
-	deadlineMu gosync.Mutex
+	deadlineMu sync.Mutex
 }
 
 func newConn(s *Server, ws *websocket.Conn, p Principal, lang string) *conn {
@@ -959,7 +959,7 @@ var (
 // sendQueue is a FIFO of encoded messages bounded in bytes. A message is always accepted into an
 // empty queue, so one message larger than the bound still goes through.
 type sendQueue struct {
-	mu    gosync.Mutex
+	mu    sync.Mutex
 	items [][]byte
 	bytes int
 	max   int

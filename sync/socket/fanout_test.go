@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,7 +19,7 @@ import (
 // sockets read.
 type readCounter struct {
 	*psync.Engine
-	mu    gosync.Mutex
+	mu    sync.Mutex
 	reads map[string]int // user -> ChangesPage calls returned
 }
 

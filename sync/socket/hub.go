@@ -2,7 +2,7 @@ package socket
 
 import (
 	"math"
-	gosync "sync"
+	"sync"
 
 	psync "patrimonio/sync"
 )
@@ -10,7 +10,7 @@ import (
 // hub is this instance's registry of open sockets: per workspace (fan-out), per user (the
 // connection limit) and per client id (a newer connection of a client replaces the older one).
 type hub struct {
-	mu          gosync.Mutex
+	mu          sync.Mutex
 	closed      bool
 	conns       map[*conn]struct{}
 	byWorkspace map[string]map[*conn]struct{}

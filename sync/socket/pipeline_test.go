@@ -3,7 +3,7 @@ package socket_test
 import (
 	"context"
 	"fmt"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,8 +19,8 @@ import (
 type gatedEngine struct {
 	*psync.Engine
 
-	mu      gosync.Mutex
-	cond    *gosync.Cond
+	mu      sync.Mutex
+	cond    *sync.Cond
 	events  []string
 	release func(events []string) bool
 }
@@ -81,7 +81,7 @@ func TestASocketReadsTheNextPushWhileTheOneBeforeCommits(t *testing.T) {
 		var g *gatedEngine
 		env := newSocketEnvOver(t, db, psync.Options{}, socket.Options{}, func(e *psync.Engine) socket.Engine {
 			g = &gatedEngine{Engine: e}
-			g.cond = gosync.NewCond(&g.mu)
+			g.cond = sync.NewCond(&g.mu)
 			return g
 		})
 		a := env.connect(owner)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -106,9 +106,9 @@ type Server struct {
 	origins  map[string]bool // normalized origins (core.ParseOrigin)
 	upgrader websocket.Upgrader
 	hub      *hub
-	open     gosync.WaitGroup // sockets being served; Close waits for them
+	open     sync.WaitGroup // sockets being served; Close waits for them
 
-	closeMu gosync.RWMutex // held for reading while a socket is admitted; GoingAway takes it
+	closeMu sync.RWMutex // held for reading while a socket is admitted; GoingAway takes it
 	closed  bool
 
 	ctx    context.Context // ends at Close: every socket's context
@@ -142,7 +142,7 @@ func New(engine Engine, auth Authenticator, opts Options) (*Server, error) {
 		upgrader: websocket.Upgrader{
 			ReadBufferSize:  4096,
 			WriteBufferSize: 4096,
-			WriteBufferPool: &gosync.Pool{},
+			WriteBufferPool: &sync.Pool{},
 			// The origin is checked before the upgrade (ServeHTTP), against the configuration.
 			CheckOrigin: func(*http.Request) bool { return true },
 		},

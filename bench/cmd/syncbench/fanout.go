@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"patrimonio/sync/device"
 	"sort"
-	gosync "sync"
+	"sync"
 	"time"
 )
 
@@ -16,7 +16,7 @@ type fanoutPair struct {
 	workspace string
 	seen      chan time.Time // B got the change frame carrying the awaited record
 	failed    chan error
-	mu        gosync.Mutex
+	mu        sync.Mutex
 	awaited   []byte // the record id B waits for, as it appears in the frame
 }
 

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -122,7 +122,7 @@ func runIngest(s *serverProc, users []*user, cfg ingestConfig, pg postgresCPU, s
 	start := time.Now()
 	ends := make([]time.Time, len(clients))
 	errs := make(chan error, len(clients))
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	for i, c := range clients {
 		wg.Add(1)
 		go func() {

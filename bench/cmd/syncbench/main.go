@@ -23,7 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	gosync "sync"
+	"sync"
 	"syscall"
 	"time"
 
@@ -190,7 +190,7 @@ type bench struct {
 	tmp string
 	res *results
 
-	mu   gosync.Mutex
+	mu   sync.Mutex
 	live map[int]func() // what stops each running server, by a number
 	next int
 }
@@ -233,7 +233,7 @@ func (b *bench) server(ctx context.Context, name string) (*serverProc, func(), e
 		_ = b.pg.dropDatabase(ctx, dbURL)
 		return nil, nil, err
 	}
-	var once gosync.Once
+	var once sync.Once
 	stop := func() {
 		once.Do(func() {
 			s.stop()

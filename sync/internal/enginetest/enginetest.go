@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,7 +42,7 @@ func ForEachStore(t *testing.T, f func(t *testing.T, db *store.DB)) { testkit.St
 func PushInParallel(b *testing.B, devices, perPush int, push func(d int)) {
 	b.ResetTimer()
 	start := time.Now()
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	for d := range devices {
 		wg.Go(func() {
 			for range b.N {

@@ -13,7 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -48,7 +48,7 @@ type Server struct {
 	// link points there.
 	URL string
 
-	mu       gosync.Mutex
+	mu       sync.Mutex
 	auths    map[string]auth   // code -> the authorization it completes
 	pending  map[string]string // authorization id -> code
 	sessions map[string]bool   // session id -> expired

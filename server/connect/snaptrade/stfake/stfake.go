@@ -16,7 +16,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	gosync "sync"
+	"sync"
 	"time"
 
 	"patrimonio/server/connect/snaptrade"
@@ -49,7 +49,7 @@ type Server struct {
 	URL string
 	Now func() time.Time
 
-	mu       gosync.Mutex
+	mu       sync.Mutex
 	users    map[string]*user
 	portals  map[string]string // portal session -> user id
 	redirect map[string]string // portal session -> custom redirect
