@@ -138,10 +138,14 @@ async function offline(edits: number): Promise<void> {
     if (got !== edits) throw new Error(`offline: B has ${got} tasks, want ${edits}`);
     await a.call({ cmd: "idle" });
     // ... and of B's, on a copy of the rows it holds now.
-    const floorB = await b.call<number>({ cmd: "storeFloor", side: "B" });
+    const floorB = await b.call<{ ms: number; compactMs: number; againMs: number; compacted: number }>({ cmd: "storeFloor", side: "B" });
     result.offline_store_floor_a = floorA.ms / 1000;
-    result.offline_store_floor_b = floorB / 1000;
-    console.error(`offline: storage floor A ${floorA.ms.toFixed(0)} ms (outbox ${floorA.outboxMs.toFixed(0)} ms), B ${floorB.toFixed(0)} ms`);
+    result.offline_store_floor_b = floorB.ms / 1000;
+    result.offline_store_floor_b_compact_ratio = floorB.compactMs / floorB.againMs;
+    console.error(`offline: storage floor A ${floorA.ms.toFixed(0)} ms (outbox ${floorA.outboxMs.toFixed(0)} ms), B ${floorB.ms.toFixed(0)} ms`);
+    console.error(
+      `offline: B's rows in a compact state's shape (${floorB.compacted} of ${got} rows): ${floorB.compactMs.toFixed(0)} ms against ${floorB.againMs.toFixed(0)} ms as stored (lower of two each, alternated)`,
+    );
     result.offline_seconds = elapsed / 1000;
     result.offline_write_seconds = writeMs / 1000;
     console.error(`offline: B had all ${edits} edits ${(elapsed / 1000).toFixed(2)} s after A went online`);

@@ -579,6 +579,7 @@ func (b *bench) clientdb(ctx context.Context, node bool) error {
 	b.res.add(offlineName+"_cpu_server", out["offline_cpu_server"], "s", nil, "context: CPU time of the server over the same interval")
 	b.res.add(offlineName+"_store_floor_a", out["offline_store_floor_a"], "s", nil, "context: the IndexedDB work alone of A's part (read each push from the outbox, delete it when acknowledged, read its records and write them back confirmed), on a copy of A's rows in the same store, with no sync around it (bench/node/store-floor.ts)")
 	b.res.add(offlineName+"_store_floor_b", out["offline_store_floor_b"], "s", nil, "context: the IndexedDB work alone of B's part (write the rows it holds, 500 per transaction), on a copy of them")
+	b.res.add(offlineName+"_store_floor_b_compact", out["offline_store_floor_b_compact_ratio"], "ratio", nil, "context: B's rows written in the shape a compact record state would store (a record written once names its stamp and author once), over the same rows as stored, lower of two writes each, alternated (bench/node/store-floor.ts)")
 	b.res.add(coldName, out["cold_sync_seconds"], "s", below(3, "< 3 s, issue 17"),
 		fmt.Sprintf("a fresh clientdb device (its own Node process) signs in to a workspace of %d records (half tasks, half assets) and syncs it: time from starting the sync client until idle", b.cfg.cold))
 	b.res.add(coldName+"_cpu_device", out["cold_sync_cpu_device"], "s", nil, "context: CPU time of the fresh device's process during the cold sync")
