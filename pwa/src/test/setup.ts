@@ -1,7 +1,7 @@
 // Runs around every pwa test: unmount what was rendered (vitest runs without globals, so
 // testing-library cannot do it alone) and give each test a clean document and clean storage.
 import { cleanup } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterAll, afterEach } from "vitest";
 import "../i18n/bundled"; // both languages for createI18n
 
 // jsdom has no scrolling: Element#scrollTo is missing and window.scrollTo only logs "not implemented".
@@ -16,7 +16,15 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
+// sonner removes a dismissed toast on a timer (200 ms, its TIME_BEFORE_UNMOUNT) that unmounting
+// does not clear. Fired after the file's jsdom environment is torn down, React's state update finds
+// no `window` and Vitest fails the run with an unhandled error (seen once, UpdatePrompt.test.tsx,
+// with two workers). So a file that showed a toast lets those timers run before it ends.
+const SONNER_REMOVAL_MS = 200;
+let toastShown = false;
+
 afterEach(() => {
+  if (document.querySelector("[data-sonner-toast]") !== null) toastShown = true;
   cleanup();
   localStorage.clear();
   sessionStorage.clear();
@@ -26,4 +34,8 @@ afterEach(() => {
   root.removeAttribute("style");
   root.removeAttribute("lang");
   document.head.querySelectorAll('meta[name="theme-color"]').forEach((meta) => meta.remove());
+});
+
+afterAll(async () => {
+  if (toastShown) await new Promise((resolve) => setTimeout(resolve, SONNER_REMOVAL_MS + 50));
 });
