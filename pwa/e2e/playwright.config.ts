@@ -10,12 +10,7 @@ export default defineConfig({
   globalSetup: "./global-setup.ts",
   fullyParallel: false,
   workers: 1,
-  // A trace is recorded only when a test is run again after failing, never on a first attempt:
-  // recording one made every test about half as slow again (assets-detail.spec.ts: 79 s without,
-  // 117 s with, alternated). The run still fails whenever a first attempt fails: a test that
-  // passes only on its retry counts as flaky, and flaky fails the run.
-  retries: 1,
-  failOnFlakyTests: true,
+  retries: 0,
   // Upper bounds for waiting, never speed goals (those live in `make bench`): CI runs on 2 busy
   // cores, where Playwright's defaults (30 s a test, 5 s an expectation) cut slow but correct runs.
   timeout: 120_000,
@@ -26,7 +21,12 @@ export default defineConfig({
     headless: true,
     locale: "es-ES",
     timezoneId: "Europe/Madrid",
-    trace: "on-first-retry",
+    // Recording a trace makes tests about half as slow again (assets-detail.spec.ts 79 s without,
+    // 117 s with), but it stays on: with traces off (session 15), the flows and tasks tests' first
+    // creation hung, its submit button busy, in a clean-clone CI run, and passed on a retry with a
+    // trace. Find that hang before turning traces off (bench/README.md has nothing on it; the
+    // session 15 note does).
+    trace: "retain-on-failure",
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
