@@ -22,10 +22,10 @@ export default defineConfig({
     locale: "es-ES",
     timezoneId: "Europe/Madrid",
     // Recording a trace makes tests about half as slow again (assets-detail.spec.ts 79 s without,
-    // 117 s with), but it stays on: with traces off (session 15), the flows and tasks tests' first
-    // creation hung, its submit button busy, in a clean-clone CI run, and passed on a retry with a
-    // trace. Find that hang before turning traces off (bench/README.md has nothing on it; the
-    // session 15 note does).
+    // 117 s with), but it stays on: with traces off (session 15), a creation in flows.spec.ts and
+    // in tasks.spec.ts hung until the test's timeout, its submit button busy, while a second tab of
+    // the same context (the sync test page) was open; both passed on a retry with a trace. Find
+    // that hang before turning traces off.
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: CHROMIUM_PATH,

@@ -17,7 +17,7 @@ export async function expectNoSeriousA11yViolations(page: Page, label: string): 
   // opens a blank page in the context to merge the frames' results (axe.finishRun), which doubled
   // the cost of every check (about 0.8 s against 0.4 s a check on CI's two cores; the e2e suite
   // runs some 300 of them). The app has no iframes, so nothing is left unchecked by running in
-  // the page (pwa/e2e/README.md, "Accessibility").
+  // the page (README.md, "The two commands").
   const results = await new AxeBuilder({ page }).withTags([...AXE_TAGS]).setLegacyMode(true).analyze();
   const serious = results.violations.filter((v) => v.impact != null && FAILING_IMPACTS.has(v.impact));
   const report = serious.map((v) => {
