@@ -29,8 +29,7 @@ test.describe("assets and legal structures offline", () => {
     const a = await devices.open();
     const { tab, indicator } = await openOnline(a);
     // The device's commands in a second tab, opened while online (then from the service worker).
-    const commands = new SyncTestPage(await a.context.newPage());
-    await commands.open();
+    const commands = await SyncTestPage.beside(a.page);
     await commands.status.toHaveState("synced");
 
     // The device's copy of the enumerations (categories, provinces) has arrived: Spain's provinces
@@ -133,8 +132,7 @@ test.describe("assets and legal structures offline", () => {
     await expect(tabB.row("Inmobiliaria Vigo SL").getByTestId("structure-ownership")).toHaveText("50 %");
     await expect(tabB.item("Sociedad Temporal SL")).toHaveCount(0);
     await expect(tabB.asset("Local en A Coruña")).toHaveCount(0);
-    const onB = new SyncTestPage(await b.context.newPage());
-    await onB.open();
+    const onB = await SyncTestPage.beside(b.page);
     await expect(onB.record(shop)).toHaveAttribute("data-deleted", "true");
     await expect(onB.record(flat)).toHaveAttribute("data-deleted", "false");
   });
@@ -146,8 +144,7 @@ test.describe("assets and legal structures offline", () => {
     const onB = await openOnline(b);
     await onA.tab.create({ name: "Alfa Inversiones", type: "Sociedad", country: "España", ownership: "50" });
     await onA.tab.create({ name: "Beta Patrimonial", type: "Fundación", country: "España", ownership: "80" });
-    const commands = new SyncTestPage(await a.context.newPage());
-    await commands.open();
+    const commands = await SyncTestPage.beside(a.page);
     await commands.create("assets", {
       name: "Cartera de acciones",
       assetClass: "investments",

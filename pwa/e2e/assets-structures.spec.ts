@@ -75,8 +75,7 @@ test.describe("legal structures", () => {
 
     // The asset comes from the device's commands in another tab of the same browser (the add-asset
     // form has its own spec); it is held by the company.
-    const commands = new SyncTestPage(await a.context.newPage());
-    await commands.open();
+    const commands = await SyncTestPage.beside(a.page);
     await commands.create("assets", {
       name: "Oficinas de la Castellana",
       assetClass: "real_estate",
@@ -133,8 +132,7 @@ test.describe("legal structures", () => {
     await owner.fill("Fundación");
     await owner.press("Enter");
     await expect(owner).toHaveValue("Fundación Norte");
-    const other = new SyncTestPage(await b.context.newPage());
-    await other.open();
+    const other = await SyncTestPage.beside(b.page);
     await other.update("legalStructures", await tabB.idOf("Fundación Norte"), "parentStructureId", companyId);
     await expect(tabB.item("Inversiones Castellana SL").locator(tabB.item("Fundación Norte"))).toBeVisible();
     await tabB.save();
@@ -167,8 +165,7 @@ test.describe("legal structures", () => {
     await tab.open();
     await tab.create({ name: "Patrimonial Sur", type: "Sociedad holding", country: "España", ownership: "100" });
     await tab.create({ name: "Viñedos del Duero SL", type: "Sociedad", country: "España", ownership: "25", parent: "Patrimonial Sur" });
-    const commands = new SyncTestPage(await a.context.newPage());
-    await commands.open();
+    const commands = await SyncTestPage.beside(a.page);
     await commands.create("assets", {
       name: "Finca La Ribera",
       assetClass: "real_estate",

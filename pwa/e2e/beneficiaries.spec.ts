@@ -92,8 +92,7 @@ class BeneficiariesPage {
 
 /** Two assets through the device's commands (the sync test page: same device database). */
 async function seedAssets(device: Device): Promise<{ flat: string; account: string }> {
-  const commands = new SyncTestPage(await device.context.newPage());
-  await commands.open();
+  const commands = await SyncTestPage.beside(device.page);
   await commands.status.toHaveState("synced");
   const flat = await commands.create("assets", {
     name: "Piso en Vigo",

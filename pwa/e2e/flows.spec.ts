@@ -9,6 +9,7 @@ import { AppShell } from "./support/app-shell";
 import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant } from "./support/axe";
 import { Devices, expect, freshAccount, syncTest as test, type Device } from "./support/sync-fixtures";
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
+import { chooseOption, pickFirstMatch } from "./support/pickers";
 
 const plain = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
 const euros = (amount: string) => plain(new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" }).format(Number(amount)));
@@ -58,15 +59,12 @@ class FlowsPage {
     if (values.direction !== undefined) await f.getByRole("radio", { name: values.direction }).check();
     if (values.amount !== undefined) await typeNumber(f.getByRole("textbox", { name: "Importe de cada vez" }), values.amount);
     if (values.frequency !== undefined) {
-      await f.getByRole("combobox", { name: "Frecuencia" }).click();
-      await this.page.getByRole("option", { name: values.frequency, exact: true }).click();
+      await chooseOption(f.getByRole("combobox", { name: "Frecuencia" }), values.frequency);
     }
     if (values.start !== undefined) await f.getByRole("textbox", { name: "Fecha (la primera vez)" }).fill(values.start);
     if (values.end !== undefined) await f.getByRole("textbox", { name: "Fecha final" }).fill(values.end);
     if (values.asset !== undefined) {
-      const asset = f.getByRole("combobox", { name: "Activo" });
-      await asset.fill(values.asset);
-      await asset.press("Enter");
+      await pickFirstMatch(f.getByRole("combobox", { name: "Activo" }), values.asset);
     }
   }
 
@@ -119,8 +117,7 @@ test.describe("flows", () => {
 
   test("created, edited and deleted online and offline, projected, seen by a second device, the rule in both languages, accessible", async ({ devices }) => {
     const a = await devices.open();
-    const commands = new SyncTestPage(await a.context.newPage());
-    await commands.open();
+    const commands = await SyncTestPage.beside(a.page);
     const flat = await commands.create("assets", {
       name: "Piso en Vigo",
       assetClass: "real_estate",

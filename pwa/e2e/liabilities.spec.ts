@@ -10,6 +10,7 @@ import { AppShell } from "./support/app-shell";
 import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant } from "./support/axe";
 import { Devices, expect, freshAccount, syncTest as test, type Device } from "./support/sync-fixtures";
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
+import { chooseOption, pickFirstMatch } from "./support/pickers";
 
 /** Intl writes no-break spaces ("1.234,56 €"): compare with plain ones. */
 const plain = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
@@ -51,8 +52,7 @@ class LiabilitiesPage {
     const f = this.form;
     if (values.name !== undefined) await f.getByRole("textbox", { name: "Nombre", exact: true }).fill(values.name);
     if (values.kind !== undefined) {
-      await f.getByRole("combobox", { name: "Tipo de deuda" }).click();
-      await this.page.getByRole("option", { name: values.kind, exact: true }).click();
+      await chooseOption(f.getByRole("combobox", { name: "Tipo de deuda" }), values.kind);
     }
     if (values.creditor !== undefined) await f.getByRole("textbox", { name: "Acreedor" }).fill(values.creditor);
     if (values.amount !== undefined) await typeNumber(f.getByRole("textbox", { name: "Importe pendiente" }), values.amount);
@@ -60,9 +60,7 @@ class LiabilitiesPage {
     if (values.start !== undefined) await f.getByRole("textbox", { name: "Fecha de inicio" }).fill(values.start);
     if (values.end !== undefined) await f.getByRole("textbox", { name: "Fecha de vencimiento" }).fill(values.end);
     if (values.asset !== undefined) {
-      const asset = f.getByRole("combobox", { name: "Activo asociado" });
-      await asset.fill(values.asset);
-      await asset.press("Enter");
+      await pickFirstMatch(f.getByRole("combobox", { name: "Activo asociado" }), values.asset);
     }
   }
 
@@ -110,8 +108,7 @@ test.describe("liabilities", () => {
 
   test("created, edited and deleted online and offline, seen by a second device, the rule in both languages, accessible", async ({ devices }) => {
     const a = await devices.open();
-    const commands = new SyncTestPage(await a.context.newPage());
-    await commands.open();
+    const commands = await SyncTestPage.beside(a.page);
     await commands.create("assets", {
       name: "Piso en Vigo",
       assetClass: "real_estate",

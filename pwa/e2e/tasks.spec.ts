@@ -9,6 +9,7 @@ import { AppShell } from "./support/app-shell";
 import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant } from "./support/axe";
 import { expect, syncTest as test } from "./support/sync-fixtures";
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
+import { chooseOption, pickFirstMatch } from "./support/pickers";
 
 /** Yesterday on the browsers' calendar (Europe/Madrid), typed day first. */
 function madridYesterday(): string {
@@ -54,14 +55,11 @@ class TasksPage {
   async fill(values: { title?: string; priority?: string; due?: string; asset?: string; notes?: string }): Promise<void> {
     if (values.title !== undefined) await this.form.getByTestId("task-title").fill(values.title);
     if (values.priority !== undefined) {
-      await this.form.getByTestId("task-form-priority").click();
-      await this.page.getByRole("option", { name: values.priority, exact: true }).click();
+      await chooseOption(this.form.getByTestId("task-form-priority"), values.priority);
     }
     if (values.due !== undefined) await this.form.getByTestId("task-due").fill(values.due);
     if (values.asset !== undefined) {
-      const asset = this.form.getByRole("combobox", { name: "Activo relacionado" });
-      await asset.fill(values.asset);
-      await asset.press("Enter");
+      await pickFirstMatch(this.form.getByRole("combobox", { name: "Activo relacionado" }), values.asset);
     }
     if (values.notes !== undefined) await this.form.getByTestId("task-notes").fill(values.notes);
   }
@@ -82,6 +80,7 @@ class TasksPage {
   }
 
   async setStatus(title: string, status: string): Promise<void> {
+    // Not chooseOption: a task marked done moves under "Hechas", so its Select is gone.
     await this.task(title).getByRole("combobox", { name: `Estado de «${title}»` }).click();
     await this.page.getByRole("option", { name: status, exact: true }).click();
   }
@@ -108,8 +107,7 @@ test.describe("tasks", () => {
     await expect(a.page.getByTestId("tasks-empty")).toBeVisible();
 
     // An asset to tie tasks to, written by the device's commands in another tab.
-    const commands = new SyncTestPage(await a.context.newPage());
-    await commands.open();
+    const commands = await SyncTestPage.beside(a.page);
     const flatId = await commands.create("assets", {
       name: "Piso en Cádiz",
       assetClass: "real_estate",

@@ -1,6 +1,7 @@
 // Page model of the legal-structures tab (/assets/?tab=legal-structures) and its form, in Spanish
 // unless a test switches the language. Used by assets-structures.spec.ts and assets-offline.spec.ts.
 import { expect, type Locator, type Page } from "@playwright/test";
+import { chooseOption, pickFirstMatch } from "./pickers";
 
 export const STRUCTURES_PATH = "/assets/?tab=legal-structures";
 
@@ -64,13 +65,10 @@ export class StructuresTab {
   async fill(values: StructureInputValues, labels = SPANISH_LABELS): Promise<void> {
     if (values.name !== undefined) await this.field(labels.name).fill(values.name);
     if (values.type !== undefined) {
-      await this.form.getByRole("combobox", { name: labels.type, exact: true }).click();
-      await this.page.getByRole("option", { name: values.type, exact: true }).click();
+      await chooseOption(this.form.getByRole("combobox", { name: labels.type, exact: true }), values.type);
     }
     if (values.country !== undefined) {
-      const country = this.form.getByRole("combobox", { name: labels.country, exact: true });
-      await country.fill(values.country);
-      await country.press("Enter");
+      await pickFirstMatch(this.form.getByRole("combobox", { name: labels.country, exact: true }), values.country);
     }
     if (values.state !== undefined) {
       // A picker when the device knows the country's provinces, else a text field; the picker
@@ -93,9 +91,10 @@ export class StructuresTab {
     if (values.ownership !== undefined) await this.field(labels.ownership).fill(values.ownership);
     if (values.parent !== undefined) {
       const parent = this.form.getByRole("combobox", { name: labels.parent, exact: true });
-      await parent.fill(values.parent);
-      if (values.parent === "") await parent.press("Tab");
-      else await parent.press("Enter");
+      if (values.parent === "") {
+        await parent.fill("");
+        await parent.press("Tab");
+      } else await pickFirstMatch(parent, values.parent);
     }
   }
 

@@ -59,8 +59,30 @@ export class SyncTestPage {
   readonly result: Locator;
   /** Every sync WebSocket this tab opened, in order. */
   readonly sockets: WebSocket[] = [];
+  /** The tab brought back to the front after each command (see beside()). */
+  readonly #returnTo: Page | undefined;
 
-  constructor(readonly page: Page) {
+  /**
+   * Opens the sync test page in a new tab beside `page` (same browser context: the same device
+   * database) and brings `page` back to the front, as after each command of this tab. Once this
+   * tab had opened beside the app's, headless Chromium ran the app's tab at one animation frame a
+   * second (measured: 955, 1972, 2988 ms; its `visibilityState` still said visible) until it was
+   * brought to the front: each click there waited about two seconds for the element to be stable,
+   * and a Select handed focus back to its button that late. Recording a trace hid it (the
+   * screencast keeps frames coming).
+   */
+  static async beside(page: Page): Promise<SyncTestPage> {
+    const tab = new SyncTestPage(await page.context().newPage(), page);
+    await tab.open();
+    await page.bringToFront();
+    return tab;
+  }
+
+  constructor(
+    readonly page: Page,
+    returnTo?: Page,
+  ) {
+    this.#returnTo = returnTo;
     this.root = page.getByTestId("sync-page");
     this.status = new SyncIndicator(page);
     this.result = page.getByTestId("result");
@@ -126,10 +148,15 @@ export class SyncTestPage {
   // ---------------------------------------------------------- commands (each through ClientDb)
 
   async #command(act: () => Promise<void>): Promise<CommandOutcome> {
-    const before = Number(await this.result.getAttribute("data-seq"));
-    await act();
-    await expect(this.result).toHaveAttribute("data-seq", String(before + 1));
-    return JSON.parse((await this.result.textContent()) ?? "null") as CommandOutcome;
+    if (this.#returnTo) await this.page.bringToFront();
+    try {
+      const before = Number(await this.result.getAttribute("data-seq"));
+      await act();
+      await expect(this.result).toHaveAttribute("data-seq", String(before + 1));
+      return JSON.parse((await this.result.textContent()) ?? "null") as CommandOutcome;
+    } finally {
+      if (this.#returnTo) await this.#returnTo.bringToFront();
+    }
   }
 
   async #chooseCollection(collection: string): Promise<void> {
