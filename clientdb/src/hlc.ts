@@ -54,6 +54,14 @@ export function validNode(node: string): boolean {
   return true;
 }
 
+/** The number written by the digits s[from..to) (checked to be digits by the caller). A module
+ * function, not a closure made per stamp: every change a device applies parses its stamps. */
+function decimal(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + (s.charCodeAt(i) - 48);
+  return n;
+}
+
 /** Reads a stamp. Accepts exactly what formatStamp writes (a real UTC instant from 1970 to 9999, no
  * leap seconds); throws StampError for anything else. */
 export function parseStamp(s: string): StampParts {
@@ -65,18 +73,13 @@ export function parseStamp(s: string): StampParts {
       throw invalidStamp(s, "the time is not YYYY-MM-DDTHH:MM:SS.sssZ");
     }
   }
-  const num = (from: number, to: number) => {
-    let n = 0;
-    for (let i = from; i < to; i++) n = n * 10 + (s.charCodeAt(i) - 48);
-    return n;
-  };
-  const year = num(0, 4);
-  const month = num(5, 7);
-  const day = num(8, 10);
-  const hour = num(11, 13);
-  const minute = num(14, 16);
-  const second = num(17, 19);
-  const milli = num(20, 23);
+  const year = decimal(s, 0, 4);
+  const month = decimal(s, 5, 7);
+  const day = decimal(s, 8, 10);
+  const hour = decimal(s, 11, 13);
+  const minute = decimal(s, 14, 16);
+  const second = decimal(s, 17, 19);
+  const milli = decimal(s, 20, 23);
   if (
     year < 1970 ||
     month < 1 ||

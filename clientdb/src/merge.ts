@@ -205,9 +205,11 @@ function checkStamp(s: unknown, what: string): void {
   }
 }
 
+const OPS: ReadonlySet<string> = new Set(["put", "delete", "restore", "resolve"]);
+
 /** Throws MergeError unless the mutation is well formed (the same checks as Go's Mutation.Validate). */
 export function validateMutation(m: Mutation): void {
-  if (!["put", "delete", "restore", "resolve"].includes(m.op)) {
+  if (!OPS.has(m.op)) {
     throw new MergeError(`Unknown mutation operation ${JSON.stringify(m.op)}.`);
   }
   checkStamp(m.stamp, "mutation stamp");
