@@ -450,16 +450,19 @@ export class SyncClient {
   #onMessage(socket: SocketLike, data: unknown): void {
     if (socket !== this.#socket) return;
     this.#heard();
+    // Browsers give a text frame as a string; Node's ws as a Buffer (its characters count toward
+    // the page budgets all the same).
+    const text = typeof data === "string" ? data : String(data);
     let msg: Incoming;
     try {
-      msg = decodeIncoming(typeof data === "string" ? data : String(data));
+      msg = decodeIncoming(text);
     } catch (err) {
       this.#emit({ type: "error", detail: err });
       if (err instanceof ProtocolError) this.#drop(socket, 4002, "invalid message");
       return;
     }
     if (isPage(msg)) {
-      this.#queue.push({ socket, msg, bytes: typeof data === "string" ? data.length : 0, pulled: false });
+      this.#queue.push({ socket, msg, bytes: text.length, pulled: false });
       this.#pullAhead(socket);
     } else this.#queue.push({ socket, msg });
     if (msg.type === "ack" || msg.type === "reject") {
@@ -469,14 +472,18 @@ export class SyncClient {
       this.#answered(msg.type === "ack" ? msg.acks.map((a) => a.mutationId) : [msg.mutationId]);
       if (this.#sendPrepared(socket)) void this.#pump();
     }
-    if (!this.#drainRunning) {
-      this.#drainRunning = true;
-      const run: Promise<void> = this.#drain().finally(() => {
-        if (this.#draining === run) this.#draining = undefined;
-        this.#wakeIdle();
-      });
-      this.#draining = run;
-    }
+    this.#kick();
+  }
+
+  /** Starts draining the queue unless a drain is running. */
+  #kick(): void {
+    if (this.#drainRunning) return;
+    this.#drainRunning = true;
+    const run: Promise<void> = this.#drain().finally(() => {
+      if (this.#draining === run) this.#draining = undefined;
+      this.#wakeIdle();
+    });
+    this.#draining = run;
   }
 
   /**
@@ -535,17 +542,18 @@ export class SyncClient {
   /**
    * Whether the pages at the head of the queue wait, unapplied, for the answers of the pushes in
    * flight (`pagesWaitBytes`): no ack is queued behind them (it would go ahead of them anyway),
-   * a push of this socket is unanswered, and the pages received hold fewer characters than the
-   * budget. A device pushing a backlog (10,000 offline edits) so keeps its push window full: the
+   * a push of this socket is unanswered or the pump is reading one to send (an answer that found
+   * no push prepared empties the window for that read, and a page applied meanwhile delayed the
+   * push behind its transaction), and the pages received hold fewer characters than the budget. A device pushing a backlog (10,000 offline edits) so keeps its push window full: the
    * echo of each push (its own changes, which change nothing it shows) used to be applied before
    * the next one could be read and sent. Nothing depends on the order: acks and pages are separate
    * transactions whose order the engine does not rely on (#ackAhead), pages keep theirs, and the
    * server's flow control is per pull (a pull is still sent as each page arrives, #pullAhead).
-   * The wait ends with the answer that empties the window, or when the budget is reached: then
-   * the pages are applied as before, in order.
+   * The wait ends with the answer that empties the window (or the pump's end, #pump), or when the
+   * budget is reached: then the pages are applied as before, in order.
    */
   #pagesWait(socket: SocketLike): boolean {
-    if (socket !== this.#socket || this.#pushes.length === 0 || this.#ackAhead(socket) >= 0) return false;
+    if (socket !== this.#socket || (this.#pushes.length === 0 && !this.#pumping) || this.#ackAhead(socket) >= 0) return false;
     return this.#waitingPageBytes(socket) < (this.#opts.pagesWaitBytes ?? 4 * LIMITS.maxMessageBytes);
   }
 
@@ -742,6 +750,8 @@ export class SyncClient {
       } while (this.#pumpAgain);
     } finally {
       this.#pumping = false;
+      // Pages wait while a push is being read (#pagesWait): when none was sent, they go now.
+      if (this.#queue.length > 0) this.#kick();
     }
   }
 
