@@ -13,6 +13,9 @@
 //   BENCH_NODE_PROF                      a directory: each device writes there a V8 CPU profile of
 //                                        the measured interval (offline-A.cpuprofile, offline-B...,
 //                                        cold.cpuprofile); bench/node/profile-top.ts sums one up
+//   BENCH_TIMELINE                       any value: device A logs each frame it sends and receives
+//                                        (type, length, time), printed after offline_10k with
+//                                        both devices' page times
 //   BENCH_OFFLINE_EDITS                  N (0 skips offline_10k)
 //   BENCH_COLD_EMAIL, BENCH_COLD_PASSWORD, BENCH_COLD_WORKSPACE, BENCH_COLD_RECORDS
 //                                        the seeded account, its workspace and M (M=0 skips)
@@ -124,9 +127,10 @@ async function offline(edits: number): Promise<void> {
     // B watches its cursor from now on (after each page applied; every 100 ms besides); nothing
     // can reach it before A is online.
     await profile([a, b]);
+    await Promise.all([a.call({ cmd: "pageTimes" }), b.call({ cmd: "pageTimes" }), a.call({ cmd: "eventTimes" })]);
     const seen = b.call<number>({ cmd: "waitCursor", target, pollMs: 100 });
     const t0 = performance.now();
-    await a.call({ cmd: "network", online: true });
+    const online = await a.call<number>({ cmd: "network", online: true });
     await seen;
     const elapsed = performance.now() - t0;
     await profile([a, b], (d) => `offline-${d.label}.cpuprofile`);
@@ -149,6 +153,19 @@ async function offline(edits: number): Promise<void> {
     result.offline_seconds = elapsed / 1000;
     result.offline_write_seconds = writeMs / 1000;
     console.error(`offline: B had all ${edits} edits ${(elapsed / 1000).toFixed(2)} s after A went online`);
+    // Where the interval went: A applies its own changes' pages (the echo) only once its pushes are
+    // answered, so its first page marks about when the server had committed them all.
+    const [pagesA, pagesB] = [await a.call<number[]>({ cmd: "pageTimes" }), await b.call<number[]>({ cmd: "pageTimes" })];
+    const at = (t: number | undefined) => (t === undefined ? "-" : `${((t - online) / 1000).toFixed(3)} s`);
+    if (process.env.BENCH_TIMELINE) {
+      console.error(`offline: A's events: ${(await a.call<[string, number][]>({ cmd: "eventTimes" })).map(([e, t]) => `${e} ${at(t)}`).join(", ")}`);
+      console.error(`offline: A's pages: ${pagesA.map((t) => at(t)).join(" ")}`);
+      console.error(`offline: B's pages: ${pagesB.map((t) => at(t)).join(" ")}`);
+    }
+    console.error(
+      `offline: after A went online: A's pages (its echo, after its pushes' answers) ${pagesA.length}, first ${at(pagesA[0])}, last ${at(pagesA.at(-1))}; ` +
+        `B's pages ${pagesB.length}, first ${at(pagesB[0])}, last ${at(pagesB.at(-1))}`,
+    );
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }

@@ -2,7 +2,7 @@
 // JavaScript runs on its own thread). A clientdb database on fake-indexeddb and a SyncClient over
 // a real socket to the server, driven by the coordinator (clientdb-bench.ts) through IPC:
 // each request {id, cmd, ...} gets one answer {id, ok, value | error}.
-import { SyncClient, MemoryLockManager, type NetworkLike } from "@patrimonio/clientdb";
+import { SyncClient, MemoryLockManager, type NetworkLike, type SocketFactory } from "@patrimonio/clientdb";
 import type { ClientDb } from "@patrimonio/clientdb";
 import { nodeSocket, openNodeDevice, syncUrlOf } from "@patrimonio/clientdb/node";
 import { writeFileSync } from "node:fs";
@@ -21,6 +21,8 @@ export type Request =
   | { id: number; cmd: "cpu" }
   | { id: number; cmd: "storeFloor"; side: "A" | "B" }
   | { id: number; cmd: "profile"; file?: string }
+  | { id: number; cmd: "pageTimes" }
+  | { id: number; cmd: "eventTimes" }
   | { id: number; cmd: "stop" };
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
@@ -50,6 +52,30 @@ let client: SyncClient | undefined;
 let network: Network | undefined;
 let workspace = "";
 const pageWaiters = new Set<() => void>();
+/** When each page was applied and stored (the client's "page" event), in ms of wall time
+ * (performance.timeOrigin + now: comparable across the bench's processes). */
+const pageTimes: number[] = [];
+const eventTimes: [string, number][] = [];
+
+/** The socket factory, logging each frame's type, length and time into eventTimes
+ * (BENCH_TIMELINE=1; only a frame's first characters are read). */
+function traced(factory: SocketFactory): SocketFactory {
+  const typeOf = (head: string) => /"type":"(\w+)"/.exec(head)?.[1] ?? "?";
+  return (url) => {
+    const socket = factory(url);
+    const send = socket.send.bind(socket);
+    socket.send = (data: string) => {
+      eventTimes.push([`send ${typeOf(data.slice(0, 40))} ${data.length}`, performance.timeOrigin + performance.now()]);
+      send(data);
+    };
+    (socket as unknown as { addEventListener(t: string, f: (ev: { data: unknown }) => void): void }).addEventListener("message", (ev) => {
+      const data = ev.data as string | Buffer;
+      const head = typeof data === "string" ? data.slice(0, 40) : data.subarray(0, 40).toString();
+      eventTimes.push([`recv ${typeOf(head)} ${data.length}`, performance.timeOrigin + performance.now()]);
+    });
+    return socket;
+  };
+}
 
 /** CPU time (user + system) of this process, in ms. */
 function cpuMs(): number {
@@ -71,20 +97,25 @@ async function handle(req: Request): Promise<unknown> {
       client = new SyncClient(db, {
         url: syncUrlOf(req.baseUrl),
         workspaces: () => [workspace],
-        socket: nodeSocket({ origin: req.baseUrl, cookie: req.cookie }),
+        socket: process.env.BENCH_TIMELINE ? traced(nodeSocket({ origin: req.baseUrl, cookie: req.cookie })) : nodeSocket({ origin: req.baseUrl, cookie: req.cookie }),
         locks: new MemoryLockManager(),
         network,
         pingIntervalMs: 0,
         // Each applied page wakes waitCursor (the stored cursor is read then, not polled).
         onEvent: (e) => {
-          if (e.type === "page") for (const w of pageWaiters) w();
+          if (e.type !== "page") {
+            eventTimes.push([e.type, performance.timeOrigin + performance.now()]);
+            return;
+          }
+          pageTimes.push(performance.timeOrigin + performance.now());
+          for (const w of pageWaiters) w();
         },
       });
       return null;
     }
     case "network":
       need(network, "network").set(req.online);
-      return performance.now();
+      return performance.timeOrigin + performance.now();
     case "createTasks": {
       // Edits made offline, as a person would make them, in chunks of `chunk` per transaction
       // (db.batch: the bulk path of the command API).
@@ -138,6 +169,10 @@ async function handle(req: Request): Promise<unknown> {
     }
     case "cpu":
       return cpuMs();
+    case "pageTimes":
+      return pageTimes.splice(0);
+    case "eventTimes":
+      return eventTimes.splice(0);
     case "profile": {
       // Without a file: start a V8 CPU profile; with one: stop it and write it there (a
       // .cpuprofile, for Chrome's DevTools or bench/node/profile-top.ts).
