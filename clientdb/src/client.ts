@@ -544,8 +544,9 @@ export class SyncClient {
    * flight (`pagesWaitBytes`): no ack is queued behind them (it would go ahead of them anyway),
    * a push of this socket is unanswered or the pump is reading one to send (an answer that found
    * no push prepared empties the window for that read, and a page applied meanwhile delayed the
-   * push behind its transaction), and the pages received hold fewer characters than the budget. A device pushing a backlog (10,000 offline edits) so keeps its push window full: the
-   * echo of each push (its own changes, which change nothing it shows) used to be applied before
+   * push behind its transaction), and the pages received hold fewer characters than the budget.
+   * A device pushing a backlog (10,000 offline edits) so keeps its push window full: the echo of
+   * each push (its own changes, which change nothing it shows) used to be applied before
    * the next one could be read and sent. Nothing depends on the order: acks and pages are separate
    * transactions whose order the engine does not rely on (#ackAhead), pages keep theirs, and the
    * server's flow control is per pull (a pull is still sent as each page arrives, #pullAhead).
