@@ -94,10 +94,11 @@ async function handle(req: Request): Promise<unknown> {
       ({ db } = await openNodeDevice({ name: req.name }));
       workspace = req.workspace;
       network = new Network(req.online);
+      const socket = nodeSocket({ origin: req.baseUrl, cookie: req.cookie });
       client = new SyncClient(db, {
         url: syncUrlOf(req.baseUrl),
         workspaces: () => [workspace],
-        socket: process.env.BENCH_TIMELINE ? traced(nodeSocket({ origin: req.baseUrl, cookie: req.cookie })) : nodeSocket({ origin: req.baseUrl, cookie: req.cookie }),
+        socket: process.env.BENCH_TIMELINE ? traced(socket) : socket,
         locks: new MemoryLockManager(),
         network,
         pingIntervalMs: 0,
