@@ -15,7 +15,8 @@
 //                                        cold.cpuprofile); bench/node/profile-top.ts sums one up
 //   BENCH_TIMELINE                       any value: device A logs each frame it sends and receives
 //                                        (type, length, time), printed after offline_10k with
-//                                        both devices' page times
+//                                        both devices' page times; the cold device's pages too
+//                                        (when each was received and applied)
 //   BENCH_OFFLINE_EDITS                  N (0 skips offline_10k)
 //   BENCH_COLD_EMAIL, BENCH_COLD_PASSWORD, BENCH_COLD_WORKSPACE, BENCH_COLD_RECORDS
 //                                        the seeded account, its workspace and M (M=0 skips)
@@ -171,6 +172,24 @@ async function offline(edits: number): Promise<void> {
   }
 }
 
+/** BENCH_TIMELINE: when the cold device received each page and applied it, and how long it waited
+ * with every received page applied (the wire behind the device). */
+async function coldTimeline(c: Device, start: number): Promise<void> {
+  const events = await c.call<[string, number][]>({ cmd: "eventTimes" });
+  const pages = await c.call<number[]>({ cmd: "pageTimes" });
+  const recv = events.filter(([e]) => e.startsWith("recv snapshot")).map(([, t]) => t);
+  const ms = (t: number | undefined) => (t === undefined ? "-" : ((t - start) / 1000).toFixed(3));
+  let waited = 0;
+  for (let i = 1; i < pages.length && i < recv.length; i++) waited += Math.max(0, recv[i]! - pages[i - 1]!);
+  const first = recv[0] === undefined ? 0 : recv[0] - start;
+  console.error(
+    `cold: ${recv.length} pages received, ${pages.length} applied; first received at ${ms(recv[0])} s, applied ${ms(pages[0])} s; ` +
+      `waiting for a page with every received one applied: ${(waited / 1000).toFixed(3)} s after the first (and ${(first / 1000).toFixed(3)} s before it)`,
+  );
+  console.error(`cold: received ${recv.map(ms).join(" ")}`);
+  console.error(`cold: applied ${pages.map(ms).join(" ")}`);
+}
+
 async function coldSync(records: number): Promise<void> {
   const s = await signIn(baseUrl, env("BENCH_COLD_EMAIL"), env("BENCH_COLD_PASSWORD"));
   const ws = env("BENCH_COLD_WORKSPACE");
@@ -179,8 +198,9 @@ async function coldSync(records: number): Promise<void> {
     await c.call({ cmd: "open", name: "c", baseUrl, cookie: s.cookie, workspace: ws, online: true });
     const cpuS0 = serverCpu();
     await profile([c]);
-    const { ms, cpuMs } = await c.call<{ ms: number; cpuMs: number }>({ cmd: "coldSync" });
+    const { ms, cpuMs, start } = await c.call<{ ms: number; cpuMs: number; start: number }>({ cmd: "coldSync" });
     await profile([c], () => "cold.cpuprofile");
+    if (process.env.BENCH_TIMELINE) await coldTimeline(c, start);
     result.cold_sync_cpu_device = cpuMs / 1000;
     result.cold_sync_cpu_server = serverCpu() - cpuS0;
     const got = await c.call<number>({ cmd: "count", collections: ["tasks", "assets"] });

@@ -166,7 +166,7 @@ async function handle(req: Request): Promise<unknown> {
       const t = performance.now();
       c.start();
       await c.idle();
-      return { ms: performance.now() - t, cpuMs: cpuMs() - cpu };
+      return { ms: performance.now() - t, cpuMs: cpuMs() - cpu, start: performance.timeOrigin + t };
     }
     case "cpu":
       return cpuMs();
