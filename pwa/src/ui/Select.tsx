@@ -36,10 +36,12 @@ export interface SelectProps {
   "aria-label"?: string;
   className?: string;
   ref?: Ref<HTMLButtonElement>;
-  "data-testid"?: string;
+  /** data-* attributes (data-testid, …) go onto the button. */
+  [data: `data-${string}`]: string | undefined;
 }
 
 export function Select({ options, value, onChange, onBlur, name, placeholder, disabled, required, className, ref, ...rest }: SelectProps) {
+  const data = Object.fromEntries(Object.entries(rest).filter(([key]) => key.startsWith("data-")));
   const { t } = useTranslation();
   const wired = useFieldControl({
     id: rest.id,
@@ -53,7 +55,7 @@ export function Select({ options, value, onChange, onBlur, name, placeholder, di
         ref={ref}
         {...wired}
         aria-label={rest["aria-label"]}
-        data-testid={rest["data-testid"]}
+        {...data}
         onBlur={onBlur}
         className={cx(inputStyles.input, styles.selectTrigger, className)}
       >
