@@ -85,6 +85,16 @@ class TasksPage {
     await this.page.getByRole("option", { name: status, exact: true }).click();
   }
 
+  /** The open task shown after this one (or, for the last, before it). */
+  async neighbourOf(title: string): Promise<string> {
+    const order = await this.open.getByTestId("task-title-text").allTextContents();
+    const at = order.indexOf(title);
+    expect(at, `${title} in ${order.join(", ")}`).toBeGreaterThanOrEqual(0);
+    const neighbour = order[at + 1] ?? order[at - 1];
+    if (neighbour === undefined) throw new Error(`${title} is the only open task`);
+    return neighbour;
+  }
+
   async remove(title: string): Promise<void> {
     await this.task(title).getByTestId("task-delete").click();
     const dialog = this.page.getByTestId("task-delete-dialog");
@@ -146,7 +156,12 @@ test.describe("tasks", () => {
     await tasks.create({ title: "Pedir el certificado" });
     await tasks.edit("Revisar la hipoteca", { title: "Revisar la hipoteca del piso", priority: "Baja" });
     await expect(tasks.task("Revisar la hipoteca del piso").getByTestId("task-priority")).toHaveText("Prioridad Baja");
+    // Marked done, the task leaves the open list: focus goes on to the task after it there (or the
+    // one before), and a status message says where it went.
+    const following = await tasks.neighbourOf("Revisar la hipoteca del piso");
     await tasks.setStatus("Revisar la hipoteca del piso", "Hecha");
+    await expect(tasks.task(following).getByRole("combobox", { name: `Estado de «${following}»` })).toBeFocused();
+    await expect(a.page.getByTestId("tasks-announcement")).toHaveText("«Revisar la hipoteca del piso» está ahora en Hechas.");
     // Done: kept, folded under "Hechas (1)".
     await expect(tasks.doneToggle).toHaveText("Hechas (1)");
     await expect(tasks.doneToggle).toHaveAttribute("aria-expanded", "false");
@@ -160,7 +175,10 @@ test.describe("tasks", () => {
     await indicator.toHaveState("offline");
     await tasks.create({ title: "Llamar a la gestoría" });
     await tasks.edit("Llamar a la gestoría", { priority: "Media", notes: "Preguntar por el IRPF" });
+    const afterDeleted = await tasks.neighbourOf("Pedir el certificado");
     await tasks.remove("Pedir el certificado");
+    // Deleted, the task takes its button away: focus goes to the same button of its neighbour.
+    await expect(tasks.task(afterDeleted).getByTestId("task-delete")).toBeFocused();
     await expect(indicator.pending).not.toHaveCount(0);
     await a.page.reload();
     await expect(tasks.task("Llamar a la gestoría").getByTestId("task-priority")).toHaveText("Prioridad Media");

@@ -6,7 +6,7 @@
 import { deleteTask, setTaskStatus, useClientDb, useWorkspaceRecords, type SyncedRecord } from "@patrimonio/clientdb";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { ChevronDown, ChevronRight, ListChecks, Pencil, Plus, Trash2 } from "lucide-react";
-import { useCallback, useId, useMemo, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAssets, useAssetWorkspace, type AssetWorkspace } from "../../assets/hooks";
 import { translateKey } from "../../forms/schemaForm";
@@ -34,6 +34,30 @@ import styles from "./Tasks.module.css";
 type TaskRec = SyncedRecord<"tasks">;
 type Dialog = { kind: "new" } | { kind: "edit"; task: TaskRec } | { kind: "delete"; task: TaskRec } | null;
 
+/** A task's control that keeps focus when its task leaves the list (its data-control). */
+type TaskControl = "status" | "delete";
+
+/**
+ * Where focus goes once a task has left the list it was shown in (marked done or open again, or
+ * deleted), when it went with the task: to the same control of the task after it in that list,
+ * else of the one before, else to the done group's toggle or the page's "New task" button. A
+ * keyboard user working down the list goes on from where they were instead of from the page's top.
+ */
+interface FocusAfter {
+  control: TaskControl;
+  neighbours: string[];
+  /** The change has reached the list. */
+  settled: (tasks: readonly TaskRec[]) => boolean;
+}
+
+function focusTarget(root: HTMLElement, want: FocusAfter): HTMLElement | null {
+  for (const id of want.neighbours) {
+    const control = root.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(id)}"] [data-control="${want.control}"]`);
+    if (control) return control;
+  }
+  return root.querySelector<HTMLElement>('[data-control="done-toggle"]') ?? root.querySelector<HTMLElement>('[data-control="new-task"]:not(:disabled)');
+}
+
 const ALL = "all";
 
 export function TasksScreen() {
@@ -48,6 +72,9 @@ export function TasksScreen() {
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [doneOpen, setDoneOpen] = useState(false);
+  const [announcement, setAnnouncement] = useState("");
+  const root = useRef<HTMLDivElement>(null);
+  const focusAfter = useRef<FocusAfter | null>(null);
   const today = localToday();
 
   const setFilters = useCallback(
@@ -78,21 +105,70 @@ export function TasksScreen() {
     [tasks, filters, today, collator],
   );
 
-  const changeStatus = useCallback(
-    async (task: TaskRec, status: string) => {
-      if (!db || status === task.fields.status) return;
-      const result = await setTaskStatus(db, task.id, status as TaskRec["fields"]["status"]);
-      if (!result.ok) notify("error", result.issues.map((issue) => translateKey(i18n, issue)).join(" "));
-    },
-    [db, i18n],
-  );
-
   const loading = tasks === undefined || groups === undefined;
   const filtered = hasFilters(filters);
   const showDone = filters.status === "done" || doneOpen;
 
+  /** The tasks shown around this one in its list: the one after it first, then the one before. */
+  const neighboursOf = useCallback(
+    (id: string): string[] => {
+      for (const list of [groups?.open ?? [], showDone ? (groups?.done ?? []) : []]) {
+        const at = list.findIndex((task) => task.id === id);
+        if (at >= 0) return [list[at + 1]?.id, list[at - 1]?.id].filter((n): n is string => n !== undefined);
+      }
+      return [];
+    },
+    [groups, showDone],
+  );
+
+  const changeStatus = useCallback(
+    async (task: TaskRec, status: string) => {
+      if (!db || status === task.fields.status) return;
+      // Marked done or open again, the task moves to the other group; a filter may also hide it.
+      focusAfter.current = {
+        control: "status",
+        neighbours: neighboursOf(task.id),
+        settled: (list) => list.find((each) => each.id === task.id)?.fields.status === status,
+      };
+      const result = await setTaskStatus(db, task.id, status as TaskRec["fields"]["status"]);
+      if (!result.ok) {
+        focusAfter.current = null;
+        notify("error", result.issues.map((issue) => translateKey(i18n, issue)).join(" "));
+        return;
+      }
+      // Say where a task that changed groups went (its new place may be folded away).
+      if ((status === "done") !== (task.fields.status === "done")) setAnnouncement(t(status === "done" ? "tasks.movedToDone" : "tasks.movedToOpen", { title: task.fields.title }));
+    },
+    [db, i18n, neighboursOf, t],
+  );
+
+  const taskDeleted = useCallback(
+    (task: TaskRec) => {
+      focusAfter.current = { control: "delete", neighbours: neighboursOf(task.id), settled: (list) => !list.some((each) => each.id === task.id) };
+    },
+    [neighboursOf],
+  );
+
+  useEffect(() => {
+    const want = focusAfter.current;
+    if (want === null || tasks === undefined || dialog !== null || !want.settled(tasks)) return;
+    // In a timeout: a closing dialog hands focus back to its trigger in a timeout of its own, queued
+    // before this one.
+    const timer = setTimeout(() => {
+      focusAfter.current = null;
+      const active = document.activeElement;
+      // Focus went with the task only when nothing holds it now.
+      if (active !== null && active !== document.body && active.isConnected) return;
+      if (root.current) focusTarget(root.current, want)?.focus();
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [tasks, groups, dialog]);
+
   return (
-    <div className={page.page}>
+    <div className={page.page} ref={root}>
+      <p className={styles.srOnly} role="status" data-testid="tasks-announcement">
+        {announcement}
+      </p>
       <PageHeader
         title={t("tasks.title")}
         subtitle={t("tasks.subtitle")}
@@ -175,7 +251,7 @@ export function TasksScreen() {
           onClose={() => setDialog(null)}
         />
       )}
-      {dialog?.kind === "delete" && <DeleteTaskDialog task={dialog.task} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "delete" && <DeleteTaskDialog task={dialog.task} onDeleted={taskDeleted} onClose={() => setDialog(null)} />}
     </div>
   );
 }
@@ -186,7 +262,7 @@ function NewTaskAction({ workspace, onNew }: { workspace: AssetWorkspace; onNew:
   const canWrite = workspace.canEdit && workspace.dbReady;
   if (workspace.canEdit || workspace.role === undefined) {
     return (
-      <Button variant="primary" icon={<Plus size={16} />} onClick={onNew} disabled={!canWrite} data-testid="task-new">
+      <Button variant="primary" icon={<Plus size={16} />} onClick={onNew} disabled={!canWrite} data-control="new-task" data-testid="task-new">
         {t("tasks.new")}
       </Button>
     );
@@ -270,7 +346,7 @@ function DoneHeading({ count, open, onToggle }: { count: number; open: boolean; 
   }
   return (
     <h2 id="tasks-done-heading" className={styles.groupTitle}>
-      <button type="button" className={styles.fold} aria-expanded={open} aria-controls="tasks-done-list" onClick={onToggle} data-testid="tasks-done-toggle">
+      <button type="button" className={styles.fold} aria-expanded={open} aria-controls="tasks-done-list" onClick={onToggle} data-control="done-toggle" data-testid="tasks-done-toggle">
         {open ? <ChevronDown size={18} aria-hidden="true" /> : <ChevronRight size={18} aria-hidden="true" />}
         {label}
       </button>
@@ -350,10 +426,17 @@ function TaskList({ tasks, today, workspace, assetNames, onChangeStatus, setDial
                     onChange={(v) => void onChangeStatus(task, v)}
                     aria-label={t("tasks.statusOf", { title })}
                     className={styles.status}
+                    data-control="status"
                     data-testid="task-status"
                   />
                   <IconButton label={t("tasks.edit", { title })} icon={<Pencil size={16} />} onClick={() => setDialog({ kind: "edit", task })} data-testid="task-edit" />
-                  <IconButton label={t("tasks.delete", { title })} icon={<Trash2 size={16} />} onClick={() => setDialog({ kind: "delete", task })} data-testid="task-delete" />
+                  <IconButton
+                    label={t("tasks.delete", { title })}
+                    icon={<Trash2 size={16} />}
+                    onClick={() => setDialog({ kind: "delete", task })}
+                    data-control="delete"
+                    data-testid="task-delete"
+                  />
                 </>
               ) : (
                 <Badge tone={status === "done" ? "success" : "neutral"} data-testid="task-status-text">
@@ -368,7 +451,7 @@ function TaskList({ tasks, today, workspace, assetNames, onChangeStatus, setDial
   );
 }
 
-function DeleteTaskDialog({ task, onClose }: { task: TaskRec; onClose: () => void }) {
+function DeleteTaskDialog({ task, onDeleted, onClose }: { task: TaskRec; onDeleted: (task: TaskRec) => void; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const db = useClientDb();
   const [busy, setBusy] = useState(false);
@@ -381,6 +464,7 @@ function DeleteTaskDialog({ task, onClose }: { task: TaskRec; onClose: () => voi
       const result = await deleteTask(db, task.id);
       if (result.ok) {
         notify("success", t("tasks.deleted", { title: task.fields.title }));
+        onDeleted(task);
         onClose();
       } else setError(result.issues.map((issue) => translateKey(i18n, issue)).join(" "));
     } finally {
