@@ -85,6 +85,16 @@ class FlowsPage {
     await expect(this.form).toBeHidden();
   }
 
+  /** The flow listed after this one (or, for the last, before it). */
+  async neighbourOf(name: string): Promise<string> {
+    const order = await this.page.getByTestId("flows-table").getByTestId("flow-name").allTextContents();
+    const at = order.indexOf(name);
+    expect(at, `${name} in ${order.join(", ")}`).toBeGreaterThanOrEqual(0);
+    const neighbour = order[at + 1] ?? order[at - 1];
+    if (neighbour === undefined) throw new Error(`${name} is the only flow`);
+    return neighbour;
+  }
+
   async delete(name: string): Promise<void> {
     await this.row(name).getByRole("button", { name: `Acciones de ${name}` }).click();
     await this.page.getByRole("menuitem", { name: "Eliminar" }).click();
@@ -179,7 +189,10 @@ test.describe("flows", () => {
     await screen.indicator.toHaveState("offline");
     await screen.create({ name: "Nómina", amount: "2.400", frequency: "Mensual", start: "28/02/2025" });
     await screen.edit("Nómina", { amount: "2.500" });
+    const inItsPlace = await screen.neighbourOf("IBI");
     await screen.delete("IBI");
+    // The row went with focus: the table hands it to the same button of the row now in its place.
+    await expect(screen.row(inItsPlace).getByRole("button", { name: `Acciones de ${inItsPlace}` })).toBeFocused();
     await a.page.reload();
     await expect(screen.row("Nómina")).toBeVisible();
     expect(await screen.amountOf("Nómina")).toBe(euros("2500"));

@@ -1,4 +1,5 @@
-import { act, fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { DataTable, type DataTableColumn } from "./DataTable";
 import { MenuItem } from "./DropdownMenu";
@@ -108,6 +109,81 @@ describe("DataTable", () => {
     const menu = await screen.findByRole("menu");
     await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Editar" })));
     expect(onEdit).toHaveBeenCalledWith("a1");
+  });
+
+  describe("a row that goes away with focus in it", () => {
+    function Table({ rows }: { rows: Asset[] }) {
+      return (
+        <DataTable
+          label="Activos"
+          rows={rows}
+          columns={COLUMNS}
+          rowKey={(a) => a.id}
+          rowLabel={(a) => a.name}
+          rowActions={() => <MenuItem onSelect={() => undefined}>Eliminar</MenuItem>}
+        />
+      );
+    }
+    const actions = (name: string) => screen.getByRole("button", { name: `Acciones de ${name}` });
+    /** Renders the table with the first three rows; the returned function changes its rows. */
+    function renderTable(): (rows: Asset[]) => void {
+      let setRows: (rows: Asset[]) => void = () => undefined;
+      function Harness() {
+        const [rows, set] = useState(ROWS.slice(0, 3));
+        setRows = set;
+        return <Table rows={rows} />;
+      }
+      renderWithI18n(<Harness />);
+      return (rows) => act(() => setRows(rows));
+    }
+
+    test("hands focus to the same control of the row now in its place, the last row's to the one before, the last of all to the table", async () => {
+      const setRows = renderTable();
+      act(() => actions("Activo 00001").focus());
+      setRows([ROWS[0]!, ROWS[2]!]);
+      await waitFor(() => expect(document.activeElement).toBe(actions("Activo 00002")));
+      setRows([ROWS[0]!]);
+      await waitFor(() => expect(document.activeElement).toBe(actions("Activo 00000")));
+      setRows([]);
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("region", { name: "Activos" })));
+    });
+
+    test("a row's menu opened by pointer (its button never focused) counts as focus in the row", async () => {
+      const setRows = renderTable();
+      await act(async () => {
+        fireEvent.pointerDown(actions("Activo 00001"), { button: 0, pointerType: "mouse" });
+      });
+      const menu = await screen.findByRole("menu");
+      await waitFor(() => expect(menu.contains(document.activeElement)).toBe(true));
+      setRows([ROWS[0]!, ROWS[2]!]);
+      await waitFor(() => expect(document.activeElement).toBe(actions("Activo 00002")));
+    });
+
+    test("waits while the row's confirmation dialog holds focus, and leaves focus alone when the user went elsewhere", async () => {
+      const dialog = document.createElement("div");
+      dialog.setAttribute("role", "alertdialog");
+      const confirm = dialog.appendChild(document.createElement("button"));
+      const elsewhere = document.createElement("button");
+      document.body.append(dialog, elsewhere);
+      try {
+        const setRows = renderTable();
+        act(() => actions("Activo 00001").focus());
+        act(() => confirm.focus());
+        setRows([ROWS[0]!, ROWS[2]!]);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(document.activeElement).toBe(confirm);
+        act(() => dialog.remove());
+        await waitFor(() => expect(document.activeElement).toBe(actions("Activo 00002")));
+
+        act(() => elsewhere.focus());
+        setRows([ROWS[0]!]);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(document.activeElement).toBe(elsewhere);
+      } finally {
+        dialog.remove();
+        elsewhere.remove();
+      }
+    });
   });
 
   test("no rows: an empty state", () => {

@@ -23,6 +23,7 @@ import { cx } from "./cx";
 import styles from "./DataTable.module.css";
 import { DropdownMenu } from "./DropdownMenu";
 import { EmptyState } from "./EmptyState";
+import { useFocusKeeper } from "./focusKeeper";
 
 export type SortDirection = "ascending" | "descending";
 export interface SortState {
@@ -123,6 +124,10 @@ export function DataTable<Row>({
     const column = sort ? columns.find((c) => c.id === sort.column) : undefined;
     return column && sort ? sortRows(rows, column, sort.direction, collator) : rows;
   }, [rows, columns, sort, collator]);
+  // A row deleted (or filtered out) with focus in it hands focus to the row now in its place, or,
+  // with none left, to the table's viewport (focusKeeper.ts).
+  const keys = useMemo(() => sorted.map(rowKey), [sorted, rowKey]);
+  useFocusKeeper(viewport, keys, () => viewport.current);
 
   // The virtualizer is mutable by design; this component is not memoized by the compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -191,6 +196,7 @@ export function DataTable<Row>({
               return (
                 <div
                   key={rowKey(row)}
+                  data-row-key={rowKey(row)}
                   role="row"
                   aria-rowindex={item.index + 2}
                   data-index={item.index}
@@ -208,6 +214,7 @@ export function DataTable<Row>({
                         trigger={
                           <IconButton
                             size="sm"
+                            data-control="actions"
                             label={rowLabel ? t("ui.table.rowActionsFor", { row: rowLabel(row) }) : t("ui.table.rowActions")}
                             icon={<MoreHorizontal size={16} />}
                           />

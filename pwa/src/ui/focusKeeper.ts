@@ -1,0 +1,137 @@
+// Keeps keyboard focus in a list when the row that holds it goes away: deleted (often from a
+// confirmation dialog the row opened), moved to another list, filtered out. Without it focus falls
+// to the page's <body>, and a keyboard or screen reader user starts again from the top. With it
+// focus goes to the same control of the row now in that place (the next row; the last one when the
+// row was last), or, with no row left, to `fallback`.
+//
+// Rows are the container's elements with data-row-key; a control is found again by its
+// data-control, else by its position among the row's focusable elements. Nothing happens when focus
+// is somewhere else by then (the user moved on): only focus that went with the row is given back.
+import { useEffect, useRef, type RefObject } from "react";
+
+const FOCUSABLE = "a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]";
+/** Where focus goes for a moment while a row's action runs (its menu, its confirmation dialog). */
+const TRANSIENT = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]';
+
+interface Held {
+  key: string;
+  /** The control's data-control, else its position among the row's focusable elements. */
+  control: string | number;
+}
+
+/** Where focus goes once the held row is gone: that row's place (a key) and the same control. */
+interface Pending {
+  key: string | undefined;
+  control: string | number;
+}
+
+function rowOf(container: HTMLElement, target: Element): HTMLElement | null {
+  const row = target.closest<HTMLElement>("[data-row-key]");
+  return row !== null && container.contains(row) ? row : null;
+}
+
+function controlOf(row: HTMLElement, target: Element): string | number {
+  const named = target.closest<HTMLElement>("[data-control]");
+  if (named !== null && row.contains(named)) return named.dataset.control!;
+  return [...row.querySelectorAll(FOCUSABLE)].indexOf(target);
+}
+
+function findControl(row: HTMLElement, control: string | number): HTMLElement | null {
+  if (typeof control === "string") return [...row.querySelectorAll<HTMLElement>("[data-control]")].find((c) => c.dataset.control === control) ?? null;
+  const all = row.querySelectorAll<HTMLElement>(FOCUSABLE);
+  return all[control] ?? all[0] ?? null;
+}
+
+function lost(): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body || !active.isConnected;
+}
+
+/**
+ * Watches `container` (rows with data-row-key, in the order of `keys`) and gives focus back as
+ * described above; `fallback` is focused when no row is left (the list's "add" button, its heading).
+ */
+export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: readonly string[], fallback?: () => HTMLElement | null): void {
+  const held = useRef<Held | null>(null);
+  const before = useRef(keys);
+  const fallbackRef = useRef(fallback);
+  useEffect(() => {
+    fallbackRef.current = fallback;
+  });
+  /** A row gone with focus: given back now, or once the row's dialog or menu has closed. */
+  const pending = useRef<Pending | null>(null);
+
+  useEffect(() => {
+    const root = container.current;
+    if (root === null) return;
+    const onFocusIn = (event: FocusEvent) => {
+      const target = event.target;
+      // Focus falling back to the page (the row removed) is not the user going elsewhere.
+      if (!(target instanceof Element) || target === document.body) return;
+      const row = rowOf(root, target);
+      if (row !== null) {
+        held.current = { key: row.dataset.rowKey!, control: controlOf(row, target) };
+        pending.current = null;
+        return;
+      }
+      const transient = target.closest(TRANSIENT);
+      if (transient === null) {
+        // Elsewhere for good: nothing to give back.
+        held.current = null;
+        pending.current = null;
+        return;
+      }
+      // A row's menu opened by pointer: its button never had focus, but it controls the menu.
+      const opener = transient.id === "" ? undefined : [...root.querySelectorAll("[aria-controls]")].find((c) => c.getAttribute("aria-controls") === transient.id);
+      const openerRow = opener === undefined ? null : rowOf(root, opener);
+      if (opener !== undefined && openerRow !== null) held.current = { key: openerRow.dataset.rowKey!, control: controlOf(openerRow, opener) };
+    };
+    // "focus" in the capture phase: every element's, like focusin (which not every DOM dispatches).
+    document.addEventListener("focus", onFocusIn, true);
+    return () => document.removeEventListener("focus", onFocusIn, true);
+  }, [container]);
+
+  useEffect(() => {
+    const old = before.current;
+    before.current = keys;
+    const h = held.current;
+    if (h !== null && !keys.includes(h.key)) {
+      held.current = null;
+      // Its place: the first row after it that is still there, else the nearest before it.
+      const at = old.indexOf(h.key);
+      const present = new Set(keys);
+      const after = old.slice(at + 1).find((k) => present.has(k));
+      pending.current = { key: after ?? old.slice(0, Math.max(at, 0)).findLast((k) => present.has(k)), control: h.control };
+    }
+    if (pending.current === null) return;
+    const restore = (): boolean => {
+      const want = pending.current;
+      const root = container.current;
+      if (want === null || root === null) return true;
+      if (!lost()) {
+        // Still in the row's dialog or menu: wait for it to close; anywhere else: the user moved on.
+        if (document.activeElement?.closest(TRANSIENT)) return false;
+        pending.current = null;
+        return true;
+      }
+      pending.current = null;
+      const row = want.key === undefined ? undefined : [...root.querySelectorAll<HTMLElement>("[data-row-key]")].find((r) => r.dataset.rowKey === want.key);
+      (row !== undefined ? findControl(row, want.control) : fallbackRef.current?.())?.focus();
+      return true;
+    };
+    // After this render and after a closing dialog's own return of focus (a timeout of its own,
+    // queued first); while a dialog or menu still holds focus, again whenever the page changes.
+    let observer: MutationObserver | undefined;
+    const timer = setTimeout(() => {
+      if (restore()) return;
+      observer = new MutationObserver(() => {
+        if (restore()) observer?.disconnect();
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    }, 0);
+    return () => {
+      clearTimeout(timer);
+      observer?.disconnect();
+    };
+  }, [keys, container]);
+}
