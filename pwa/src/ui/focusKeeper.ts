@@ -1,8 +1,8 @@
 // Keeps keyboard focus in a list when the row that holds it goes away: deleted (often from a
 // confirmation dialog the row opened), moved to another list, filtered out. Without it focus falls
 // to the page's <body>, and a keyboard or screen reader user starts again from the top. With it
-// focus goes to the same control of the row now in that place (the next row; the last one when the
-// row was last), or, with no row left, to `fallback`.
+// focus goes to the same control of the row now in that place in the same list (the next row; the
+// one before when the row was last), or, with no row left there, to `fallback`.
 //
 // Rows are the container's elements with data-row-key; a control is found again by its
 // data-control, else by its position among the row's focusable elements. Nothing happens when focus
@@ -17,12 +17,16 @@ interface Held {
   key: string;
   /** The control's data-control, else its position among the row's focusable elements. */
   control: string | number;
+  /** The row's list (its parent element): its place is taken by a row of the same list. */
+  list: Element | null;
 }
 
-/** Where focus goes once the held row is gone: that row's place (a key) and the same control. */
+/** Where focus goes once the held row is gone: the rows that were after it, then those before it
+ * (nearest first), the first of them still in the same list; the same control. */
 interface Pending {
-  key: string | undefined;
+  candidates: string[];
   control: string | number;
+  list: Element | null;
 }
 
 function rowOf(container: HTMLElement, target: Element): HTMLElement | null {
@@ -70,7 +74,7 @@ export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: r
       if (!(target instanceof Element) || target === document.body) return;
       const row = rowOf(root, target);
       if (row !== null) {
-        held.current = { key: row.dataset.rowKey!, control: controlOf(row, target) };
+        held.current = { key: row.dataset.rowKey!, control: controlOf(row, target), list: row.parentElement };
         pending.current = null;
         return;
       }
@@ -84,7 +88,7 @@ export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: r
       // A row's menu opened by pointer: its button never had focus, but it controls the menu.
       const opener = transient.id === "" ? undefined : [...root.querySelectorAll("[aria-controls]")].find((c) => c.getAttribute("aria-controls") === transient.id);
       const openerRow = opener === undefined ? null : rowOf(root, opener);
-      if (opener !== undefined && openerRow !== null) held.current = { key: openerRow.dataset.rowKey!, control: controlOf(openerRow, opener) };
+      if (opener !== undefined && openerRow !== null) held.current = { key: openerRow.dataset.rowKey!, control: controlOf(openerRow, opener), list: openerRow.parentElement };
     };
     // "focus" in the capture phase: every element's, like focusin (which not every DOM dispatches).
     document.addEventListener("focus", onFocusIn, true);
@@ -99,9 +103,7 @@ export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: r
       held.current = null;
       // Its place: the first row after it that is still there, else the nearest before it.
       const at = old.indexOf(h.key);
-      const present = new Set(keys);
-      const after = old.slice(at + 1).find((k) => present.has(k));
-      pending.current = { key: after ?? old.slice(0, Math.max(at, 0)).findLast((k) => present.has(k)), control: h.control };
+      pending.current = { candidates: [...old.slice(at + 1), ...old.slice(0, Math.max(at, 0)).reverse()], control: h.control, list: h.list };
     }
     if (pending.current === null) return;
     const restore = (): boolean => {
@@ -115,7 +117,9 @@ export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: r
         return true;
       }
       pending.current = null;
-      const row = want.key === undefined ? undefined : [...root.querySelectorAll<HTMLElement>("[data-row-key]")].find((r) => r.dataset.rowKey === want.key);
+      const rows = new Map<string, HTMLElement>();
+      for (const r of root.querySelectorAll<HTMLElement>("[data-row-key]")) if (r.parentElement === want.list) rows.set(r.dataset.rowKey!, r);
+      const row = want.candidates.map((k) => rows.get(k)).find((r) => r !== undefined);
       (row !== undefined ? findControl(row, want.control) : fallbackRef.current?.())?.focus();
       return true;
     };

@@ -6,7 +6,7 @@
 import { deleteTask, setTaskStatus, useClientDb, useWorkspaceRecords, type SyncedRecord } from "@patrimonio/clientdb";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { ChevronDown, ChevronRight, ListChecks, Pencil, Plus, Trash2 } from "lucide-react";
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useCallback, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAssets, useAssetWorkspace, type AssetWorkspace } from "../../assets/hooks";
 import { translateKey } from "../../forms/schemaForm";
@@ -22,6 +22,7 @@ import { Combobox, type ComboboxOption } from "../../ui/Combobox";
 import { AlertDialog } from "../../ui/Dialog";
 import { EmptyState } from "../../ui/EmptyState";
 import { Field } from "../../ui/Field";
+import { useFocusKeeper } from "../../ui/focusKeeper";
 import { PageHeader } from "../../ui/PageHeader";
 import { Select } from "../../ui/Select";
 import { Skeleton } from "../../ui/Skeleton";
@@ -33,30 +34,6 @@ import styles from "./Tasks.module.css";
 
 type TaskRec = SyncedRecord<"tasks">;
 type Dialog = { kind: "new" } | { kind: "edit"; task: TaskRec } | { kind: "delete"; task: TaskRec } | null;
-
-/** A task's control that keeps focus when its task leaves the list (its data-control). */
-type TaskControl = "status" | "delete";
-
-/**
- * Where focus goes once a task has left the list it was shown in (marked done or open again, or
- * deleted), when it went with the task: to the same control of the task after it in that list,
- * else of the one before, else to the done group's toggle or the page's "New task" button. A
- * keyboard user working down the list goes on from where they were instead of from the page's top.
- */
-interface FocusAfter {
-  control: TaskControl;
-  neighbours: string[];
-  /** The change has reached the list. */
-  settled: (tasks: readonly TaskRec[]) => boolean;
-}
-
-function focusTarget(root: HTMLElement, want: FocusAfter): HTMLElement | null {
-  for (const id of want.neighbours) {
-    const control = root.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(id)}"] [data-control="${want.control}"]`);
-    if (control) return control;
-  }
-  return root.querySelector<HTMLElement>('[data-control="done-toggle"]') ?? root.querySelector<HTMLElement>('[data-control="new-task"]:not(:disabled)');
-}
 
 const ALL = "all";
 
@@ -74,7 +51,6 @@ export function TasksScreen() {
   const [doneOpen, setDoneOpen] = useState(false);
   const [announcement, setAnnouncement] = useState("");
   const root = useRef<HTMLDivElement>(null);
-  const focusAfter = useRef<FocusAfter | null>(null);
   const today = localToday();
 
   const setFilters = useCallback(
@@ -109,60 +85,33 @@ export function TasksScreen() {
   const filtered = hasFilters(filters);
   const showDone = filters.status === "done" || doneOpen;
 
-  /** The tasks shown around this one in its list: the one after it first, then the one before. */
-  const neighboursOf = useCallback(
-    (id: string): string[] => {
-      for (const list of [groups?.open ?? [], showDone ? (groups?.done ?? []) : []]) {
-        const at = list.findIndex((task) => task.id === id);
-        if (at >= 0) return [list[at + 1]?.id, list[at - 1]?.id].filter((n): n is string => n !== undefined);
-      }
-      return [];
-    },
+  // A task that leaves the list it was shown in (marked done or open again, deleted, filtered out)
+  // takes its controls with it: focus goes on to the same control of the task now in its place
+  // (ui/focusKeeper.ts), so a keyboard user goes on down the list. A row's key names its group: a
+  // task moved to the other group is a row gone from the first.
+  const rowKeys = useMemo(
+    () => (groups === undefined ? [] : [...groups.open.map((task) => `open:${task.id}`), ...(showDone ? groups.done.map((task) => `done:${task.id}`) : [])]),
     [groups, showDone],
+  );
+  useFocusKeeper(
+    root,
+    rowKeys,
+    () => root.current?.querySelector<HTMLElement>('[data-control="done-toggle"]') ?? root.current?.querySelector<HTMLElement>('[data-control="new-task"]:not(:disabled)') ?? null,
   );
 
   const changeStatus = useCallback(
     async (task: TaskRec, status: string) => {
       if (!db || status === task.fields.status) return;
-      // Marked done or open again, the task moves to the other group; a filter may also hide it.
-      focusAfter.current = {
-        control: "status",
-        neighbours: neighboursOf(task.id),
-        settled: (list) => list.find((each) => each.id === task.id)?.fields.status === status,
-      };
       const result = await setTaskStatus(db, task.id, status as TaskRec["fields"]["status"]);
       if (!result.ok) {
-        focusAfter.current = null;
         notify("error", result.issues.map((issue) => translateKey(i18n, issue)).join(" "));
         return;
       }
       // Say where a task that changed groups went (its new place may be folded away).
       if ((status === "done") !== (task.fields.status === "done")) setAnnouncement(t(status === "done" ? "tasks.movedToDone" : "tasks.movedToOpen", { title: task.fields.title }));
     },
-    [db, i18n, neighboursOf, t],
+    [db, i18n, t],
   );
-
-  const taskDeleted = useCallback(
-    (task: TaskRec) => {
-      focusAfter.current = { control: "delete", neighbours: neighboursOf(task.id), settled: (list) => !list.some((each) => each.id === task.id) };
-    },
-    [neighboursOf],
-  );
-
-  useEffect(() => {
-    const want = focusAfter.current;
-    if (want === null || tasks === undefined || dialog !== null || !want.settled(tasks)) return;
-    // In a timeout: a closing dialog hands focus back to its trigger in a timeout of its own, queued
-    // before this one.
-    const timer = setTimeout(() => {
-      focusAfter.current = null;
-      const active = document.activeElement;
-      // Focus went with the task only when nothing holds it now.
-      if (active !== null && active !== document.body && active.isConnected) return;
-      if (root.current) focusTarget(root.current, want)?.focus();
-    }, 0);
-    return () => clearTimeout(timer);
-  }, [tasks, groups, dialog]);
 
   return (
     <div className={page.page} ref={root}>
@@ -228,7 +177,7 @@ export function TasksScreen() {
                   {filtered ? t("tasks.noneOpenFiltered") : t("tasks.noneOpen")}
                 </p>
               ) : (
-                <TaskList tasks={groups.open} today={today} workspace={workspace} assetNames={assetNames} onChangeStatus={changeStatus} setDialog={setDialog} testId="tasks-open" />
+                <TaskList group="open" tasks={groups.open} today={today} workspace={workspace} assetNames={assetNames} onChangeStatus={changeStatus} setDialog={setDialog} testId="tasks-open" />
               )}
             </section>
           )}
@@ -236,7 +185,7 @@ export function TasksScreen() {
             <section aria-labelledby="tasks-done-heading" className={styles.group}>
               <DoneHeading count={groups.done.length} open={showDone} onToggle={filters.status === "done" ? undefined : () => setDoneOpen((o) => !o)} />
               {showDone && (
-                <TaskList tasks={groups.done} today={today} workspace={workspace} assetNames={assetNames} onChangeStatus={changeStatus} setDialog={setDialog} testId="tasks-done" id="tasks-done-list" />
+                <TaskList group="done" tasks={groups.done} today={today} workspace={workspace} assetNames={assetNames} onChangeStatus={changeStatus} setDialog={setDialog} testId="tasks-done" id="tasks-done-list" />
               )}
             </section>
           )}
@@ -251,7 +200,7 @@ export function TasksScreen() {
           onClose={() => setDialog(null)}
         />
       )}
-      {dialog?.kind === "delete" && <DeleteTaskDialog task={dialog.task} onDeleted={taskDeleted} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "delete" && <DeleteTaskDialog task={dialog.task} onClose={() => setDialog(null)} />}
     </div>
   );
 }
@@ -363,9 +312,11 @@ interface TaskListProps {
   setDialog: (dialog: Dialog) => void;
   testId: string;
   id?: string;
+  /** The group the list shows (its rows' keys, for focus: see TasksScreen). */
+  group: "open" | "done";
 }
 
-function TaskList({ tasks, today, workspace, assetNames, onChangeStatus, setDialog, testId, id }: TaskListProps) {
+function TaskList({ tasks, today, workspace, assetNames, onChangeStatus, setDialog, testId, id, group }: TaskListProps) {
   const { t } = useTranslation();
   const f = useFormatters();
   const statuses = useStatusOptions();
@@ -376,7 +327,7 @@ function TaskList({ tasks, today, workspace, assetNames, onChangeStatus, setDial
         const overdue = isOverdue(task, today);
         const assetName = assetId === undefined ? undefined : assetNames.get(assetId);
         return (
-          <li key={task.id} className={styles.task} data-testid="task" data-task-id={task.id} data-status={status} data-overdue={overdue}>
+          <li key={task.id} className={styles.task} data-testid="task" data-row-key={`${group}:${task.id}`} data-task-id={task.id} data-status={status} data-overdue={overdue}>
             <div className={styles.body}>
               <p className={status === "done" ? `${styles.title} ${styles.doneTitle}` : styles.title} data-testid="task-title-text">
                 {title}
@@ -451,7 +402,7 @@ function TaskList({ tasks, today, workspace, assetNames, onChangeStatus, setDial
   );
 }
 
-function DeleteTaskDialog({ task, onDeleted, onClose }: { task: TaskRec; onDeleted: (task: TaskRec) => void; onClose: () => void }) {
+function DeleteTaskDialog({ task, onClose }: { task: TaskRec; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const db = useClientDb();
   const [busy, setBusy] = useState(false);
@@ -464,7 +415,6 @@ function DeleteTaskDialog({ task, onDeleted, onClose }: { task: TaskRec; onDelet
       const result = await deleteTask(db, task.id);
       if (result.ok) {
         notify("success", t("tasks.deleted", { title: task.fields.title }));
-        onDeleted(task);
         onClose();
       } else setError(result.issues.map((issue) => translateKey(i18n, issue)).join(" "));
     } finally {
