@@ -115,7 +115,7 @@ export function TasksScreen() {
 
   return (
     <div className={page.page} ref={root}>
-      <p className={styles.srOnly} role="status" data-testid="tasks-announcement">
+      <p className="visually-hidden" role="status" data-testid="tasks-announcement">
         {announcement}
       </p>
       <PageHeader
