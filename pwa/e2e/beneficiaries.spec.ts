@@ -159,12 +159,16 @@ test.describe("beneficiaries and legacy instructions", () => {
     await onA.card("Luis Ruiz").getByRole("button", { name: "Eliminar a Luis Ruiz" }).click();
     await a.page.getByRole("alertdialog").getByRole("button", { name: "Eliminar beneficiario" }).click();
     await expect(onA.card("Luis Ruiz")).toHaveCount(0);
+    // The card went with focus: the same button of the card now in its place has it.
+    await expect(onA.card("Ana Ruiz").getByRole("button", { name: "Eliminar a Ana Ruiz" })).toBeFocused();
     await onA.addInstruction("Llamad primero a la notaría de Vigo.", { priority: "Alta" });
     await onA.addInstruction("Vended el piso solo si Ana está de acuerdo.", { asset: "Piso en Vigo", beneficiary: "Ana Ruiz", priority: "Media" });
     await onA.addInstruction("Borrador que se elimina.");
     await a.page.getByTestId("instruction").filter({ hasText: "Borrador que se elimina." }).getByRole("button", { name: "Eliminar" }).click();
     await a.page.getByRole("alertdialog").getByRole("button", { name: "Eliminar instrucción" }).click();
     await expect(a.page.getByTestId("instruction")).toHaveCount(2);
+    // The other general instruction, the draft's neighbour in its group, has focus now.
+    await expect(a.page.getByTestId("instruction").filter({ hasText: "Llamad primero a la notaría de Vigo." }).getByRole("button", { name: "Eliminar" })).toBeFocused();
     // The flat is 60 % allocated now (Luis's 40 % went with him), the account 50 %.
     await expect(onA.badge).toHaveAttribute("data-count", "2");
     await expect(onA.indicator.pending).not.toHaveCount(0);

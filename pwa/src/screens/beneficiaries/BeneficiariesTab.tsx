@@ -2,7 +2,7 @@
 // or a share of the whole estate); added, edited and deleted in dialogs.
 import { deleteBeneficiary } from "@patrimonio/clientdb";
 import { Mail, MapPin, Pencil, Phone, Plus, Trash2, Users } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { allocationSums } from "../../estate/readiness";
 import type { BeneficiaryRec } from "../../estate/hooks";
@@ -14,6 +14,7 @@ import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { AlertDialog } from "../../ui/Dialog";
 import { EmptyState } from "../../ui/EmptyState";
+import { useFocusKeeper } from "../../ui/focusKeeper";
 import styles from "./beneficiaries.module.css";
 import { BeneficiaryDialog } from "./BeneficiaryDialog";
 import { useEstate } from "./context";
@@ -27,11 +28,16 @@ export function BeneficiariesTab() {
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<BeneficiaryRec | null>(null);
   const sorted = useMemo(() => [...beneficiaries].sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [beneficiaries]);
+  // A card deleted with focus in it (its confirmation) hands focus to the same button of the card
+  // now in its place, or to "add" when none is left (ui/focusKeeper.ts).
+  const root = useRef<HTMLDivElement>(null);
+  const keys = useMemo(() => sorted.map((b) => b.id), [sorted]);
+  useFocusKeeper(root, keys, () => root.current?.querySelector<HTMLElement>('[data-control="add"]') ?? null);
   return (
-    <div className={styles.tab}>
+    <div className={styles.tab} ref={root}>
       {canEdit && (
         <div className={styles.toolbar}>
-          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing({ mode: "add" })} data-testid="add-beneficiary">
+          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing({ mode: "add" })} data-control="add" data-testid="add-beneficiary">
             {t("beneficiaries.add")}
           </Button>
         </div>
@@ -41,7 +47,7 @@ export function BeneficiariesTab() {
       ) : (
         <ul className={styles.cards}>
           {sorted.map((b) => (
-            <li key={b.id}>
+            <li key={b.id} data-row-key={b.id}>
               <BeneficiaryCard record={b} onEdit={() => setEditing({ mode: "edit", record: b })} onDelete={() => setDeleting(b)} />
             </li>
           ))}
@@ -72,10 +78,10 @@ function BeneficiaryCard({ record, onEdit, onDelete }: { record: BeneficiaryRec;
       actions={
         canEdit && (
           <div className={styles.actions}>
-            <Button size="sm" variant="ghost" icon={<Pencil size={16} />} onClick={onEdit} aria-label={t("beneficiaries.editNamed", { name: f.name })}>
+            <Button size="sm" variant="ghost" icon={<Pencil size={16} />} onClick={onEdit} aria-label={t("beneficiaries.editNamed", { name: f.name })} data-control="edit">
               {t("beneficiaries.edit")}
             </Button>
-            <Button size="sm" variant="ghost" icon={<Trash2 size={16} />} onClick={onDelete} aria-label={t("beneficiaries.deleteNamed", { name: f.name })}>
+            <Button size="sm" variant="ghost" icon={<Trash2 size={16} />} onClick={onDelete} aria-label={t("beneficiaries.deleteNamed", { name: f.name })} data-control="delete">
               {t("beneficiaries.delete")}
             </Button>
           </div>

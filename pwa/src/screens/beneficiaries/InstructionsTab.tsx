@@ -4,7 +4,7 @@
 import { deleteLegacyInstruction, saveLegacyInstruction, type EntityOf } from "@patrimonio/clientdb";
 import { legacyInstructionShape, PRIORITIES } from "@patrimonio/shared-schema";
 import { NotebookPen, Pencil, Plus, Trash2 } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
@@ -17,6 +17,7 @@ import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { AlertDialog, Dialog, DialogClose } from "../../ui/Dialog";
 import { EmptyState } from "../../ui/EmptyState";
+import { useFocusKeeper } from "../../ui/focusKeeper";
 import { Field } from "../../ui/Field";
 import { NativeSelect } from "../../ui/NativeSelect";
 import { TextArea } from "../../ui/TextArea";
@@ -32,11 +33,16 @@ export function InstructionsTab() {
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<InstructionRec | null>(null);
   const groups = useMemo(() => groupInstructions(instructions, assets, beneficiaries), [instructions, assets, beneficiaries]);
+  // An instruction deleted with focus in it (its confirmation) hands focus to the same button of the
+  // one now in its place in its group, or to "add" when its group is gone (ui/focusKeeper.ts).
+  const root = useRef<HTMLDivElement>(null);
+  const keys = useMemo(() => groups.flatMap((g) => g.items.map((r) => `${g.key}:${r.id}`)), [groups]);
+  useFocusKeeper(root, keys, () => root.current?.querySelector<HTMLElement>('[data-control="add"]') ?? null);
   return (
-    <div className={styles.tab}>
+    <div className={styles.tab} ref={root}>
       {canEdit && (
         <div className={styles.toolbar}>
-          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing({ mode: "add" })} data-testid="add-instruction">
+          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing({ mode: "add" })} data-control="add" data-testid="add-instruction">
             {t("legacy.add")}
           </Button>
         </div>
@@ -55,7 +61,7 @@ export function InstructionsTab() {
             >
               <ul className={styles.instructions}>
                 {g.items.map((r) => (
-                  <InstructionItem key={r.id} record={r} onEdit={() => setEditing({ mode: "edit", record: r })} onDelete={() => setDeleting(r)} showBeneficiary={g.kind === "asset"} />
+                  <InstructionItem key={r.id} rowKey={`${g.key}:${r.id}`} record={r} onEdit={() => setEditing({ mode: "edit", record: r })} onDelete={() => setDeleting(r)} showBeneficiary={g.kind === "asset"} />
                 ))}
               </ul>
             </Card>
@@ -77,24 +83,36 @@ export function InstructionsTab() {
   );
 }
 
-function InstructionItem({ record, onEdit, onDelete, showBeneficiary }: { record: InstructionRec; onEdit: () => void; onDelete: () => void; showBeneficiary: boolean }) {
+function InstructionItem({
+  rowKey,
+  record,
+  onEdit,
+  onDelete,
+  showBeneficiary,
+}: {
+  rowKey: string;
+  record: InstructionRec;
+  onEdit: () => void;
+  onDelete: () => void;
+  showBeneficiary: boolean;
+}) {
   const { t } = useTranslation();
   const label = useSchemaLabel();
   const { canEdit, beneficiaries } = useEstate();
   const f = record.fields;
   const beneficiary = showBeneficiary && f.beneficiaryId ? beneficiaries.find((b) => b.id === f.beneficiaryId) : undefined;
   return (
-    <li className={styles.instruction} data-testid="instruction" data-priority={f.priority ?? "none"}>
+    <li className={styles.instruction} data-testid="instruction" data-row-key={rowKey} data-priority={f.priority ?? "none"}>
       <p className={styles.instructionText}>{f.text}</p>
       <div className={styles.instructionMeta}>
         {f.priority && <Badge tone={f.priority === "high" ? "warning" : "outline"}>{t("legacy.priorityValue", { priority: label("priority", f.priority) })}</Badge>}
         {beneficiary && <Badge tone="neutral">{t("legacy.forBeneficiary", { name: beneficiary.fields.name })}</Badge>}
         {canEdit && (
           <span className={styles.actions}>
-            <Button size="sm" variant="ghost" icon={<Pencil size={16} />} onClick={onEdit}>
+            <Button size="sm" variant="ghost" icon={<Pencil size={16} />} onClick={onEdit} data-control="edit">
               {t("legacy.edit")}
             </Button>
-            <Button size="sm" variant="ghost" icon={<Trash2 size={16} />} onClick={onDelete}>
+            <Button size="sm" variant="ghost" icon={<Trash2 size={16} />} onClick={onDelete} data-control="delete">
               {t("legacy.delete")}
             </Button>
           </span>
