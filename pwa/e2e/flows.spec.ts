@@ -10,6 +10,7 @@ import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant
 import { Devices, expect, freshAccount, syncTest as test, type Device } from "./support/sync-fixtures";
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
 import { chooseOption, pickFirstMatch } from "./support/pickers";
+import { neighbourOf } from "./support/lists";
 
 const plain = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
 const euros = (amount: string) => plain(new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" }).format(Number(amount)));
@@ -86,13 +87,8 @@ class FlowsPage {
   }
 
   /** The flow listed after this one (or, for the last, before it). */
-  async neighbourOf(name: string): Promise<string> {
-    const order = await this.page.getByTestId("flows-table").getByTestId("flow-name").allTextContents();
-    const at = order.indexOf(name);
-    expect(at, `${name} in ${order.join(", ")}`).toBeGreaterThanOrEqual(0);
-    const neighbour = order[at + 1] ?? order[at - 1];
-    if (neighbour === undefined) throw new Error(`${name} is the only flow`);
-    return neighbour;
+  neighbourOf(name: string): Promise<string> {
+    return neighbourOf(this.page.getByTestId("flows-table").getByTestId("flow-name"), name);
   }
 
   async delete(name: string): Promise<void> {

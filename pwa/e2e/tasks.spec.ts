@@ -10,6 +10,7 @@ import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant
 import { expect, syncTest as test } from "./support/sync-fixtures";
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
 import { chooseOption, pickFirstMatch } from "./support/pickers";
+import { neighbourOf } from "./support/lists";
 
 /** Yesterday on the browsers' calendar (Europe/Madrid), typed day first. */
 function madridYesterday(): string {
@@ -86,13 +87,8 @@ class TasksPage {
   }
 
   /** The open task shown after this one (or, for the last, before it). */
-  async neighbourOf(title: string): Promise<string> {
-    const order = await this.open.getByTestId("task-title-text").allTextContents();
-    const at = order.indexOf(title);
-    expect(at, `${title} in ${order.join(", ")}`).toBeGreaterThanOrEqual(0);
-    const neighbour = order[at + 1] ?? order[at - 1];
-    if (neighbour === undefined) throw new Error(`${title} is the only open task`);
-    return neighbour;
+  neighbourOf(title: string): Promise<string> {
+    return neighbourOf(this.open.getByTestId("task-title-text"), title);
   }
 
   async remove(title: string): Promise<void> {

@@ -126,8 +126,7 @@ export function DataTable<Row>({
   }, [rows, columns, sort, collator]);
   // A row deleted (or filtered out) with focus in it hands focus to the row now in its place, or,
   // with none left, to the table's viewport (focusKeeper.ts).
-  const keys = useMemo(() => sorted.map(rowKey), [sorted, rowKey]);
-  useFocusKeeper(viewport, keys, () => viewport.current);
+  useFocusKeeper(viewport, sorted, rowKey);
 
   // The virtualizer is mutable by design; this component is not memoized by the compiler.
   // eslint-disable-next-line react-hooks/incompatible-library

@@ -1,5 +1,5 @@
 import { act, render, screen, waitFor } from "@testing-library/react";
-import { useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { describe, expect, test } from "vitest";
 import { useFocusKeeper } from "./focusKeeper";
 
@@ -16,9 +16,10 @@ function renderLists(initial: Item[]): (items: Item[]) => void {
     const [items, set] = useState(initial);
     setItems = set;
     const root = useRef<HTMLDivElement>(null);
-    const open = items.filter((i) => !i.done);
-    const done = items.filter((i) => i.done);
-    useFocusKeeper(root, [...open.map((i) => `open:${i.id}`), ...done.map((i) => `done:${i.id}`)], () => screen.getByRole("button", { name: "Nueva" }));
+    const open = useMemo(() => items.filter((i) => !i.done), [items]);
+    const done = useMemo(() => items.filter((i) => i.done), [items]);
+    const keys = useMemo(() => [...open.map((i) => `open:${i.id}`), ...done.map((i) => `done:${i.id}`)], [open, done]);
+    useFocusKeeper(root, keys, (key) => key, ['[data-control="new"]']);
     const list = (group: string, rows: Item[]) => (
       <ul>
         {rows.map((i) => (
@@ -32,7 +33,9 @@ function renderLists(initial: Item[]): (items: Item[]) => void {
     );
     return (
       <div ref={root}>
-        <button type="button">Nueva</button>
+        <button type="button" data-control="new">
+          Nueva
+        </button>
         {open.length > 0 && list("open", open)}
         {list("done", done)}
       </div>

@@ -52,15 +52,18 @@ function lost(): boolean {
 }
 
 /**
- * Watches `container` (rows with data-row-key, in the order of `keys`) and gives focus back as
- * described above; `fallback` is focused when no row is left (the list's "add" button, its heading).
+ * Watches `container` (rows with data-row-key: `keyOf` of each of `rows`, in their order) and gives
+ * focus back as described above. `fallback`: selectors of what to focus in the container when no
+ * row of the list is left, the first that matches; the container itself when none does (a table's
+ * focusable viewport). Nothing is derived from `rows` unless a row of them holds focus.
  */
-export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: readonly string[], fallback?: () => HTMLElement | null): void {
+export function useFocusKeeper<Row>(container: RefObject<HTMLElement | null>, rows: readonly Row[], keyOf: (row: Row) => string, fallback: readonly string[] = []): void {
   const held = useRef<Held | null>(null);
-  const before = useRef(keys);
-  const fallbackRef = useRef(fallback);
+  const before = useRef(rows);
+  // The latest keyOf and fallback, for the effects (callers pass them inline).
+  const latest = useRef({ keyOf, fallback });
   useEffect(() => {
-    fallbackRef.current = fallback;
+    latest.current = { keyOf, fallback };
   });
   /** A row gone with focus: given back now, or once the row's dialog or menu has closed. */
   const pending = useRef<Pending | null>(null);
@@ -97,13 +100,15 @@ export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: r
 
   useEffect(() => {
     const old = before.current;
-    before.current = keys;
+    before.current = rows;
     const h = held.current;
-    if (h !== null && !keys.includes(h.key)) {
+    const { keyOf } = latest.current;
+    if (h !== null && !rows.some((r) => keyOf(r) === h.key)) {
       held.current = null;
       // Its place: the first row after it that is still there, else the nearest before it.
-      const at = old.indexOf(h.key);
-      pending.current = { candidates: [...old.slice(at + 1), ...old.slice(0, Math.max(at, 0)).reverse()], control: h.control, list: h.list };
+      const keys = old.map(keyOf);
+      const at = keys.indexOf(h.key);
+      pending.current = { candidates: [...keys.slice(at + 1), ...keys.slice(0, Math.max(at, 0)).reverse()], control: h.control, list: h.list };
     }
     if (pending.current === null) return;
     const restore = (): boolean => {
@@ -117,10 +122,15 @@ export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: r
         return true;
       }
       pending.current = null;
-      const rows = new Map<string, HTMLElement>();
-      for (const r of root.querySelectorAll<HTMLElement>("[data-row-key]")) if (r.parentElement === want.list) rows.set(r.dataset.rowKey!, r);
-      const row = want.candidates.map((k) => rows.get(k)).find((r) => r !== undefined);
-      (row !== undefined ? findControl(row, want.control) : fallbackRef.current?.())?.focus();
+      const byKey = new Map<string, HTMLElement>();
+      for (const r of root.querySelectorAll<HTMLElement>("[data-row-key]")) if (r.parentElement === want.list) byKey.set(r.dataset.rowKey!, r);
+      const row = want.candidates.map((k) => byKey.get(k)).find((r) => r !== undefined);
+      if (row !== undefined) {
+        findControl(row, want.control)?.focus();
+        return true;
+      }
+      const fallbackTarget = latest.current.fallback.map((selector) => root.querySelector<HTMLElement>(selector)).find((el) => el !== null);
+      (fallbackTarget ?? root).focus();
       return true;
     };
     // After this render and after a closing dialog's own return of focus (a timeout of its own,
@@ -137,5 +147,5 @@ export function useFocusKeeper(container: RefObject<HTMLElement | null>, keys: r
       clearTimeout(timer);
       observer?.disconnect();
     };
-  }, [keys, container]);
+  }, [rows, container]);
 }

@@ -20,6 +20,9 @@ import { BeneficiaryDialog } from "./BeneficiaryDialog";
 import { useEstate } from "./context";
 import { useSchemaLabel } from "./labels";
 
+/** Where focus goes when no card is left. */
+const ADD_FALLBACK = ['[data-control="add"]'];
+
 type Editing = { mode: "add" } | { mode: "edit"; record: BeneficiaryRec } | null;
 
 export function BeneficiariesTab() {
@@ -31,8 +34,7 @@ export function BeneficiariesTab() {
   // A card deleted with focus in it (its confirmation) hands focus to the same button of the card
   // now in its place, or to "add" when none is left (ui/focusKeeper.ts).
   const root = useRef<HTMLDivElement>(null);
-  const keys = useMemo(() => sorted.map((b) => b.id), [sorted]);
-  useFocusKeeper(root, keys, () => root.current?.querySelector<HTMLElement>('[data-control="add"]') ?? null);
+  useFocusKeeper(root, sorted, (b) => b.id, ADD_FALLBACK);
   return (
     <div className={styles.tab} ref={root}>
       {canEdit && (

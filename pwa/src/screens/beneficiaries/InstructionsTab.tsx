@@ -25,6 +25,9 @@ import styles from "./beneficiaries.module.css";
 import { useEstate } from "./context";
 import { useSchemaLabel } from "./labels";
 
+/** Where focus goes when an instruction's group is gone. */
+const ADD_FALLBACK = ['[data-control="add"]'];
+
 type Editing = { mode: "add" } | { mode: "edit"; record: InstructionRec } | null;
 
 export function InstructionsTab() {
@@ -37,7 +40,7 @@ export function InstructionsTab() {
   // one now in its place in its group, or to "add" when its group is gone (ui/focusKeeper.ts).
   const root = useRef<HTMLDivElement>(null);
   const keys = useMemo(() => groups.flatMap((g) => g.items.map((r) => `${g.key}:${r.id}`)), [groups]);
-  useFocusKeeper(root, keys, () => root.current?.querySelector<HTMLElement>('[data-control="add"]') ?? null);
+  useFocusKeeper(root, keys, (key) => key, ADD_FALLBACK);
   return (
     <div className={styles.tab} ref={root}>
       {canEdit && (

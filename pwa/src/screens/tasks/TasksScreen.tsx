@@ -37,6 +37,9 @@ type Dialog = { kind: "new" } | { kind: "edit"; task: TaskRec } | { kind: "delet
 
 const ALL = "all";
 
+/** Where focus goes when a list has no task left: the done group's toggle, else "New task". */
+const TASK_FOCUS_FALLBACK = ['[data-control="done-toggle"]', '[data-control="new-task"]:not(:disabled)'];
+
 export function TasksScreen() {
   const { t, i18n } = useTranslation();
   const { language } = useLanguage();
@@ -93,11 +96,7 @@ export function TasksScreen() {
     () => (groups === undefined ? [] : [...groups.open.map((task) => `open:${task.id}`), ...(showDone ? groups.done.map((task) => `done:${task.id}`) : [])]),
     [groups, showDone],
   );
-  useFocusKeeper(
-    root,
-    rowKeys,
-    () => root.current?.querySelector<HTMLElement>('[data-control="done-toggle"]') ?? root.current?.querySelector<HTMLElement>('[data-control="new-task"]:not(:disabled)') ?? null,
-  );
+  useFocusKeeper(root, rowKeys, (key) => key, TASK_FOCUS_FALLBACK);
 
   const changeStatus = useCallback(
     async (task: TaskRec, status: string) => {
