@@ -1,11 +1,12 @@
 // A surface grouping related content. With a title it is a labelled <section> (a landmark region
 // screen-reader users can jump to) with an optional icon, description and actions.
-import { useId, type HTMLAttributes, type ReactNode } from "react";
+import { useId, type HTMLAttributes, type ReactNode, type Ref } from "react";
 import { cx } from "./cx";
 import styles from "./Card.module.css";
 import { Heading, type HeadingLevel } from "./Heading";
 
 export interface CardProps extends Omit<HTMLAttributes<HTMLElement>, "title"> {
+  ref?: Ref<HTMLElement>;
   title?: ReactNode;
   description?: ReactNode;
   /** A lucide icon (size 20) shown in a disc before the title. */
@@ -21,7 +22,8 @@ export interface CardProps extends Omit<HTMLAttributes<HTMLElement>, "title"> {
 
 export function Card({ title, description, icon, actions, headingLevel = 2, tone = "default", padding = "normal", className, children, ...rest }: CardProps) {
   const titleId = useId();
-  const Tag = title ? "section" : "div";
+  // Either element is an HTMLElement: typed as section, so the ref is one.
+  const Tag = (title ? "section" : "div") as "section";
   return (
     <Tag
       {...rest}

@@ -2,10 +2,13 @@
 // confirmation dialog the row opened), moved to another list, filtered out. Without it focus falls
 // to the page's <body>, and a keyboard or screen reader user starts again from the top. With it
 // focus goes to the same control of the row now in that place in the same list (the next row; the
-// one before when the row was last), or, with no row left there, to `fallback`.
+// one before when the row was last); in a tree (rows inside rows), with no row left in that list, to
+// the row it was in; else to `fallback`.
 //
 // Rows are the container's elements with data-row-key; a control is found again by its
-// data-control, else by its position among the row's focusable elements. Nothing happens when focus
+// data-control, else by its position among the row's focusable elements; a row without that control
+// (rows of one list need not offer the same ones) gets focus on its first control, and a row with
+// none is passed over. Nothing happens when focus
 // is somewhere else by then (the user moved on): only focus that went with the row is given back.
 import { useEffect, useRef, type RefObject } from "react";
 
@@ -19,6 +22,8 @@ interface Held {
   control: string | number;
   /** The row's list (its parent element): its place is taken by a row of the same list. */
   list: Element | null;
+  /** In a tree, the key of the row the list is in (null at the top). */
+  parent: string | null;
 }
 
 /** Where focus goes once the held row is gone: the rows that were after it, then those before it
@@ -27,6 +32,7 @@ interface Pending {
   candidates: string[];
   control: string | number;
   list: Element | null;
+  parent: string | null;
 }
 
 function rowOf(container: HTMLElement, target: Element): HTMLElement | null {
@@ -34,15 +40,27 @@ function rowOf(container: HTMLElement, target: Element): HTMLElement | null {
   return row !== null && container.contains(row) ? row : null;
 }
 
+function heldAt(container: HTMLElement, row: HTMLElement, target: Element): Held {
+  const list = row.parentElement;
+  const up = list?.closest<HTMLElement>("[data-row-key]") ?? null;
+  const parent = up !== null && container.contains(up) ? up.dataset.rowKey! : null;
+  return { key: row.dataset.rowKey!, control: controlOf(row, target), list, parent };
+}
+
 function controlOf(row: HTMLElement, target: Element): string | number {
   const named = target.closest<HTMLElement>("[data-control]");
   if (named !== null && row.contains(named)) return named.dataset.control!;
-  return [...row.querySelectorAll(FOCUSABLE)].indexOf(target);
+  return controlsOf(row, FOCUSABLE).indexOf(target as HTMLElement);
+}
+
+/** The row's own focusable elements (not those of rows nested in it). */
+function controlsOf(row: HTMLElement, selector: string): HTMLElement[] {
+  return [...row.querySelectorAll<HTMLElement>(selector)].filter((c) => c.closest("[data-row-key]") === row);
 }
 
 function findControl(row: HTMLElement, control: string | number): HTMLElement | null {
-  if (typeof control === "string") return [...row.querySelectorAll<HTMLElement>("[data-control]")].find((c) => c.dataset.control === control) ?? null;
-  const all = row.querySelectorAll<HTMLElement>(FOCUSABLE);
+  const all = controlsOf(row, FOCUSABLE);
+  if (typeof control === "string") return controlsOf(row, "[data-control]").find((c) => c.dataset.control === control) ?? all[0] ?? null;
   return all[control] ?? all[0] ?? null;
 }
 
@@ -52,10 +70,11 @@ function lost(): boolean {
 }
 
 /**
- * Watches `container` (rows with data-row-key: `keyOf` of each of `rows`, in their order) and gives
- * focus back as described above. `fallback`: selectors of what to focus in the container when no
- * row of the list is left, the first that matches; the container itself when none does (a table's
- * focusable viewport). Nothing is derived from `rows` unless a row of them holds focus.
+ * Watches `container` (rows with data-row-key: `keyOf` of each of `rows`, in the order shown; a
+ * tree's rows depth first) and gives focus back as described above. `fallback`: selectors of what to
+ * focus in the container when no row of the list (nor, in a tree, the row it was in) can take it,
+ * the first that matches; the container itself when none does (a table's focusable viewport; other
+ * containers need tabIndex -1). Nothing is derived from `rows` unless a row of them holds focus.
  */
 export function useFocusKeeper<Row>(container: RefObject<HTMLElement | null>, rows: readonly Row[], keyOf: (row: Row) => string, fallback: readonly string[] = []): void {
   const held = useRef<Held | null>(null);
@@ -69,15 +88,15 @@ export function useFocusKeeper<Row>(container: RefObject<HTMLElement | null>, ro
   const pending = useRef<Pending | null>(null);
 
   useEffect(() => {
-    const root = container.current;
-    if (root === null) return;
     const onFocusIn = (event: FocusEvent) => {
+      // Read at each event: a screen may draw its container only once its data is there.
+      const root = container.current;
       const target = event.target;
       // Focus falling back to the page (the row removed) is not the user going elsewhere.
-      if (!(target instanceof Element) || target === document.body) return;
+      if (root === null || !(target instanceof Element) || target === document.body) return;
       const row = rowOf(root, target);
       if (row !== null) {
-        held.current = { key: row.dataset.rowKey!, control: controlOf(row, target), list: row.parentElement };
+        held.current = heldAt(root, row, target);
         pending.current = null;
         return;
       }
@@ -91,7 +110,7 @@ export function useFocusKeeper<Row>(container: RefObject<HTMLElement | null>, ro
       // A row's menu opened by pointer: its button never had focus, but it controls the menu.
       const opener = transient.id === "" ? undefined : [...root.querySelectorAll("[aria-controls]")].find((c) => c.getAttribute("aria-controls") === transient.id);
       const openerRow = opener === undefined ? null : rowOf(root, opener);
-      if (opener !== undefined && openerRow !== null) held.current = { key: openerRow.dataset.rowKey!, control: controlOf(openerRow, opener), list: openerRow.parentElement };
+      if (opener !== undefined && openerRow !== null) held.current = heldAt(root, openerRow, opener);
     };
     // "focus" in the capture phase: every element's, like focusin (which not every DOM dispatches).
     document.addEventListener("focus", onFocusIn, true);
@@ -108,7 +127,7 @@ export function useFocusKeeper<Row>(container: RefObject<HTMLElement | null>, ro
       // Its place: the first row after it that is still there, else the nearest before it.
       const keys = old.map(keyOf);
       const at = keys.indexOf(h.key);
-      pending.current = { candidates: [...keys.slice(at + 1), ...keys.slice(0, Math.max(at, 0)).reverse()], control: h.control, list: h.list };
+      pending.current = { candidates: [...keys.slice(at + 1), ...keys.slice(0, Math.max(at, 0)).reverse()], control: h.control, list: h.list, parent: h.parent };
     }
     if (pending.current === null) return;
     const restore = (): boolean => {
@@ -122,12 +141,20 @@ export function useFocusKeeper<Row>(container: RefObject<HTMLElement | null>, ro
         return true;
       }
       pending.current = null;
-      const byKey = new Map<string, HTMLElement>();
-      for (const r of root.querySelectorAll<HTMLElement>("[data-row-key]")) if (r.parentElement === want.list) byKey.set(r.dataset.rowKey!, r);
-      const row = want.candidates.map((k) => byKey.get(k)).find((r) => r !== undefined);
-      if (row !== undefined) {
-        findControl(row, want.control)?.focus();
-        return true;
+      const inList = new Map<string, HTMLElement>();
+      const anywhere = new Map<string, HTMLElement>();
+      for (const r of root.querySelectorAll<HTMLElement>("[data-row-key]")) {
+        anywhere.set(r.dataset.rowKey!, r);
+        if (r.parentElement === want.list) inList.set(r.dataset.rowKey!, r);
+      }
+      const rows = want.candidates.map((k) => inList.get(k));
+      if (want.parent !== null) rows.push(anywhere.get(want.parent));
+      for (const row of rows) {
+        const control = row === undefined ? null : findControl(row, want.control);
+        if (control !== null) {
+          control.focus();
+          return true;
+        }
       }
       const fallbackTarget = latest.current.fallback.map((selector) => root.querySelector<HTMLElement>(selector)).find((el) => el !== null);
       (fallbackTarget ?? root).focus();
