@@ -213,18 +213,34 @@ visitorTest.describe("account security (issue 11)", () => {
     expect(await signInStatus(baseURL!, account.email, next)).toBe(200);
   });
 
-  visitorTest("the profile lists the signed-in devices and signs out the others", async ({ page, context, baseURL }) => {
+  visitorTest("the profile lists the signed-in devices, signs out one, then the others; focus stays in the list", async ({ page, context, baseURL }) => {
     const account = await createOnboardedAccount(baseURL!, `equipos.${Date.now()}@example.com`, "frase de paso de los equipos 1184");
     const tablet = await signInElsewhere(baseURL!, account.email, account.password);
+    const laptop = await signInElsewhere(baseURL!, account.email, account.password);
+    const phone = await signInElsewhere(baseURL!, account.email, account.password);
     await signInBrowser(context, baseURL!, account);
     await page.goto("/profile");
     const devices = page.getByTestId("sessions-setting");
-    await expect(devices.getByTestId("session-item")).toHaveCount(2);
+    await expect(devices.getByTestId("session-item")).toHaveCount(4);
     await expect(devices.getByText("Este dispositivo")).toBeVisible();
+
+    // One device signed out by its own button. Focus went with its row: the next device's button
+    // has it now, not the page (ui/focusKeeper.ts).
+    const ends = devices.getByRole("button", { name: /^Cerrar la sesión de / });
+    await expect(ends).toHaveCount(3);
+    await ends.first().click();
+    await expect(page.getByText("Sesión cerrada en ese dispositivo")).toBeVisible();
+    await expect(devices.getByTestId("session-item")).toHaveCount(3);
+    await expect(ends).toHaveCount(2);
+    await expect(ends.first()).toBeFocused();
+    expect((await Promise.all([tablet, laptop, phone].map((token) => sessionAlive(baseURL!, token)))).filter(Boolean)).toHaveLength(2);
+
+    // The rest at once: that button goes with them, and focus to the section's title.
     await devices.getByRole("button", { name: "Cerrar sesión en los demás dispositivos" }).click();
-    await expect(page.getByText("Sesión cerrada en 1 dispositivo")).toBeVisible();
+    await expect(page.getByText("Sesión cerrada en 2 dispositivos")).toBeVisible();
     await expect(devices.getByTestId("session-item")).toHaveCount(1);
-    expect(await sessionAlive(baseURL!, tablet)).toBe(false);
+    await expect(devices.getByRole("heading", { name: "Dispositivos con la sesión iniciada" })).toBeFocused();
+    for (const token of [tablet, laptop, phone]) expect(await sessionAlive(baseURL!, token)).toBe(false);
     expect(await sessionAlive(baseURL!, account.sessionToken)).toBe(true);
   });
 

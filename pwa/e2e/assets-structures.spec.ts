@@ -195,6 +195,9 @@ test.describe("legal structures", () => {
     await expect(tab.item("Patrimonial Sur")).toHaveCount(0);
     await expect(tab.row("Viñedos del Duero SL").getByTestId("structure-effective")).toHaveText("25 %");
     await expect(tab.asset("Finca La Ribera")).toHaveCount(0);
+    // Focus went with the deleted row; the structure that took its place among the top-level ones,
+    // the one it owned, has it now, on the same button (ui/focusKeeper.ts).
+    await expect(tab.row("Viñedos del Duero SL").getByTestId("structure-delete")).toBeFocused();
     // The asset is still there, held directly.
     await expect(async () => {
       const shown = await commands.shown();
@@ -202,6 +205,20 @@ test.describe("legal structures", () => {
       expect(finca?.deleted).toBe(false);
       expect(finca?.fields.legalStructureId).toBeUndefined();
     }).toPass();
+
+    // A structure deleted from the keyboard: focus went with its row, and goes to the same button
+    // of the row now in its place, here the one before it (it was last), not to the page
+    // (ui/focusKeeper.ts).
+    await commands.create("legalStructures", { name: "Alfa Capital SL", structureType: "company", country: "ES" });
+    await expect(tab.item("Alfa Capital SL")).toBeVisible();
+    await tab.row("Viñedos del Duero SL").getByTestId("structure-delete").focus();
+    await a.page.keyboard.press("Enter");
+    const second = a.page.getByTestId("structure-delete-dialog");
+    await expect(second).toBeVisible();
+    await second.getByRole("button", { name: "Eliminar estructura" }).click();
+    await expect(second).toBeHidden();
+    await expect(tab.item("Viñedos del Duero SL")).toHaveCount(0);
+    await expect(tab.row("Alfa Capital SL").getByTestId("structure-delete")).toBeFocused();
   });
 
   test("a viewer of a team workspace sees the tree read-only, with the reason", async ({ browser, devices }) => {

@@ -140,6 +140,14 @@ test.describe("accounts", () => {
     await expect(dialog.dialog).toBeHidden();
     await expect(profile.identityConfirmation).toContainText("Confirmada hasta las");
 
+    // With the proof fresh, the passkey is removed from the profile. Focus went with its row; with
+    // no passkey left it goes to "add a passkey", not to the page (ui/focusKeeper.ts).
+    const passkeys = page.getByTestId("passkeys-setting");
+    await passkeys.getByRole("button", { name: /^Eliminar la llave de acceso / }).click();
+    await expect(page.getByText("Llave de acceso eliminada")).toBeVisible();
+    await expect(passkeys.getByText("Aún no tienes llaves de acceso.")).toBeVisible();
+    await expect(passkeys.getByRole("button", { name: "Añadir llave de acceso" })).toBeFocused();
+
     // A password sign-in on this account asks for the authenticator code as a second step.
     await menu.choose("Cerrar sesión");
     await expect(signIn.heading).toBeVisible();

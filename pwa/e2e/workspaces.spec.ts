@@ -75,6 +75,9 @@ test.describe("team workspaces", () => {
       await detail.remove(member.email);
       await expect(ownerPage.getByText(`Lucía Fernández ya no tiene acceso a ${teamName}`)).toBeVisible();
       await expect(detail.member(member.email)).toHaveCount(0);
+      // Focus went with the removed row; the owner's own row offers no control, so the members
+      // section has it, not the page (ui/focusKeeper.ts).
+      await expect(ownerPage.getByTestId("members")).toBeFocused();
 
       // After a reload, the member's switcher no longer lists it, and the app works in their
       // personal workspace again.

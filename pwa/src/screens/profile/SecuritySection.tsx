@@ -5,7 +5,7 @@
 // opens by itself (the API client retries the call after it).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fingerprint, KeyRound, Pencil, ShieldCheck, Trash2, UserCheck } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../../api/ApiProvider";
 import { ERROR_CODES, isApiError } from "../../api/client";
@@ -27,6 +27,7 @@ import { Button, IconButton } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { Dialog, DialogClose } from "../../ui/Dialog";
 import { Field } from "../../ui/Field";
+import { useFocusKeeper } from "../../ui/focusKeeper";
 import { TextInput } from "../../ui/TextInput";
 import { PasswordSetting } from "./PasswordSetting";
 import styles from "./profile.module.css";
@@ -132,6 +133,10 @@ function AuthenticatorApp({ enabled }: { enabled: boolean }) {
   );
 }
 
+const NO_PASSKEYS: Passkey[] = [];
+const passkeyKey = (p: Passkey) => p.id;
+const PASSKEY_FALLBACK = ['[data-control="add"]', '[data-control="title"]'];
+
 function Passkeys() {
   const { t } = useTranslation();
   const api = useApi();
@@ -157,19 +162,25 @@ function Passkeys() {
   const shownError = [add, remove].find((m) => m.isError && !isApiError(m.error, ERROR_CODES.reverificationRequired));
   const dateOf = (iso: string) => format.date(iso, { dateStyle: "medium" });
   const nameOf = (p: Passkey) => p.name || t("passkeys.defaultName");
+  // A passkey removed with focus on its button hands focus to the same button of the next one, else
+  // to "add a passkey", else to the title (ui/focusKeeper.ts).
+  const root = useRef<HTMLDivElement>(null);
+  useFocusKeeper(root, passkeys.data ?? NO_PASSKEYS, passkeyKey, PASSKEY_FALLBACK);
 
   return (
-    <div className={styles.setting} data-testid="passkeys-setting">
+    <div className={styles.setting} data-testid="passkeys-setting" ref={root}>
       <div className={styles.settingRow}>
         <span className={styles.settingIcon} aria-hidden="true">
           <Fingerprint size={18} />
         </span>
         <div className={styles.settingBody}>
-          <h3 className={styles.settingTitle}>{t("passkeys.title")}</h3>
+          <h3 className={styles.settingTitle} tabIndex={-1} data-control="title">
+            {t("passkeys.title")}
+          </h3>
           <p className={styles.settingText}>{t("passkeys.text")}</p>
         </div>
         {webauthnSupported() && (
-          <Button icon={<KeyRound size={16} />} onClick={() => add.mutate()} loading={add.isPending} loadingText={t("passkeys.creating")}>
+          <Button icon={<KeyRound size={16} />} onClick={() => add.mutate()} loading={add.isPending} loadingText={t("passkeys.creating")} data-control="add">
             {t("passkeys.add")}
           </Button>
         )}
@@ -184,7 +195,7 @@ function Passkeys() {
       {passkeys.data && passkeys.data.length > 0 && (
         <ul className={styles.list} aria-label={t("passkeys.title")}>
           {passkeys.data.map((passkey) => (
-            <li key={passkey.id} className={styles.item}>
+            <li key={passkey.id} className={styles.item} data-row-key={passkey.id}>
               <div>
                 <span className={styles.itemName}>{nameOf(passkey)}</span>
                 <span className={styles.itemMeta}>
@@ -194,11 +205,17 @@ function Passkeys() {
                 </span>
               </div>
               <span className={styles.itemActions}>
-                <IconButton label={t("account.passkeys.rename", { name: nameOf(passkey) })} icon={<Pencil size={16} />} onClick={() => setRenaming(passkey)} />
+                <IconButton
+                  label={t("account.passkeys.rename", { name: nameOf(passkey) })}
+                  icon={<Pencil size={16} />}
+                  onClick={() => setRenaming(passkey)}
+                  data-control="rename"
+                />
                 <IconButton
                   label={t("passkeys.remove", { name: nameOf(passkey) })}
                   icon={<Trash2 size={16} />}
                   onClick={() => remove.mutate(passkey)}
+                  data-control="remove"
                   loading={remove.isPending && remove.variables?.id === passkey.id}
                 />
               </span>

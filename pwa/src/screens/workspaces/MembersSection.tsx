@@ -1,7 +1,7 @@
 // A workspace's members with their roles: owners change roles and remove members, anyone but the
 // last owner of a team leaves it. Removing and leaving are confirmed in the kit's AlertDialog.
 import { LogOut, UserMinus } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Me, OfferedMember, Workspace, WorkspaceActions, WorkspaceMember, WorkspaceRole } from "../../api/types";
 import { useErrorText } from "../../api/useErrorText";
@@ -12,6 +12,7 @@ import { notify } from "../../toast/toast";
 import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
+import { useFocusKeeper } from "../../ui/focusKeeper";
 import { AlertDialog } from "../../ui/Dialog";
 import { Select } from "../../ui/Select";
 import { memberName } from "./memberName";
@@ -28,6 +29,8 @@ interface MembersSectionProps {
 }
 
 type Confirmation = { kind: "remove"; member: WorkspaceMember } | { kind: "leave"; member: WorkspaceMember };
+
+const memberKey = (member: OfferedMember) => member.userId;
 
 export function MembersSection({ workspace, actions, members, me, onLeft }: MembersSectionProps) {
   const { t } = useTranslation();
@@ -53,6 +56,11 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
     },
   });
 
+  // A member removed with focus in their row (the confirmation) hands focus to the same control of
+  // the row now in its place, or to the section when no row has one (ui/focusKeeper.ts).
+  const root = useRef<HTMLElement>(null);
+  useFocusKeeper(root, members, memberKey);
+
   function close() {
     if (remove.isPending) return;
     remove.reset();
@@ -60,14 +68,14 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
   }
 
   return (
-    <Card title={t("workspaces.members.title")} actions={<span className={styles.countText}>{t("workspaces.members.count", { count: members.length })}</span>} data-testid="members">
+    <Card ref={root} tabIndex={-1} title={t("workspaces.members.title")} actions={<span className={styles.countText}>{t("workspaces.members.count", { count: members.length })}</span>} data-testid="members">
       <ul className={styles.list}>
         {members.map((member) => {
           const offer = member.actions;
           const name = memberName(member);
           const isMe = member.userId === me.user.id;
           return (
-            <li key={member.userId} className={styles.row} data-testid="member-row" data-email={member.email}>
+            <li key={member.userId} className={styles.row} data-testid="member-row" data-email={member.email} data-row-key={member.userId}>
               <span className={styles.avatar} aria-hidden="true">
                 {initials({ firstName: member.firstName, lastName: member.lastName, email: member.email })}
               </span>
@@ -82,6 +90,7 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
                 {offer.roles.length > 0 ? (
                   <Select
                     className={styles.roleSelect}
+                    data-control="role"
                     aria-label={t("workspaces.members.roleOf", { name })}
                     value={member.role}
                     disabled={changeRole.isPending}
@@ -100,13 +109,14 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
                     variant="danger-outline"
                     icon={<UserMinus size={16} />}
                     aria-label={t("workspaces.members.removeLabel", { name })}
+                    data-control="remove"
                     onClick={() => setConfirming({ kind: "remove", member })}
                   >
                     {t("workspaces.members.remove")}
                   </Button>
                 )}
                 {offer.leave && (
-                  <Button icon={<LogOut size={16} />} onClick={() => setConfirming({ kind: "leave", member })}>
+                  <Button icon={<LogOut size={16} />} onClick={() => setConfirming({ kind: "leave", member })} data-control="leave">
                     {t("workspaces.members.leave")}
                   </Button>
                 )}

@@ -15,7 +15,7 @@
 import { setStructureParent } from "@patrimonio/clientdb";
 import { Link } from "@tanstack/react-router";
 import { Building2, ChevronRight, FilePlus2, Pencil, Plus, Trash2 } from "lucide-react";
-import { useId, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useEnumsRefresh } from "../../../api/enums";
 import { formatMoney, formatPercent } from "../../../i18n/format";
@@ -26,10 +26,11 @@ import { Button, buttonClass, IconButton } from "../../../ui/Button";
 import { EmptyState } from "../../../ui/EmptyState";
 import { Skeleton } from "../../../ui/Skeleton";
 import { cx } from "../../../ui/cx";
+import { useFocusKeeper } from "../../../ui/focusKeeper";
 import { DeleteStructureDialog } from "./DeleteStructureDialog";
 import styles from "./LegalStructuresTab.module.css";
 import { StructureFormDialog } from "./StructureFormDialog";
-import { lookThrough, structurePercent, type StructureForest } from "./structureModel";
+import { assetRowKey, lookThrough, shownRowKeys, structurePercent, type StructureForest } from "./structureModel";
 import { useCountryOptions, useStructureTypeOptions, useStructuresData, type AssetRow, type StructureRow, type StructuresData } from "./useStructuresData";
 
 type Dialog = { kind: "new"; parentId?: string } | { kind: "edit"; id: string } | { kind: "delete"; id: string } | null;
@@ -46,6 +47,9 @@ interface TreeContext {
   countryLabel: (code: string) => string;
 }
 
+const rowKey = (key: string) => key;
+const NEW_FALLBACK = ['[data-control="new"]'];
+
 export function LegalStructuresTab() {
   const { t } = useTranslation();
   const data = useStructuresData();
@@ -58,6 +62,12 @@ export function LegalStructuresTab() {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const { forest, workspace } = data;
   const canEdit = workspace.canEdit;
+  // A structure deleted with focus in its row (its confirmation) hands focus to the same button of
+  // the row now in its place in the same list, else of the structure that owned it, else to "new"
+  // (ui/focusKeeper.ts).
+  const root = useRef<HTMLDivElement>(null);
+  const rowKeys = useMemo(() => (forest === undefined ? [] : shownRowKeys(forest)), [forest]);
+  useFocusKeeper(root, rowKeys, rowKey, NEW_FALLBACK);
 
   const toggle = (id: string) =>
     setCollapsed((prev) => {
@@ -89,7 +99,7 @@ export function LegalStructuresTab() {
   const total = forest.byId.size;
 
   return (
-    <div className={styles.tab} data-testid="structures-tab">
+    <div className={styles.tab} data-testid="structures-tab" ref={root}>
 
       {forest.cycles.map((cycle) => (
         <CycleProblem key={cycle.map((s) => s.id).join(",")} cycle={cycle} data={data} />
@@ -109,7 +119,7 @@ export function LegalStructuresTab() {
             </>
           )}
           {canEdit && (
-            <Button variant="primary" size="sm" icon={<Plus size={16} />} onClick={() => setDialog({ kind: "new" })} data-testid="structure-new">
+            <Button variant="primary" size="sm" icon={<Plus size={16} />} onClick={() => setDialog({ kind: "new" })} data-control="new" data-testid="structure-new">
               {t("structures.new")}
             </Button>
           )}
@@ -178,7 +188,7 @@ function StructureItem({ structure, ctx, ancestors }: { structure: StructureRow;
   const owner = structure.parentStructureId ? forest.byId.get(structure.parentStructureId) : undefined;
 
   return (
-    <li className={styles.item} data-testid="structure-item" data-structure-id={structure.id} data-name={structure.name}>
+    <li className={styles.item} data-testid="structure-item" data-structure-id={structure.id} data-name={structure.name} data-row-key={structure.id}>
       <div className={cx(styles.row, inCycle && styles.rowProblem)}>
         {hasContent ? (
           <button
@@ -188,6 +198,7 @@ function StructureItem({ structure, ctx, ancestors }: { structure: StructureRow;
             aria-controls={groupId}
             aria-label={t(expanded ? "structures.collapse" : "structures.expand", { name: structure.name })}
             onClick={() => ctx.toggle(structure.id)}
+            data-control="toggle"
             data-testid="structure-toggle"
           >
             <ChevronRight size={16} aria-hidden="true" className={styles.chevron} />
@@ -228,6 +239,7 @@ function StructureItem({ structure, ctx, ancestors }: { structure: StructureRow;
               label={t("structures.addChild", { name: structure.name })}
               icon={<Plus size={16} />}
               onClick={() => ctx.open({ kind: "new", parentId: structure.id })}
+              data-control="add-child"
               data-testid="structure-add-child"
             />
             <Link
@@ -236,6 +248,7 @@ function StructureItem({ structure, ctx, ancestors }: { structure: StructureRow;
               className={buttonClass({ variant: "ghost", size: "sm" }, styles.iconLink)}
               aria-label={t("structures.addAsset", { name: structure.name })}
               title={t("structures.addAsset", { name: structure.name })}
+              data-control="add-asset"
               data-testid="structure-add-asset"
             >
               <FilePlus2 size={16} aria-hidden="true" />
@@ -245,6 +258,7 @@ function StructureItem({ structure, ctx, ancestors }: { structure: StructureRow;
               label={t("structures.edit", { name: structure.name })}
               icon={<Pencil size={16} />}
               onClick={() => ctx.open({ kind: "edit", id: structure.id })}
+              data-control="edit"
               data-testid="structure-edit"
             />
             <IconButton
@@ -252,6 +266,7 @@ function StructureItem({ structure, ctx, ancestors }: { structure: StructureRow;
               label={t("structures.delete", { name: structure.name })}
               icon={<Trash2 size={16} />}
               onClick={() => ctx.open({ kind: "delete", id: structure.id })}
+              data-control="delete"
               data-testid="structure-delete"
             />
           </div>
@@ -276,7 +291,7 @@ function AssetItem({ asset, forest }: { asset: AssetRow; forest: Forest }) {
   const { language } = useLanguage();
   const figure = lookThrough(forest, asset);
   return (
-    <li className={styles.item} data-testid="structure-asset" data-asset-id={asset.id} data-name={asset.name}>
+    <li className={styles.item} data-testid="structure-asset" data-asset-id={asset.id} data-name={asset.name} data-row-key={assetRowKey(asset.id)}>
       <div className={cx(styles.row, styles.assetRow)}>
         <span className={styles.disclosureSpacer} aria-hidden="true" />
         <div className={styles.main}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assetsBelow, buildForest, descendantsOf, lookThrough, structurePercent, wouldCycle, type AssetInput, type StructureInput } from "./structureModel";
+import { assetsBelow, buildForest, descendantsOf, lookThrough, shownRowKeys, structurePercent, wouldCycle, type AssetInput, type StructureInput } from "./structureModel";
 
 const s = (id: string, name: string, parent?: string, pct?: string): StructureInput => ({
   id,
@@ -54,6 +54,16 @@ describe("buildForest and look-through", () => {
     expect(lookThrough(forest, a("2", "w", "100", "100"))).toEqual({ percent: "100", value: "100" });
     expect([...descendantsOf(forest, "x")].sort()).toEqual(["x", "y", "z"]);
     expect(assetsBelow(forest, "y").map((x) => x.id)).toEqual(["1"]);
+    // The rows as the tab draws them: the sound tree, then the cycle's, stopping where it closes.
+    expect(shownRowKeys(forest)).toEqual(["w", "asset:2", "x", "y", "z", "asset:1"]);
+  });
+
+  it("lists the rows depth first, each structure's own before its assets, as the tab draws them", () => {
+    const forest = buildForest(
+      [s("h", "Holding"), s("b", "Beta", "h"), s("a", "Alfa", "h"), s("n", "Nieta", "a"), s("o", "Otra")],
+      [a("1", "h", "100", "1"), a("2", "a", "100", "1")],
+    );
+    expect(shownRowKeys(forest)).toEqual(["h", "a", "n", "asset:2", "b", "asset:1", "o"]);
   });
 
   it("finds a structure that owns itself and long cycles, in a large forest, without recursion", () => {
@@ -67,6 +77,7 @@ describe("buildForest and look-through", () => {
     expect(forest.cycles[0]![0]!.id).toBe("r0");
     expect(forest.cycles[0]![1]!.id).toBe("r1");
     expect(forest.inCycle.size).toBe(20000);
+    expect(shownRowKeys(forest)).toHaveLength(20000);
     // And a deep chain without a cycle has exact shares at the bottom.
     const chain = Array.from({ length: 20000 }, (_, i) => s(`c${i}`, `C${i}`, i === 0 ? undefined : `c${i - 1}`, i === 19999 ? "50" : "100"));
     expect(structurePercent(buildForest(chain, []), "c19999")).toBe("50");

@@ -216,3 +216,38 @@ export function assetsBelow<A extends AssetInput>(forest: StructureForest<Struct
   const ids = [id, ...descendantsOf(forest, id)];
   return ids.flatMap((s) => [...(forest.assets.get(s) ?? [])]);
 }
+
+/** The key of an asset's row in the tab's tree (structures' rows are keyed by their ids). */
+export const assetRowKey = (id: string) => `asset:${id}`;
+
+/**
+ * The tree's rows in the order the tab shows them, depth first: each structure, the structures it
+ * owns, then the assets it holds; the roots' trees, then each cycle's from its first structure.
+ * Inside a cycle the walk stops where it came back to, as the tab's does. Iterative, like the rest
+ * of this file: a chain of any length draws no stack.
+ */
+export function shownRowKeys(forest: StructureForest): string[] {
+  const out: string[] = [];
+  // A structure has one owner, so within a walk "already seen" is "on the path down".
+  const seen = new Set<string>();
+  type Step = { structure: StructureInput } | { assetsOf: string };
+  const walk = (top: StructureInput) => {
+    const stack: Step[] = [{ structure: top }];
+    for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+      if ("assetsOf" in step) {
+        for (const a of forest.assets.get(step.assetsOf) ?? []) out.push(assetRowKey(a.id));
+        continue;
+      }
+      const { id } = step.structure;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push(id);
+      stack.push({ assetsOf: id });
+      const children = forest.children.get(id) ?? [];
+      for (let i = children.length - 1; i >= 0; i--) stack.push({ structure: children[i]! });
+    }
+  };
+  for (const r of forest.roots) walk(r);
+  for (const cycle of forest.cycles) walk(cycle[0]!);
+  return out;
+}
