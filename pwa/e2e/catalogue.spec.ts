@@ -193,10 +193,16 @@ test.describe("the UI kit catalogue", () => {
     await header.getByRole("button").click();
     await expect(header).toHaveAttribute("aria-sort", "descending");
     await expect(table.locator('[role="row"][aria-rowindex="2"] [role="cell"]').first()).toHaveText("Activo 10000");
+    // Focus on the first row's actions, then the table scrolled to its end: that row stays in
+    // the DOM, focused (ui/keepFocusedRow.ts), so the next Tab goes on from it, not from the page's top.
+    const firstActions = table.getByRole("button", { name: "Acciones de Activo 10000" });
+    await firstActions.focus();
     const viewport = page.getByRole("region", { name: "Activos de ejemplo" });
     await viewport.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await expect(table.locator('[role="row"][aria-rowindex="10001"]')).toBeVisible();
     expect(await rows.count()).toBeLessThan(60);
+    await expect(firstActions).toBeFocused();
+    await expect(table.locator('[role="row"][aria-rowindex="2"]')).toHaveCount(1);
   });
 
   test("the catalogue is only in the e2e build, never in the production build", async ({ request }) => {

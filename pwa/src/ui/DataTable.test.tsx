@@ -63,6 +63,34 @@ describe("DataTable", () => {
     expect(Math.min(...indexes)).toBeGreaterThan(4900);
   });
 
+  test("the row that holds focus stays rendered while scrolled out of the window, until focus leaves the table", () => {
+    renderWithI18n(
+      <>
+        <DataTable label="Activos" rows={ROWS} columns={COLUMNS} rowKey={(a) => a.id} rowLabel={(a) => a.name} rowActions={() => <MenuItem onSelect={() => undefined}>Editar</MenuItem>} />
+        <button type="button">Fuera</button>
+      </>,
+    );
+    const viewport = screen.getByRole("region", { name: "Activos" });
+    const actions = screen.getByRole("button", { name: "Acciones de Activo 00001" });
+    act(() => actions.focus());
+    const scrollTo = (top: number) =>
+      act(() => {
+        viewport.scrollTop = top;
+        fireEvent.scroll(viewport);
+      });
+    scrollTo(44 * 5000);
+    const indexes = () => bodyRows().map((r) => Number(r.getAttribute("aria-rowindex")));
+    // The window moved, and row 3 (Activo 00001) is still there, focused, in its place in the order.
+    expect(Math.min(...indexes().filter((i) => i !== 3))).toBeGreaterThan(4900);
+    expect(indexes()[0]).toBe(3);
+    expect(actions.isConnected).toBe(true);
+    expect(document.activeElement).toBe(actions);
+    // Focus elsewhere: the next window no longer keeps it.
+    act(() => screen.getByRole("button", { name: "Fuera" }).focus());
+    scrollTo(44 * 6000);
+    expect(indexes()).not.toContain(3);
+  });
+
   test("sorting: aria-sort on the header, ascending then descending, decimals in numeric order", () => {
     const rows = ROWS.slice(0, 5);
     renderWithI18n(<DataTable label="Activos" rows={rows} columns={COLUMNS} rowKey={(a) => a.id} />);

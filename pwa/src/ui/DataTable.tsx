@@ -24,6 +24,7 @@ import styles from "./DataTable.module.css";
 import { DropdownMenu } from "./DropdownMenu";
 import { EmptyState } from "./EmptyState";
 import { useFocusKeeper } from "./focusKeeper";
+import { useKeepFocusedRow } from "./keepFocusedRow";
 
 export type SortDirection = "ascending" | "descending";
 export interface SortState {
@@ -128,6 +129,9 @@ export function DataTable<Row>({
   // with none left, to the table's viewport (focusKeeper.ts).
   useFocusKeeper(viewport, sorted, rowKey);
 
+  // The row that holds focus stays rendered while it is scrolled out of view (keepFocusedRow.ts).
+  const keep = useKeepFocusedRow(sorted, rowKey);
+
   // The virtualizer is mutable by design; this component is not memoized by the compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -136,6 +140,7 @@ export function DataTable<Row>({
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     initialRect: { width: 0, height },
+    rangeExtractor: keep.rangeExtractor,
   });
 
   function toggleSort(column: DataTableColumn<Row>) {
@@ -154,7 +159,7 @@ export function DataTable<Row>({
 
   return (
     <div className={cx(styles.frame, className)} style={frameStyle} data-testid={rest["data-testid"]}>
-      <div ref={viewport} className={styles.viewport} tabIndex={0} role="region" aria-label={label}>
+      <div ref={viewport} className={styles.viewport} tabIndex={0} role="region" aria-label={label} onFocus={keep.onFocus} onBlur={keep.onBlur}>
         <div role="table" aria-label={label} aria-rowcount={sorted.length + 1} aria-colcount={colCount} className={styles.table}>
           <div role="rowgroup">
             <div role="row" aria-rowindex={1} className={cx(styles.row, styles.head)}>

@@ -16,6 +16,7 @@ import { MAIN_SCROLL_ID } from "../../../router/config";
 import { PHONE_QUERY, useMediaQuery } from "../../../shell/useMediaQuery";
 import { buttonClass } from "../../../ui/Button";
 import { cx } from "../../../ui/cx";
+import { useKeepFocusedRow } from "../../../ui/keepFocusedRow";
 import { MoneyText, MoneyTotalsText } from "../common/MoneyText";
 import { flattenGroups, type ListGroup } from "./listModel";
 import styles from "./AssetList.module.css";
@@ -58,6 +59,8 @@ function offsetWithin(element: HTMLElement, scroller: HTMLElement): number {
   return element.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
 }
 
+const flatRowKey = (row: { key: string }) => row.key;
+
 export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers = true, categoryLabel, query, canEdit }: GroupedAssetTableProps) {
   const { t } = useTranslation();
   const phone = useMediaQuery(PHONE_QUERY);
@@ -85,6 +88,9 @@ export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers 
     return () => observer.disconnect();
   }, []);
 
+  // The row that holds focus stays rendered while scrolled out of view (ui/keepFocusedRow.ts).
+  const keep = useKeepFocusedRow(rows, flatRowKey);
+
   // The virtualizer is mutable by design; this component is not memoized by the compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -95,11 +101,12 @@ export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers 
     overscan: 10,
     scrollMargin,
     initialRect: { width: 0, height: typeof window === "undefined" ? 800 : window.innerHeight },
+    rangeExtractor: keep.rangeExtractor,
   });
 
   return (
     <div className={styles.tableFrame} data-testid="asset-table" data-query={query} data-rows={assetCount}>
-      <div role="table" aria-label={label} aria-rowcount={rows.length + 1} aria-colcount={4} className={styles.table}>
+      <div role="table" aria-label={label} aria-rowcount={rows.length + 1} aria-colcount={4} className={styles.table} onFocus={keep.onFocus} onBlur={keep.onBlur}>
         <div role="rowgroup" className={styles.headRow}>
           <div role="row" aria-rowindex={1} className={cx(styles.grid, styles.head)}>
             <div role="columnheader" aria-colindex={1} className={styles.headCell}>
@@ -124,6 +131,7 @@ export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers 
               return (
                 <GroupRow
                   key={row.key}
+                  rowKey={row.key}
                   index={item.index}
                   group={row.group}
                   collapsed={row.collapsed}
@@ -136,6 +144,7 @@ export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers 
             return (
               <AssetRow
                 key={row.key}
+                rowKey={row.key}
                 index={item.index}
                 asset={row.item}
                 category={categoryLabel(row.item)}
@@ -153,6 +162,8 @@ export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers 
 
 interface RowProps {
   index: number;
+  /** The row's key (data-row-key: the row holding focus stays rendered, keepFocusedRow.ts). */
+  rowKey: string;
   /** Offset and height (runtime layout values of the virtualised rows). */
   top: number;
   height: number;
@@ -161,6 +172,7 @@ interface RowProps {
 // Rows are memoised: while typing, the rows still shown keep their props and are not rendered again.
 const GroupRow = memo(function GroupRow({
   index,
+  rowKey,
   group,
   collapsed,
   onToggle,
@@ -192,6 +204,8 @@ const GroupRow = memo(function GroupRow({
       className={cx(styles.row, styles.groupRow)}
       style={{ transform: `translateY(${top}px)`, height }}
       data-testid="asset-group"
+      data-row-key={rowKey}
+      data-index={index}
       data-group-id={group.id}
       data-collapsed={collapsed}
     >
@@ -224,7 +238,7 @@ const GroupRow = memo(function GroupRow({
   );
 });
 
-const AssetRow = memo(function AssetRow({ index, asset, category, canEdit, top, height }: RowProps & { asset: AssetRec; category: string; canEdit: boolean }) {
+const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdit, top, height }: RowProps & { asset: AssetRec; category: string; canEdit: boolean }) {
   const { t } = useTranslation();
   const name = asset.fields.name;
   const value = participationValueOf(asset.fields);
@@ -232,7 +246,7 @@ const AssetRow = memo(function AssetRow({ index, asset, category, canEdit, top, 
   return (
     <div role="row" aria-rowindex={index + 2} className={cx(styles.row, styles.grid, styles.assetRow)}
       style={{ transform: `translateY(${top}px)`, height }}
-      data-testid="asset-row" data-asset-id={asset.id}>
+      data-testid="asset-row" data-asset-id={asset.id} data-row-key={rowKey} data-index={index}>
       <div role="cell" aria-colindex={1} className={styles.nameCell}>
         <Link to="/assets/$assetId" params={params} search={{ tab: "details" }} className={styles.nameLink} data-testid="asset-name">
           {name}
