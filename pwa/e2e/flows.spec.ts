@@ -145,9 +145,12 @@ test.describe("flows", () => {
     await screen.form.getByRole("button", { name: "Añadir flujo" }).click();
     await expect(screen.form).toBeHidden();
     await screen.create({ name: "IBI", direction: "Salida", amount: "600", frequency: "Anual", start: "01/06/2025", asset: "Piso en Vigo" });
+    // The form's dialog closed: focus is back on what opened it, not on the page (ui/Dialog.tsx).
+    await expect(a.page.getByTestId("flow-new")).toBeFocused();
 
     // Edit online.
     await screen.edit("Alquiler del piso", { amount: "1.100" });
+    await expect(screen.row("Alquiler del piso").getByTestId("flow-name")).toBeFocused();
     expect(await screen.amountOf("Alquiler del piso")).toBe(euros("1100"));
 
     // The projections, against the same flows counted by the domain code.

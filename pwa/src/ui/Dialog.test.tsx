@@ -1,8 +1,9 @@
-import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { useState } from "react";
 import { describe, expect, test, vi } from "vitest";
 import { Button } from "./Button";
 import { AlertDialog, Dialog, DialogClose, confirmationMatches } from "./Dialog";
+import { DropdownMenu, MenuItem } from "./DropdownMenu";
 import { renderWithI18n } from "./testing";
 
 describe("confirmationMatches", () => {
@@ -91,5 +92,57 @@ describe("Dialog", () => {
     expect(dialog.isConnected).toBe(false);
     // Radix's focus scope hands focus back in a zero-delay timer after it unmounts.
     await waitFor(() => expect(document.activeElement).toBe(trigger));
+  });
+});
+
+describe("focus back to what opened a dialog without a Trigger", () => {
+  function Opened({ by }: { by: "button" | "menu" }) {
+    const [open, setOpen] = useState(false);
+    return (
+      <>
+        {by === "button" ? (
+          <Button onClick={() => setOpen(true)}>Nuevo flujo</Button>
+        ) : (
+          <DropdownMenu trigger={<Button>Acciones</Button>}>
+            <MenuItem onSelect={() => setOpen(true)}>Editar</MenuItem>
+          </DropdownMenu>
+        )}
+        <Dialog
+          open={open}
+          onOpenChange={setOpen}
+          title="Flujo"
+          footer={
+            <DialogClose>
+              <Button>Cancelar</Button>
+            </DialogClose>
+          }
+        >
+          <input aria-label="Nombre" data-autofocus="" />
+        </Dialog>
+      </>
+    );
+  }
+
+  test("a dialog opened by a button's handler gives focus back to that button", async () => {
+    renderWithI18n(<Opened by="button" />, "es");
+    const opener = screen.getByRole("button", { name: "Nuevo flujo" });
+    act(() => opener.focus());
+    await act(async () => fireEvent.click(opener));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Nombre" })));
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Cancelar" })));
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  test("a dialog opened from a menu's item gives focus back to the menu's button, even when the menu was opened by pointer", async () => {
+    renderWithI18n(<Opened by="menu" />, "es");
+    const menuButton = screen.getByRole("button", { name: "Acciones" });
+    await act(async () => {
+      fireEvent.pointerDown(menuButton, { button: 0, pointerType: "mouse" });
+    });
+    const menu = await screen.findByRole("menu");
+    await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Editar" })));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Nombre" })));
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Cancelar" })));
+    await waitFor(() => expect(document.activeElement).toBe(menuButton));
   });
 });

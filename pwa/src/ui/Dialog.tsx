@@ -1,11 +1,17 @@
 // Dialog (a modal window over the page) and AlertDialog (a confirmation that cannot be dismissed by
 // clicking outside; for destructive actions, optionally type-to-confirm), on Radix UI: focus moves
 // in on open (to the element marked data-autofocus, else the first focusable), stays inside, and
-// returns to the trigger on close; Escape closes; the title labels the dialog and the description
+// returns on close to what opened it; Escape closes; the title labels the dialog and the description
 // describes it.
+//
+// What opened it: Radix gives focus back only to its own Trigger, but most dialogs here are opened
+// by state (a button's handler, a row's menu item, an answer of the server). So the kit remembers
+// what had focus when a dialog opened; for an item of a menu, the menu's button (the item is gone
+// by then, and a menu opened by pointer never focused its button). When that element is gone on
+// close (the row deleted), focus is left to the list's focus keeper (focusKeeper.ts).
 import { AlertDialog as RadixAlertDialog, Dialog as RadixDialog } from "radix-ui";
 import { TriangleAlert, X } from "lucide-react";
-import { useId, useState, type ReactElement, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Button, IconButton } from "./Button";
 import { cx } from "./cx";
@@ -22,6 +28,51 @@ function focusMarked(event: Event) {
     event.preventDefault();
     marked.focus();
   }
+}
+
+// The element that last had focus, as a menu's item counts its menu's button; kept by one listener
+// for the whole page, so that a dialog opened after its opener was removed still knows it.
+let lastFocused: HTMLElement | null = null;
+let listening = false;
+
+function opener(element: Element): HTMLElement | null {
+  const menu = element.closest('[role="menu"]');
+  if (menu === null) return element instanceof HTMLElement ? element : null;
+  if (menu.id === "") return null;
+  return [...document.querySelectorAll<HTMLElement>("[aria-controls]")].find((c) => c.getAttribute("aria-controls") === menu.id) ?? null;
+}
+
+function listenForFocus() {
+  if (listening) return;
+  listening = true;
+  document.addEventListener(
+    "focus",
+    (event) => {
+      if (event.target instanceof Element && event.target !== document.body) lastFocused = opener(event.target) ?? lastFocused;
+    },
+    true,
+  );
+}
+
+/** The Content's focus handlers: remember the opener when it opens, give focus back when it closes. */
+function useReturnFocus() {
+  const from = useRef<HTMLElement | null>(null);
+  useEffect(listenForFocus, []);
+  return {
+    onOpenAutoFocus(event: Event) {
+      const active = document.activeElement;
+      from.current = active instanceof Element && active !== document.body && active.isConnected ? opener(active) : lastFocused;
+      focusMarked(event);
+    },
+    onCloseAutoFocus(event: Event) {
+      const back = from.current;
+      from.current = null;
+      // Otherwise Radix's own: its Trigger, when the dialog has one.
+      if (!back?.isConnected) return;
+      event.preventDefault();
+      back.focus();
+    },
+  };
 }
 
 export interface DialogProps {
@@ -44,6 +95,7 @@ export interface DialogProps {
 
 export function Dialog({ open, onOpenChange, trigger, title, description, footer, size = "sm", showClose = true, className, children, ...rest }: DialogProps) {
   const { t } = useTranslation();
+  const returnFocus = useReturnFocus();
   return (
     <RadixDialog.Root {...(open !== undefined ? { open } : {})} onOpenChange={onOpenChange}>
       {trigger && <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger>}
@@ -51,7 +103,8 @@ export function Dialog({ open, onOpenChange, trigger, title, description, footer
         <RadixDialog.Overlay className={styles.backdrop} />
         <RadixDialog.Content
           className={cx(styles.dialog, size !== "sm" && styles[size], className)}
-          onOpenAutoFocus={focusMarked}
+          onOpenAutoFocus={returnFocus.onOpenAutoFocus}
+          onCloseAutoFocus={returnFocus.onCloseAutoFocus}
           data-testid={rest["data-testid"]}
           {...(description ? {} : { "aria-describedby": undefined })}
         >
@@ -186,6 +239,7 @@ export function AlertDialog({
   const [typed, setTyped] = useState("");
   const formId = useId();
   const confirmed = confirmText === undefined || confirmationMatches(typed, confirmText, confirmTextOptions);
+  const returnFocus = useReturnFocus();
 
   function openChange(next: boolean) {
     if (!next) setTyped("");
@@ -199,7 +253,8 @@ export function AlertDialog({
         <RadixAlertDialog.Overlay className={styles.backdrop} />
         <RadixAlertDialog.Content
           className={styles.dialog}
-          onOpenAutoFocus={focusMarked}
+          onOpenAutoFocus={returnFocus.onOpenAutoFocus}
+          onCloseAutoFocus={returnFocus.onCloseAutoFocus}
           data-testid={rest["data-testid"]}
           {...(description ? {} : { "aria-describedby": undefined })}
         >
