@@ -8,8 +8,8 @@
 // Rows are the container's elements with data-row-key; a control is found again by its
 // data-control, else by its position among the row's focusable elements; a row without that control
 // (rows of one list need not offer the same ones) gets focus on its first control, and a row with
-// none is passed over. Nothing happens when focus
-// is somewhere else by then (the user moved on): only focus that went with the row is given back.
+// none is passed over. Nothing happens when focus is somewhere else by then (the user moved on):
+// only focus that went with the row is given back.
 import { useEffect, useRef, type RefObject } from "react";
 
 const FOCUSABLE = "a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]";
