@@ -5,19 +5,11 @@ import type { AssetRec } from "../../../assets/hooks";
 import { MAIN_SCROLL_ID } from "../../../router/config";
 import { renderWithI18n } from "../../../ui/testing";
 import { GroupedAssetTable, type TableGroup } from "./GroupedAssetTable";
+import { assetRec } from "./testAssets";
 
-const ASSETS: AssetRec[] = Array.from({ length: 2000 }, (_, i) => ({
-  collection: "assets",
-  id: `a${i}`,
-  workspaceId: "w",
-  fields: { name: `Activo ${String(i).padStart(4, "0")}`, assetClass: "investment", category: "funds", currency: "EUR", participation: "100", currentValue: "10" },
-  clocks: {},
-  deleted: false,
-  unseenByDelete: [],
-  pending: 0,
-  rejected: 0,
-  conflicts: 0,
-})) as unknown as AssetRec[];
+const ASSETS: AssetRec[] = Array.from({ length: 2000 }, (_, i) =>
+  assetRec(`a${i}`, { name: `Activo ${String(i).padStart(4, "0")}`, assetClass: "investments", category: "funds", currentValue: "10" }),
+);
 
 const GROUPS: TableGroup[] = [{ id: 3, label: "Inversiones", items: ASSETS, totals: [] }];
 

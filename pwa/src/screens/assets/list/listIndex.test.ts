@@ -1,24 +1,11 @@
 import { describe, expect, test } from "vitest";
-import type { AssetRec } from "../../../assets/hooks";
 import { sumByCurrency } from "../../../assets/money";
 import { participationValueOf } from "../../../assets/participation";
 import { assetSearchText, searchAssets } from "../../../assets/search";
 import { buildListIndex, sumUnits, toUnits, unitsToDecimal } from "./listIndex";
+import { assetRec } from "./testAssets";
 
-function asset(id: string, fields: Partial<AssetRec["fields"]>): AssetRec {
-  return {
-    collection: "assets",
-    id,
-    workspaceId: "w",
-    fields: { name: "Activo", assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100", ...fields } as AssetRec["fields"],
-    clocks: {},
-    deleted: false,
-    unseenByDelete: [],
-    pending: 0,
-    rejected: 0,
-    conflicts: 0,
-  };
-}
+const asset = assetRec;
 
 const ctx = { categoryLabel: (code: string) => (code === "residential" ? "Residencial" : code) };
 
