@@ -16,6 +16,7 @@ import { useTranslation } from "react-i18next";
 import { Button, IconButton } from "./Button";
 import { cx } from "./cx";
 import { Field } from "./Field";
+import { controllerOf, focusLost } from "./focusKeeper";
 import styles from "./Overlay.module.css";
 import { TextInput } from "./TextInput";
 
@@ -38,8 +39,7 @@ let listening = false;
 function opener(element: Element): HTMLElement | null {
   const menu = element.closest('[role="menu"]');
   if (menu === null) return element instanceof HTMLElement ? element : null;
-  if (menu.id === "") return null;
-  return [...document.querySelectorAll<HTMLElement>("[aria-controls]")].find((c) => c.getAttribute("aria-controls") === menu.id) ?? null;
+  return controllerOf(menu);
 }
 
 function listenForFocus() {
@@ -61,7 +61,7 @@ function useReturnFocus() {
   return {
     onOpenAutoFocus(event: Event) {
       const active = document.activeElement;
-      from.current = active instanceof Element && active !== document.body && active.isConnected ? opener(active) : lastFocused;
+      from.current = active === null || focusLost() ? lastFocused : opener(active);
       focusMarked(event);
     },
     onCloseAutoFocus(event: Event) {

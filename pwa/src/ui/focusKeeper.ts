@@ -14,7 +14,7 @@ import { useEffect, useRef, type RefObject } from "react";
 
 const FOCUSABLE = "a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]";
 /** Where focus goes for a moment while a row's action runs (its menu, its confirmation dialog). */
-const TRANSIENT = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]';
+export const TRANSIENT = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]';
 
 interface Held {
   key: string;
@@ -33,6 +33,13 @@ interface Pending {
   control: string | number;
   list: Element | null;
   parent: string | null;
+}
+
+/** The element that controls `element` (aria-controls names its id): a menu's or a listbox's
+ * button, which a menu opened by pointer never gave focus to. */
+export function controllerOf(element: Element): HTMLElement | null {
+  if (element.id === "") return null;
+  return [...document.querySelectorAll<HTMLElement>("[aria-controls]")].find((c) => c.getAttribute("aria-controls") === element.id) ?? null;
 }
 
 function rowOf(container: HTMLElement, target: Element): HTMLElement | null {
@@ -64,7 +71,8 @@ function findControl(row: HTMLElement, control: string | number): HTMLElement | 
   return all[control] ?? all[0] ?? null;
 }
 
-function lost(): boolean {
+/** Whether focus has fallen to the page: on <body>, or on an element no longer in it. */
+export function focusLost(): boolean {
   const active = document.activeElement;
   return active === null || active === document.body || !active.isConnected;
 }
@@ -108,9 +116,9 @@ export function useFocusKeeper<Row>(container: RefObject<HTMLElement | null>, ro
         return;
       }
       // A row's menu opened by pointer: its button never had focus, but it controls the menu.
-      const opener = transient.id === "" ? undefined : [...root.querySelectorAll("[aria-controls]")].find((c) => c.getAttribute("aria-controls") === transient.id);
-      const openerRow = opener === undefined ? null : rowOf(root, opener);
-      if (opener !== undefined && openerRow !== null) held.current = heldAt(root, openerRow, opener);
+      const opener = controllerOf(transient);
+      const openerRow = opener === null ? null : rowOf(root, opener);
+      if (opener !== null && openerRow !== null) held.current = heldAt(root, openerRow, opener);
     };
     // "focus" in the capture phase: every element's, like focusin (which not every DOM dispatches).
     document.addEventListener("focus", onFocusIn, true);
@@ -134,7 +142,7 @@ export function useFocusKeeper<Row>(container: RefObject<HTMLElement | null>, ro
       const want = pending.current;
       const root = container.current;
       if (want === null || root === null) return true;
-      if (!lost()) {
+      if (!focusLost()) {
         // Still in the row's dialog or menu: wait for it to close; anywhere else: the user moved on.
         if (document.activeElement?.closest(TRANSIENT)) return false;
         pending.current = null;

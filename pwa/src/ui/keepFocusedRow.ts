@@ -8,8 +8,7 @@
 //   <div onFocus={keep.onFocus} onBlur={keep.onBlur}> … rows with data-row-key and data-index … </div>
 import { defaultRangeExtractor, type Range } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, type FocusEvent } from "react";
-
-const TRANSIENT = '[role="menu"], [role="dialog"], [role="alertdialog"], [role="listbox"]';
+import { TRANSIENT } from "./focusKeeper";
 
 export interface KeepFocusedRow {
   rangeExtractor: (range: Range) => number[];

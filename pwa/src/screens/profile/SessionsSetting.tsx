@@ -11,7 +11,7 @@ import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
-import { useFocusKeeper } from "../../ui/focusKeeper";
+import { focusLost, useFocusKeeper } from "../../ui/focusKeeper";
 import styles from "./profile.module.css";
 
 const NONE: SessionInfo[] = [];
@@ -36,8 +36,7 @@ export function SessionsSetting() {
   useFocusKeeper(root, sessions.data ?? NONE, sessionKey, TITLE_FALLBACK);
   const focusTitleIfLost = () =>
     setTimeout(() => {
-      const active = document.activeElement;
-      if (active === null || active === document.body || !active.isConnected) title.current?.focus();
+      if (focusLost()) title.current?.focus();
     }, 0);
 
   return (
