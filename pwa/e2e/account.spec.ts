@@ -249,6 +249,9 @@ visitorTest.describe("account security (issue 11)", () => {
     await page.goto("/signin");
     await page.getByRole("link", { name: "¿Has olvidado la contraseña?" }).click();
     await expect(page).toHaveURL(/\/password\/forgot$/);
+    // The URL changes before the screen's code has loaded, and the sign-in screen, still shown until
+    // then, has a field of the same name: wait for the new screen before typing.
+    await expect(page.getByRole("heading", { name: "Restablecer la contraseña" })).toBeVisible();
     await page.getByLabel("Correo electrónico").fill(account.email);
     await page.getByRole("button", { name: "Enviar" }).click();
     await expect(page.getByRole("heading", { name: "Revisa tu correo" })).toBeVisible();
