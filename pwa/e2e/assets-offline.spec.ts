@@ -8,6 +8,7 @@
 // with its figures left out, and fixed from one device; the same field changed on both is shown in
 // the form where it is edited, with who wrote the value that lost, and restored.
 import { AppShell } from "./support/app-shell";
+import { UserMenu } from "./support/auth-pages";
 import { StructuresTab } from "./support/structures-page";
 import { expect, syncTest as test, type Device } from "./support/sync-fixtures";
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
@@ -134,6 +135,43 @@ test.describe("assets and legal structures offline", () => {
     await expect(tabB.asset("Local en A Coruña")).toHaveCount(0);
     const onB = await SyncTestPage.beside(b.page);
     await expect(onB.record(shop)).toHaveAttribute("data-deleted", "true");
+    await expect(onB.record(flat)).toHaveAttribute("data-deleted", "false");
+  });
+
+  test("signing out with a change the server does not have asks first, and says so once it has been sent", async ({ devices }) => {
+    const a = await devices.open();
+    const { indicator } = await openOnline(a);
+    const commands = await SyncTestPage.beside(a.page);
+    await commands.status.toHaveState("synced");
+    await a.context.setOffline(true);
+    await indicator.toHaveState("offline");
+    const flat = await commands.create("assets", { name: "Piso en Lugo", assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100" });
+
+    // Signing out would wipe the device, and with it the change: the user is asked, and may wait.
+    const menu = new UserMenu(a.page);
+    await menu.choose("Cerrar sesión");
+    const unsent = a.page.getByRole("alertdialog", { name: "Hay cambios sin enviar" });
+    await expect(unsent.getByTestId("unsent-pending")).toHaveText("1 cambio hecho en este dispositivo aún no ha llegado al servidor.");
+    await expect(unsent).toContainText("Sin conexión no se pueden enviar");
+    await expect(unsent.getByRole("button", { name: "Cerrar sesión y perderlos" })).toBeVisible();
+    await unsent.getByRole("button", { name: "Esperar" }).click();
+    await expect(unsent).toBeHidden();
+    await expect(menu.button).toBeFocused();
+    await expect(a.page).not.toHaveURL(/\/signin/);
+
+    // Asked again; back online, the change is sent while the question is open, and it says so.
+    await menu.choose("Cerrar sesión");
+    await expect(unsent).toBeVisible();
+    await a.context.setOffline(false);
+    const safe = a.page.getByRole("alertdialog", { name: "Ya se ha enviado todo" });
+    await expect(safe).toContainText("puedes cerrar la sesión sin perder nada");
+    await safe.getByRole("button", { name: "Cerrar sesión" }).click();
+    await expect(a.page).toHaveURL(/\/signin$/);
+
+    // The server has it: another device, starting from the server, holds the asset.
+    const b = await devices.open();
+    await b.page.goto("/");
+    const onB = await SyncTestPage.beside(b.page);
     await expect(onB.record(flat)).toHaveAttribute("data-deleted", "false");
   });
 
