@@ -20,6 +20,17 @@ export const SIGNED_OUT_MARKER = "patrimonio.signedOut";
  * engine) closes it and stops writing, so the deletion is not blocked or undone.
  */
 export const SIGN_OUT_EVENT = "patrimonio:sign-out";
+/**
+ * Dispatched on window when this tab's session ends or changes hands without this tab signing out
+ * (it expired, another device ended it, someone signs in): what the tab holds in memory for the
+ * previous session (unlocked vaults) goes. The device database stays: changes not sent yet are kept.
+ */
+export const SESSION_CHANGED_EVENT = "patrimonio:session-changed";
+
+/** Tells this tab that the session ended or changed hands (SESSION_CHANGED_EVENT). */
+export function announceSessionChanged(): void {
+  if (typeof window !== "undefined") window.dispatchEvent(new Event(SESSION_CHANGED_EVENT));
+}
 
 export interface SignOutDeps {
   api: ApiClient;

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { SESSION_CHANGED_EVENT } from "../auth/signOut";
 import { createFakeServer, fakeMe } from "../test/fakeServer";
 import { renderApp } from "../test/renderApp";
 import { queryKeys } from "../api/queries";
@@ -178,5 +179,20 @@ describe("a session that ends while a screen is open", () => {
     await act(() => queryClient.invalidateQueries({ queryKey: queryKeys.me }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
     expect(router.state.location.search).toMatchObject({ redirect: "/profile" });
+  });
+
+  test("tells the tab, so that what it unlocked for that session locks", async () => {
+    const { queryClient, server } = await renderApp("/profile", "es");
+    await screen.findByTestId("app-shell");
+    const changed = vi.fn();
+    window.addEventListener(SESSION_CHANGED_EVENT, changed);
+    try {
+      expect(changed).not.toHaveBeenCalled();
+      server.state.me = null;
+      await act(() => queryClient.invalidateQueries({ queryKey: queryKeys.me }));
+      await waitFor(() => expect(changed).toHaveBeenCalledTimes(1));
+    } finally {
+      window.removeEventListener(SESSION_CHANGED_EVENT, changed);
+    }
   });
 });

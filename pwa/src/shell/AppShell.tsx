@@ -5,6 +5,7 @@
 import { Outlet, useRouter } from "@tanstack/react-router";
 import { use, useEffect, useRef, useState, type ReactNode } from "react";
 import { useMe } from "../api/queries";
+import { announceSessionChanged } from "../auth/signOut";
 import { MAIN_SCROLL_ID } from "../router/config";
 import styles from "./AppShell.module.css";
 import { DevicePreferences } from "./DevicePreferences";
@@ -23,13 +24,18 @@ const SIDEBAR_ID = "app-sidebar";
  * When the session ends while a screen is open (the server closed the sync socket with 4401, another
  * device signed this one out, an admin disabled the account), the user query turns null; the routes'
  * guards run again at once, so the screen gives way to sign-in (and back here after it) instead of
- * staying until the next navigation. Nothing is wiped: changes not sent yet stay on the device.
+ * staying until the next navigation. Nothing is wiped: changes not sent yet stay on the device. The
+ * vaults unlocked in this tab lock (announceSessionChanged): whoever signs in next does not find them
+ * open.
  */
 function useLeaveWhenSignedOut(me: unknown) {
   const router = useRouter({ warn: false });
   const signedIn = useRef(me != null);
   useEffect(() => {
-    if (signedIn.current && me === null) void router?.invalidate();
+    if (signedIn.current && me === null) {
+      announceSessionChanged();
+      void router?.invalidate();
+    }
     signedIn.current = me != null;
   }, [me, router]);
 }

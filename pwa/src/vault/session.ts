@@ -1,9 +1,12 @@
 // The unlocked vaults of this tab, in memory only (never localStorage, IndexedDB or a worker): a
-// reload, closing the tab, signing out or 5 minutes without any use (IDLE_LOCK_MS: no key press,
-// click or touch in the app) locks every vault again. Each workspace has its own vault.
+// reload, closing the tab, signing out, the session ending or changing hands in this tab, or 5
+// minutes without any use (IDLE_LOCK_MS: no key press, click or touch in the app) locks every vault
+// again. Each workspace has its own vault. The idle time is measured by the clock, not only by a
+// timer: timers stand still while the computer sleeps, so the first use after waking up (or the tab
+// coming back into view) locks a vault whose 5 minutes have passed, before that use reaches the app.
 import type { VaultKey } from "@patrimonio/shared-schema";
 import { useSyncExternalStore } from "react";
-import { SIGN_OUT_EVENT } from "../auth/signOut";
+import { SESSION_CHANGED_EVENT, SIGN_OUT_EVENT } from "../auth/signOut";
 import type { SessionKey } from "./cipher";
 import { unwrapVaultKey, WrongPassphraseError } from "./keys";
 
@@ -24,6 +27,8 @@ export interface StoredVaultKey {
 }
 
 const ACTIVITY = ["pointerdown", "keydown", "touchstart", "wheel"] as const;
+/** The tab coming back (into view, or the window into focus): the idle time is checked. */
+const RETURN = ["visibilitychange", "focus"] as const;
 
 export class VaultSession {
   #open = new Map<string, UnlockedVault>();
@@ -32,11 +37,16 @@ export class VaultSession {
   #version = 0;
   #idleMs: number;
   #target: EventTarget | undefined;
+  #now: () => number;
+  /** When the app was last used while a vault was open (by #now). */
+  #lastUse = 0;
 
-  constructor(options: { idleMs?: number; target?: EventTarget } = {}) {
+  constructor(options: { idleMs?: number; target?: EventTarget; now?: () => number } = {}) {
     this.#idleMs = options.idleMs ?? IDLE_LOCK_MS;
     this.#target = options.target;
+    this.#now = options.now ?? Date.now;
     this.#target?.addEventListener(SIGN_OUT_EVENT, () => this.lockAll());
+    this.#target?.addEventListener(SESSION_CHANGED_EVENT, () => this.lockAll());
   }
 
   /** Opens the workspace's vault with the passphrase: every record it opens contributes its key.
@@ -66,7 +76,13 @@ export class VaultSession {
   }
 
   get(workspaceId: string | undefined): UnlockedVault | undefined {
-    return workspaceId === undefined ? undefined : this.#open.get(workspaceId);
+    if (workspaceId === undefined || this.#open.size === 0) return undefined;
+    if (this.#idle()) {
+      // Its time ran out while the timer stood still: locked (the listeners hear it just after).
+      queueMicrotask(() => this.#lockIfIdle());
+      return undefined;
+    }
+    return this.#open.get(workspaceId);
   }
 
   lock(workspaceId: string): void {
@@ -79,12 +95,29 @@ export class VaultSession {
     this.#changed();
   }
 
-  /** Use of the app: restarts the idle countdown while any vault is open. */
+  /** Use of the app: restarts the idle countdown while any vault is open, unless its time has run
+   * out already (the computer slept): then it locks them. */
   touch = (): void => {
-    if (this.#open.size === 0) return;
+    if (this.#open.size === 0 || this.#lockIfIdle()) return;
+    this.#lastUse = this.#now();
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.lockAll(), this.#idleMs);
   };
+
+  /** The tab came back: lock what has been idle too long, without counting this as a use. */
+  #returned = (): void => {
+    this.#lockIfIdle();
+  };
+
+  #idle(): boolean {
+    return this.#open.size > 0 && this.#now() - this.#lastUse >= this.#idleMs;
+  }
+
+  #lockIfIdle(): boolean {
+    if (!this.#idle()) return false;
+    this.lockAll();
+    return true;
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.#listeners.add(listener);
@@ -105,8 +138,12 @@ export class VaultSession {
       clearTimeout(this.#timer);
       this.#timer = undefined;
       if (t) for (const e of ACTIVITY) t.removeEventListener(e, this.touch, true);
+      if (t) for (const e of RETURN) t.removeEventListener(e, this.#returned, true);
     } else {
       if (t) for (const e of ACTIVITY) t.addEventListener(e, this.touch, { capture: true, passive: true });
+      if (t) for (const e of RETURN) t.addEventListener(e, this.#returned, { capture: true, passive: true });
+      // Opening a vault is a use of the app.
+      this.#lastUse = this.#now();
       this.touch();
     }
     for (const l of [...this.#listeners]) l();

@@ -10,6 +10,7 @@ import { fromBase64url, toBase64url } from "./base64url";
 import { openField, sealField, VaultOpenError } from "./cipher";
 import { createVaultKey, DEFAULT_KDF, rewrapVaultKey, unwrapVaultKey, WrongPassphraseError } from "./keys";
 import { sealerOf } from "./sealer";
+import { SESSION_CHANGED_EVENT } from "../auth/signOut";
 import { IDLE_LOCK_MS, VaultSession } from "./session";
 import { passphraseStrength } from "./strength";
 
@@ -134,6 +135,51 @@ describe("session", () => {
     target.dispatchEvent(new Event("patrimonio:sign-out"));
     expect(session.get(WS)).toBeUndefined();
     expect(changes).toBe(4);
+  });
+
+  test("after a sleep (the clock moved, the timer did not fire) the first use or the tab's return locks before it counts", async () => {
+    vi.useFakeTimers();
+    const target = new EventTarget();
+    let clock = 1_000_000;
+    const session = new VaultSession({ target, now: () => clock });
+    const { key } = await createVaultKey("sleepy passphrase ok", WS, FAST);
+    session.adopt(WS, key);
+    // The lid is shut for an hour: the clock moves, no timer runs.
+    clock += 60 * 60 * 1000;
+    target.dispatchEvent(new Event("pointerdown"));
+    expect(session.get(WS)).toBeUndefined();
+
+    session.adopt(WS, key);
+    clock += IDLE_LOCK_MS;
+    target.dispatchEvent(new Event("visibilitychange"));
+    expect(session.get(WS)).toBeUndefined();
+
+    // Read before any event: not handed out, and locked for the listeners just after.
+    session.adopt(WS, key);
+    let changes = 0;
+    session.subscribe(() => changes++);
+    clock += IDLE_LOCK_MS + 1;
+    expect(session.get(WS)).toBeUndefined();
+    await Promise.resolve();
+    expect(changes).toBe(1);
+
+    // Short of the idle time, a use keeps it open and restarts the countdown from now.
+    session.adopt(WS, key);
+    clock += IDLE_LOCK_MS - 1;
+    target.dispatchEvent(new Event("keydown"));
+    clock += IDLE_LOCK_MS - 1;
+    expect(session.get(WS)).toBeDefined();
+  });
+
+  test("the session ending or changing hands in this tab locks every vault", async () => {
+    const target = new EventTarget();
+    const session = new VaultSession({ target });
+    const { key } = await createVaultKey("handover passphrase", WS, FAST);
+    session.adopt(WS, key);
+    session.adopt(OTHER_WS, key);
+    target.dispatchEvent(new Event(SESSION_CHANGED_EVENT));
+    expect(session.get(WS)).toBeUndefined();
+    expect(session.get(OTHER_WS)).toBeUndefined();
   });
 });
 

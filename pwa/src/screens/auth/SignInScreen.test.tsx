@@ -1,7 +1,9 @@
 // Sign-in through the real app against the fake /api/v1: the password, the second factor when the
 // account has one, and the way back to the page first asked for.
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
+import { queryKeys } from "../../api/queryKeys";
+import { SESSION_CHANGED_EVENT } from "../../auth/signOut";
 import type { FakeServerState } from "../../test/fakeServer";
 import { createFakeServer, error, fakeMe } from "../../test/fakeServer";
 import { renderApp } from "../../test/renderApp";
@@ -61,6 +63,25 @@ describe("sign-in", () => {
     expect(router.state.location.pathname).toBe("/signin");
     await fillCredentials("ana@example.com", "correct horse");
     await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
+  });
+
+  test("a sign-in forgets what the tab held for an earlier session (its queries, its unlocked vaults)", async () => {
+    const { queryClient } = await renderApp("/signin", "es", serverWithAccount({ totp: false }));
+    // Left over from someone whose session ended in this tab.
+    queryClient.setQueryData(queryKeys.passkeys, [{ id: "pk-earlier", name: "Llave de otra persona" }]);
+    queryClient.setQueryData(queryKeys.stripeProducts, []);
+    const changed = vi.fn();
+    window.addEventListener(SESSION_CHANGED_EVENT, changed);
+    try {
+      await fillCredentials("ana@example.com", "correct horse");
+      await screen.findByTestId("dashboard-empty");
+      expect(queryClient.getQueryData(queryKeys.passkeys)).toBeUndefined();
+      // What belongs to nobody stays.
+      expect(queryClient.getQueryData(queryKeys.stripeProducts)).toEqual([]);
+      expect(changed).toHaveBeenCalledTimes(1);
+    } finally {
+      window.removeEventListener(SESSION_CHANGED_EVENT, changed);
+    }
   });
 
   test("an account with an authenticator app asks for its code, then lands on the dashboard", async () => {
