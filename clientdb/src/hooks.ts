@@ -2,10 +2,10 @@
 // changes, in any tab. Screens get the device database from <ClientDbProvider>.
 import type { CollectionName } from "@patrimonio/shared-schema";
 import { useLiveQuery } from "dexie-react-hooks";
-import { readCursors } from "./apply";
+import { heldCursor, readCursors } from "./apply";
 import { dbOf, listRows, toConflict, toRecord, toRejected, type ConflictView, type RejectedView, type SyncedRecord } from "./clientdb";
 import { useClientDb } from "./context";
-import type { LinkMeta, LocalDb } from "./db";
+import { cursorKey, type CursorMeta, type LinkMeta, type LocalDb } from "./db";
 import { computeStatus, type SyncStatus } from "./status";
 
 export { ClientDbProvider, useClientDb } from "./context";
@@ -83,4 +83,19 @@ export function useRejected(workspaceId: string | undefined): RejectedView[] | u
 export function useSyncStatus(): SyncStatus | undefined {
   const handle = useClientDb();
   return useLiveQuery(async () => (handle ? statusOf(dbOf(handle)) : undefined), [handle]);
+}
+
+/**
+ * Whether this device holds the workspace: its first sync has been applied whole, so what the device
+ * lists of it is the server's as of its cursor, not the part of a first sync that has arrived so far
+ * (a new phone, or one that has never been online). Live; undefined while loading; false while
+ * signed out.
+ */
+export function useWorkspaceHeld(workspaceId: string | undefined): boolean | undefined {
+  const handle = useClientDb();
+  return useLiveQuery(async () => {
+    if (!handle || workspaceId === undefined) return false;
+    const cursor = (await dbOf(handle).meta.get(cursorKey(workspaceId))) as CursorMeta | undefined;
+    return heldCursor(cursor) !== null;
+  }, [handle, workspaceId]);
 }

@@ -27,7 +27,7 @@ export {
 export { computeStatus, type SyncState, type SyncStatus } from "./status";
 export { backoffDelay, seededRandom, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 export { LeaderElection, MemoryLockManager, lockName, type LockManagerLike } from "./leader";
-export { ClientDbProvider, useClientDb, useConflicts, useRecord, useRecords, useRejected, useSyncStatus } from "./hooks";
+export { ClientDbProvider, useClientDb, useConflicts, useRecord, useRecords, useRejected, useSyncStatus, useWorkspaceHeld } from "./hooks";
 export type { Conflict, JsonValue } from "./merge";
 export {
   enumLabel,

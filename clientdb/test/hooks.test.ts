@@ -5,9 +5,9 @@ import "fake-indexeddb/auto";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import { createElement, type ReactNode } from "react";
 import { afterEach, describe, expect, test } from "vitest";
-import { applyPage, applyRejects } from "../src/apply";
+import { applyPage, applyRejects, startResync } from "../src/apply";
 import { ClientDb } from "../src/clientdb";
-import { ClientDbProvider, useConflicts, useRecord, useRecords, useRejected, useSyncStatus } from "../src/hooks";
+import { ClientDbProvider, useConflicts, useRecord, useRecords, useRejected, useSyncStatus, useWorkspaceHeld } from "../src/hooks";
 import { uuidv7 } from "../src/ids";
 import { internals } from "../src/internal";
 import { WORKSPACE, task } from "./support";
@@ -79,6 +79,31 @@ describe("hooks", () => {
     });
     await waitFor(() => expect(conflicts.result.current).toEqual([]));
     await waitFor(() => expect(status.result.current).toMatchObject({ conflicts: 0, pending: 1 }));
+    db.close();
+  });
+
+  test("useWorkspaceHeld is true once a first sync has been applied whole, and false again during a resync", async () => {
+    const { db, wrapper } = await setup();
+    const held = renderHook(() => useWorkspaceHeld(WORKSPACE), { wrapper });
+    await waitFor(() => expect(held.result.current).toBe(false));
+    const page = (hasMore: boolean) => ({ workspaceId: WORKSPACE, snapshot: true, hasMore, cursor: 7, changes: [], ...(hasMore ? { resume: "t" } : {}) });
+    // Part of the snapshot: the device does not hold the workspace yet.
+    await act(async () => {
+      await applyPage(internals(db), page(true));
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(held.result.current).toBe(false);
+    await act(async () => {
+      await applyPage(internals(db), page(false));
+    });
+    await waitFor(() => expect(held.result.current).toBe(true));
+    // An empty workspace held is held too; another one is not.
+    const other = renderHook(() => useWorkspaceHeld("0a1b2c3d-0000-4000-8000-000000000009"), { wrapper });
+    await waitFor(() => expect(other.result.current).toBe(false));
+    await act(async () => {
+      await startResync(internals(db), WORKSPACE);
+    });
+    await waitFor(() => expect(held.result.current).toBe(false));
     db.close();
   });
 });

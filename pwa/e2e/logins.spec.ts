@@ -234,6 +234,25 @@ test.describe("logins vault", () => {
     await expect(a.page.getByTestId("logins-empty")).toBeVisible();
   });
 
+  test("a device that has not received the workspace yet does not offer to set up the vault, until it has", async ({ devices }) => {
+    const a = await devices.open();
+    // The device's sync socket is refused until `connect`: it opens the app but receives nothing.
+    let connect = false;
+    await a.context.routeWebSocket(/\/api\/v1\/sync$/, (ws) => {
+      if (connect) ws.connectToServer();
+      else ws.close();
+    });
+    const onA = new LoginsPage(a.page);
+    await onA.goto();
+    await expect(a.page.getByTestId("vault-not-held")).toHaveText(/aún no ha recibido los datos del espacio de trabajo y ahora no tiene conexión/);
+    await expect(a.page.getByTestId("vault-setup")).toHaveCount(0);
+
+    connect = true;
+    await new SyncIndicator(a.page).toHaveState("synced");
+    await expect(a.page.getByTestId("vault-setup")).toBeVisible();
+    await expect(a.page.getByTestId("vault-not-held")).toHaveCount(0);
+  });
+
   test("a viewer unlocks and reads a shared workspace's logins but cannot write", async ({ browser, devices }) => {
     const baseURL = devices.baseURL;
     const viewer = await createOnboardedAccount(baseURL, `e2e-logins-viewer-${Date.now()}@example.com`, "lengthy e2e viewer passphrase 4471");

@@ -1,8 +1,10 @@
 // The vault's state at the top of /logins: set it up (first time: the passphrase twice, with
 // strength guidance), unlock it (wrong passphrase: a clear message, nothing changes), or — unlocked —
 // lock it again, with the idle time after which it locks itself. Viewers can unlock to read but
-// never set up a vault.
-import { saveVaultKey, useClientDb } from "@patrimonio/clientdb";
+// never set up a vault. Set-up is offered only once this device holds the workspace (its first sync
+// applied whole): before that, "no key yet" may only mean the workspace's vault key has not arrived,
+// and a second set-up would split the logins between two passphrases.
+import { saveVaultKey, useClientDb, useSyncStatus, useWorkspaceHeld } from "@patrimonio/clientdb";
 import { Lock, LockOpen, ShieldCheck } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -55,7 +57,7 @@ export function VaultPanel({ workspaceId, keys, vault, canEdit }: Props) {
     if (!canEdit) {
       return <Alert tone="info" title={t("vault.none.title")}>{t("vault.none.viewer")}</Alert>;
     }
-    return <SetUp workspaceId={workspaceId} />;
+    return <SetUpOnceHeld workspaceId={workspaceId} />;
   }
   return <Unlock workspaceId={workspaceId} keys={keys} />;
 }
@@ -77,6 +79,20 @@ export function checkNewPassphrase(passphrase: string, repeat: string): { passph
   if ([...passphrase].length > VAULT_PASSPHRASE_MAX) return { passphrase: "vault.errors.tooLong" };
   if (passphrase !== repeat) return { repeat: "vault.errors.mismatch" };
   return {};
+}
+
+/** The set-up form, once the device holds the workspace; until then, why it waits. */
+function SetUpOnceHeld({ workspaceId }: { workspaceId: string }) {
+  const { t } = useTranslation();
+  const held = useWorkspaceHeld(workspaceId);
+  const status = useSyncStatus();
+  if (held === undefined) return null;
+  if (held) return <SetUp workspaceId={workspaceId} />;
+  return (
+    <Alert tone="info" title={t("vault.notHeld.title")}>
+      <span data-testid="vault-not-held">{status?.state === "offline" ? t("vault.notHeld.offline") : t("vault.notHeld.syncing")}</span>
+    </Alert>
+  );
 }
 
 function SetUp({ workspaceId }: { workspaceId: string }) {
