@@ -1,5 +1,7 @@
 // Change the vault passphrase: the current one opens the wrapped key(s), which are wrapped again with
-// the new one (new salt). No login is rewritten; the other devices and members need the new
+// the new one (new salt), all in one transaction: either every key the current passphrase opens takes
+// the new one, or (one refused, the device failing halfway) none does, so the vault never ends up
+// split between two passphrases. No login is rewritten; the other devices and members need the new
 // passphrase from the next unlock on.
 import { saveVaultKey, useClientDb } from "@patrimonio/clientdb";
 import { useId, useState, type FormEvent } from "react";
@@ -14,6 +16,9 @@ import { rewrapVaultKey, VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, WrongPassph
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
 import { checkNewPassphrase, StrengthHint } from "./VaultPanel";
+
+/** A key record the change could not write (gone meanwhile): the whole change is undone. */
+class RewrapRefused extends Error {}
 
 interface Props {
   workspaceId: string;
@@ -51,17 +56,16 @@ export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
         setErrors({ current: "vault.errors.wrong" });
         return;
       }
-      for (const r of rewrapped) {
-        const saved = await saveVaultKey(db, workspaceId, r.key, r.id);
-        if (!saved.ok) {
-          setErrors({ other: "vault.change.failed" });
-          return;
+      await db.batch(async () => {
+        for (const r of rewrapped) {
+          const saved = await saveVaultKey(db, workspaceId, r.key, r.id);
+          if (!saved.ok) throw new RewrapRefused();
         }
-      }
+      });
       notify("success", t("vault.change.done"));
       onClose();
-    } catch {
-      setErrors({ other: "vault.errors.unavailable" });
+    } catch (err) {
+      setErrors({ other: err instanceof RewrapRefused ? "vault.change.failed" : "vault.errors.unavailable" });
     } finally {
       setBusy(false);
     }
@@ -89,6 +93,9 @@ export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
       }
     >
       <form id={formId} className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
+        <p className={styles.changeNote} data-testid="vault-change-old-copies">
+          {t("vault.change.oldCopies")}
+        </p>
         <Field label={t("vault.change.current")} error={text(errors.current)} required>
           <TextInput type="password" autoComplete="current-password" data-autofocus="" value={current} onChange={(e) => setCurrent(e.target.value)} data-testid="vault-current-passphrase" />
         </Field>

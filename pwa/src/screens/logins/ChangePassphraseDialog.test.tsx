@@ -1,0 +1,71 @@
+// The passphrase change against a real device database (fake-indexeddb) and the real Argon2id: every
+// key the current passphrase opens takes the new one in one transaction, or none does.
+import "fake-indexeddb/auto";
+import { ClientDb, ClientDbProvider, saveVaultKey } from "@patrimonio/clientdb";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { describe, expect, test, vi } from "vitest";
+import { renderWithI18n } from "../../ui/testing";
+import { createVaultKey, unwrapVaultKey, WrongPassphraseError } from "../../vault";
+import { ChangePassphraseDialog } from "./ChangePassphraseDialog";
+import type { VaultKeyRec } from "./hooks";
+
+const WS = "0a1b2c3d-0000-4000-8000-000000000001";
+const FAST = { algorithm: "argon2id", memoryKiB: 8192, iterations: 1, parallelism: 1 } as const;
+const OLD = "frase de paso antigua";
+const NEW = "frase de paso nueva del baúl";
+
+async function keyRecord(db: ClientDb): Promise<VaultKeyRec> {
+  const made = await createVaultKey(OLD, WS, FAST);
+  const saved = await saveVaultKey(db, WS, made.record);
+  if (!saved.ok) throw new Error("refused");
+  return (await db.get("vaultKeys", saved.id))!;
+}
+
+async function change(db: ClientDb, keys: VaultKeyRec[]) {
+  const onClose = vi.fn();
+  renderWithI18n(
+    <ClientDbProvider db={db}>
+      <ChangePassphraseDialog workspaceId={WS} keys={keys} onClose={onClose} />
+    </ClientDbProvider>,
+  );
+  fireEvent.change(screen.getByTestId("vault-current-passphrase"), { target: { value: OLD } });
+  fireEvent.change(screen.getByTestId("vault-new-passphrase"), { target: { value: NEW } });
+  fireEvent.change(screen.getByTestId("vault-repeat-passphrase"), { target: { value: NEW } });
+  await act(async () => {
+    fireEvent.click(screen.getByTestId("vault-change-submit"));
+  });
+  return onClose;
+}
+
+describe("changing the vault passphrase", () => {
+  test("every key it opens takes the new passphrase", { timeout: 30_000 }, async () => {
+    const db = await ClientDb.open({ name: "rewrap-all", indexedDB: new IDBFactory(), IDBKeyRange });
+    const keys = [await keyRecord(db), await keyRecord(db)];
+    const onClose = await change(db, keys);
+    // The new passphrase is stretched with the real parameters (64 MiB, 3 passes): a second or so per key.
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 20_000 });
+    for (const k of keys) {
+      const stored = (await db.get("vaultKeys", k.id))!.fields;
+      await expect(unwrapVaultKey(stored, OLD, WS)).rejects.toBeInstanceOf(WrongPassphraseError);
+      expect((await unwrapVaultKey(stored, NEW, WS)).keyId).toBe(k.fields.keyId);
+    }
+    db.close();
+  });
+
+  test("one key that cannot be written (gone meanwhile) leaves every key under the old passphrase", { timeout: 30_000 }, async () => {
+    const db = await ClientDb.open({ name: "rewrap-none", indexedDB: new IDBFactory(), IDBKeyRange });
+    const kept = await keyRecord(db);
+    const gone = await keyRecord(db);
+    // Deleted (by another device, say) after the screen listed it.
+    const deleted = await db.delete("vaultKeys", gone.id);
+    expect(deleted.ok).toBe(true);
+    const onClose = await change(db, [kept, gone]);
+    expect(await screen.findByText("No se ha podido guardar la nueva frase de paso", {}, { timeout: 20_000 })).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    const stored = (await db.get("vaultKeys", kept.id))!.fields;
+    expect(stored).toEqual(kept.fields);
+    expect((await unwrapVaultKey(stored, OLD, WS)).keyId).toBe(kept.fields.keyId);
+    db.close();
+  });
+});
