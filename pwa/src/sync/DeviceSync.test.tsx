@@ -3,10 +3,11 @@
 import "fake-indexeddb/auto";
 import { MemoryLockManager } from "@patrimonio/clientdb";
 import { screen, waitFor } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createFakeServer } from "../test/fakeServer";
 import { renderApp } from "../test/renderApp";
 import { deviceDbName } from "./DeviceSync";
+import { keepStorage } from "./engine";
 
 beforeEach(() => {
   Object.defineProperty(navigator, "locks", { value: new MemoryLockManager(), configurable: true });
@@ -28,6 +29,18 @@ describe("device sync in the shell", () => {
     expect(status.dataset.state).toBe("offline");
     expect(status.closest("[data-slot='sync-status']")).not.toBeNull();
     expect((await indexedDB.databases()).map((d) => d.name)).toContain(deviceDbName("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"));
+  });
+
+  test("once the device database is open, the browser is asked to keep the site's storage", async () => {
+    const storage = { persisted: vi.fn(async () => false), persist: vi.fn(async () => true) };
+    Object.defineProperty(navigator, "storage", { value: storage, configurable: true });
+    try {
+      await renderApp("/", "en");
+      await waitFor(() => expect(screen.getByTestId("sync-status").dataset.state).toBe("offline"));
+      await waitFor(() => expect(storage.persist).toHaveBeenCalledTimes(1));
+    } finally {
+      Reflect.deleteProperty(navigator, "storage");
+    }
   });
 
   test("signed out, there is no indicator", async () => {
@@ -54,5 +67,19 @@ describe("the device database deleted under the shell (sign-out in another tab)"
     for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 10));
     expect((await indexedDB.databases()).map((d) => d.name)).not.toContain(name);
     expect(screen.getByTestId("sync-status").dataset.state).toBe("starting");
+  });
+});
+
+describe("keepStorage", () => {
+  test("asks only while the storage is not persistent, and never throws", async () => {
+    const asks = { persisted: vi.fn(async () => false), persist: vi.fn(async () => false) };
+    expect(await keepStorage(asks)).toBe(false);
+    expect(asks.persist).toHaveBeenCalledTimes(1);
+    const kept = { persisted: vi.fn(async () => true), persist: vi.fn(async () => true) };
+    expect(await keepStorage(kept)).toBe(true);
+    expect(kept.persist).not.toHaveBeenCalled();
+    expect(await keepStorage(undefined)).toBe(false);
+    const broken = { persisted: vi.fn(async () => Promise.reject(new Error("no"))), persist: vi.fn(async () => true) };
+    expect(await keepStorage(broken)).toBe(false);
   });
 });

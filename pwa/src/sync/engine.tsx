@@ -8,6 +8,22 @@ import { deviceDbName, syncUrl } from "./names";
 import { SyncStatusPending, SyncStatusView } from "./SyncStatus";
 
 /**
+ * Asks the browser to keep this site's storage under disk pressure (navigator.storage.persist):
+ * without it, a browser may evict the device database, and with it changes not sent yet. Chromium
+ * answers from the site's standing without asking the user; Firefox may ask once. Asked only while
+ * not persistent yet; a refusal, or a browser without the API, changes nothing.
+ */
+export async function keepStorage(storage: Pick<StorageManager, "persist" | "persisted"> | undefined = globalThis.navigator?.storage): Promise<boolean> {
+  try {
+    if (!storage?.persist || !storage.persisted) return false;
+    if (await storage.persisted()) return true;
+    return await storage.persist();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Opens the device database of `userId` (null while signed out or opening). A handle that closes
  * for good under us is dropped: deleted (another tab signed out; this one leaves too, see
  * SessionSync) it stays null, so nothing makes the wiped database again; closed by the browser, or
@@ -29,6 +45,7 @@ export function useDeviceDb(userId: string | undefined): ClientDb | null {
         }
         db = handle;
         setOpened({ userId, db: handle });
+        void keepStorage();
         unsubscribe = handle.onClosed((reason) => {
           if (cancelled) return;
           setOpened((o) => (o?.db === handle ? null : o));
