@@ -1,9 +1,10 @@
 // Package core is what every Go package of Patrimonio shares, and nothing else: the error type with
 // its codes, the language of user-visible messages, the request id carried in contexts and logs, the
-// normal form of a web origin, and the build's version. It imports nothing of ours and no database,
-// HTTP or other technology package, so that the server (server/...) and the sync engine (sync/) can
-// both sit on it without depending on each other. The configuration is in server/config, where the
-// server is wired; database dialects are in server/store.
+// normal form of a web origin, the bucket a client IP is counted in by per-client limits, and the
+// build's version. It imports nothing of ours and no database, HTTP or other technology package, so
+// that the server (server/...) and the sync engine (sync/) can both sit on it without depending on
+// each other. The configuration is in server/config, where the server is wired; database dialects
+// are in server/store.
 package core
 
 import (

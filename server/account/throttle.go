@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/netip"
 	"time"
 
 	"github.com/google/uuid"
@@ -40,7 +39,7 @@ type throttleKey struct {
 //
 // A right password never clears the failures of other clients.
 func (s *base) accountKey(email, ip string) throttleKey {
-	return throttleKey{keyHash("account-client", email+"|"+ipBucket(ip)), s.cfg.AccountFailures}
+	return throttleKey{keyHash("account-client", email+"|"+core.IPBucket(ip)), s.cfg.AccountFailures}
 }
 
 func (s *base) accountWideKey(email string) throttleKey {
@@ -52,26 +51,11 @@ func (s *base) userKey(userID string) throttleKey {
 }
 
 func (s *base) ipKey(ip string) throttleKey {
-	return throttleKey{keyHash("ip", ipBucket(ip)), s.cfg.IPFailures}
-}
-
-// ipBucket is what an IP is throttled as: an IPv4 address alone, an IPv6 address by its /64 (one
-// subscriber usually holds a whole /64).
-func ipBucket(ip string) string {
-	addr, err := netip.ParseAddr(ip)
-	if err != nil {
-		return ip
-	}
-	addr = addr.Unmap()
-	if addr.Is6() {
-		p, _ := addr.Prefix(64)
-		return p.String()
-	}
-	return addr.String()
+	return throttleKey{keyHash("ip", core.IPBucket(ip)), s.cfg.IPFailures}
 }
 
 func (s *base) resetIPKey(ip string) throttleKey {
-	return throttleKey{keyHash("reset-ip", ipBucket(ip)), s.cfg.ResetRequestsIP}
+	return throttleKey{keyHash("reset-ip", core.IPBucket(ip)), s.cfg.ResetRequestsIP}
 }
 
 func keyHash(kind, value string) string {

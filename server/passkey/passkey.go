@@ -37,9 +37,9 @@ const (
 	MaxPerUser = 20
 	// MaxNameLen is the longest passkey name, in characters.
 	MaxNameLen = 64
-	// MaxLoginsPerIP bounds the sign-in ceremonies in flight from one IP address, and
-	// maxLiveLogins those of everyone: anyone may begin one, and each is a row until it expires.
-	// Beyond either, begin answers "too many requests" until some expire.
+	// MaxLoginsPerIP bounds the sign-in ceremonies in flight from one client (an IPv4 address or an
+	// IPv6 /64, core.IPBucket), and maxLiveLogins those of everyone: anyone may begin one, and each
+	// is a row until it expires. Beyond either, begin answers "too many requests" until some expire.
 	MaxLoginsPerIP = 20
 	maxLiveLogins  = 10000
 	// userHandleLen is the length of the random WebAuthn user handle.
@@ -266,8 +266,10 @@ func (s *Service) FinishRegistration(ctx context.Context, u User, sessionID stri
 
 // BeginLogin starts a usernameless sign-in from the client at ip and returns the
 // PublicKeyCredentialRequestOptions for navigator.credentials.get: no allowCredentials, so the
-// authenticator offers the passkeys it holds for this site.
+// authenticator offers the passkeys it holds for this site. The ceremony records the client's
+// bucket (core.IPBucket: an IPv6 address by its /64), which MaxLoginsPerIP bounds.
 func (s *Service) BeginLogin(ctx context.Context, ip string) (*protocol.PublicKeyCredentialRequestOptions, error) {
+	ip = core.IPBucket(ip)
 	now := s.now()
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {

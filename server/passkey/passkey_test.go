@@ -3,6 +3,7 @@ package passkey_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -530,6 +531,26 @@ func TestSignInsInFlightAreBoundedPerIP(t *testing.T) {
 		c.Advance(passkey.CeremonyTTL)
 		if _, err := s.BeginLogin(ctx, "192.0.2.1"); err != nil {
 			t.Fatalf("once the old ones expired: %v", err)
+		}
+	})
+}
+
+// One IPv6 subscriber holds a whole /64 and can pick any address in it: its sign-ins in flight are
+// bounded together, as the sign-in throttle counts them (core.IPBucket), or one /64 could fill the
+// global bound and refuse everyone's passkey sign-ins.
+func TestSignInsInFlightAreBoundedPerIPv6Subnet(t *testing.T) {
+	databases(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := newService(t, db, newClock())
+		for i := range passkey.MaxLoginsPerIP {
+			if _, err := s.BeginLogin(ctx, fmt.Sprintf("2001:db8:1:2::%x", i+1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := s.BeginLogin(ctx, "2001:db8:1:2:ffff::1")
+		wantCode(t, err, core.ETOOMANY, "demasiados intentos")
+		if _, err := s.BeginLogin(ctx, "2001:db8:1:3::1"); err != nil {
+			t.Fatalf("another /64 is refused too: %v", err)
 		}
 	})
 }
