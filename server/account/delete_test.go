@@ -106,10 +106,10 @@ func TestDeletingTheAccountNeedsARecentProof(t *testing.T) {
 
 func TestDeletingTheAccountDeletesEverythingOfTheUserAndNothingElse(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		bob, bobToken := e.signUp(t, "bob@example.com")
+		bob, bobToken := e.signUpVerified(t, "bob@example.com")
 		e.enableTOTP(t, bobToken)
 		e.addPasskey(t, bob.ID, bobToken)
-		ana, token := e.signUp(t, "ana@example.com")
+		ana, token := e.signUpVerified(t, "ana@example.com")
 		e.enableTOTP(t, token)
 		e.addPasskey(t, ana.ID, token)
 		second := mustSignIn(t, e, "ana@example.com") // waiting for its second factor

@@ -226,7 +226,8 @@ func (s *base) consumeEmailCode(ctx context.Context, userID, purpose, code strin
 }
 
 // VerifyEmail marks the user's address verified with the e-mailed code and moves onboarding past
-// verify_email. It returns the updated user.
+// verify_email. Second factors set up before are deleted (security.go). It returns the updated
+// user.
 func (s *Signup) VerifyEmail(ctx context.Context, u *User, code, ip string) (*User, error) {
 	if u.EmailVerified() {
 		return nil, core.Refuse(ctx, core.ECONFLICT, "account.email.alreadyVerified")
@@ -235,11 +236,23 @@ func (s *Signup) VerifyEmail(ctx context.Context, u *User, code, ip string) (*Us
 		return nil, err
 	}
 	now := s.now()
-	if _, err := s.db.Exec(ctx, `UPDATE users SET email_verified_at = ?, updated_at = ?,
+	tx, err := s.db.BeginTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	res, err := tx.Exec(ctx, `UPDATE users SET email_verified_at = ?, updated_at = ?,
 		onboarding_step = CASE WHEN onboarding_step = ? THEN ? ELSE onboarding_step END
 		WHERE id = ? AND email_verified_at IS NULL`,
-		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID); err != nil {
+		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID)
+	if err != nil {
 		return nil, fmt.Errorf("verify e-mail: %w", err)
+	}
+	if err := s.forgetSecondFactorsIf(ctx, tx, res, u.ID); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("verify e-mail: commit: %w", err)
 	}
 	fresh, err := s.user(ctx, u.ID)
 	if err != nil {

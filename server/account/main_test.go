@@ -136,6 +136,14 @@ func (e *env) signUp(t *testing.T, email string) (*account.User, string) {
 	return u, token
 }
 
+// signUpVerified is signUp followed by the e-mailed code's verification: second factors need a
+// verified address.
+func (e *env) signUpVerified(t *testing.T, email string) (*account.User, string) {
+	t.Helper()
+	u, token := e.signUp(t, email)
+	return e.verify(t, u), token
+}
+
 // lastCode is the code of the newest mail of the outbox to the address.
 func (e *env) lastCode(t *testing.T, to, purpose string) string {
 	t.Helper()

@@ -28,7 +28,7 @@ func (e *env) storedTOTP(t *testing.T, userID string) (secret, pending string) {
 
 func TestTOTPSecretsAreNotReadableInTheDatabase(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		u, token := e.signUp(t, "ana@example.com")
+		u, token := e.signUpVerified(t, "ana@example.com")
 		sess, _ := e.authenticate(t, token)
 		setup, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
 		if err != nil {
@@ -80,7 +80,7 @@ func sqlitePath(t *testing.T, e *env) string {
 
 func TestAWrongSecretKeyFailsClosed(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		u, token := e.signUp(t, "ana@example.com")
+		u, token := e.signUpVerified(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		sess, _ := e.authenticate(t, token)
 		if err := e.svc.SecondFactors.CheckSecretKey(e.ctx); err != nil {
@@ -105,7 +105,7 @@ func TestAWrongSecretKeyFailsClosed(t *testing.T) {
 
 func TestWithoutASecretKeyTOTPSecretsAreNeitherStoredNorRead(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		u, token := e.signUp(t, "ana@example.com")
+		u, token := e.signUpVerified(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		sess, _ := e.authenticate(t, token)
 		keyless := e.service(t, func(c *account.Config) { c.SecretKey = nil })
@@ -126,9 +126,9 @@ func TestWithoutASecretKeyTOTPSecretsAreNeitherStoredNorRead(t *testing.T) {
 
 func TestASealedSecretMovedToAnotherUserDoesNotOpen(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		ana, anaToken := e.signUp(t, "ana@example.com")
+		ana, anaToken := e.signUpVerified(t, "ana@example.com")
 		anaSecret, _ := e.enableTOTP(t, anaToken)
-		bob, bobToken := e.signUp(t, "bob@example.com")
+		bob, bobToken := e.signUpVerified(t, "bob@example.com")
 		e.enableTOTP(t, bobToken)
 		anaSealed, _ := e.storedTOTP(t, ana.ID)
 		if _, err := e.db.Exec(e.ctx, `UPDATE totp SET secret = ? WHERE user_id = ?`, anaSealed, bob.ID); err != nil {
@@ -176,8 +176,8 @@ func TestPlaintextSecretsFromBeforeEncryptionAreSealed(t *testing.T) {
 	t.Run("at start, for every row", func(t *testing.T) {
 		dialects(t, func(t *testing.T, e *env) {
 			ana, _ := e.signUp(t, "ana@example.com")
-			bob, bobToken := e.signUp(t, "bob@example.com")
-			cid, cidToken := e.signUp(t, "cid@example.com")
+			bob, bobToken := e.signUpVerified(t, "bob@example.com")
+			cid, cidToken := e.signUpVerified(t, "cid@example.com")
 			if _, err := e.db.Exec(e.ctx, `INSERT INTO totp (user_id, secret, enabled, pending_secret, pending_created_at, last_used_step, updated_at)
 				VALUES (?, ?, ?, ?, ?, 0, ?), (?, NULL, ?, ?, ?, 0, ?)`,
 				ana.ID, legacy, true, legacy, e.clock.Now(), e.clock.Now(),
@@ -226,7 +226,7 @@ func TestTheKeyCheckAdoptsANewKeyOnlyWhenNoSecretIsSealed(t *testing.T) {
 		}
 		// Once a secret is sealed with the new key, another key is refused.
 		e.svc = second
-		_, token := e.signUp(t, "ana@example.com")
+		_, token := e.signUpVerified(t, "ana@example.com")
 		e.enableTOTP(t, token)
 		third := e.service(t, func(c *account.Config) { c.SecretKey = randomKey(t) })
 		if err := third.SecondFactors.CheckSecretKey(e.ctx); !errors.Is(err, account.ErrWrongSecretKey) || !strings.Contains(err.Error(), "1 stored authenticator secret(s)") {

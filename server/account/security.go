@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -20,7 +21,12 @@ import (
 //   - turning TOTP on, replacing or turning it off, removing a passkey, changing the password or
 //     the e-mail address end every other session of the user at once (endOtherSessions), and the
 //     live connections opened with them (OnSessionEnded); deleting the account ends all of them
-//     (OnUserEnded).
+//     (OnUserEnded);
+//   - second factors need a verified address (requireVerifiedEmail). Sign-in works before the
+//     address is verified, so anyone may hold a session of an account made with an address they do
+//     not own; a factor they added would outlive the owner's sign-up and let them in afterwards. For
+//     the same reason, proving the address (VerifyRegistration, VerifyEmail) or signing it up again
+//     while unverified (signUpTaken) deletes every factor set up before (forgetSecondFactorsIf).
 
 // hasSecondFactor says whether the user has TOTP on or a passkey.
 func (s *base) hasSecondFactor(ctx context.Context, u *User) (bool, error) {
@@ -31,6 +37,32 @@ func (s *base) hasSecondFactor(ctx context.Context, u *User) (bool, error) {
 		return false, nil
 	}
 	return s.hooks.HasPasskey(ctx, u.ID)
+}
+
+// requireVerifiedEmail refuses (403) a user whose address was never verified (see above).
+func (s *base) requireVerifiedEmail(ctx context.Context, u *User) error {
+	if !u.EmailVerified() {
+		return core.Refuse(ctx, core.EFORBIDDEN, "account.email.unverified")
+	}
+	return nil
+}
+
+// forgetSecondFactorsIf deletes, inside q, the user's passkeys, authenticator (active or being set
+// up) and recovery codes, when res (the UPDATE of the still unverified user) changed the user:
+// whoever set them up before the address was proven may not be its owner. When it changed nothing,
+// the address was verified meanwhile and the factors are the owner's.
+func (s *base) forgetSecondFactorsIf(ctx context.Context, q queryer, res sql.Result, userID string) error {
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("forget the second factors: %w", err)
+	} else if n == 0 {
+		return nil
+	}
+	for _, table := range []string{"passkeys", "totp", "recovery_codes"} {
+		if _, err := q.Exec(ctx, `DELETE FROM `+table+` WHERE user_id = ?`, userID); err != nil {
+			return fmt.Errorf("forget the second factors: %s: %w", table, err)
+		}
+	}
+	return nil
 }
 
 // requireSecondFactorProof refuses (403, core.EREVERIFY) unless the session holds a recent proof

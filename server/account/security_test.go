@@ -5,6 +5,7 @@ package account_test
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -91,7 +92,7 @@ func TestAConfiguredAdminAddressIsAdminOnlyOnceVerified(t *testing.T) {
 // Point 2.
 func TestRemovingOrReplacingTOTPNeedsAProofWithTheSecondFactor(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		u, token := e.signUp(t, "ana@example.com")
+		u, token := e.signUpVerified(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		sess, u := e.authenticate(t, token)
 		// The session was signed in (a fresh proof) before TOTP existed: not enough.
@@ -151,7 +152,7 @@ func TestRemovingOrReplacingTOTPNeedsAProofWithTheSecondFactor(t *testing.T) {
 // The new-user bug: reloading the authenticator step after it was confirmed must not replace it.
 func TestReloadingTheAuthenticatorStepDoesNotReplaceAnEnabledAuthenticator(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		_, token := e.signUp(t, "ana@example.com")
+		_, token := e.signUpVerified(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		sess, u := e.authenticate(t, token)
 		_, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess) // the reload
@@ -442,6 +443,107 @@ func TestSigningUpAgainWithAnUnverifiedAddressEndsTheSquattersSessions(t *testin
 		if _, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", "la de verdad es esta 8", meta); err != nil {
 			t.Fatal(err)
 		}
+	})
+}
+
+// Sign-in works before the address is verified, so anyone may hold a session of an account made
+// with an address they do not own. They may not add a second factor to it: a passkey or an
+// authenticator would outlive the owner's sign-up and let them into the owner's account. Any factor
+// set up before the address is proven (before this rule) is deleted when it is, or when the
+// address is signed up again.
+func TestSecondFactorsNeedAVerifiedAddressAndDoNotSurviveItsProof(t *testing.T) {
+	// plant stores what a squatter could set up before the rule: a passkey, an authenticator and
+	// recovery codes.
+	plant := func(t *testing.T, e *env, u *account.User, token string) {
+		t.Helper()
+		e.addPasskey(t, u.ID, token)
+		now := e.clock.Now()
+		if _, err := e.db.Exec(e.ctx, `INSERT INTO totp (user_id, secret, enabled, last_used_step, updated_at) VALUES (?, ?, ?, 0, ?)`,
+			u.ID, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", true, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.db.Exec(e.ctx, `INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)`, u.ID, "hash", now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	factors := func(t *testing.T, e *env, userID string) map[string]int {
+		t.Helper()
+		out := map[string]int{}
+		for _, table := range []string{"passkeys", "totp", "recovery_codes"} {
+			out[table] = e.count(t, `SELECT COUNT(*) FROM `+table+` WHERE user_id = ?`, userID)
+		}
+		return out
+	}
+	none := map[string]int{"passkeys": 0, "totp": 0, "recovery_codes": 0}
+	planted := map[string]int{"passkeys": 1, "totp": 1, "recovery_codes": 1}
+
+	t.Run("none is added before the address is verified", func(t *testing.T) {
+		dialects(t, func(t *testing.T, e *env) {
+			_, token := e.signUp(t, "ana@example.com") // never verified
+			sess, u := e.authenticate(t, token)
+			_, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
+			wantCode(t, err, core.EFORBIDDEN)
+			if msg := core.ErrorMessage(err); !strings.Contains(msg, "Verifica primero tu correo") {
+				t.Fatalf("the refusal says %q", msg)
+			}
+			_, err = e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, "123456")
+			wantCode(t, err, core.EFORBIDDEN)
+			wantCode(t, e.svc.SecondFactors.RequireVerifiedEmail(e.ctx, u), core.EFORBIDDEN) // passkeys (httpapi)
+			if got := factors(t, e, u.ID); !maps.Equal(got, none) {
+				t.Fatalf("stored: %v", got)
+			}
+			if err := e.svc.SecondFactors.RequireVerifiedEmail(e.ctx, e.verify(t, u)); err != nil {
+				t.Fatalf("once verified: %v", err)
+			}
+		})
+	})
+	for _, tt := range []struct {
+		name  string
+		prove func(t *testing.T, e *env, u *account.User)
+	}{
+		{"the owner verifies the sign-up code", func(t *testing.T, e *env, u *account.User) {
+			if _, _, err := e.svc.Signup.VerifyRegistration(e.ctx, u.Email, e.lastCode(t, u.Email, "verify_email"), meta); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the signed-in user verifies the address", func(t *testing.T, e *env, u *account.User) {
+			e.verify(t, u)
+		}},
+		{"the address is signed up again", func(t *testing.T, e *env, u *account.User) {
+			if _, err := e.svc.Signup.Register(e.ctx, u.Email, "la de verdad es esta 8", meta); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run("they are deleted when "+tt.name, func(t *testing.T) {
+			dialects(t, func(t *testing.T, e *env) {
+				u, token := e.signUp(t, "ana@example.com") // never verified
+				plant(t, e, u, token)
+				if got := factors(t, e, u.ID); !maps.Equal(got, planted) {
+					t.Fatalf("planted: %v", got)
+				}
+				tt.prove(t, e, u)
+				if got := factors(t, e, u.ID); !maps.Equal(got, none) {
+					t.Fatalf("after the proof the account keeps %v", got)
+				}
+				if fresh, err := e.svc.Users.User(e.ctx, u.ID); err != nil || fresh.TOTPEnabled {
+					t.Fatalf("after the proof: %+v, %v", fresh, err)
+				}
+			})
+		})
+	}
+	t.Run("the owner's own factors stay when the verified address is signed up again", func(t *testing.T) {
+		dialects(t, func(t *testing.T, e *env) {
+			u, token := e.signUpVerified(t, "ana@example.com")
+			e.enableTOTP(t, token)
+			e.addPasskey(t, u.ID, token)
+			if _, err := e.svc.Signup.Register(e.ctx, u.Email, "la de verdad es esta 8", meta); err != nil {
+				t.Fatal(err)
+			}
+			if got := factors(t, e, u.ID); got["passkeys"] != 1 || got["totp"] != 1 || got["recovery_codes"] != 10 {
+				t.Fatalf("the owner's factors: %v", got)
+			}
+		})
 	})
 }
 

@@ -23,6 +23,12 @@ func (s *SecondFactors) HasSecondFactor(ctx context.Context, u *User) (bool, err
 	return s.hasSecondFactor(ctx, u)
 }
 
+// RequireVerifiedEmail refuses (403, core.EFORBIDDEN) a user whose address was never verified:
+// second factors (TOTP, passkeys) are only added to a verified account.
+func (s *SecondFactors) RequireVerifiedEmail(ctx context.Context, u *User) error {
+	return s.requireVerifiedEmail(ctx, u)
+}
+
 // ReverifiedUntil is until when the session's last proof keeps sensitive actions open; zero when
 // it does not (never proved, or expired).
 func (s *Reverify) ReverifiedUntil(sess *Session) time.Time { return s.reverifiedUntil(sess) }

@@ -23,7 +23,8 @@ type SignUpResult struct {
 //   - a free address gets the user, the personal workspace (owner) and an e-mailed verification
 //     code; nobody is signed in until VerifyRegistration confirms the code;
 //   - an address of an account that was never verified (and is not Clerk's) gets the new password
-//     and a new code: only the mailbox's owner can finish, and other sessions of that account end;
+//     and a new code: only the mailbox's owner can finish, other sessions of that account end and
+//     its second factors are deleted (security.go);
 //   - the owner of a verified address is e-mailed a notice instead (at most one per throttle
 //     window), saying how to sign in or reset the password.
 func (s *Signup) Register(ctx context.Context, email, password string, meta SessionMeta) (*SignUpResult, error) {
@@ -83,9 +84,13 @@ func (s *base) signUpTaken(ctx context.Context, u *User, hash string) error {
 			return err
 		}
 		defer tx.Rollback()
-		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`,
-			hash, s.now(), u.ID); err != nil {
+		res, err := tx.Exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`,
+			hash, s.now(), u.ID)
+		if err != nil {
 			return fmt.Errorf("sign up again: %w", err)
+		}
+		if err := s.forgetSecondFactorsIf(ctx, tx, res, u.ID); err != nil {
+			return err
 		}
 		ended, err := s.endOtherSessions(ctx, tx, u.ID, "")
 		if err != nil {
@@ -116,8 +121,9 @@ func (s *base) signUpTaken(ctx context.Context, u *User, hash string) error {
 }
 
 // VerifyRegistration confirms a new account's address with the e-mailed code and signs the user in
-// (the first session, a fresh proof). Any other session of the account ends: whoever set a
-// password before the address was verified does not keep a way in. A wrong code, an unknown or an
+// (the first session, a fresh proof). Any other session of the account ends and its second
+// factors are deleted: whoever set a password, a passkey or an authenticator before the address
+// was verified does not keep a way in. A wrong code, an unknown or an
 // already verified address all answer EINVALID "the code is wrong", throttled per user and IP.
 func (s *Signup) VerifyRegistration(ctx context.Context, email, code string, meta SessionMeta) (*User, string, error) {
 	code = strings.TrimSpace(code)
@@ -144,11 +150,15 @@ func (s *Signup) VerifyRegistration(ctx context.Context, email, code string, met
 		return nil, "", err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(ctx, `UPDATE users SET email_verified_at = ?, updated_at = ?,
+	res, err := tx.Exec(ctx, `UPDATE users SET email_verified_at = ?, updated_at = ?,
 		onboarding_step = CASE WHEN onboarding_step = ? THEN ? ELSE onboarding_step END
 		WHERE id = ? AND email_verified_at IS NULL`,
-		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID); err != nil {
+		now, now, StepVerifyEmail, s.nextStep(StepVerifyEmail), u.ID)
+	if err != nil {
 		return nil, "", fmt.Errorf("verify sign-up: %w", err)
+	}
+	if err := s.forgetSecondFactorsIf(ctx, tx, res, u.ID); err != nil {
+		return nil, "", err
 	}
 	ended, err := s.endOtherSessions(ctx, tx, u.ID, "")
 	if err != nil {

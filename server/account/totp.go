@@ -86,11 +86,15 @@ type TOTPSetup struct {
 	QRPNG      string // data:image/png;base64,...
 }
 
-// SetupTOTP makes a new pending secret for the user. When TOTP is already on (changing the
+// SetupTOTP makes a new pending secret for the user, whose address must be verified (403
+// otherwise: security.go). When TOTP is already on (changing the
 // authenticator), the session must hold a recent proof that included a second factor
 // (RequireSecondFactorProof): a reload of the setup page never replaces an enabled authenticator.
 // The active secret keeps working until EnableTOTP confirms the new one.
 func (s *SecondFactors) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPSetup, error) {
+	if err := s.requireVerifiedEmail(ctx, u); err != nil {
+		return nil, err
+	}
 	if u.TOTPEnabled {
 		if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 			return nil, err
@@ -136,6 +140,9 @@ func (s *SecondFactors) SetupTOTP(ctx context.Context, u *User, sess *Session) (
 // new recovery codes (shown once; the old ones stop working). Replacing an active authenticator
 // needs a recent proof with a second factor. Every other session of the user ends.
 func (s *SecondFactors) EnableTOTP(ctx context.Context, u *User, sess *Session, code string) ([]string, error) {
+	if err := s.requireVerifiedEmail(ctx, u); err != nil {
+		return nil, err
+	}
 	if u.TOTPEnabled {
 		if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
 			return nil, err

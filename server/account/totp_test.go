@@ -70,7 +70,7 @@ func (e *env) enableTOTP(t *testing.T, token string) (string, []string) {
 
 func TestTOTPSetupGivesASecretAnOTPAuthURLAndAQRCode(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		u, token := e.signUp(t, "ana+totp@example.com")
+		u, token := e.signUpVerified(t, "ana+totp@example.com")
 		sess, _ := e.authenticate(t, token)
 		setup, err := e.svc.SecondFactors.SetupTOTP(e.ctx, u, sess)
 		if err != nil {
@@ -106,7 +106,7 @@ func TestTOTPSetupGivesASecretAnOTPAuthURLAndAQRCode(t *testing.T) {
 
 func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		u, token := e.signUp(t, "ana@example.com")
+		u, token := e.signUpVerified(t, "ana@example.com")
 		sess, _ := e.authenticate(t, token)
 		_, err := e.svc.SecondFactors.EnableTOTP(e.ctx, u, sess, "123456")
 		wantCode(t, err, core.EINVALID) // nothing set up
@@ -178,7 +178,7 @@ func TestEnablingTOTPNeedsARightCodeInTimeAndGivesTenSingleUseRecoveryCodes(t *t
 
 func TestSignInWithTOTPNeedsTheSecondFactorAndRefusesReplayedCodes(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		_, token := e.signUp(t, "ana@example.com")
+		_, token := e.signUpVerified(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 
 		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
@@ -236,7 +236,7 @@ func TestSignInWithTOTPNeedsTheSecondFactorAndRefusesReplayedCodes(t *testing.T)
 
 func TestAPendingSignInExpiresAfterTenMinutes(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		_, token := e.signUp(t, "ana@example.com")
+		_, token := e.signUpVerified(t, "ana@example.com")
 		e.enableTOTP(t, token)
 		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {
@@ -250,7 +250,7 @@ func TestAPendingSignInExpiresAfterTenMinutes(t *testing.T) {
 
 func TestAParallelReplayOfOneTOTPCodeSucceedsOnce(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		u, token := e.signUp(t, "ana@example.com")
+		u, token := e.signUpVerified(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		sess, _ := e.authenticate(t, token)
 		code := totpOf(t, secret, e.clock.Now())
@@ -287,7 +287,7 @@ func TestAParallelReplayOfOneTOTPCodeSucceedsOnce(t *testing.T) {
 
 func TestRecoveryCodesWorkOnceEachAlsoInParallel(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		_, token := e.signUp(t, "ana@example.com")
+		_, token := e.signUpVerified(t, "ana@example.com")
 		_, codes := e.enableTOTP(t, token)
 		signInPending := func() *account.Session {
 			res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
@@ -347,7 +347,7 @@ func mustUser(t *testing.T, e *env, email string) *account.User {
 
 func TestChangingOrRemovingTOTPNeedsARecentProof(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		_, token := e.signUp(t, "ana@example.com")
+		_, token := e.signUpVerified(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		e.clock.Advance(10 * time.Minute)
 		sess, u := e.authenticate(t, token)
@@ -382,7 +382,7 @@ func TestChangingOrRemovingTOTPNeedsARecentProof(t *testing.T) {
 
 func TestWrongSecondFactorsAreThrottled(t *testing.T) {
 	dialects(t, func(t *testing.T, e *env) {
-		_, token := e.signUp(t, "ana@example.com")
+		_, token := e.signUpVerified(t, "ana@example.com")
 		secret, _ := e.enableTOTP(t, token)
 		res, err := e.svc.Sessions.SignIn(e.ctx, "ana@example.com", goodPassword, meta)
 		if err != nil {

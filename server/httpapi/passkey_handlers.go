@@ -65,7 +65,7 @@ func (a *api) requirePasskeyProof(r *http.Request, u *account.User, sess *accoun
 	return a.accounts.Reverify.RequireSecondFactorProof(ctx, u, sess)
 }
 
-// POST /api/v1/auth/passkeys/register/begin (signed in; recent proof) → 200
+// POST /api/v1/auth/passkeys/register/begin (signed in, address verified; recent proof) → 200
 // PublicKeyCredentialCreationOptionsJSON: {rp, user, challenge, pubKeyCredParams, timeout,
 // excludeCredentials, authenticatorSelection, attestation}.
 func (a *api) passkeyRegisterBegin(w http.ResponseWriter, r *http.Request) {
@@ -73,6 +73,10 @@ func (a *api) passkeyRegisterBegin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
+	if err := a.accounts.SecondFactors.RequireVerifiedEmail(r.Context(), u); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	if err := a.requirePasskeyProof(r, u, sess); err != nil {
 		a.writeError(w, r, err)
 		return
@@ -91,8 +95,8 @@ type passkeyRegisterRequest struct {
 	Name       string          `json:"name"`
 }
 
-// POST /api/v1/auth/passkeys/register/finish {credential, name?} (signed in, same session as
-// begin) → 201 {passkey}.
+// POST /api/v1/auth/passkeys/register/finish {credential, name?} (signed in, address verified,
+// same session as begin) → 201 {passkey}.
 func (a *api) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
 	if !a.passkeysOn(w, r) {
 		return
@@ -107,6 +111,10 @@ func (a *api) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, sess, _ := account.AuthFrom(r.Context())
+	if err := a.accounts.SecondFactors.RequireVerifiedEmail(r.Context(), u); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	p, err := a.passkeys.FinishRegistration(r.Context(), passkeyUser(u), sess.ID, req.Credential, req.Name)
 	if err != nil {
 		a.logPasskeyRefusal(r, err)

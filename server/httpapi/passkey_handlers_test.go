@@ -455,6 +455,44 @@ func TestPasskeyRegistrationRefusals(t *testing.T) {
 	})
 }
 
+// Sign-in works before the address is verified, so anyone may sign up with an address they do not
+// own and sign in. A passkey they registered then would outlive the owner's sign-up and sign them
+// into the owner's verified account (and make them admin if the address is an admin's): it is
+// refused until the address is verified.
+func TestAPasskeyNeedsAVerifiedAddress(t *testing.T) {
+	onBothDatabases(t, func(t *testing.T, s *passkeyServer) {
+		const victim = "victim@example.com"
+		squatter := newBrowser(t, s)
+		if a := squatter.do(http.MethodPost, "/api/v1/auth/signup", map[string]string{"email": victim, "password": "la del intruso 1234"}); a.status != http.StatusAccepted {
+			t.Fatalf("squatter sign-up: %d %s", a.status, a.body)
+		}
+		if a := squatter.do(http.MethodPost, "/api/v1/auth/signin", map[string]string{"email": victim, "password": "la del intruso 1234"}); a.status != http.StatusOK {
+			t.Fatalf("squatter sign-in: %d %s", a.status, a.body)
+		}
+		if a := squatter.registerPasskey(passkeytest.New(publicURL), "intruso"); a.status != http.StatusForbidden || a.errorCode(t) != core.EFORBIDDEN {
+			t.Fatalf("register/begin before verifying: %d %s", a.status, a.body)
+		}
+		finish := squatter.do(http.MethodPost, "/api/v1/auth/passkeys/register/finish", map[string]any{"credential": map[string]string{"id": "x", "type": "public-key"}})
+		if finish.status != http.StatusForbidden || finish.errorCode(t) != core.EFORBIDDEN {
+			t.Fatalf("register/finish before verifying: %d %s", finish.status, finish.body)
+		}
+		var list []json.RawMessage
+		if squatter.do(http.MethodGet, "/api/v1/auth/passkeys", nil).json(t, &list); len(list) != 0 {
+			t.Fatalf("passkeys: %s", list)
+		}
+
+		// The owner signs up, verifies with the e-mailed code and adds a passkey during onboarding.
+		owner := newBrowser(t, s)
+		owner.signUp(victim)
+		if a := squatter.do(http.MethodGet, "/api/v1/me", nil); a.status != http.StatusNoContent {
+			t.Fatalf("the squatter's session survived: %d", a.status)
+		}
+		if a := owner.registerPasskey(passkeytest.New(publicURL), "mía"); a.status != http.StatusCreated {
+			t.Fatalf("the owner's passkey: %d %s", a.status, a.body)
+		}
+	})
+}
+
 func TestChangingPasskeysNeedsARecentProof(t *testing.T) {
 	onBothDatabases(t, func(t *testing.T, s *passkeyServer) {
 		ana := newBrowser(t, s)

@@ -39,6 +39,26 @@ func TestSignUpAnswersTheSameForATakenAddressOverHTTP(t *testing.T) {
 	})
 }
 
+// Before its address is verified an account gets no authenticator app (nor a passkey:
+// passkey_handlers_test.go): whoever signed up may not own the address, and the factor would
+// outlive the owner's sign-up. 403 forbidden, in the request's language.
+func TestAnAuthenticatorNeedsAVerifiedAddressOverHTTP(t *testing.T) {
+	authDialects(t, func(t *testing.T, s *authServer) {
+		c := s.client()
+		c.signUpUnverified("ana@example.com")
+		rec := c.call("POST", "/api/v1/auth/totp/setup", nil)
+		c.expect(rec, "POST", "/api/v1/auth/totp/setup", 403, nil)
+		failure(t, rec, 403, "forbidden", "Verifica primero tu correo electrónico con el código que te hemos enviado.")
+		rec = c.call("POST", "/api/v1/auth/totp/enable", map[string]string{"code": "123456"})
+		c.expect(rec, "POST", "/api/v1/auth/totp/enable", 403, nil)
+		c.lang = "en"
+		failure(t, c.call("POST", "/api/v1/auth/totp/setup", nil), 403, "forbidden", "Verify your e-mail address first, with the code we e-mailed you.")
+		// Verified, the same session sets one up.
+		c.do("POST", "/api/v1/auth/email/verify", map[string]string{"code": c.outboxCode("ana@example.com", "verify_email")}, 200, nil)
+		c.do("POST", "/api/v1/auth/totp/setup", nil, 200, nil)
+	})
+}
+
 // Point 8: on https the session cookie is __Host-patrimonio_session, and it signs the user in.
 func TestTheSessionCookieHasTheHostPrefixOnHTTPS(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
