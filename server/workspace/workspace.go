@@ -242,7 +242,9 @@ func (s *Service) Delete(ctx context.Context, userID, workspaceID string) error 
 }
 
 // Invite invites an e-mail address into the workspace with a role. An earlier pending invitation
-// of the same address is replaced. Inviting someone who is already a member is a conflict.
+// of the same address is replaced. Inviting someone who is already a member is a conflict. The
+// inviter's address must be verified (403 otherwise): invitations show it as who sent them, and
+// anyone may sign up and in with an address they do not own before it is verified.
 func (s *Service) Invite(ctx context.Context, userID, workspaceID, email string, role authz.Role) (Invitation, error) {
 	email, err := cleanEmail(ctx, email)
 	if err != nil {
@@ -257,6 +259,13 @@ func (s *Service) Invite(ctx context.Context, userID, workspaceID, email string,
 	w, err := s.authorize(ctx, tx, userID, workspaceID, true, authz.Request{Action: authz.MemberInvite, NewRole: role})
 	if err != nil {
 		return Invitation{}, err
+	}
+	inviter, err := s.user(ctx, tx, userID)
+	if err != nil {
+		return Invitation{}, err
+	}
+	if !inviter.verified {
+		return Invitation{}, core.Refuse(ctx, core.EFORBIDDEN, "account.email.unverified")
 	}
 	var members int
 	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM memberships m JOIN users u ON u.id = m.user_id
@@ -280,9 +289,7 @@ func (s *Service) Invite(ctx context.Context, userID, workspaceID, email string,
 		inv.ID, inv.WorkspaceID, inv.Email, string(inv.Role), inv.InvitedBy, inv.CreatedAt, inv.ExpiresAt); err != nil {
 		return Invitation{}, fmt.Errorf("invite to %s: %w", w.ID, err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&inv.InvitedByEmail); err != nil {
-		return Invitation{}, fmt.Errorf("invite to %s: %w", w.ID, err)
-	}
+	inv.InvitedByEmail = inviter.email
 	if err := tx.Commit(); err != nil {
 		return Invitation{}, fmt.Errorf("invite to %s: commit: %w", w.ID, err)
 	}

@@ -325,6 +325,38 @@ func TestInvitationsNeedAVerifiedAddressAndExpire(t *testing.T) {
 	})
 }
 
+// Anyone may sign up and in with an address they do not own; until it is verified, its account
+// may not send invitations, which show that address as who sent them.
+func TestAnInviterNeedsAVerifiedAddress(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		squatter := e.userVerified("boss@example.com", false)
+		team := e.create(squatter, "Team")
+		_, err := e.svc.Invite(ctx, squatter, team, "bea@example.com", authz.Viewer)
+		wantCode(t, err, core.EFORBIDDEN)
+		if !strings.Contains(core.ErrorMessage(err), "Verifica primero tu correo") {
+			t.Errorf("the refusal says %q", core.ErrorMessage(err))
+		}
+		var n int
+		if err := e.db.QueryRow(ctx, `SELECT COUNT(*) FROM invitations WHERE workspace_id = ?`, team).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Errorf("%d invitations were stored", n)
+		}
+		// Once the address is verified, the same owner invites.
+		if _, err := e.db.Exec(ctx, `UPDATE users SET email_verified_at = ? WHERE id = ?`, e.now, squatter); err != nil {
+			t.Fatal(err)
+		}
+		inv, err := e.svc.Invite(ctx, squatter, team, "bea@example.com", authz.Viewer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inv.InvitedByEmail != "boss@example.com" {
+			t.Errorf("invited by %q", inv.InvitedByEmail)
+		}
+	})
+}
+
 func TestWhoMayInviteWhom(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		ana, ed, vic := e.user("ana@example.com"), e.user("ed@example.com"), e.user("vic@example.com")
