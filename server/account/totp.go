@@ -87,18 +87,18 @@ type TOTPSetup struct {
 }
 
 // SetupTOTP makes a new pending secret for the user, whose address must be verified (403
-// otherwise: security.go). When TOTP is already on (changing the
-// authenticator), the session must hold a recent proof that included a second factor
-// (RequireSecondFactorProof): a reload of the setup page never replaces an enabled authenticator.
-// The active secret keeps working until EnableTOTP confirms the new one.
+// otherwise: security.go). The session must hold a recent proof (RequireSecondFactorProof: a
+// fresh sign-in, as in onboarding, or a re-verification), which included a second factor when the
+// user has one: whoever holds an old session (a stolen cookie, a borrowed device) cannot turn on an
+// authenticator of their own, which would end the owner's other sessions and, since a password
+// reset never skips it, lock the owner out; and a reload of the setup page never replaces an
+// enabled authenticator. The active secret keeps working until EnableTOTP confirms the new one.
 func (s *SecondFactors) SetupTOTP(ctx context.Context, u *User, sess *Session) (*TOTPSetup, error) {
 	if err := s.requireVerifiedEmail(ctx, u); err != nil {
 		return nil, err
 	}
-	if u.TOTPEnabled {
-		if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
-			return nil, err
-		}
+	if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
+		return nil, err
 	}
 	raw := make([]byte, totpSecretLen)
 	if _, err := rand.Read(raw); err != nil {
@@ -137,16 +137,15 @@ func (s *SecondFactors) SetupTOTP(ctx context.Context, u *User, sess *Session) (
 }
 
 // EnableTOTP confirms the pending secret with a code from the app, turns TOTP on and returns 10
-// new recovery codes (shown once; the old ones stop working). Replacing an active authenticator
-// needs a recent proof with a second factor. Every other session of the user ends.
+// new recovery codes (shown once; the old ones stop working). Like SetupTOTP it needs a verified
+// address and a recent proof, with the second factor when the user has one. Every other session of
+// the user ends.
 func (s *SecondFactors) EnableTOTP(ctx context.Context, u *User, sess *Session, code string) ([]string, error) {
 	if err := s.requireVerifiedEmail(ctx, u); err != nil {
 		return nil, err
 	}
-	if u.TOTPEnabled {
-		if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
-			return nil, err
-		}
+	if err := s.requireSecondFactorProof(ctx, u, sess); err != nil {
+		return nil, err
 	}
 	code = strings.TrimSpace(code)
 	if err := s.checkTOTPFormat(ctx, code); err != nil {

@@ -190,8 +190,8 @@ type totpSetupJSON struct {
 	QRPNG      string `json:"qrPng"`
 }
 
-// POST /api/v1/auth/totp/setup → 200 {secret, otpauthUrl, qrPng}. Needs a recent proof when TOTP
-// is already on.
+// POST /api/v1/auth/totp/setup → 200 {secret, otpauthUrl, qrPng}. Needs a verified address and a
+// recent proof (a fresh sign-in counts), with the second factor when the user has one.
 func (a *api) totpSetup(w http.ResponseWriter, r *http.Request) {
 	u, sess, _ := account.AuthFrom(r.Context())
 	setup, err := a.accounts.SecondFactors.SetupTOTP(r.Context(), u, sess)
@@ -202,7 +202,8 @@ func (a *api) totpSetup(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, totpSetupJSON{Secret: setup.Secret, OTPAuthURL: setup.OTPAuthURL, QRPNG: setup.QRPNG})
 }
 
-// POST /api/v1/auth/totp/enable {code} → 200 {recoveryCodes: [10 codes]} (shown once).
+// POST /api/v1/auth/totp/enable {code} → 200 {recoveryCodes: [10 codes]} (shown once). The same
+// conditions as setup.
 func (a *api) totpEnable(w http.ResponseWriter, r *http.Request) {
 	var req codeRequest
 	if err := decodeValid(w, r, bodyCode, &req); err != nil {

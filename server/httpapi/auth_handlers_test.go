@@ -559,6 +559,43 @@ func TestSensitiveActionsNeedARecentProofOverHTTP(t *testing.T) {
 	})
 }
 
+// Turning TOTP on for the first time needs a recent proof too: whoever holds an old session (a
+// stolen cookie, a borrowed device) could otherwise enable an authenticator of their own, end the
+// owner's other sessions and keep the recovery codes; a password reset never skips TOTP, so the owner
+// would be locked out. A fresh sign-in (onboarding) is a proof.
+func TestTurningTOTPOnNeedsARecentProofOverHTTP(t *testing.T) {
+	authDialects(t, func(t *testing.T, s *authServer) {
+		old := s.client()
+		old.signUp("ana@example.com") // onboarding: the session is fresh, setup works
+		var setup totpSetupJSON
+		old.do("POST", "/api/v1/auth/totp/setup", nil, 200, &setup)
+		owner := s.client()
+		owner.do("POST", "/api/v1/auth/signin", map[string]string{"email": "ana@example.com", "password": password}, 200, nil)
+
+		s.clock.Advance(11 * time.Minute) // neither session holds a recent proof now
+		for _, call := range []struct {
+			path string
+			body any
+		}{
+			{"/api/v1/auth/totp/setup", nil},
+			{"/api/v1/auth/totp/enable", map[string]string{"code": totpNow(t, setup.Secret, s.clock.Now())}},
+		} {
+			rec := old.call("POST", call.path, call.body)
+			old.expect(rec, "POST", call.path, 403, nil)
+			failure(t, rec, 403, "reverification_required", "Confirma tu identidad para continuar.")
+		}
+		var me meAnswer
+		owner.do("GET", "/api/v1/me", nil, 200, &me)
+		if me.User.TOTPEnabled {
+			t.Fatal("TOTP was turned on")
+		}
+		// With a proof, the same session turns it on.
+		old.do("POST", "/api/v1/auth/reverify", map[string]string{"method": "password", "password": password}, 200, nil)
+		old.do("POST", "/api/v1/auth/totp/setup", nil, 200, &setup)
+		old.do("POST", "/api/v1/auth/totp/enable", map[string]string{"code": totpNow(t, setup.Secret, s.clock.Now())}, 200, nil)
+	})
+}
+
 func TestAParallelReplayOfATOTPCodeOverHTTPSucceedsOnce(t *testing.T) {
 	authDialects(t, func(t *testing.T, s *authServer) {
 		c := s.client()
