@@ -160,6 +160,9 @@ type Config struct {
 	// the reset requests per IP and window.
 	PasswordResetTTL time.Duration
 	ResetRequestsIP  int
+	// SignUpRequestsIP bounds the sign-ups and sign-up code resends per IP (an IPv6 /64) and window,
+	// together: each may send a mail to an address the caller chose (PATRIMONIO_SIGNUPS_PER_IP).
+	SignUpRequestsIP int
 
 	// Billing adds the billing step to onboarding (a later issue).
 	Billing bool
@@ -196,6 +199,7 @@ func DefaultConfig() Config {
 		AccountWideFailures: 50,
 		PasswordResetTTL:    30 * time.Minute,
 		ResetRequestsIP:     20,
+		SignUpRequestsIP:    20,
 		Issuer:              "Patrimonio",
 	}
 }

@@ -434,7 +434,7 @@ func TestSigningUpAgainWithAnUnverifiedAddressEndsTheSquattersSessions(t *testin
 			t.Fatal("the squatter's session survived a new sign-up of the address")
 		}
 		e.clock.Advance(2 * time.Minute)
-		if _, err := e.svc.Signup.ResendRegistrationCode(e.ctx, "ana@example.com"); err != nil {
+		if _, err := e.svc.Signup.ResendRegistrationCode(e.ctx, "ana@example.com", meta.IP); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := e.svc.Signup.VerifyRegistration(e.ctx, "ana@example.com", e.lastCode(t, "ana@example.com", "verify_email"), meta); err != nil {

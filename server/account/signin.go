@@ -27,12 +27,18 @@ type SignUpResult struct {
 //     its second factors are deleted (security.go);
 //   - the owner of a verified address is e-mailed a notice instead (at most one per throttle
 //     window), saying how to sign in or reset the password.
+//
+// Each well-formed request counts against the client's sign-up limit (Config.SignUpRequestsIP,
+// with ResendRegistrationCode), whatever the address: past it the answer is 429 with the wait.
 func (s *Signup) Register(ctx context.Context, email, password string, meta SessionMeta) (*SignUpResult, error) {
 	email, err := checkEmail(ctx, email)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.checkPasswordPolicy(ctx, password, PasswordContext{Email: email}); err != nil {
+		return nil, err
+	}
+	if err := s.reserveSignUp(ctx, meta.IP); err != nil {
 		return nil, err
 	}
 	hash, err := s.hash(ctx, password)
@@ -180,8 +186,12 @@ func (s *Signup) VerifyRegistration(ctx context.Context, email, code string, met
 }
 
 // ResendRegistrationCode e-mails a new verification code to an account that was never verified. It
-// answers the same (nil) for any address: unknown, verified, or asked again too soon.
-func (s *Signup) ResendRegistrationCode(ctx context.Context, email string) (*SignUpResult, error) {
+// answers the same (nil) for any address: unknown, verified, or asked again too soon. Each request
+// counts against the sign-up limit of the client at ip (429 past it), like Register.
+func (s *Signup) ResendRegistrationCode(ctx context.Context, email, ip string) (*SignUpResult, error) {
+	if err := s.reserveSignUp(ctx, ip); err != nil {
+		return nil, err
+	}
 	out := &SignUpResult{Email: normalizeEmail(email), ResendAfter: s.cfg.EmailResendInterval}
 	u, err := s.userByEmail(ctx, email)
 	if err != nil {

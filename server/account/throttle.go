@@ -58,6 +58,24 @@ func (s *base) resetIPKey(ip string) throttleKey {
 	return throttleKey{keyHash("reset-ip", core.IPBucket(ip)), s.cfg.ResetRequestsIP}
 }
 
+// signUpIPKey counts the sign-ups and sign-up code resends of a client. Every request counts
+// (each may send a mail to an address of the caller's choosing), and its reservation stays: it is
+// what the limit counts.
+func (s *base) signUpIPKey(ip string) throttleKey {
+	return throttleKey{keyHash("signup-ip", core.IPBucket(ip)), s.cfg.SignUpRequestsIP}
+}
+
+// reserveSignUp records a sign-up or resend request of the client at ip; past the limit it is
+// refused (429 with the wait) in words about sign-ups rather than failed attempts.
+func (s *base) reserveSignUp(ctx context.Context, ip string) error {
+	_, err := s.reserve(ctx, s.signUpIPKey(ip))
+	var e *core.Error
+	if errors.As(err, &e) && e.Code == core.ETOOMANY {
+		return s.throttledAs(ctx, "account.signup.throttled", e.RetryAfter)
+	}
+	return err
+}
+
 func keyHash(kind, value string) string {
 	sum := sha256.Sum256([]byte(kind + ":" + value))
 	return hex.EncodeToString(sum[:])
@@ -188,8 +206,13 @@ func (s *base) clearKey(ctx context.Context, k throttleKey) {
 }
 
 func (s *base) throttled(ctx context.Context, wait time.Duration) error {
+	return s.throttledAs(ctx, "account.signin.throttled", wait)
+}
+
+// throttledAs is the 429 refusal with the message key (which takes the minutes to wait).
+func (s *base) throttledAs(ctx context.Context, key string, wait time.Duration) error {
 	minutes := int((wait + time.Minute - 1) / time.Minute)
-	e := core.Refuse(ctx, core.ETOOMANY, "account.signin.throttled", max(1, minutes))
+	e := core.Refuse(ctx, core.ETOOMANY, key, max(1, minutes))
 	e.RetryAfter = wait
 	return e
 }

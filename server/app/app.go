@@ -256,6 +256,9 @@ func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byt
 	acfg.SecretKey = key
 	acfg.PublicURL = cfg.PublicURL
 	acfg.Billing = cfg.BillingEnabled() // the onboarding's payment step (completed by server/billing)
+	if cfg.SignUpsPerIP > 0 {
+		acfg.SignUpRequestsIP = cfg.SignUpsPerIP
+	}
 	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer, Logger: logger, Hooks: hooks})
 	if err != nil {
 		return nil, err

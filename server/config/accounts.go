@@ -8,6 +8,7 @@ import (
 	"net/mail"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"patrimonio/core"
@@ -29,6 +30,10 @@ const (
 	EnvDevOutbox      = "PATRIMONIO_DEV_OUTBOX"
 	EnvAllowedOrigins = "PATRIMONIO_ALLOWED_ORIGINS"
 	EnvTrustedProxies = "PATRIMONIO_TRUSTED_PROXIES"
+	// EnvSignUpsPerIP bounds the sign-ups and sign-up code resends per client IP (an IPv6 /64) in
+	// 15 minutes; unset: account.DefaultConfig's 20. Tests and benchmarks that sign many accounts up
+	// from one address raise it.
+	EnvSignUpsPerIP = "PATRIMONIO_SIGNUPS_PER_IP"
 )
 
 // AccountsConfig is the part of Config that accounts read (embedded in Config). Its lists are kept as normalised,
@@ -55,6 +60,9 @@ type AccountsConfig struct {
 	// SecretKeyFile is the path of the key file (PATRIMONIO_SECRET_KEY_FILE), "" for the default:
 	// secret.key next to the store.SQLite database. Ignored when SecretKey is set.
 	SecretKeyFile string
+	// SignUpsPerIP is the most sign-ups and sign-up code resends one client IP may ask for in the
+	// throttle window (account.Config.SignUpRequestsIP); 0 when unset (the accounts' default).
+	SignUpsPerIP int
 }
 
 // SecretKeyLen is the length of the secret key in bytes (AES-256).
@@ -130,6 +138,7 @@ func splitList(s string) []string {
 
 type rawAccountsConfig struct {
 	adminEmails, smtpURL, mailFrom, devOutbox, allowedOrigins, trustedProxies, secretKey, secretKeyFile string
+	signUpsPerIP                                                                                        string
 }
 
 func readAccountsEnv(getenv func(string) string) rawAccountsConfig {
@@ -142,6 +151,7 @@ func readAccountsEnv(getenv func(string) string) rawAccountsConfig {
 		trustedProxies: getenv(EnvTrustedProxies),
 		secretKey:      getenv(EnvSecretKey),
 		secretKeyFile:  strings.TrimSpace(getenv(EnvSecretKeyFile)),
+		signUpsPerIP:   strings.TrimSpace(getenv(EnvSignUpsPerIP)),
 	}
 }
 
@@ -151,6 +161,7 @@ func addAccountsFlags(fs *flag.FlagSet, raw *rawAccountsConfig) {
 	fs.StringVar(&raw.devOutbox, "dev-outbox", raw.devOutbox, "development only: directory where e-mails are written as JSON and listed at /api/v1/dev/outbox ("+EnvDevOutbox+")")
 	fs.StringVar(&raw.allowedOrigins, "allowed-origins", raw.allowedOrigins, "extra origins allowed to send requests with the session cookie, comma separated ("+EnvAllowedOrigins+")")
 	fs.StringVar(&raw.trustedProxies, "trusted-proxies", raw.trustedProxies, "CIDR ranges of reverse proxies whose X-Forwarded-For is trusted ("+EnvTrustedProxies+")")
+	fs.StringVar(&raw.signUpsPerIP, "signups-per-ip", raw.signUpsPerIP, "most sign-ups and sign-up code resends per client IP in 15 minutes; empty for 20 ("+EnvSignUpsPerIP+")")
 }
 
 // applyAccounts validates the raw values into cfg.
@@ -212,6 +223,14 @@ func applyAccounts(cfg *Config, raw rawAccountsConfig) error {
 		cfg.SecretKey = base64.StdEncoding.EncodeToString(key)
 	}
 	cfg.SecretKeyFile = raw.secretKeyFile
+
+	if v := strings.TrimSpace(raw.signUpsPerIP); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("%s (-signups-per-ip): %q is not a whole number of at least 1", EnvSignUpsPerIP, v)
+		}
+		cfg.SignUpsPerIP = n
+	}
 	return nil
 }
 

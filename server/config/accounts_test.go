@@ -19,6 +19,7 @@ func TestLoadConfigReadsTheAccountsVariables(t *testing.T) {
 		"PATRIMONIO_DEV_OUTBOX":      "/tmp/outbox",
 		"PATRIMONIO_ALLOWED_ORIGINS": "http://LOCALHOST:5173/, http://127.0.0.1:5173",
 		"PATRIMONIO_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1, 2001:db8::/32",
+		"PATRIMONIO_SIGNUPS_PER_IP":  " 500 ",
 	}), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -39,13 +40,16 @@ func TestLoadConfigReadsTheAccountsVariables(t *testing.T) {
 	if got := cfg.TrustedProxyPrefixes(); !slices.Equal(got, want) {
 		t.Errorf("trusted proxies %v", got)
 	}
+	if cfg.SignUpsPerIP != 500 {
+		t.Errorf("sign-ups per IP %d", cfg.SignUpsPerIP)
+	}
 	// Flags override the variables, like the others.
 	cfg, err = config.Load(envFrom(map[string]string{"PATRIMONIO_ADMIN_EMAILS": "a@example.com"}),
-		[]string{"-admin-emails", "b@example.com", "-dev-outbox", "out", "-allowed-origins", "http://localhost:5173"})
+		[]string{"-admin-emails", "b@example.com", "-dev-outbox", "out", "-allowed-origins", "http://localhost:5173", "-signups-per-ip", "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.AdminEmails != "b@example.com" || cfg.DevOutbox != "out" || cfg.AllowedOrigins != "http://localhost:5173" {
+	if cfg.AdminEmails != "b@example.com" || cfg.DevOutbox != "out" || cfg.AllowedOrigins != "http://localhost:5173" || cfg.SignUpsPerIP != 7 {
 		t.Errorf("flags: %+v", cfg.AccountsConfig)
 	}
 }
@@ -64,6 +68,8 @@ func TestLoadConfigRejectsBadAccountsValues(t *testing.T) {
 		{name: "a From that is not an address is rejected", env: map[string]string{"PATRIMONIO_MAIL_FROM": "Patrimonio"}, wantInError: []string{"PATRIMONIO_MAIL_FROM"}},
 		{name: "an allowed origin with a path is rejected", env: map[string]string{"PATRIMONIO_ALLOWED_ORIGINS": "http://localhost:5173/app"}, wantInError: []string{"PATRIMONIO_ALLOWED_ORIGINS", "origin only"}},
 		{name: "a trusted proxy that is not an address is rejected", env: map[string]string{"PATRIMONIO_TRUSTED_PROXIES": "proxy.internal"}, wantInError: []string{"PATRIMONIO_TRUSTED_PROXIES", "proxy.internal"}},
+		{name: "a sign-up limit that is not a number is rejected", env: map[string]string{"PATRIMONIO_SIGNUPS_PER_IP": "lots"}, wantInError: []string{"PATRIMONIO_SIGNUPS_PER_IP", "lots"}},
+		{name: "a sign-up limit of zero is rejected", env: map[string]string{"PATRIMONIO_SIGNUPS_PER_IP": "0"}, wantInError: []string{"PATRIMONIO_SIGNUPS_PER_IP", "at least 1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -58,7 +58,8 @@ type userEnvelope struct {
 
 // POST /api/v1/auth/signup {email, password} → 202 {email, resendAfterSeconds}, the same for a
 // free and a taken address, and no session: a free address gets the verification code, which
-// POST /auth/signup/verify exchanges for a session; the owner of a taken one gets a notice.
+// POST /auth/signup/verify exchanges for a session; the owner of a taken one gets a notice. 429
+// past the client's sign-up limit (account.Config.SignUpRequestsIP per IP and window).
 func (a *api) signUp(w http.ResponseWriter, r *http.Request) {
 	if !a.localOnly(w, r) {
 		return

@@ -63,7 +63,8 @@ type emailRequest struct {
 }
 
 // POST /api/v1/auth/signup/resend {email} → 202 {email, resendAfterSeconds}, the same for every
-// address; a new code goes out only to an account that is waiting for one.
+// address; a new code goes out only to an account that is waiting for one. 429 past the client's
+// sign-up limit (shared with POST /auth/signup).
 func (a *api) signUpResend(w http.ResponseWriter, r *http.Request) {
 	if !a.localOnly(w, r) {
 		return
@@ -73,7 +74,7 @@ func (a *api) signUpResend(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	res, err := a.accounts.Signup.ResendRegistrationCode(r.Context(), req.Email)
+	res, err := a.accounts.Signup.ResendRegistrationCode(r.Context(), req.Email, a.clientIP(r))
 	if err != nil {
 		a.writeError(w, r, err)
 		return

@@ -5,10 +5,12 @@ package httpapi
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -56,6 +58,56 @@ func TestAnAuthenticatorNeedsAVerifiedAddressOverHTTP(t *testing.T) {
 		// Verified, the same session sets one up.
 		c.do("POST", "/api/v1/auth/email/verify", map[string]string{"code": c.outboxCode("ana@example.com", "verify_email")}, 200, nil)
 		c.do("POST", "/api/v1/auth/totp/setup", nil, 200, nil)
+	})
+}
+
+// Sign-up and its resend mail an address the caller chooses: one client (an IPv4 address, an IPv6
+// /64) may ask for account.Config.SignUpRequestsIP of them together per throttle window. Past it
+// the answer is 429 with the wait, and nothing is sent.
+func TestSignUpsAreLimitedPerClientOverHTTP(t *testing.T) {
+	authDialects(t, func(t *testing.T, s *authServer) {
+		limit := s.accounts.Config().SignUpRequestsIP
+		signUp := func(c *authClient, email string) *httptest.ResponseRecorder {
+			t.Helper()
+			rec := c.call("POST", "/api/v1/auth/signup", map[string]string{"email": email, "password": password})
+			c.expect(rec, "POST", "/api/v1/auth/signup", rec.Code, nil)
+			return rec
+		}
+		c := s.client()
+		for i := range limit - 1 {
+			if rec := signUp(c, fmt.Sprintf("stranger%d@example.com", i)); rec.Code != 202 {
+				t.Fatalf("sign-up %d: %d %s", i, rec.Code, rec.Body)
+			}
+		}
+		c.do("POST", "/api/v1/auth/signup/resend", map[string]string{"email": "stranger0@example.com"}, 202, nil) // the last one allowed
+		rec := signUp(c, "one-too-many@example.com")
+		failure(t, rec, 429, "too_many_requests", "Demasiados registros desde esta conexión. Vuelve a intentarlo dentro de 15 minutos.")
+		if rec.Header().Get("Retry-After") != "900" {
+			t.Fatalf("Retry-After %q", rec.Header().Get("Retry-After"))
+		}
+		rec = c.call("POST", "/api/v1/auth/signup/resend", map[string]string{"email": "stranger1@example.com"})
+		c.expect(rec, "POST", "/api/v1/auth/signup/resend", 429, nil)
+		var mails []account.OutboxMail
+		c.expect(c.call("GET", "/api/v1/dev/outbox?to=one-too-many@example.com", nil), "GET", "/api/v1/dev/outbox", 200, &mails)
+		if len(mails) != 0 {
+			t.Fatalf("a refused sign-up sent %+v", mails)
+		}
+
+		// Another client is not refused; all the addresses of one IPv6 /64 are one client.
+		other := s.client()
+		other.ip = "192.0.2.2"
+		other.do("POST", "/api/v1/auth/signup", map[string]string{"email": "bea@example.com", "password": password}, 202, nil)
+		for i := range limit + 1 {
+			v6 := s.client()
+			v6.ip = fmt.Sprintf("[2001:db8:1:2::%x]", i+1)
+			if rec := signUp(v6, fmt.Sprintf("v6-%d@example.com", i)); (i < limit) != (rec.Code == 202) {
+				t.Fatalf("sign-up %d from the /64: %d %s", i, rec.Code, rec.Body)
+			}
+		}
+
+		// Once the window has passed, the first client may sign up again.
+		s.clock.Advance(15 * time.Minute)
+		c.do("POST", "/api/v1/auth/signup", map[string]string{"email": "later@example.com", "password": password}, 202, nil)
 	})
 }
 

@@ -38,7 +38,7 @@ export function freePort(): Promise<number> {
  * http://localhost:<port>: WebAuthn needs a host name (an IP address cannot be a relying party id),
  * and browsers treat localhost as a secure context (Secure cookies, passkeys). E-mails go to a dev
  * outbox in the data directory (GET /api/v1/dev/outbox); secrets at rest (TOTP) are sealed with a
- * fresh random key.
+ * fresh random key; the per-client sign-up limit is lifted.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
@@ -55,6 +55,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     PATRIMONIO_LOG_LEVEL: "warn",
     PATRIMONIO_DEV_OUTBOX: outbox,
     PATRIMONIO_SECRET_KEY: randomBytes(32).toString("base64"),
+    // Every test signs its accounts up from 127.0.0.1: lift the per-client sign-up limit (20 per
+    // 15 minutes by default), which a whole run would reach.
+    PATRIMONIO_SIGNUPS_PER_IP: "100000",
     ...env,
   };
   const child = spawn(BINARY, [], { cwd: dataDir, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
