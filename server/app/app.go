@@ -39,6 +39,9 @@ type Server struct {
 	fx       *fx.Service    // the exchange rates behind /api/v1/fx-rates
 	// connections refreshes linked bank and broker accounts (server/connect)
 	connections *connect.Service
+	// mail delivers the account services' mails in the background when they go over SMTP; nil
+	// otherwise (newAccounts).
+	mail *account.BackgroundMailer
 
 	// LoadRates makes Run load exchange rates in the background, at start and every working day
 	// (server/fx). The command sets it unless PATRIMONIO_FX_UPDATES=off; tests leave it off.
@@ -123,13 +126,13 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 			hooks.HasPasskey = deps.Passkeys.Has // a passkey is a second factor and an onboarding step
 		}
 	}
-	accounts, err := newAccounts(ctx, cfg, db, key, logger, hooks)
+	accounts, mail, err := newAccounts(ctx, cfg, db, key, logger, hooks)
 	if err != nil {
 		ln.Close()
 		db.Close()
 		return nil, err
 	}
-	deps.Accounts = accounts
+	deps.Accounts, s.mail = accounts, mail
 	if err := deps.Enums.Seed(ctx); err != nil { // the reference lists (server/enums/data)
 		ln.Close()
 		db.Close()
@@ -224,6 +227,10 @@ func (s *Server) Run(ctx context.Context) error {
 		err = fmt.Errorf("serve: %w", serveErr)
 	}
 	s.closeSync() // sockets are closed by now; finishes queued pushes before the database closes
+	if s.mail != nil {
+		// The requests answered meanwhile may have queued mails: they go out within the timeout.
+		_ = s.mail.Close(shutdownCtx) // a mail left unsent is logged
+	}
 	if cerr := s.db.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close database: %w", cerr)
 	}
@@ -237,6 +244,9 @@ func (s *Server) Run(ctx context.Context) error {
 func (s *Server) Close() error {
 	lerr := s.listener.Close()
 	s.closeSync()
+	if s.mail != nil {
+		_ = s.mail.Close(context.Background()) // nothing was served, so nothing is queued
+	}
 	if err := s.db.Close(); err != nil {
 		return err
 	}
@@ -245,11 +255,19 @@ func (s *Server) Close() error {
 
 // newAccounts builds the local accounts service with its mailer (SMTP when configured, otherwise
 // the log and, in development, the dev outbox) and its secret key, which must be the one the
-// database's secrets are sealed with; secrets still stored in plaintext are sealed now.
-func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byte, logger *slog.Logger, hooks account.Hooks) (*account.Services, error) {
+// database's secrets are sealed with; secrets still stored in plaintext are sealed now. SMTP
+// delivers in the background (account.BackgroundMailer, returned to be closed at shutdown): a
+// delivery inside the request would make the answers that mail a known address slower than the
+// same answers for an unknown one.
+func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byte, logger *slog.Logger, hooks account.Hooks) (*account.Services, *account.BackgroundMailer, error) {
 	mailer, err := account.NewMailer(cfg.SMTPURL, cfg.MailFrom, cfg.DevOutbox, logger)
 	if err != nil {
-		return nil, fmt.Errorf("mail: %w", err)
+		return nil, nil, fmt.Errorf("mail: %w", err)
+	}
+	var background *account.BackgroundMailer
+	if cfg.SMTPURL != "" {
+		background = account.NewBackgroundMailer(mailer, logger)
+		mailer = background
 	}
 	acfg := account.DefaultConfig()
 	acfg.AdminEmails = cfg.AdminEmailList()
@@ -261,13 +279,13 @@ func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byt
 	}
 	accounts, err := account.New(db, acfg, account.Options{Mailer: mailer, Logger: logger, Hooks: hooks})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := accounts.SecondFactors.CheckSecretKey(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if n, err := accounts.SecondFactors.SealPlaintextSecrets(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	} else if n > 0 {
 		logger.InfoContext(ctx, "encrypted the authenticator secrets stored in plaintext", "count", n)
 	}
@@ -276,7 +294,7 @@ func newAccounts(ctx context.Context, cfg config.Config, db *store.DB, key []byt
 			" and listed at /api/v1/dev/outbox to anyone; never set "+config.EnvDevOutbox+" in production",
 			"dir", cfg.DevOutbox)
 	}
-	return accounts, nil
+	return accounts, background, nil
 }
 
 // billingDescription says whether billing is on, and against which API, for the start-up log
