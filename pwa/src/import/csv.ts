@@ -63,7 +63,8 @@ function parseRows(text: string, delimiter: string, onProgress?: Progress, limit
     // The mapping screen's sample reads only the first rows (with some to spare for empty ones).
     ...(limit !== undefined ? { preview: limit + 20 } : {}),
     step: (r) => {
-      if (onProgress && rows.length % 2000 === 0) onProgress(cursor / text.length);
+      // Splitting the rows is the first half of the work, reading them the second.
+      if (onProgress && rows.length % 2000 === 0) onProgress((cursor / text.length) / 2);
       starts.push(cursor);
       cursor = r.meta.cursor;
       rows.push(r.data);
@@ -72,16 +73,34 @@ function parseRows(text: string, delimiter: string, onProgress?: Progress, limit
   return { rows, starts, delimiter: used };
 }
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
+/** The 1-based line of each row start, asked in increasing order: each call scans only from the
+ * previous offset, so numbering every row of a file is linear in its length (rescanning from the
+ * start for each row made a 20,000-row file take minutes). */
+export class LineCounter {
+  private pos = 0;
+  private line = 1;
+  /** Characters examined so far: at most the text's length when offsets do not decrease. */
+  scanned = 0;
+  constructor(private readonly text: string) {}
+
+  at(offset: number): number {
+    const text = this.text;
+    // An offset behind the last one (never from Papa's cursor) is still answered, from the start.
+    if (offset < this.pos) {
+      this.pos = 0;
+      this.line = 1;
+    }
+    const end = Math.min(offset, text.length);
+    for (let i = this.pos; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.line++;
+    }
+    this.scanned += Math.max(0, end - this.pos);
+    this.pos = Math.max(this.pos, end);
+    // The row starts after the line end that Papa's cursor stops before.
+    const c = text.charCodeAt(offset);
+    return c === 13 || c === 10 ? this.line + 1 : this.line;
   }
-  // The row starts after the line end that Papa's cursor stops before.
-  const c = text.charCodeAt(offset);
-  if (c === 13 || c === 10) line++;
-  return line;
 }
 
 /** The columns and a few rows of a CSV, for choosing the mapping. */
@@ -140,15 +159,17 @@ export function parseCsv(input: string, options: CsvOptions, onProgress?: Progre
     const { mapping } = options;
     const text = stripBom(input);
     const { rows, starts } = parseRows(text, mapping.delimiter, onProgress);
+    const lines = new LineCounter(text);
     let skipped = 0;
     const items: (Omit<Movement, "id"> & { balance?: string })[] = [];
     for (const [i, row] of rows.entries()) {
+      if (onProgress && i % 2000 === 0 && i > 0) onProgress(0.5 + i / rows.length / 2);
       if (row.every((c) => c.trim() === "")) continue;
       if (skipped < mapping.skipRows) {
         skipped++;
         continue;
       }
-      const line = lineAt(text, starts[i] ?? 0);
+      const line = lines.at(starts[i] ?? 0);
       const cell = (col: number | undefined): string => (col === undefined ? "" : (row[col] ?? "").trim());
       const need = (col: number, name: string): string => {
         if (col >= row.length) throw new StatementError(line, "statementImport.errors.csvColumns", { found: row.length, column: name });

@@ -3,9 +3,9 @@
 // markup reader's SGML and XML errors.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { parseCamt053 } from "./camt053";
-import { csvAmount, csvDate, parseCsv, type CsvOptions } from "./csv";
+import { LineCounter, csvAmount, csvDate, parseCsv, type CsvOptions } from "./csv";
 import { dailyBalances, recurringMovements } from "./derive";
 import { decodeStatement, detectFormat } from "./detect";
 import { readMarkup } from "./markup";
@@ -250,5 +250,41 @@ describe("large files", () => {
       ["2025-01-10", "-7654.33", 20_000],
       ["2025-03-31", "-7654.33", 0],
     ]);
+  });
+
+  test("a CSV's rows are numbered in one pass over the text (not rescanned per row), with progress while reading them", () => {
+    const n = 5_000;
+    const rows = ["Fecha;Concepto;Importe;Saldo"];
+    let balance = 1000;
+    for (let i = 0; i < n; i++) {
+      balance += 1;
+      rows.push(`02/01/2025;COMPRA ${i};1,00;${balance},00`);
+      if (i === 10) rows.push(""); // an empty line still counts
+    }
+    const text = rows.join("\r\n") + "\r\n";
+    const options: CsvOptions = {
+      account: "ES00",
+      currency: "EUR",
+      mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, dateFormat: "DD/MM/YYYY", amount: { kind: "signed", column: 2 }, decimalSeparator: ",", descriptionColumn: 1, balanceColumn: 3 },
+    };
+    const at = vi.spyOn(LineCounter.prototype, "at");
+    const fractions: number[] = [];
+    try {
+      const s = statement(parseCsv(text, options, (f) => fractions.push(f)));
+      expect(s.movements).toHaveLength(n);
+      expect(s.movements[0]?.line).toBe(2);
+      expect(s.movements[n - 1]?.line).toBe(n + 2);
+      // One lookup per data row, at increasing offsets, on one counter that reads each character once.
+      const offsets = at.mock.calls.map(([offset]) => offset);
+      expect(offsets).toHaveLength(n);
+      expect(offsets.every((o, i) => i === 0 || o > (offsets[i - 1] as number))).toBe(true);
+      const counters = new Set(at.mock.contexts);
+      expect(counters.size).toBe(1);
+      expect(([...counters][0] as LineCounter).scanned).toBeLessThanOrEqual(text.length);
+    } finally {
+      at.mockRestore();
+    }
+    expect(fractions).toEqual([...fractions].sort((x, y) => x - y));
+    expect(fractions.filter((f) => f > 0.5).length).toBeGreaterThan(0);
   });
 });
