@@ -58,7 +58,22 @@ export function parseOfx(input: string, onProgress?: Progress): ParseResult {
       const ledger = path(rs, "LEDGERBAL");
       const closing = ledger ? { date: ofxDate(textAt(ledger, "DTASOF"), ledger.line), amount: amountAt(ledger, "BALAMT") } : undefined;
       const dtStart = textAt(list, "DTSTART");
+      const dtEnd = textAt(list, "DTEND");
       const first = movements.reduce<string | undefined>((min, m) => (min === undefined || m.bookingDate < min ? m.bookingDate : min), undefined);
+      const lastPosted = movements.reduce<string | undefined>((max, m) => (max === undefined || m.bookingDate > max ? m.bookingDate : max), undefined);
+      // The opening balance is the ledger balance less the listed movements, which holds only when the
+      // ledger balance is as of the end of the list. Many banks date it on the download day instead,
+      // after DTEND: movements between the two are not in the file, so every day's balance would be
+      // off by them, silently. Such a file is refused (keeping only the closing balance would still
+      // derive every earlier day from it, wrongly); so is a balance dated before a listed movement.
+      if (closing && ledger) {
+        const end = dtEnd ? ofxDate(dtEnd, path(list, "DTEND")?.line ?? rs.line) : lastPosted;
+        const after = end !== undefined && closing.date > end;
+        const before = lastPosted !== undefined && closing.date < lastPosted;
+        if (after || before) {
+          throw new StatementError(path(ledger, "DTASOF")?.line ?? ledger.line, "statementImport.errors.ofxBalanceDate", { asOf: closing.date, end: (after ? end : lastPosted) as string });
+        }
+      }
       const openingDate = dtStart ? ofxDate(dtStart, path(list, "DTSTART")?.line ?? rs.line) : first;
       const opening = closing && openingDate ? { date: openingDate, amount: canon(new Decimal(closing.amount).minus(sum(movements.map((m) => m.amount)))) } : undefined;
       const institution = textAt(root, "OFX", "SIGNONMSGSRSV1", "SONRS", "FI", "ORG") ?? bankName(textAt(from, "BANKID"));

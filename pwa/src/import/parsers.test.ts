@@ -142,6 +142,18 @@ describe("markup", () => {
     ]);
   });
 
+  test("OFX whose ledger balance is not dated at the end of its movements is refused (it would shift every day's balance)", () => {
+    const ofx = decodeStatement(bytesOf("ofx1-ing.ofx"), "ofx");
+    expect(statement(parseOfx(ofx)).opening).toEqual({ date: "2025-03-01", amount: "2000" });
+    // Dated on the download day, after DTEND (a payment of 500 on 5 April is not in the list).
+    const downloadDay = ofx.replace("<BALAMT>2023.56\r\n<DTASOF>20250331", "<BALAMT>1523.56\r\n<DTASOF>20250410");
+    expect(downloadDay).not.toBe(ofx);
+    expect(parseOfx(downloadDay)).toEqual({ ok: false, error: { line: 71, key: "statementImport.errors.ofxBalanceDate", params: { asOf: "2025-04-10", end: "2025-03-31", line: 71 } } });
+    // Dated before the last movement it should include.
+    const early = ofx.replace("<BALAMT>2023.56\r\n<DTASOF>20250331", "<BALAMT>2023.56\r\n<DTASOF>20250310");
+    expect(parseOfx(early)).toMatchObject({ ok: false, error: { line: 71, key: "statementImport.errors.ofxBalanceDate", params: { asOf: "2025-03-10", end: "2025-03-18" } } });
+  });
+
   test("OFX 1 without a body is refused", () => {
     expect(parseOfx("OFXHEADER:100\nDATA:OFXSGML\n")).toMatchObject({ ok: false, error: { key: "statementImport.errors.ofxNoBody" } });
   });
