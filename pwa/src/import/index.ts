@@ -9,6 +9,7 @@ import type { ParseResult, Progress, StatementFormat } from "./types";
 export * from "./types";
 export { CSV_DATE_FORMATS, csvTable, type CsvDateFormat, type CsvMapping, type CsvOptions, type CsvTable } from "./csv";
 export { dailyBalances, descriptionKey, period, recurringMovements, MONTHLY_MAX_DAYS, MONTHLY_MIN_DAYS, type DayBalance, type RecurringMovement } from "./derive";
+export { joinStatements, type StatementGroup } from "./combine";
 export { decodeStatement, detectFormat } from "./detect";
 export { maskAccount } from "./common";
 

@@ -22,6 +22,7 @@ import { useTranslation } from "react-i18next";
 import { useAssets, useAssetWorkspace } from "../../assets/hooks";
 import formStyles from "../../forms/form.module.css";
 import { translateKey } from "../../forms/schemaForm";
+import { joinStatements, type StatementGroup } from "../../import/combine";
 import type { CsvOptions } from "../../import/csv";
 import { dailyBalances, period as periodOf, recurringMovements } from "../../import/derive";
 import { decodeStatement, detectFormat } from "../../import/detect";
@@ -41,6 +42,7 @@ import page from "../page.module.css";
 import { CsvMappingStep } from "./CsvMappingStep";
 import styles from "./import.module.css";
 import { PreviewStep } from "./PreviewStep";
+import { choiceLabel, leftOut } from "./statementChoices";
 import { useStatementParser } from "./useStatementParser";
 
 /** Larger files are refused before reading (a year of a busy account in Norma 43 is under 5 MB). */
@@ -72,7 +74,8 @@ export function ImportScreen() {
   const [file, setFile] = useState<LoadedFile | null>(null);
   const [csvText, setCsvText] = useState("");
   const [error, setError] = useState<ParseError | null>(null);
-  const [statements, setStatements] = useState<Statement[]>([]);
+  // Blocks of one account whose balances follow on are joined into one statement (a daily Norma 43 file).
+  const [statements, setStatements] = useState<StatementGroup[]>([]);
   const [which, setWhich] = useState(0);
   const [target, setTarget] = useState<"existing" | "new">("existing");
   const [assetId, setAssetId] = useState(search.assetId ?? "");
@@ -80,9 +83,9 @@ export function ImportScreen() {
   const [chosenFlows, setChosenFlows] = useState<Set<number>>(new Set());
   const [issues, setIssues] = useState<Issue[]>([]);
   const [importing, setImporting] = useState(false);
-  const [result, setResult] = useState<ImportStatementResult | null>(null);
+  const [result, setResult] = useState<(ImportStatementResult & { leftOut: number }) | null>(null);
 
-  const statement = statements[which];
+  const statement: Statement | undefined = statements[which]?.statement;
   const eligible = useMemo(
     () => (assets ?? []).filter((a) => IMPORT_ASSET_CLASSES.includes(a.fields.assetClass) && (!statement || a.fields.currency === statement.currency)),
     [assets, statement],
@@ -123,7 +126,7 @@ export function ImportScreen() {
       setError(r.error);
       return;
     }
-    setStatements(r.statements);
+    setStatements(joinStatements(r.statements));
     setWhich(0);
     const first = r.statements[0];
     if (first) setNewName(`${first.institution ?? t("statementImport.asset.defaultName")} ${first.account.replace(/\s+/g, "").slice(-4)}`.trim());
@@ -203,7 +206,7 @@ export function ImportScreen() {
         return;
       }
       const { ok: _ok, ...done } = r;
-      setResult(done);
+      setResult({ ...done, leftOut: leftOut(statements, which) });
       setStep("done");
     } finally {
       setImporting(false);
@@ -289,13 +292,23 @@ export function ImportScreen() {
               {statements.length > 1 && (
                 <Field label={t("statementImport.preview.which")}>
                   <NativeSelect value={String(which)} onChange={(e) => setWhich(Number(e.target.value))}>
-                    {statements.map((s, i) => (
+                    {statements.map((g, i) => (
                       <option key={i} value={String(i)}>
-                        {s.accountMasked} · {s.currency}
+                        {choiceLabel(g, t, (d) => fmt.date(d))}
                       </option>
                     ))}
                   </NativeSelect>
                 </Field>
+              )}
+              {(statements[which]?.parts ?? 1) > 1 && (
+                <Alert tone="info">
+                  <span data-testid="import-joined">{t("statementImport.preview.joined", { count: statements[which]?.parts ?? 1 })}</span>
+                </Alert>
+              )}
+              {statements.length > 1 && (
+                <p className={styles.muted} data-testid="import-left-out-hint">
+                  {t("statementImport.preview.leftOut", { count: leftOut(statements, which) })}
+                </p>
               )}
               <PreviewStep
                 statement={statement}
@@ -391,6 +404,7 @@ export function ImportScreen() {
                 {result.negative.length > 0 && <li>{t("statementImport.done.negative", { count: result.negative.length, dates: result.negative.map((d) => fmt.date(d)).join(", ") })}</li>}
                 <li>{t("statementImport.done.flows", { count: result.flowsCreated })}</li>
                 {result.flowsExisting > 0 && <li>{t("statementImport.done.flowsExisting", { count: result.flowsExisting })}</li>}
+                {result.leftOut > 0 && <li data-testid="import-left-out">{t("statementImport.done.leftOut", { count: result.leftOut })}</li>}
               </ul>
               <div className={formStyles.actions}>
                 <Button variant="ghost" onClick={restart} data-testid="import-again">
