@@ -139,18 +139,29 @@ export function csvAmount(text: string, decimal: "," | "."): string | undefined 
   return canon(negative ? v.negated() : v);
 }
 
+/** What each format's date must look like (any of "/", "." or "-" between the parts; a time after a
+ * space or "T" is ignored). The year has exactly the format's digits: "05/01/2025" read as DD/MM/YY
+ * would otherwise be cut to 05/01/20, the 5th of January 2020. */
+const DATE_SHAPES: Record<CsvDateFormat, RegExp> = {
+  "DD/MM/YYYY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/,
+  "DD-MM-YYYY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/,
+  "DD.MM.YYYY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/,
+  "DD/MM/YY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2})$/,
+  "YYYY-MM-DD": /^(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})$/,
+  "MM/DD/YYYY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/,
+};
+
 export function csvDate(text: string, format: CsvDateFormat): string | undefined {
-  const t = text.trim().slice(0, format.length);
-  const parts = t.split(/[/.-]/);
-  if (parts.length !== 3 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
-  const [a, b, c] = parts.map(Number) as [number, number, number];
-  let y: number, m: number, d: number;
-  if (format === "YYYY-MM-DD") [y, m, d] = [a, b, c];
-  else if (format === "MM/DD/YYYY") [m, d, y] = [a, b, c];
-  else if (format === "DD/MM/YY") [d, m, y] = [a, b, c < 80 ? 2000 + c : 1900 + c];
-  else [d, m, y] = [a, b, c];
-  if (format !== "DD/MM/YY" && String(y).length !== 4) return undefined;
-  return isValidDate(y, m, d) ? isoDate(y, m, d) : undefined;
+  const datePart = text.trim().split(/[\sT]/, 1)[0] ?? "";
+  const m = DATE_SHAPES[format].exec(datePart);
+  if (!m) return undefined;
+  const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  let y: number, mo: number, d: number;
+  if (format === "YYYY-MM-DD") [y, mo, d] = [a, b, c];
+  else if (format === "MM/DD/YYYY") [mo, d, y] = [a, b, c];
+  else if (format === "DD/MM/YY") [d, mo, y] = [a, b, c < 80 ? 2000 + c : 1900 + c];
+  else [d, mo, y] = [a, b, c];
+  return isValidDate(y, mo, d) ? isoDate(y, mo, d) : undefined;
 }
 
 /** Reads a CSV with its mapping. A row that does not fit the mapping refuses the file, naming its line. */

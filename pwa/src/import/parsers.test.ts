@@ -177,6 +177,22 @@ describe("CSV", () => {
     expect(csvDate("2025-03-05", "YYYY-MM-DD")).toBe("2025-03-05");
     expect(csvDate("05.03.25", "DD/MM/YY")).toBe("2025-03-05");
     expect(csvDate("29/02/2025", "DD/MM/YYYY")).toBeUndefined();
+    expect(csvDate("05/03/2025 10:22", "DD/MM/YYYY")).toBe("2025-03-05");
+    expect(csvDate("2025-03-05T10:22:00", "YYYY-MM-DD")).toBe("2025-03-05");
+  });
+
+  test("a date that does not match the chosen format exactly is refused, with its row, not cut short", () => {
+    expect(csvDate("05/01/2025", "DD/MM/YY")).toBeUndefined(); // was 2020-01-05
+    expect(csvDate("05/01/25", "DD/MM/YYYY")).toBeUndefined();
+    expect(csvDate("05/01/20251", "DD/MM/YYYY")).toBeUndefined();
+    expect(csvDate("2025-03-051", "YYYY-MM-DD")).toBeUndefined();
+    const text = "Fecha;Concepto;Importe;Saldo\n05/01/25;NOMINA;1500,00;2500,00\n07/01/2025;LUZ;-50,00;2450,00\n";
+    const options: CsvOptions = {
+      account: "ES00",
+      currency: "EUR",
+      mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, dateFormat: "DD/MM/YY", amount: { kind: "signed", column: 2 }, decimalSeparator: ",", descriptionColumn: 1, balanceColumn: 3 },
+    };
+    expect(parseCsv(text, options)).toEqual({ ok: false, error: { line: 3, key: "statementImport.errors.date", params: { value: "07/01/2025", line: 3 } } });
   });
 
   const split: CsvOptions = {
