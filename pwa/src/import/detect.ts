@@ -1,4 +1,4 @@
-// Which format a file is, and its text: Norma 43 is Latin-1; OFX 1 says its charset in its header;
+// Which format a file is, and its text: Norma 43 is Latin-1 (unless re-saved as UTF-8); OFX 1 says its charset in its header;
 // XML says its encoding in its declaration; CSV is UTF-8 unless it is not valid UTF-8 (then the
 // Windows/Latin-1 export of most Spanish banks).
 import type { StatementFormat } from "./types";
@@ -15,6 +15,23 @@ function utf8OrLatin1(bytes: Uint8Array): string {
   }
 }
 
+/** Norma 43 is Latin-1, but an editor or a mail client may have re-saved it as UTF-8: with a
+ * byte-order mark, or as valid UTF-8 with multi-byte characters ("Ó" as C3 93), which Latin-1 would
+ * read as "Ã“" and import garbled. (Latin-1 Spanish text is practically never valid UTF-8: a
+ * lone accented letter is an invalid byte.) */
+function norma43Text(bytes: Uint8Array): string {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (bom) return utf8OrLatin1(bytes.subarray(3));
+  if (bytes.some((b) => b >= 0x80)) {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      return latin1(bytes);
+    }
+  }
+  return latin1(bytes);
+}
+
 /** The format of a file from its first bytes (and its name as a hint for CSV). */
 export function detectFormat(bytes: Uint8Array, fileName = ""): StatementFormat | undefined {
   const head = latin1(bytes.subarray(0, 4096)).replace(/^\uFEFF|^ï»¿/, "");
@@ -29,7 +46,7 @@ export function detectFormat(bytes: Uint8Array, fileName = ""): StatementFormat 
 
 /** The file's text in the encoding its format uses. */
 export function decodeStatement(bytes: Uint8Array, format: StatementFormat): string {
-  if (format === "norma43") return latin1(bytes);
+  if (format === "norma43") return norma43Text(bytes);
   if (format === "ofx") {
     const head = latin1(bytes.subarray(0, 1024));
     if (/CHARSET:\s*(1252|8859-1|ISO-8859-1)/i.test(head) || /encoding=["']?(iso-8859-1|windows-1252)/i.test(head)) return latin1(bytes);

@@ -39,6 +39,20 @@ describe("Norma 43", () => {
     expect(s.movements.map((m) => m.description)).toContain("COMPRA TARJ. CAFETERÍA SEÑORÍO");
   });
 
+  test("re-saved as UTF-8, with or without a byte-order mark, it is read as UTF-8 (not garbled, not refused)", () => {
+    const latin = bytesOf("norma43-caixa.n43");
+    const utf8 = new TextEncoder().encode(new TextDecoder("latin1").decode(latin));
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]);
+    const bomLatin = new Uint8Array([0xef, 0xbb, 0xbf, ...latin]);
+    const expected = statement(parseNorma43(n43)).movements;
+    for (const bytes of [utf8, bom, bomLatin]) {
+      expect(detectFormat(bytes, "extracto.n43")).toBe("norma43");
+      const s = statement(parseNorma43(decodeStatement(bytes, "norma43")));
+      expect(s.movements).toEqual(expected);
+      expect(s.movements.map((m) => m.description)).toContain("COMPRA TARJ. CAFETERÍA SEÑORÍO");
+    }
+  });
+
   test("a movement without complementary concepts is described by its common concept", () => {
     const s = statement(parseNorma43(n43));
     expect(s.movements.find((m) => m.line === 14)).toMatchObject({ amount: "-200", description: "Cajero automático" });
