@@ -2,9 +2,11 @@ package connect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 )
@@ -61,7 +63,7 @@ func (r *Retrying) Do(ctx context.Context, build func() (*http.Request, error)) 
 		}
 		resp, err := client.Do(req.WithContext(ctx))
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
+			return nil, transportError(req, err)
 		}
 		if resp.StatusCode != http.StatusTooManyRequests {
 			return resp, nil
@@ -76,6 +78,17 @@ func (r *Retrying) Do(ctx context.Context, build func() (*http.Request, error)) 
 			return nil, err
 		}
 	}
+}
+
+// transportError names a failed request by its method and path only. The *url.Error the client
+// answers with quotes the whole URL, and a provider may carry a secret in its query (SnapTrade's
+// userSecret): its text must never reach a log or an error.
+func transportError(req *http.Request, err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
 }
 
 // RetryAfter reads a Retry-After header: seconds or an HTTP date. Missing or unreadable: 1 s.
@@ -101,7 +114,7 @@ func ReadAnswer(resp *http.Response, translate func(status int, raw []byte) erro
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 	if err != nil {
-		return nil, fmt.Errorf("read the answer to %s: %w", resp.Request.URL.Redacted(), err)
+		return nil, fmt.Errorf("read the answer to %s %s: %w", resp.Request.Method, resp.Request.URL.Path, err)
 	}
 	if resp.StatusCode/100 != 2 {
 		return nil, translate(resp.StatusCode, raw)

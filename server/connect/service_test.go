@@ -1,15 +1,21 @@
 package connect_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"errors"
+	"log/slog"
 	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,7 +56,53 @@ func (f *flakyWriter) WriteAsServer(ctx context.Context, userID, workspaceID str
 	return f.Writer.WriteAsServer(ctx, userID, workspaceID, changes)
 }
 
+// netSwitch is the providers' network in tests: it records every query sent, and while down
+// every request fails as a read timing out does.
+type netSwitch struct {
+	down    atomic.Bool
+	mu      sync.Mutex
+	queries []url.Values
+}
+
+func (n *netSwitch) RoundTrip(r *http.Request) (*http.Response, error) {
+	n.mu.Lock()
+	n.queries = append(n.queries, r.URL.Query())
+	n.mu.Unlock()
+	if n.down.Load() {
+		return nil, &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// sent returns the values of a query parameter sent so far (non-empty ones).
+func (n *netSwitch) sent(name string) []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []string
+	for _, q := range n.queries {
+		if v := q.Get(name); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// logBuffer is what the service logged.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+func (b *logBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
 type world struct {
+	net     *netSwitch
+	logs    *logBuffer
 	db      *store.DB
 	writer  *flakyWriter
 	engine  *psync.Engine
@@ -74,7 +126,10 @@ func add(t *testing.T, db *store.DB, q string, args ...any) {
 func setup(t *testing.T, db *store.DB, providers ...string) *world {
 	t.Helper()
 	now := time.Now().UTC()
-	w := &world{db: db, clock: testkit.NewClock(now)}
+	w := &world{db: db, clock: testkit.NewClock(now), net: &netSwitch{}, logs: &logBuffer{}}
+	retrying := func() *connect.Retrying {
+		return &connect.Retrying{HTTP: &http.Client{Transport: w.net, Timeout: 30 * time.Second}}
+	}
 	var err error
 	if w.engine, err = psync.New(db, psync.Options{}); err != nil {
 		t.Fatal(err)
@@ -104,7 +159,7 @@ func setup(t *testing.T, db *store.DB, providers ...string) *world {
 			srv := httptest.NewServer(w.eb)
 			t.Cleanup(srv.Close)
 			w.eb.URL = srv.URL
-			p, err := enablebanking.New(enablebanking.Config{AppID: "app-1", Key: key, BaseURL: srv.URL})
+			p, err := enablebanking.New(enablebanking.Config{AppID: "app-1", Key: key, BaseURL: srv.URL, HTTP: retrying()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +169,7 @@ func setup(t *testing.T, db *store.DB, providers ...string) *world {
 			srv := httptest.NewServer(w.st)
 			t.Cleanup(srv.Close)
 			w.st.URL = srv.URL
-			p, err := snaptrade.New(snaptrade.Config{ClientID: "CLIENT", ConsumerKey: "consumer", BaseURL: srv.URL + "/api/v1"})
+			p, err := snaptrade.New(snaptrade.Config{ClientID: "CLIENT", ConsumerKey: "consumer", BaseURL: srv.URL + "/api/v1", HTTP: retrying()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +179,8 @@ func setup(t *testing.T, db *store.DB, providers ...string) *world {
 	key := make([]byte, config.SecretKeyLen)
 	_, _ = rand.Read(key)
 	w.writer = &flakyWriter{Writer: w.engine}
-	if w.svc, err = connect.New(connect.Config{DB: db, Sync: w.writer, SecretKey: key, Providers: list, PublicURL: publicURL, Now: w.clock.Now}); err != nil {
+	if w.svc, err = connect.New(connect.Config{DB: db, Sync: w.writer, SecretKey: key, Providers: list, PublicURL: publicURL, Now: w.clock.Now,
+		Logger: slog.New(slog.NewTextHandler(w.logs, nil))}); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -696,6 +752,38 @@ func TestAPositionWhoseWriteFailedIsFinishedByTheNextReadNeverDuplicated(t *test
 		got, _ := w.svc.Get(ctx, w.editor, c.ID)
 		if p := got.Accounts[0].Positions; len(p) != 2 || p[0].Status != "open" || p[1].Status != "open" {
 			t.Errorf("positions: %+v", p)
+		}
+	})
+}
+
+// A request that times out quotes its whole URL in Go's error, and SnapTrade's URLs carry the
+// user's secret: neither the log nor the answer may ever show it.
+func TestAProviderTimeoutNeverLogsTheUsersSecret(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade")
+		ctx := core.WithLanguage(context.Background(), "en")
+		c := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
+		if _, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: c.Accounts[0].ID, AssetClass: "investments"}}); err != nil {
+			t.Fatal(err)
+		}
+		secrets := w.net.sent("userSecret")
+		if len(secrets) == 0 {
+			t.Fatal("no request carried the user's secret")
+		}
+		secret := secrets[len(secrets)-1]
+		w.net.down.Store(true)
+		_, err := w.svc.Refresh(ctx, w.editor, c.ID)
+		if code(err) != core.EUNAVAILABLE || strings.Contains(err.Error(), secret) {
+			t.Errorf("a refresh that timed out: %v", err)
+		}
+		w.clock.Advance(24 * time.Hour)
+		w.svc.RefreshAll(ctx)
+		logs := w.logs.String()
+		if !strings.Contains(logs, "i/o timeout") || !strings.Contains(logs, "/accounts/") {
+			t.Errorf("the timeout was not logged with its path: %s", logs)
+		}
+		if strings.Contains(logs, secret) || strings.Contains(logs, "userSecret") {
+			t.Errorf("the log shows the user's secret: %s", logs)
 		}
 	})
 }
