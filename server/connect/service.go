@@ -417,6 +417,7 @@ func (s *Service) storeConsent(ctx context.Context, c connectionRow, consent Con
 		last_error = '', updated_at = ? WHERE id = ?`, sealed, expires, now, c.ID); err != nil {
 		return fmt.Errorf("connect: activate connection: %w", err)
 	}
+	kept := map[string]bool{} // this consent's account rows
 	for _, a := range consent.Accounts {
 		match := hashOf(a.Match)
 		var existingID, existingConn string
@@ -433,6 +434,7 @@ func (s *Service) storeConsent(ctx context.Context, c connectionRow, consent Con
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id.String(), c.ID, c.WorkspaceID, a.ID, match, a.Name, string(a.Kind), a.Institution, a.Currency, mask(a)); err != nil {
 				return fmt.Errorf("connect: insert account: %w", err)
 			}
+			kept[id.String()] = true
 		case err != nil:
 			return err
 		default:
@@ -444,10 +446,49 @@ func (s *Service) storeConsent(ctx context.Context, c connectionRow, consent Con
 					return err
 				}
 			}
-			if _, err := tx.Exec(ctx, `UPDATE connection_accounts SET connection_id = ?, provider_account_id = ?, name = ?, kind = ?, institution = ?, currency = ?, masked = ?
-				WHERE id = ?`, c.ID, a.ID, a.Name, string(a.Kind), a.Institution, a.Currency, mask(a), existingID); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE connection_accounts SET connection_id = ?, provider_account_id = ?, name = ?, kind = ?, institution = ?, currency = ?, masked = ?,
+				last_error = '' WHERE id = ?`, c.ID, a.ID, a.Name, string(a.Kind), a.Institution, a.Currency, mask(a), existingID); err != nil {
 				return fmt.Errorf("connect: update account: %w", err)
 			}
+			kept[existingID] = true
+		}
+	}
+	// The connection's accounts this consent no longer includes (closed, or not granted again at
+	// the institution) cannot be read through it. One that feeds an asset is detached: it keeps its
+	// asset, the asset's history and its positions, and stops updating until a later consent
+	// includes it again; one never chosen is simply forgotten.
+	rows, err := tx.Query(ctx, `SELECT id, asset_id FROM connection_accounts WHERE connection_id = ?`, c.ID)
+	if err != nil {
+		return err
+	}
+	type gone struct {
+		id      string
+		adopted bool
+	}
+	var dropped []gone
+	for rows.Next() {
+		var g gone
+		var asset sql.NullString
+		if err := rows.Scan(&g.id, &asset); err != nil {
+			rows.Close()
+			return err
+		}
+		g.adopted = asset.Valid
+		if !kept[g.id] {
+			dropped = append(dropped, g)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, g := range dropped {
+		q := `UPDATE connection_accounts SET provider_account_id = '', last_error = '' WHERE id = ?`
+		if !g.adopted {
+			q = `DELETE FROM connection_accounts WHERE id = ?`
+		}
+		if _, err := tx.Exec(ctx, q, g.id); err != nil {
+			return fmt.Errorf("connect: detach an account the consent no longer includes: %w", err)
 		}
 	}
 	return tx.Commit()
@@ -499,6 +540,13 @@ type ConnectionAccount struct {
 	LastBalanceDate *string    `json:"lastBalanceDate"`
 	LastRefreshAt   *time.Time `json:"lastRefreshAt"`
 	ReadsLeftToday  int        `json:"readsLeftToday"`
+	// Detached: the connection's renewed consent no longer includes the account (closed, or not
+	// granted again). It keeps its asset, which no longer updates; a later consent including it
+	// attaches it again.
+	Detached bool `json:"detached"`
+	// LastError is the key of this account's last failed read (its own failure, such as the
+	// provider no longer finding it; "" after a good read).
+	LastError string `json:"lastError,omitempty"`
 	// Positions are a brokerage account's positions, each an asset of its own (positions.go).
 	Positions []Position `json:"positions"`
 }
@@ -532,7 +580,8 @@ func (s *Service) view(ctx context.Context, c connectionRow) (Connection, error)
 		t := c.LastRefreshAt.Time.UTC()
 		out.LastRefreshAt = &t
 	}
-	rows, err := s.db.Query(ctx, `SELECT id, name, kind, institution, currency, masked, asset_id, last_balance, last_balance_date, last_refresh_at, reads_day, reads_today
+	rows, err := s.db.Query(ctx, `SELECT id, name, kind, institution, currency, masked, asset_id, last_balance, last_balance_date, last_refresh_at, reads_day, reads_today,
+		provider_account_id, last_error
 		FROM connection_accounts WHERE connection_id = ? ORDER BY name, id`, c.ID)
 	if err != nil {
 		return out, err
@@ -545,9 +594,12 @@ func (s *Service) view(ctx context.Context, c connectionRow) (Connection, error)
 		var asset, bal, balDate sql.NullString
 		var last sql.NullTime
 		var readsToday int
-		if err := rows.Scan(&a.ID, &a.Name, &kind, &a.Institution, &a.Currency, &a.Masked, &asset, &bal, &balDate, &last, &readsDay, &readsToday); err != nil {
+		var providerID string
+		if err := rows.Scan(&a.ID, &a.Name, &kind, &a.Institution, &a.Currency, &a.Masked, &asset, &bal, &balDate, &last, &readsDay, &readsToday,
+			&providerID, &a.LastError); err != nil {
 			return out, err
 		}
+		a.Detached = providerID == ""
 		a.Kind = Kind(kind)
 		if asset.Valid {
 			a.AssetID = &asset.String
@@ -711,6 +763,7 @@ func truncate(s string, n int) string {
 type RefreshResult struct {
 	Refreshed  int        `json:"refreshed"`  // accounts read
 	Limited    int        `json:"limited"`    // accounts left alone: their reads for today are used up
+	Failed     int        `json:"failed"`     // accounts whose own read failed (the error is on the account)
 	Connection Connection `json:"connection"` // the connection after the refresh
 }
 
@@ -777,7 +830,22 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	rows.Close()
 	today := now.Format(time.DateOnly)
 	limit := p.ReadsPerDay()
+	// A failure of the whole consent (it ended, the provider is down or busy, our writes are
+	// refused) stops the refresh and is kept on the connection; one account's own failure is kept
+	// on that account and the others are read.
+	failed := func(err error) error {
+		status := c.Status
+		if errors.Is(err, ErrConsentExpired) {
+			status = "expired"
+		}
+		_, _ = s.db.Exec(ctx, `UPDATE connections SET last_error = ?, status = ?, updated_at = ? WHERE id = ?`, errorKey(err), status, now, c.ID)
+		return s.providerError(ctx, p, err)
+	}
 	for _, a := range accounts {
+		// The renewed consent no longer includes the account: it is not read (storeConsent).
+		if a.providerID == "" {
+			continue
+		}
 		// A member deleted the asset: the account no longer feeds it (and is offered again).
 		if exists, err := s.cfg.Sync.RecordExists(ctx, c.WorkspaceID, "assets", a.assetID); err != nil {
 			return res, err
@@ -798,54 +866,20 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET reads_day = ?, reads_today = ? WHERE id = ?`, today, a.readsToday+1, a.id); err != nil {
 			return res, err
 		}
-		failed := func(err error) error {
-			key := errorKey(err)
-			status := c.Status
-			if errors.Is(err, ErrConsentExpired) {
-				status = "expired"
+		err := s.readAccount(ctx, p, creds, c, a, now)
+		if err != nil && accountError(err) {
+			s.log.Info("connect: reading an account failed", "connection", c.ID, "account", a.id, "err", err)
+			if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET last_error = 'account_error' WHERE id = ?`, a.id); err != nil {
+				return res, err
 			}
-			_, _ = s.db.Exec(ctx, `UPDATE connections SET last_error = ?, status = ?, updated_at = ? WHERE id = ?`, key, status, now, c.ID)
-			return s.providerError(ctx, p, err)
+			res.Failed++
+			continue
 		}
-		balances, err := p.Balances(ctx, creds, a.providerID)
 		if err != nil {
 			return res, failed(err)
 		}
-		// A brokerage account's positions become assets of their own (positions.go), and
-		// the account's asset then carries only its cash; both are read before anything is
-		// written, so a failed read never leaves the cash without its positions.
-		var holdings []Holding
-		positions := false
-		if p.Kind() == KindBrokerage {
-			holdings, err = p.Holdings(ctx, creds, a.providerID)
-			switch {
-			case errors.Is(err, ErrNotSupported):
-			case err != nil:
-				return res, failed(err)
-			default:
-				positions = true
-			}
-		}
-		b, ok := pickBalance(balances, a.currency)
-		if positions {
-			b, ok = cashBalance(balances, a.currency, holdings)
-		}
-		if ok {
-			if err := s.writeBalance(ctx, c, a, b, now); err != nil {
-				return res, err
-			}
-		}
-		if positions {
-			if err := s.writePositions(ctx, c, a, holdings, now); err != nil {
-				return res, err
-			}
-		}
-		// A bank account's first read also brings the balances of the days before (history.go);
-		// a failure is tried again at the next read, which the balance read already counted.
-		if p.Kind() == KindBank && a.historyRead == 0 {
-			if err := s.writeHistory(ctx, p, creds, c, a, balances); err != nil {
-				s.log.Info("connect: reading an account's history failed", "connection", c.ID, "err", err)
-			}
+		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET last_error = '' WHERE id = ? AND last_error <> ''`, a.id); err != nil {
+			return res, err
 		}
 		res.Refreshed++
 	}
@@ -853,6 +887,68 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 		return res, err
 	}
 	return res, nil
+}
+
+// readAccount reads one account and writes what it read.
+func (s *Service) readAccount(ctx context.Context, p Provider, creds Credentials, c connectionRow, a accountRow, now time.Time) error {
+	balances, err := p.Balances(ctx, creds, a.providerID)
+	if err != nil {
+		return err
+	}
+	// A brokerage account's positions become assets of their own (positions.go), and the
+	// account's asset then carries only its cash; both are read before anything is written, so a
+	// failed read never leaves the cash without its positions.
+	var holdings []Holding
+	positions := false
+	if p.Kind() == KindBrokerage {
+		holdings, err = p.Holdings(ctx, creds, a.providerID)
+		switch {
+		case errors.Is(err, ErrNotSupported):
+		case err != nil:
+			return err
+		default:
+			positions = true
+		}
+	}
+	b, ok := pickBalance(balances, a.currency)
+	if positions {
+		b, ok = cashBalance(balances, a.currency, holdings)
+	}
+	if ok {
+		if err := s.writeBalance(ctx, c, a, b, now); err != nil {
+			return err
+		}
+	}
+	if positions {
+		if err := s.writePositions(ctx, c, a, holdings, now); err != nil {
+			return err
+		}
+	}
+	// A bank account's first read also brings the balances of the days before (history.go); a
+	// failure is tried again at the next read, which the balance read already counted.
+	if p.Kind() == KindBank && a.historyRead == 0 {
+		if err := s.writeHistory(ctx, p, creds, c, a, balances); err != nil {
+			s.log.Info("connect: reading an account's history failed", "connection", c.ID, "err", err)
+		}
+	}
+	return nil
+}
+
+// accountError tells a provider's refusal of one account (it no longer finds it: closed or
+// moved, 404; or refuses that account's request, another 4xx) from one of the whole consent or
+// the provider: the consent ended (401/403, ErrConsentExpired), its rate limit (429), the
+// provider or the network failing (5xx, no answer), or our own writes refused. Only the first
+// kind lets the other accounts be read.
+func accountError(err error) bool {
+	var pe *ProviderError
+	if !errors.As(err, &pe) || errors.Is(err, ErrConsentExpired) || errors.Is(err, ErrRateLimited) {
+		return false
+	}
+	switch pe.Status {
+	case 401, 403, 429:
+		return false
+	}
+	return pe.Status >= 400 && pe.Status < 500
 }
 
 // pickBalance is the first balance in the account's currency, else the first one.

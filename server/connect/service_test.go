@@ -787,3 +787,97 @@ func TestAProviderTimeoutNeverLogsTheUsersSecret(t *testing.T) {
 		}
 	})
 }
+
+const dollarsIBAN = "ES7620770024003102575766"
+
+// accountsByName returns a connection's accounts by name.
+func accountsByName(c connect.Connection) map[string]connect.ConnectionAccount {
+	out := map[string]connect.ConnectionAccount{}
+	for _, a := range c.Accounts {
+		out[a.Name] = a
+	}
+	return out
+}
+
+// A renewed consent that no longer includes an account (closed, or not ticked again at the bank):
+// the account keeps its asset, stops updating, and the others are read; the connection stays
+// active instead of expiring again at its next read.
+func TestARenewalWithoutAnAccountDetachesItAndKeepsTheConnectionActive(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "enablebanking")
+		ctx := context.Background()
+		req := bank
+		req.WorkspaceID = w.w
+		c := w.link(t, ctx, req)
+		var choices []connect.Choice
+		for _, a := range c.Accounts {
+			choices = append(choices, connect.Choice{AccountID: a.ID, AssetClass: "bank_accounts"})
+		}
+		c, err := w.svc.Adopt(ctx, w.editor, c.ID, choices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dollars := accountsByName(c)["Cuenta Dólares"]
+		w.eb.ExpireSessions()
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); code(err) != core.ECONFLICT {
+			t.Fatalf("reading through an expired consent: %v", err)
+		}
+		w.eb.Withhold(dollarsIBAN)
+		renewed := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, RenewConnectionID: c.ID, Language: "en"})
+		got := accountsByName(renewed)
+		if renewed.Status != "active" || len(renewed.Accounts) != 2 || got["Cuenta Nómina"].Detached ||
+			!got["Cuenta Dólares"].Detached || got["Cuenta Dólares"].AssetID == nil || *got["Cuenta Dólares"].AssetID != *dollars.AssetID {
+			t.Fatalf("renewed without the dollar account: %+v", renewed)
+		}
+		for day := 1; day <= 2; day++ {
+			w.clock.Advance(24 * time.Hour)
+			res, err := w.svc.Refresh(ctx, w.editor, c.ID)
+			if err != nil || res.Refreshed != 1 || res.Failed != 0 {
+				t.Fatalf("read %d after the renewal: %+v %v", day, res, err)
+			}
+			if after, _ := w.svc.Get(ctx, w.editor, c.ID); after.Status != "active" || after.LastError != "" {
+				t.Fatalf("after read %d: status %s, last error %q", day, after.Status, after.LastError)
+			}
+		}
+		if assets, _ := w.assetsByName(t); len(assets) != 2 || assets["Cuenta Dólares"] == nil {
+			t.Errorf("the detached account's asset must stay: %v", assets)
+		}
+	})
+}
+
+// One account the provider no longer finds (closed while the consent lasts): its error is kept on
+// the account, the accounts after it are still read, and the connection stays active.
+func TestOneAccountsFailureIsKeptOnItAndTheOthersAreRead(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "enablebanking")
+		ctx := context.Background()
+		req := bank
+		req.WorkspaceID = w.w
+		c := w.link(t, ctx, req)
+		var choices []connect.Choice
+		for _, a := range c.Accounts {
+			choices = append(choices, connect.Choice{AccountID: a.ID, AssetClass: "bank_accounts"})
+		}
+		if _, err := w.svc.Adopt(ctx, w.editor, c.ID, choices); err != nil {
+			t.Fatal(err)
+		}
+		// The payroll account is the first one read (account rows are read in the order found).
+		w.eb.Close("ES9121000418450200051332")
+		w.clock.Advance(24 * time.Hour)
+		res, err := w.svc.Refresh(ctx, w.editor, c.ID)
+		if err != nil || res.Refreshed != 1 || res.Failed != 1 {
+			t.Fatalf("with the payroll account closed: %+v %v", res, err)
+		}
+		got, _ := w.svc.Get(ctx, w.editor, c.ID)
+		if got.Status != "active" || got.LastError != "" {
+			t.Fatalf("the connection after one account failed: %s %q", got.Status, got.LastError)
+		}
+		today := w.clock.Now().UTC().Format(time.DateOnly)
+		for _, a := range got.Accounts {
+			closed := a.Name == "Cuenta Nómina"
+			if closed != (a.LastError == "account_error") || (!closed && (a.LastRefreshAt == nil || a.LastRefreshAt.Format(time.DateOnly) != today)) {
+				t.Errorf("account %s: last error %q, last read %v", a.Name, a.LastError, a.LastRefreshAt)
+			}
+		}
+	})
+}

@@ -71,6 +71,10 @@ export interface ConnectionAccount {
   lastBalanceDate: string | null;
   lastRefreshAt: string | null;
   readsLeftToday: number;
+  /** The renewed consent no longer includes the account: it keeps its asset, which no longer updates. */
+  detached: boolean;
+  /** This account's own last read failure ("account_error"), absent after a good read. */
+  lastError?: string;
   /** A brokerage account's positions (empty for bank accounts). */
   positions: ConnectionPosition[];
 }

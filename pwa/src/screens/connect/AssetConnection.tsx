@@ -84,6 +84,11 @@ export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId
             }
           />
         )}
+        {account.detached ? (
+          <Alert tone="warning">{t("connect.asset.detached")}</Alert>
+        ) : (
+          account.lastError && <Alert tone="warning">{t("connect.asset.accountError")}</Alert>
+        )}
         {expired ? (
           <Alert tone="warning">{t("connect.asset.expired")}</Alert>
         ) : connection.renewSoon && expires ? (
@@ -100,7 +105,7 @@ export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId
               {t("connect.asset.renew")}
             </Button>
           )}
-          {!expired && (
+          {!expired && !account.detached && (
             <Button
               type="button"
               variant="secondary"

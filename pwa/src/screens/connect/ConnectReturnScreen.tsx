@@ -112,7 +112,7 @@ function ChooseAccounts({ connection }: { connection: Connection }) {
     >
       <div className={page.stack}>
         <ul className={styles.list} data-testid="connect-accounts">
-          {connection.accounts.map((a) => {
+          {connection.accounts.filter((a) => !a.detached).map((a) => {
             const value = chosen[a.id];
             const details = t("connect.return.accountDetails", { masked: a.masked || "—", currency: a.currency, institution: a.institution });
             return (

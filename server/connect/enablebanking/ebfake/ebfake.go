@@ -1,8 +1,8 @@
 // Package ebfake is a fake Enable Banking API for tests and the end-to-end suite: it checks the
 // request JWT like the real API (RS256, kid, iss, aud), serves fixtures shaped by the operations in
 // ../testdata/openapi-trimmed.yaml, and plays the bank's consent page by redirecting straight back
-// with a code. Knobs let a test make it answer 429, expire the sessions, or book the pending
-// transaction.
+// with a code. Knobs let a test make it answer 429, expire the sessions, book the pending
+// transaction, leave an account out of the next consents or close one.
 package ebfake
 
 import (
@@ -38,6 +38,7 @@ type auth struct {
 type account struct {
 	session  string
 	currency string
+	iban     string
 }
 
 // Server is the fake. Its zero value is not usable: call New.
@@ -54,8 +55,10 @@ type Server struct {
 	sessions map[string]bool   // session id -> expired
 	accounts map[string]account
 	n        int
-	throttle int  // answer 429 to the next throttle requests
-	booked   bool // the pending transaction is booked
+	throttle int             // answer 429 to the next throttle requests
+	booked   bool            // the pending transaction is booked
+	withheld map[string]bool // IBANs the next consents leave out
+	closed   map[string]bool // IBANs whose data answers 404
 	requests []string
 }
 
@@ -75,6 +78,28 @@ func (s *Server) ExpireSessions() {
 	for id := range s.sessions {
 		s.sessions[id] = true
 	}
+}
+
+// Withhold makes the consents given from now on leave out the account with this IBAN, as when
+// the user does not tick it again at the bank, or it was closed.
+func (s *Server) Withhold(iban string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.withheld == nil {
+		s.withheld = map[string]bool{}
+	}
+	s.withheld[iban] = true
+}
+
+// Close makes the account with this IBAN answer 404 ACCOUNT_DOES_NOT_EXIST under every session,
+// as a closed account does while the consent lasts.
+func (s *Server) Close(iban string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed == nil {
+		s.closed = map[string]bool{}
+	}
+	s.closed[iban] = true
 }
 
 // BookPending makes the pending transaction booked.
@@ -249,13 +274,20 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 	out["access"] = map[string]any{"valid_until": a.validUntil}
 	s.mu.Lock()
 	s.sessions[sid] = false
+	var granted []any
 	for i, acc := range out["accounts"].([]any) {
 		m := acc.(map[string]any)
+		iban := m["account_id"].(map[string]any)["iban"].(string)
+		if s.withheld[iban] {
+			continue
+		}
 		// Every session has new account ids, as a renewed consent does at the real API.
 		uid := fmt.Sprintf("uid-%d-%d", n, i+1)
 		m["uid"] = uid
-		s.accounts[uid] = account{session: sid, currency: m["currency"].(string)}
+		s.accounts[uid] = account{session: sid, currency: m["currency"].(string), iban: iban}
+		granted = append(granted, m)
 	}
+	out["accounts"] = granted
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, out)
 }
@@ -268,6 +300,7 @@ func (s *Server) accountData(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	acc, ok := s.accounts[parts[0]]
+	ok = ok && !s.closed[acc.iban]
 	expired := s.sessions[acc.session]
 	booked := s.booked
 	s.mu.Unlock()
