@@ -16,7 +16,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	psync "patrimonio/sync"
@@ -93,12 +92,9 @@ func (s *Service) writeHistory(ctx context.Context, p Provider, creds Credential
 			if !counted || d.Amount.IsNegative() {
 				continue
 			}
-			id, err := uuid.NewV7()
-			if err != nil {
-				return err
-			}
-			changes = append(changes, psync.ServerChange{Collection: "valuations", RecordID: id.String(), Fields: map[string]any{
-				"assetId": a.assetID, "date": d.Date.Format(time.DateOnly), "value": d.Amount.Round(4).String(), "currency": b.Currency, "source": "connection",
+			date := d.Date.Format(time.DateOnly)
+			changes = append(changes, psync.ServerChange{Collection: "valuations", RecordID: valuationID(a.assetID, date, "connection"), Fields: map[string]any{
+				"assetId": a.assetID, "date": date, "value": d.Amount.Round(4).String(), "currency": b.Currency, "source": "connection",
 			}})
 		}
 		for start := 0; start < len(changes); start += writeChunk {

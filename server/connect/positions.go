@@ -128,15 +128,9 @@ func (s *Service) writePositions(ctx context.Context, c connectionRow, a account
 	var updates []update
 	seen := map[string]bool{}
 	valuation := func(p positionRow, value, currency string) (string, error) {
-		id := ""
+		id := valuationID(p.assetID, today, "connection")
 		if p.lastValuation.Valid && p.valueDate == today {
-			id = p.lastValuation.String
-		} else {
-			v, err := uuid.NewV7()
-			if err != nil {
-				return "", err
-			}
-			id = v.String()
+			id = p.lastValuation.String // one written before ids were derived
 		}
 		changes = append(changes, psync.ServerChange{Collection: "valuations", RecordID: id, Fields: map[string]any{
 			"assetId": p.assetID, "date": today, "value": value, "currency": currency, "source": "connection",

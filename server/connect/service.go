@@ -978,15 +978,9 @@ func (s *Service) writeBalance(ctx context.Context, c connectionRow, a accountRo
 			value.String(), date, now, a.id)
 		return err
 	}
-	valuationID := ""
+	valuationID := valuationID(a.assetID, date, "connection")
 	if a.lastValuation.Valid && a.lastDate.Valid && a.lastDate.String == date {
-		valuationID = a.lastValuation.String
-	} else {
-		id, err := uuid.NewV7()
-		if err != nil {
-			return err
-		}
-		valuationID = id.String()
+		valuationID = a.lastValuation.String // one written before ids were derived
 	}
 	changes := []psync.ServerChange{{Collection: "valuations", RecordID: valuationID, Fields: map[string]any{
 		"assetId": a.assetID, "date": date, "value": value.String(), "currency": b.Currency, "source": "connection",
@@ -1002,6 +996,31 @@ func (s *Service) writeBalance(ctx context.Context, c connectionRow, a accountRo
 	_, err := s.db.Exec(ctx, `UPDATE connection_accounts SET last_balance = ?, last_balance_date = ?, last_valuation_id = ?, last_refresh_at = ? WHERE id = ?`,
 		value.String(), date, valuationID, now, a.id)
 	return err
+}
+
+// valuationNamespace separates the connections' derived valuation ids from any other hash.
+const valuationNamespace = "patrimonio-connection-valuation"
+
+// valuationID is the id of the valuation a connection writes for an asset on a date. It is
+// derived, not random, so that reads that overlap (two instances' schedules, a member's "update
+// balance" during the scheduled one, the first read of Adopt during either) write the same
+// record instead of one each. Record ids must be UUIDv7-shaped (shared-schema's uuidv7 format,
+// which the sync engine checks), so the id is built like one: its 48-bit timestamp is the date's
+// UTC midnight in milliseconds, and its other 74 bits are the first bits of
+// SHA-256(namespace|asset id|date|source) around the version (7) and variant (10) bits.
+func valuationID(assetID, date, source string) string {
+	var id uuid.UUID
+	h := sha256.Sum256([]byte(valuationNamespace + "|" + assetID + "|" + date + "|" + source))
+	copy(id[6:], h[:10])
+	if d, err := time.Parse(time.DateOnly, date); err == nil {
+		ms := uint64(d.UnixMilli())
+		for i := 0; i < 6; i++ {
+			id[i] = byte(ms >> (8 * (5 - i)))
+		}
+	}
+	id[6] = 0x70 | id[6]&0x0f // version 7
+	id[8] = 0x80 | id[8]&0x3f // variant 10
+	return id.String()
 }
 
 // RefreshAll refreshes every active connection whose consent has not ended, each as the member

@@ -62,12 +62,39 @@ type netSwitch struct {
 	down    atomic.Bool
 	mu      sync.Mutex
 	queries []url.Values
+	// pairing: the next two requests whose path ends with pairSuffix wait for each other, so
+	// that two reads overlap.
+	pairSuffix string
+	pairWait   int
+	paired     chan struct{}
+}
+
+// pair makes the next two requests whose path ends with suffix wait for each other (at most
+// ten seconds).
+func (n *netSwitch) pair(suffix string) {
+	n.mu.Lock()
+	n.pairSuffix, n.pairWait, n.paired = suffix, 0, make(chan struct{})
+	n.mu.Unlock()
 }
 
 func (n *netSwitch) RoundTrip(r *http.Request) (*http.Response, error) {
 	n.mu.Lock()
 	n.queries = append(n.queries, r.URL.Query())
+	var wait chan struct{}
+	if n.pairSuffix != "" && strings.HasSuffix(r.URL.Path, n.pairSuffix) {
+		wait = n.paired
+		if n.pairWait++; n.pairWait == 2 {
+			n.pairSuffix = ""
+			close(wait)
+		}
+	}
 	n.mu.Unlock()
+	if wait != nil {
+		select {
+		case <-wait:
+		case <-time.After(10 * time.Second):
+		}
+	}
 	if n.down.Load() {
 		return nil, &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
 	}
@@ -101,19 +128,22 @@ func (b *logBuffer) Write(p []byte) (int, error) {
 func (b *logBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
 
 type world struct {
-	net     *netSwitch
-	logs    *logBuffer
-	db      *store.DB
-	writer  *flakyWriter
-	engine  *psync.Engine
-	svc     *connect.Service
-	eb      *ebfake.Server
-	st      *stfake.Server
-	clock   *testkit.Clock
-	editor  string
-	viewer  string
-	outside string
-	w       string
+	// brokerNow is the SnapTrade adapter's clock (it dates the cash balance): the real one
+	// unless a test sets it.
+	brokerNow func() time.Time
+	net       *netSwitch
+	logs      *logBuffer
+	db        *store.DB
+	writer    *flakyWriter
+	engine    *psync.Engine
+	svc       *connect.Service
+	eb        *ebfake.Server
+	st        *stfake.Server
+	clock     *testkit.Clock
+	editor    string
+	viewer    string
+	outside   string
+	w         string
 }
 
 func add(t *testing.T, db *store.DB, q string, args ...any) {
@@ -126,7 +156,7 @@ func add(t *testing.T, db *store.DB, q string, args ...any) {
 func setup(t *testing.T, db *store.DB, providers ...string) *world {
 	t.Helper()
 	now := time.Now().UTC()
-	w := &world{db: db, clock: testkit.NewClock(now), net: &netSwitch{}, logs: &logBuffer{}}
+	w := &world{db: db, clock: testkit.NewClock(now), net: &netSwitch{}, logs: &logBuffer{}, brokerNow: time.Now}
 	retrying := func() *connect.Retrying {
 		return &connect.Retrying{HTTP: &http.Client{Transport: w.net, Timeout: 30 * time.Second}}
 	}
@@ -169,7 +199,8 @@ func setup(t *testing.T, db *store.DB, providers ...string) *world {
 			srv := httptest.NewServer(w.st)
 			t.Cleanup(srv.Close)
 			w.st.URL = srv.URL
-			p, err := snaptrade.New(snaptrade.Config{ClientID: "CLIENT", ConsumerKey: "consumer", BaseURL: srv.URL + "/api/v1", HTTP: retrying()})
+			p, err := snaptrade.New(snaptrade.Config{ClientID: "CLIENT", ConsumerKey: "consumer", BaseURL: srv.URL + "/api/v1", HTTP: retrying(),
+				Now: func() time.Time { return w.brokerNow() }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -877,6 +908,101 @@ func TestOneAccountsFailureIsKeptOnItAndTheOthersAreRead(t *testing.T) {
 			closed := a.Name == "Cuenta Nómina"
 			if closed != (a.LastError == "account_error") || (!closed && (a.LastRefreshAt == nil || a.LastRefreshAt.Format(time.DateOnly) != today)) {
 				t.Errorf("account %s: last error %q, last read %v", a.Name, a.LastError, a.LastRefreshAt)
+			}
+		}
+	})
+}
+
+// valuationsPerDay counts the live valuations of each asset and date.
+func (w *world) valuationsPerDay(t *testing.T) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, v := range w.records(t, "valuations") {
+		if !v.Deleted() {
+			out[v.Fields["assetId"].(string)+" "+v.Fields["date"].(string)]++
+		}
+	}
+	return out
+}
+
+// Two refreshes of a broker account overlapping (two instances' schedules, or "update balance"
+// during the scheduled one): one valuation per asset and date, for the cash and every position.
+func TestOverlappingRefreshesWriteOneValuationPerAssetAndDay(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade")
+		ctx := context.Background()
+		c := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
+		if _, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: c.Accounts[0].ID, AssetClass: "investments"}}); err != nil {
+			t.Fatal(err)
+		}
+		w.clock.Advance(24 * time.Hour)
+		w.brokerNow = w.clock.Now
+		w.net.pair("/positions/all") // both have read the balances, neither has written
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		today := w.clock.Now().UTC().Format(time.DateOnly)
+		days := 0
+		for k, n := range w.valuationsPerDay(t) {
+			if n != 1 {
+				t.Errorf("%d valuations of %s", n, k)
+			}
+			if strings.HasSuffix(k, today) {
+				days++
+			}
+		}
+		if days != 3 {
+			t.Errorf("%d assets valued today, want the cash and two positions", days)
+		}
+	})
+}
+
+// The first read of a new bank account (Adopt's) overlapping the schedule's: its history days are
+// written once.
+func TestAFirstReadOverlappingTheScheduleWritesTheHistoryOnce(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "enablebanking")
+		ctx := context.Background()
+		req := bank
+		req.WorkspaceID = w.w
+		c := w.link(t, ctx, req)
+		nomina := accountsByName(c)["Cuenta Nómina"].ID
+		w.net.pair("/transactions")
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if _, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: nomina, AssetClass: "bank_accounts"}}); err != nil {
+				t.Error(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 1000; i++ { // the schedule ticks once the account feeds its asset
+				var n int
+				if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM connection_accounts WHERE id = ? AND asset_id IS NOT NULL`, nomina).Scan(&n); err == nil && n == 1 {
+					break
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			w.svc.RefreshAll(ctx)
+		}()
+		wg.Wait()
+		per := w.valuationsPerDay(t)
+		if len(per) != 4 {
+			t.Errorf("valuations per day: %v, want the balance and three days of history", per)
+		}
+		for k, n := range per {
+			if n != 1 {
+				t.Errorf("%d valuations of %s", n, k)
 			}
 		}
 	})
