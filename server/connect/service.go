@@ -221,6 +221,11 @@ func (s *Service) Start(ctx context.Context, userID string, req StartRequest) (S
 		if err != nil || row.WorkspaceID != req.WorkspaceID {
 			return Started{}, core.Refuse(ctx, core.ENOTFOUND, "connect.connection.notFound")
 		}
+		// Only the member who linked it renews it: a renewal reuses the provider identity it
+		// was made with (SnapTrade's user and secret), which is theirs.
+		if row.UserID != userID {
+			return Started{}, core.Refuse(ctx, core.EFORBIDDEN, "connect.connection.notYours")
+		}
 		renewing = &row
 		req.Provider, req.InstitutionID, req.Country = row.Provider, row.InstitutionID, row.Country
 		if row.Credentials.Valid {
@@ -834,11 +839,19 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	// refused) stops the refresh and is kept on the connection; one account's own failure is kept
 	// on that account and the others are read.
 	failed := func(err error) error {
-		status := c.Status
+		status, key := c.Status, errorKey(err)
 		if errors.Is(err, ErrConsentExpired) {
 			status = "expired"
 		}
-		_, _ = s.db.Exec(ctx, `UPDATE connections SET last_error = ?, status = ?, updated_at = ? WHERE id = ?`, errorKey(err), status, now, c.ID)
+		var wf *writeFailure
+		if errors.As(err, &wf) {
+			key = "write_failed"
+		}
+		_, _ = s.db.Exec(ctx, `UPDATE connections SET last_error = ?, status = ?, updated_at = ? WHERE id = ?`, key, status, now, c.ID)
+		if wf != nil {
+			s.log.Warn("connect: writing what a connection read failed", "connection", c.ID, "err", wf.err)
+			return wf.err
+		}
 		return s.providerError(ctx, p, err)
 	}
 	for _, a := range accounts {
@@ -889,6 +902,14 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	return res, nil
 }
 
+// writeFailure is a failure to write what was read (the sync engine refused the write, as it
+// does when the member who linked the connection is no longer in the workspace, or the database
+// failed): the connection keeps it as its last error "write_failed".
+type writeFailure struct{ err error }
+
+func (e *writeFailure) Error() string { return "connect: write what was read: " + e.err.Error() }
+func (e *writeFailure) Unwrap() error { return e.err }
+
 // readAccount reads one account and writes what it read.
 func (s *Service) readAccount(ctx context.Context, p Provider, creds Credentials, c connectionRow, a accountRow, now time.Time) error {
 	balances, err := p.Balances(ctx, creds, a.providerID)
@@ -916,12 +937,12 @@ func (s *Service) readAccount(ctx context.Context, p Provider, creds Credentials
 	}
 	if ok {
 		if err := s.writeBalance(ctx, c, a, b, now); err != nil {
-			return err
+			return &writeFailure{err}
 		}
 	}
 	if positions {
 		if err := s.writePositions(ctx, c, a, holdings, now); err != nil {
-			return err
+			return &writeFailure{err}
 		}
 	}
 	// A bank account's first read also brings the balances of the days before (history.go); a

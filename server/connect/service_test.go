@@ -32,6 +32,7 @@ import (
 	"patrimonio/server/connect/snaptrade"
 	"patrimonio/server/connect/snaptrade/stfake"
 	"patrimonio/server/store"
+	"patrimonio/server/workspace"
 	psync "patrimonio/sync"
 )
 
@@ -252,7 +253,7 @@ func (w *world) records(t *testing.T, collection string) map[string]*psync.Recor
 	out := map[string]*psync.RecordState{}
 	token := ""
 	for {
-		page, err := w.engine.SnapshotPage(context.Background(), w.editor, w.w, token, 0)
+		page, err := w.engine.SnapshotPage(context.Background(), w.viewer, w.w, token, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1004,6 +1005,136 @@ func TestAFirstReadOverlappingTheScheduleWritesTheHistoryOnce(t *testing.T) {
 			if n != 1 {
 				t.Errorf("%d valuations of %s", n, k)
 			}
+		}
+	})
+}
+
+// member adds a user to the workspace with a role and returns their id.
+func (w *world) member(t *testing.T, role string) string {
+	t.Helper()
+	id, now := uuid.NewString(), w.clock.Now()
+	add(t, w.db, `INSERT INTO users (id, email, onboarding_step, created_at, updated_at) VALUES (?, ?, 'done', ?, ?)`, id, id+"@example.com", now, now)
+	add(t, w.db, `INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`, w.w, id, role, now)
+	return id
+}
+
+// linkAs links as another member (w.link links as the editor).
+func (w *world) linkAs(t *testing.T, ctx context.Context, userID string, req connect.StartRequest) connect.Connection {
+	t.Helper()
+	started, err := w.svc.Start(ctx, userID, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := visit(t, started.RedirectURL)
+	c, err := w.svc.Complete(ctx, userID, back.Get("state"), back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A member removed from the workspace, or leaving it: their connections there end (nothing reads
+// their broker any more, nobody renews them), the assets they fed stay, and other members'
+// connections go on.
+func TestARemovedOrLeavingMembersConnectionsEndAndTheirAssetsStay(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade", "enablebanking")
+		ctx := context.Background()
+		owner, leaver, stays := w.member(t, "owner"), w.member(t, "editor"), w.member(t, "editor")
+		req := bank
+		req.WorkspaceID = w.w
+		ids := map[string]string{}
+		for u, r := range map[string]connect.StartRequest{
+			w.editor: {WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"},
+			leaver:   req,
+		} {
+			c := w.linkAs(t, ctx, u, r)
+			if _, err := w.svc.Adopt(ctx, u, c.ID, []connect.Choice{{AccountID: c.Accounts[0].ID, AssetClass: "investments"}}); err != nil {
+				t.Fatal(err)
+			}
+			ids[u] = c.ID
+		}
+		// Another member's link in progress is theirs, and stays.
+		if _, err := w.svc.Start(ctx, stays, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"}); err != nil {
+			t.Fatal(err)
+		}
+		assets := len(w.records(t, "assets"))
+		ws := workspace.NewService(db)
+		if err := ws.RemoveMember(ctx, owner, w.w, w.editor); err != nil {
+			t.Fatal(err)
+		}
+		if err := ws.RemoveMember(ctx, leaver, w.w, leaver); err != nil {
+			t.Fatal(err)
+		}
+		if list, err := w.svc.List(ctx, owner, w.w); err != nil || len(list) != 0 {
+			t.Fatalf("connections left: %+v %v", list, err)
+		}
+		if list, err := w.svc.List(ctx, stays, w.w); err != nil || len(list) != 1 || list[0].Status != "pending" {
+			t.Fatalf("the staying member's link: %+v %v", list, err)
+		}
+		if _, err := w.svc.Get(ctx, owner, ids[w.editor]); code(err) != core.ENOTFOUND {
+			t.Errorf("the removed member's connection: %v", err)
+		}
+		var rows int
+		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM connections WHERE user_id IN (?, ?)`, w.editor, leaver).Scan(&rows); err != nil || rows != 0 {
+			t.Errorf("%d connections of the departed members remain", rows)
+		}
+		w.clock.Advance(24 * time.Hour)
+		if n := w.svc.RefreshAll(ctx); n != 0 {
+			t.Errorf("the schedule read %d accounts of departed members", n)
+		}
+		live := 0
+		for _, a := range w.records(t, "assets") {
+			if !a.Deleted() {
+				live++
+			}
+		}
+		if live != assets {
+			t.Errorf("%d assets after the members left, want the %d they had", live, assets)
+		}
+	})
+}
+
+// A membership ended without the workspace service (a race, or a row deleted by hand): the sync
+// engine refuses the connection's writes, and the connection says so instead of staying "active"
+// with no error.
+func TestARefusedWriteIsKeptAsTheConnectionsError(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade")
+		ctx := context.Background()
+		c := w.link(t, ctx, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
+		if _, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{{AccountID: c.Accounts[0].ID, AssetClass: "investments"}}); err != nil {
+			t.Fatal(err)
+		}
+		owner := w.member(t, "owner")
+		add(t, db, `DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?`, w.w, w.editor)
+		w.clock.Advance(24 * time.Hour)
+		if n := w.svc.RefreshAll(ctx); n != 0 {
+			t.Errorf("the schedule wrote %d accounts for a departed member", n)
+		}
+		got, err := w.svc.Get(ctx, owner, c.ID)
+		if err != nil || got.LastError != "write_failed" {
+			t.Errorf("the connection after its writes were refused: %+v %v", got, err)
+		}
+	})
+}
+
+// Only the member who linked a connection may renew it: a renewal reuses their provider identity
+// (SnapTrade's user and secret).
+func TestOnlyTheMemberWhoLinkedAConnectionRenewsIt(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade")
+		c := w.link(t, context.Background(), connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
+		other := w.member(t, "editor")
+		for lang, want := range map[string]string{"es": "Solo el miembro que vinculó", "en": "Only the member who linked"} {
+			ctx := core.WithLanguage(context.Background(), lang)
+			_, err := w.svc.Start(ctx, other, connect.StartRequest{WorkspaceID: w.w, RenewConnectionID: c.ID})
+			if code(err) != core.EFORBIDDEN || !strings.Contains(core.ErrorMessage(err), want) {
+				t.Errorf("another editor renews (%s): %v", lang, err)
+			}
+		}
+		if _, err := w.svc.Start(context.Background(), w.editor, connect.StartRequest{WorkspaceID: w.w, RenewConnectionID: c.ID}); err != nil {
+			t.Errorf("the member who linked it renews: %v", err)
 		}
 	})
 }

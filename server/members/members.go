@@ -170,3 +170,16 @@ func DeleteWorkspace(ctx context.Context, tx Execer, workspaceID string) (bool, 
 	}
 	return n > 0, nil
 }
+
+// EndConnections ends a member's bank and broker connections in a workspace they are leaving (or
+// are removed from): the connections are deleted as a member's "remove connection" does
+// (connect.Service.Delete), with their accounts and sealed credentials, so nothing reads their
+// institution any more and nobody renews them with the departed member's identity. The assets and
+// valuations they wrote stay: they are the workspace's records. Call it in the transaction that
+// ends the membership. (Deleting a user takes every connection of theirs along by foreign key.)
+func EndConnections(ctx context.Context, tx Execer, workspaceID, userID string) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM connections WHERE workspace_id = ? AND user_id = ?`, workspaceID, userID); err != nil {
+		return fmt.Errorf("end the connections of %s in %s: %w", userID, workspaceID, err)
+	}
+	return nil
+}

@@ -426,7 +426,8 @@ func (s *Service) Decline(ctx context.Context, userID, invitationID string) erro
 	return nil
 }
 
-// RemoveMember removes a member from the workspace. Removing oneself is leaving.
+// RemoveMember removes a member from the workspace. Removing oneself is leaving. The member's bank
+// and broker connections in the workspace are deleted with the membership (their assets stay).
 func (s *Service) RemoveMember(ctx context.Context, userID, workspaceID, memberID string) error {
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -455,6 +456,10 @@ func (s *Service) RemoveMember(ctx context.Context, userID, workspaceID, memberI
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?`, w.ID, memberID); err != nil {
 		return fmt.Errorf("remove member %s from %s: %w", memberID, w.ID, err)
+	}
+	// Their bank and broker connections end with the membership (the assets stay).
+	if err := members.EndConnections(ctx, tx, w.ID, memberID); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("remove member %s from %s: commit: %w", memberID, w.ID, err)
