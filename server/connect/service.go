@@ -709,7 +709,13 @@ func (s *Service) Adopt(ctx context.Context, userID, connectionID string, choice
 	}
 	var picks []pick
 	var changes []psync.ServerChange
+	chosen := map[string]bool{}
 	for _, ch := range choices {
+		// The same account chosen twice in one request becomes one asset.
+		if chosen[ch.AccountID] {
+			continue
+		}
+		chosen[ch.AccountID] = true
 		category, ok := categoryOf[ch.AssetClass]
 		if !ok {
 			return Connection{}, core.Refuse(ctx, core.EINVALID, "connect.account.class")
@@ -742,9 +748,28 @@ func (s *Service) Adopt(ctx context.Context, userID, connectionID string, choice
 	if _, err := s.cfg.Sync.WriteAsServer(ctx, c.UserID, c.WorkspaceID, changes); err != nil {
 		return Connection{}, err
 	}
+	// An account takes its new asset only while it has none: of two requests racing (a double
+	// submit), one takes it, and the other's asset, written meanwhile, is deleted again, so an
+	// account never feeds two assets. (The asset is written first: a refresh meanwhile must never
+	// see an account pointing at an asset not yet written, which it would take as deleted.)
+	var lost []psync.ServerChange
 	for _, p := range picks {
-		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = ?, history_read = 0 WHERE id = ?`, p.assetID, p.accountID); err != nil {
+		res, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = ?, history_read = 0 WHERE id = ? AND asset_id IS NULL`, p.assetID, p.accountID)
+		if err != nil {
 			return Connection{}, err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return Connection{}, err
+		} else if n != 1 {
+			lost = append(lost, psync.ServerChange{Collection: "assets", RecordID: p.assetID, Delete: true})
+		}
+	}
+	if len(lost) > 0 {
+		if _, err := s.cfg.Sync.WriteAsServer(ctx, c.UserID, c.WorkspaceID, lost); err != nil {
+			return Connection{}, err
+		}
+		if len(lost) == len(picks) {
+			return Connection{}, core.Refuse(ctx, core.ECONFLICT, "connect.account.adopted")
 		}
 	}
 	if _, err := s.refresh(ctx, c); err != nil {

@@ -45,9 +45,31 @@ const publicURL = "https://app.example"
 type flakyWriter struct {
 	connect.Writer
 	failPositions bool
+	// pairAssets: the next two writes creating an account's asset wait for each other, so that
+	// two requests choosing accounts overlap.
+	mu         sync.Mutex
+	pairAssets chan struct{}
+	pairWait   int
 }
 
 func (f *flakyWriter) WriteAsServer(ctx context.Context, userID, workspaceID string, changes []psync.ServerChange) ([]psync.Outcome, error) {
+	if len(changes) > 0 && changes[0].Fields["assetClass"] != nil && changes[0].Fields["quantity"] == nil {
+		f.mu.Lock()
+		wait := f.pairAssets
+		if wait != nil {
+			if f.pairWait++; f.pairWait == 2 {
+				f.pairAssets = nil
+				close(wait)
+			}
+		}
+		f.mu.Unlock()
+		if wait != nil {
+			select {
+			case <-wait:
+			case <-time.After(10 * time.Second):
+			}
+		}
+	}
 	for _, c := range changes {
 		if _, ok := c.Fields["quantity"]; ok && f.failPositions {
 			f.failPositions = false
@@ -1135,6 +1157,62 @@ func TestOnlyTheMemberWhoLinkedAConnectionRenewsIt(t *testing.T) {
 		}
 		if _, err := w.svc.Start(context.Background(), w.editor, connect.StartRequest{WorkspaceID: w.w, RenewConnectionID: c.ID}); err != nil {
 			t.Errorf("the member who linked it renews: %v", err)
+		}
+	})
+}
+
+// liveAssets counts the workspace's assets not deleted.
+func (w *world) liveAssets(t *testing.T) int {
+	t.Helper()
+	n := 0
+	for _, a := range w.records(t, "assets") {
+		if !a.Deleted() {
+			n++
+		}
+	}
+	return n
+}
+
+// The same account chosen twice in one request, or in two requests at once (a double submit),
+// makes one asset.
+func TestAnAccountChosenTwiceMakesOneAsset(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "enablebanking")
+		ctx := context.Background()
+		req := bank
+		req.WorkspaceID = w.w
+		c := w.link(t, ctx, req)
+		accounts := accountsByName(c)
+		twice := connect.Choice{AccountID: accounts["Cuenta Dólares"].ID, AssetClass: "bank_accounts"}
+		if _, err := w.svc.Adopt(ctx, w.editor, c.ID, []connect.Choice{twice, twice}); err != nil {
+			t.Fatal(err)
+		}
+		if n := w.liveAssets(t); n != 1 {
+			t.Errorf("%d assets for one account chosen twice", n)
+		}
+
+		once := []connect.Choice{{AccountID: accounts["Cuenta Nómina"].ID, AssetClass: "bank_accounts"}}
+		w.writer.mu.Lock()
+		w.writer.pairAssets, w.writer.pairWait = make(chan struct{}), 0
+		w.writer.mu.Unlock()
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for i := range errs {
+			wg.Add(1)
+			go func() { defer wg.Done(); _, errs[i] = w.svc.Adopt(ctx, w.editor, c.ID, once) }()
+		}
+		wg.Wait()
+		if (errs[0] == nil) == (errs[1] == nil) || (code(errs[0]) != core.ECONFLICT && code(errs[1]) != core.ECONFLICT) {
+			t.Errorf("a double submit: %v, %v; want one to succeed and one refused", errs[0], errs[1])
+		}
+		if n := w.liveAssets(t); n != 2 {
+			t.Errorf("%d assets after a double submit, want 2 (one per account)", n)
+		}
+		got, _ := w.svc.Get(ctx, w.editor, c.ID)
+		for _, a := range got.Accounts {
+			if a.AssetID == nil || w.records(t, "assets")[*a.AssetID].Deleted() {
+				t.Errorf("account %s feeds %v", a.Name, a.AssetID)
+			}
 		}
 	})
 }
