@@ -104,6 +104,8 @@ export interface ConnectionStarted {
 export interface ConnectionRefresh {
   refreshed: number;
   limited: number;
+  /** Accounts whose own read failed (the error is on the account: lastError). */
+  failed: number;
   connection: Connection;
 }
 

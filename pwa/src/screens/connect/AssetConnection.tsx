@@ -31,7 +31,12 @@ export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId
   const errorText = useErrorText();
   const connections = useWorkspaceConnections(workspaceId);
   const refresh = useRefreshConnectionMutation({
-    onSuccess: (r) => notify(r.refreshed > 0 ? "success" : "info", r.refreshed > 0 ? t("connect.asset.refreshed") : t("connect.asset.limited")),
+    onSuccess: (r) =>
+      r.refreshed > 0
+        ? notify("success", t("connect.asset.refreshed"))
+        : r.failed > 0
+          ? notify("warning", t("connect.asset.accountError"))
+          : notify("info", t("connect.asset.limited")),
   });
   const renew = useRenewConnectionMutation({ onSuccess: (s) => goToInstitution(s.redirectUrl) });
   const feeds = (a: { assetId: string | null; positions?: { assetId: string | null }[] }) =>
