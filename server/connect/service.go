@@ -517,19 +517,21 @@ func mask(a Account) string {
 
 // Connection is what the API shows of a connection. No credential ever leaves the server.
 type Connection struct {
-	ID               string              `json:"id"`
-	WorkspaceID      string              `json:"workspaceId"`
-	Provider         string              `json:"provider"`
-	Kind             Kind                `json:"kind"`
-	Institution      Institution         `json:"institution"`
-	Status           string              `json:"status"` // pending, active, expired
-	ConsentExpiresAt *time.Time          `json:"consentExpiresAt"`
-	RenewSoon        bool                `json:"renewSoon"` // the consent ends within RenewWarning
-	LastRefreshAt    *time.Time          `json:"lastRefreshAt"`
-	LastError        string              `json:"lastError,omitempty"`
-	ReadsPerDay      int                 `json:"readsPerDay"`
-	Accounts         []ConnectionAccount `json:"accounts"`
-	CreatedAt        time.Time           `json:"createdAt"`
+	ID               string      `json:"id"`
+	WorkspaceID      string      `json:"workspaceId"`
+	Provider         string      `json:"provider"`
+	Kind             Kind        `json:"kind"`
+	Institution      Institution `json:"institution"`
+	Status           string      `json:"status"` // pending, active, expired
+	ConsentExpiresAt *time.Time  `json:"consentExpiresAt"`
+	RenewSoon        bool        `json:"renewSoon"` // the consent ends within RenewWarning
+	// LinkedByMe: the caller linked it, so may renew it (a renewal reuses their provider identity).
+	LinkedByMe    bool                `json:"linkedByMe"`
+	LastRefreshAt *time.Time          `json:"lastRefreshAt"`
+	LastError     string              `json:"lastError,omitempty"`
+	ReadsPerDay   int                 `json:"readsPerDay"`
+	Accounts      []ConnectionAccount `json:"accounts"`
+	CreatedAt     time.Time           `json:"createdAt"`
 }
 
 // ConnectionAccount is one account of a connection.
@@ -559,9 +561,10 @@ type ConnectionAccount struct {
 // RenewWarning is how long before its end a consent is shown as needing renewal.
 const RenewWarning = 14 * 24 * time.Hour
 
-func (s *Service) view(ctx context.Context, c connectionRow) (Connection, error) {
+func (s *Service) view(ctx context.Context, userID string, c connectionRow) (Connection, error) {
 	now := s.now()
 	out := Connection{ID: c.ID, WorkspaceID: c.WorkspaceID, Provider: c.Provider, Status: c.Status, LastError: c.LastError, CreatedAt: c.CreatedAt.UTC(),
+		LinkedByMe:  c.UserID == userID,
 		Institution: Institution{ID: c.InstitutionID, Name: c.InstitutionName, Country: c.Country}, Accounts: []ConnectionAccount{}}
 	for _, k := range KnownProviders {
 		if k.Name == c.Provider {
@@ -646,7 +649,7 @@ func (s *Service) Get(ctx context.Context, userID, id string) (Connection, error
 	if err := s.authorize(ctx, userID, c.WorkspaceID, authz.ConnectionRead); err != nil {
 		return Connection{}, core.Refuse(ctx, core.ENOTFOUND, "connect.connection.notFound")
 	}
-	return s.view(ctx, c)
+	return s.view(ctx, userID, c)
 }
 
 // List returns the workspace's connections (pending ones only to the member who started them).
@@ -674,7 +677,7 @@ func (s *Service) List(ctx context.Context, userID, workspaceID string) ([]Conne
 	}
 	out := []Connection{}
 	for _, c := range list {
-		v, err := s.view(ctx, c)
+		v, err := s.view(ctx, userID, c)
 		if err != nil {
 			return nil, err
 		}

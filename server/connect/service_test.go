@@ -1148,6 +1148,11 @@ func TestOnlyTheMemberWhoLinkedAConnectionRenewsIt(t *testing.T) {
 		w := setup(t, db, "snaptrade")
 		c := w.link(t, context.Background(), connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
 		other := w.member(t, "editor")
+		mine, _ := w.svc.Get(context.Background(), w.editor, c.ID)
+		theirs, _ := w.svc.Get(context.Background(), other, c.ID)
+		if !c.LinkedByMe || !mine.LinkedByMe || theirs.LinkedByMe {
+			t.Errorf("linkedByMe: on completion %v, to the linker %v, to another editor %v", c.LinkedByMe, mine.LinkedByMe, theirs.LinkedByMe)
+		}
 		for lang, want := range map[string]string{"es": "Solo el miembro que vinculó", "en": "Only the member who linked"} {
 			ctx := core.WithLanguage(context.Background(), lang)
 			_, err := w.svc.Start(ctx, other, connect.StartRequest{WorkspaceID: w.w, RenewConnectionID: c.ID})

@@ -89,6 +89,8 @@ export interface Connection {
   consentExpiresAt: string | null;
   /** The consent ends within 14 days: offer "renew". */
   renewSoon: boolean;
+  /** The caller linked it: only they may renew it (a renewal reuses their identity at the provider). */
+  linkedByMe: boolean;
   lastRefreshAt: string | null;
   lastError?: string;
   readsPerDay: number;

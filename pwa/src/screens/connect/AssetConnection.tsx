@@ -105,7 +105,7 @@ export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId
       </div>
       {canEdit && (
         <div className={styles.actions}>
-          {(expired || connection.renewSoon) && (
+          {(expired || connection.renewSoon) && connection.linkedByMe && (
             <Button type="button" loading={renew.isPending} onClick={() => renew.mutate({ id: connection.id, language })} data-testid="asset-connection-renew">
               {t("connect.asset.renew")}
             </Button>
