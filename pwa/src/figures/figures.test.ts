@@ -146,6 +146,7 @@ describe("history, change and returns", () => {
     const watch = p.holdings.find((x) => x.asset.id === FIXTURE_IDS.watch)!;
     const g = groupHistory([flat, watch], (a) => a);
     expect(g.valuations.map((v) => [v.date, v.value])).toEqual([
+      ["2023-01-01", "250000"], // the flat at cost from its purchase
       ["2024-03-01", "280000"],
       ["2025-01-15", "282500"],
       ["2025-02-01", "292500"],
@@ -155,6 +156,48 @@ describe("history, change and returns", () => {
       ["2023-01-01", "250000"],
       ["2025-01-15", "2500"],
     ]);
+  });
+});
+
+describe("a group member bought before its first value", () => {
+  // Real estate: A worth 100 000 from 2020 on; B bought for 200 000 on 2015-06-01, first valued
+  // (300 000) on 2025-06-01. Before the fix B's purchase was money put in in 2015 while its value
+  // joined the group only in 2025: the class read −100 % for "all" and +300 % for 1M.
+  const A = "01900000-0000-7000-8000-0000000000b1";
+  const B = "01900000-0000-7000-8000-0000000000b2";
+  const input = (): FiguresInput => ({
+    base: "EUR",
+    today: "2025-06-15",
+    assets: [
+      { id: A, name: "Piso A", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", participation: "100", currentValue: "100000", valuationDate: "2025-06-10" },
+      { id: B, name: "Piso B", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", participation: "100", currentValue: "300000", valuationDate: "2025-06-01", purchaseValue: "200000", purchaseDate: "2015-06-01" },
+    ],
+    structures: [],
+    valuations: [
+      { assetId: A, date: "2020-01-01", value: "100000", currency: "EUR" },
+      { assetId: A, date: "2025-05-01", value: "100000", currency: "EUR" },
+    ],
+    liabilities: [],
+    rates: [],
+    manualRates: [],
+  });
+
+  it("is valued at cost from its purchase, so the class return is B's revaluation", () => {
+    const h = computeHistory(prepare(input()));
+    const cls = h.returns.find((r) => r.kind === "class")!;
+    // 2015–2020: 200 000 → 200 000 (A's first value is money put in); then 300 000 → 400 000.
+    expect(val(cls.periods.all.base.twr)).toBe(fixed(new Dec(400000).div(300000).sub(1), 6)); // 0.333333
+    // 1M starts at the group's value of 2025-05-01 (300 000): +100 000 of B's revaluation.
+    expect(val(cls.periods["1M"].base.simple)).toBe("0.333333");
+    expect(val(cls.periods["1M"].base.twr)).toBe("0.333333");
+  });
+
+  it("leaves the single asset's own returns as they were", () => {
+    const h = computeHistory(prepare(input()));
+    const b = h.returns.find((r) => r.kind === "asset" && r.id === B)!;
+    expect(val(b.periods.all.base.simple)).toBe("0.500000");
+    expect(val(b.periods.all.base.twr)).toBe("0.500000");
+    expect(b.periods.all.base.mwr.ok && fixed(new Dec(b.periods.all.base.mwr.value), 6)).toBe("0.041345");
   });
 });
 

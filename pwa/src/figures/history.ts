@@ -8,7 +8,8 @@
 //
 // Returns of a group (a class, a structure): the members' values summed at every valuation date
 // (each member at its last value on or before it). A member that joins later brings its purchase as
-// money put in (or, without a known purchase, its first value), so a new asset is not a gain; the
+// money put in (or, without a known purchase, its first value), so a new asset is not a gain, and
+// a member bought before its first value is valued at cost from its purchase date; the
 // cash flows tied to an asset (flows.ts: rent and dividends out, costs in) are its contributions and
 // withdrawals, up to the group's latest value. In
 // the base currency every value uses the rate of its own date; "local" uses one rate for all (the
@@ -114,6 +115,12 @@ export function groupHistory(members: readonly Holding[], conv: Conv): { valuati
     const entry = h.purchase && h.purchase.date <= first.date ? h.purchase : first;
     const v = conv(amountOf(entry), entry.currency, entry.date);
     flows.push({ date: entry.date, amount: v === null ? "0" : plain(v), missing: v === null });
+    // Bought before its first value: it is in the group at cost from its purchase on. Otherwise the
+    // purchase would be money put in years before the value that holds it joins the total, and
+    // the sub-periods in between would read as a loss of it (−100 %), or a later period that
+    // starts after the purchase as a gain of the whole value. For one asset this is the same
+    // history (returns.ts starts at the purchase either way).
+    if (entry !== first) events.push({ date: entry.date, member: i, value: v });
     // The asset's own cash flows after it was bought (before it, it was not held).
     for (const f of h.flows) {
       if (f.date <= entry.date) continue;
