@@ -245,6 +245,37 @@ describe("cash flows tied to an asset in its returns", () => {
     expect(val(row.periods.all.base.twr)).toBe("0.100000");
   });
 
+  it("a bank account's inflow lands in its balance: money put in, not income taken out", () => {
+    // 1 000 → 4 000 → 7 000 over two months, a salary of 3 000 a month and nothing else (what a
+    // statement import creates). Before: simple +1 200 %, TWR +4 110 %.
+    const acc = "01900000-0000-7000-8000-0000000000f3";
+    const bank: FiguresInput = {
+      base: "EUR",
+      today: "2025-03-15",
+      assets: [{ id: acc, name: "Cuenta", assetClass: "bank_accounts", classId: 4, category: "current_account", currency: "EUR", participation: "100", currentValue: "7000", valuationDate: "2025-02-28" }],
+      structures: [],
+      valuations: [
+        { assetId: acc, date: "2025-01-01", value: "1000", currency: "EUR" },
+        { assetId: acc, date: "2025-01-31", value: "4000", currency: "EUR" },
+      ],
+      liabilities: [],
+      cashFlows: [{ assetId: acc, direction: "inflow", amount: "3000", currency: "EUR", frequency: "monthly", startDate: "2025-01-25" }],
+      rates: [],
+      manualRates: [],
+    };
+    const rows = computeHistory(prepare(bank)).returns;
+    for (const row of [rows.find((r) => r.kind === "asset")!, rows.find((r) => r.kind === "class")!]) {
+      expect(val(row.periods.all.base.simple)).toBe("0.000000");
+      expect(val(row.periods.all.base.twr)).toBe("0.000000");
+    }
+    // A payment out of the account (an outflow) is money taken out: 7 000 − 500 paid = 6 500, 0 %.
+    bank.cashFlows = [{ assetId: acc, direction: "outflow", amount: "500", currency: "EUR", frequency: "once", startDate: "2025-02-10" }];
+    bank.valuations = [{ assetId: acc, date: "2025-01-31", value: "7000", currency: "EUR" }];
+    bank.assets[0]!.currentValue = "6500";
+    const row = computeHistory(prepare(bank)).returns.find((r) => r.kind === "asset")!;
+    expect(val(row.periods.all.base.simple)).toBe("0.000000");
+  });
+
   it("periodic flows happen from their start up to today, clamped to short months", async () => {
     const { occurrenceDates, investorAmount } = await import("./flows");
     expect(occurrenceDates({ frequency: "monthly", startDate: "2025-01-31" }, "2025-04-30")).toEqual(["2025-01-31", "2025-02-28", "2025-03-31", "2025-04-30"]);

@@ -7,6 +7,15 @@
 // Signs (pwa/src/money/returns.ts): an inflow (money the person receives from the asset: rent,
 // dividend, interest) is money taken out of the holding, negative; an outflow (money the person
 // pays for it: costs, contributions, a loan's payment tied to it) is money put in, positive.
+//
+// Bank accounts (the class "bank_accounts") the other way round (decision): a flow tied to an
+// account is money moving through its balance, not income the holding pays out. A salary or a
+// transfer received lands in the balance (the next value holds it): money put in, positive; a
+// payment made from the account leaves it: money taken out, negative. With the holding's signs a
+// monthly salary read as income on top of a growing balance, and the account showed returns of
+// thousands of percent. Interest paid into the account counts as money put in too, so an account's
+// return leaves it out: a flow does not say whether it is interest or a deposit, and a deposit is
+// far the more common (a statement import creates them).
 import { addDays } from "../money/dates";
 import type { FigCashFlow } from "./types";
 
@@ -42,7 +51,12 @@ export function occurrenceDates(flow: Pick<FigCashFlow, "frequency" | "startDate
   return out;
 }
 
-/** The investor's signed amount of one occurrence (a decimal string): outflow +, inflow −. */
-export function investorAmount(flow: Pick<FigCashFlow, "direction" | "amount">): string {
-  return flow.direction === "inflow" ? (flow.amount.startsWith("-") ? flow.amount.slice(1) : `-${flow.amount}`) : flow.amount;
+/** The asset class whose flows go through the holding's own balance (see the header). */
+export const BALANCE_CLASS = "bank_accounts";
+
+/** The investor's signed amount of one occurrence (a decimal string): outflow +, inflow −; for a
+ * bank account (`intoBalance`) inflow +, outflow −. */
+export function investorAmount(flow: Pick<FigCashFlow, "direction" | "amount">, intoBalance = false): string {
+  const negate = (flow.direction === "inflow") !== intoBalance;
+  return negate ? (flow.amount.startsWith("-") ? flow.amount.slice(1) : `-${flow.amount}`) : flow.amount;
 }

@@ -2,7 +2,7 @@
 // structures (look-through) and its dated values (the valuation history plus the current value),
 // in its own currency, already multiplied by the share.
 import { Dec, parseDecimal } from "../money";
-import { investorAmount, occurrenceDates } from "./flows";
+import { BALANCE_CLASS, investorAmount, occurrenceDates } from "./flows";
 import type { FigAsset, FigCashFlow, FigStructure, FigValuation } from "./types";
 
 export interface Point {
@@ -104,7 +104,8 @@ export function buildHoldings(
     const flows: Point[] = [];
     for (const f of flowsByAsset.get(asset.id) ?? []) {
       if (!DECIMAL.test(f.amount)) continue;
-      const raw = investorAmount(f);
+      // A bank account's flows go through its balance: inflow is money put in (flows.ts).
+      const raw = investorAmount(f, asset.assetClass === BALANCE_CLASS);
       for (const date of occurrenceDates(f, today)) flows.push({ date, raw, currency: f.currency, share });
     }
     flows.sort(byDate);
