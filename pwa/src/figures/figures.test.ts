@@ -9,7 +9,7 @@ const val = (f: ReturnFigure) => (f.ok ? fixed(new Dec(f.value), 6) : `n/a:${f.r
 describe("net worth (hand-computed fixture, see fixture.ts)", () => {
   const now = computeNow(prepare(fixtureInput()));
 
-  it("adds the look-through values, subtracts the debts at the asset's share, converts at each value's date", () => {
+  it("adds the look-through values, subtracts the debts at the asset's share, converts at today's rate", () => {
     expect(now.netWorth.total.startsWith("238796.296296")).toBe(true);
     expect(r2(now.netWorth.total)).toBe("238796.30");
     expect(now.netWorth.assets).toBe("342500");
@@ -35,9 +35,37 @@ describe("net worth (hand-computed fixture, see fixture.ts)", () => {
 
   it("in another base currency (USD), through EUR", () => {
     const n = computeNow(prepare(fixtureInput("USD")));
-    // flat 300000 EUR of 2025-03-01 × 1.04 (rate of 2025-02-07) = 312000; usa 43200 USD as is;
-    // watch 2500 EUR of 2025-01-15 × 1.09 (2024-03-08) = 2725; debts today: 100000 × 1.08 + 4000 USD
-    expect(r2(n.netWorth.total)).toBe(r2(String(312000 + 43200 + 2725 - 108000 - 4000)));
+    // Everything at today's rate (1.08, of 2025-03-07): flat 300000 EUR × 1.08 = 324000; usa 43200
+    // USD as is; watch 2500 EUR × 1.08 = 2700; debts: 100000 × 1.08 + 4000 USD
+    expect(r2(n.netWorth.total)).toBe(r2(String(324000 + 43200 + 2700 - 108000 - 4000)));
+  });
+
+  it("converts today's values at today's rate, so a USD asset and an equal USD debt cancel", () => {
+    // Valued in 2022 (0.9748 USD per EUR then), today's rate 1.1512. Before: +1 571.93 €.
+    const input: FiguresInput = {
+      base: "EUR",
+      today: "2025-06-16",
+      assets: [{ id: "a", name: "Efectivo USD", assetClass: "bank_accounts", classId: 4, category: "cash", currency: "USD", participation: "100", currentValue: "10000", valuationDate: "2022-09-30" }],
+      structures: [],
+      valuations: [],
+      liabilities: [{ id: "l", name: "Préstamo USD", amountOutstanding: "10000", currency: "USD", assetId: "a" }],
+      rates: [
+        { date: "2022-09-30", currency: "USD", perEur: "0.9748", source: "ecb" },
+        { date: "2025-06-13", currency: "USD", perEur: "1.1512", source: "ecb" },
+      ],
+      manualRates: [],
+    };
+    const p = prepare(input);
+    const n = computeNow(p);
+    expect(n.netWorth.total).toBe("0");
+    expect(n.netWorth.oldestRateDate).toBe("2025-06-13");
+    // The chart: each point at its own date's rate, today's point equal to the headline.
+    const h = computeHistory(p);
+    expect(h.series[h.series.length - 1]!.total).toBe("0");
+    input.liabilities = [];
+    const series = computeHistory(prepare(input)).series;
+    expect(r2(series.find((x) => x.date === "2024-06-30")!.total)).toBe(r2(new Dec(10000).div("0.9748").toString())); // no rate since 2022
+    expect(r2(series[series.length - 1]!.total)).toBe(r2(new Dec(10000).div("1.1512").toString()));
   });
 
   it("distribution by class and diversification by country, structure, liquidity", () => {

@@ -2,9 +2,9 @@
 // and year, and the returns per asset, class and legal structure for 1M, YTD, 1Y and all.
 //
 // Net worth on a past date D: each asset's last value on or before D (× its effective share today:
-// the structure chain's percentages have no history), converted with the rate of that value's date,
-// minus the liabilities that had started by D (amount outstanding today, no history of it, converted
-// with the rate on or before D).
+// the structure chain's percentages have no history), minus the liabilities that had started by D
+// (amount outstanding today, no history of it), all converted with the rate on or before D, as
+// today's net worth is converted with today's rate (now.ts): the point of today is the headline.
 //
 // Returns of a group (a class, a structure): the members' values summed at every valuation date
 // (each member at its last value on or before it). A member that joins later brings its purchase as
@@ -52,7 +52,7 @@ export function netWorthOn(p: Prepared, date: string, base = p.input.base): Hist
   for (const h of p.holdings) {
     const pt = pointOn(h.points, date);
     if (!pt) continue;
-    const v = conv(amountOf(pt), pt.currency, pt.date);
+    const v = conv(amountOf(pt), pt.currency, date);
     if (v === null) missing++;
     else {
       total = total.add(v);

@@ -1,6 +1,10 @@
 // The figures of today: net worth in the base currency (look-through asset values − liabilities),
-// and its distribution and diversification. Each value is converted with the rate on or before its
-// own date (H8's convert: through EUR, never 1:1); a value without a rate is left out and listed.
+// and its distribution and diversification. Every amount, asset or debt, is converted with the rate
+// on or before today (H8's convert: through EUR, never 1:1); a value without a rate is left out and
+// listed. Decision: today's worth of a value in another currency is that value at today's rate,
+// whatever day it was last valued on: with the rate of the valuation's date, a USD balance last
+// updated years ago kept that year's rate while a USD debt tied to it moved with today's, and the
+// two did not cancel. (Returns keep the rate of each value's own date: history.ts.)
 //
 // Liabilities (decision): a debt tied to an asset counts at that asset's effective share (the
 // person's participation × the ownership percentages of the structures holding it): the structure
@@ -86,9 +90,10 @@ export function computeNetWorth(p: Prepared): NetWorthParts {
       continue;
     }
     const amount = amountOf(last);
-    const v = conv(amount, last.currency, last.date);
+    const v = conv(amount, last.currency, input.today);
     if (v === null) {
-      missing.push({ kind: "asset", id: h.asset.id, name: h.asset.name, amount: plain(amount), currency: last.currency, date: last.date, missing: conv.missingOf(last.currency, last.date) });
+      // Listed with its value's date (a rate of that date, or any before today, fills the gap).
+      missing.push({ kind: "asset", id: h.asset.id, name: h.asset.name, amount: plain(amount), currency: last.currency, date: last.date, missing: conv.missingOf(last.currency, input.today) });
       missingAsset.add(h.asset.id);
       continue;
     }
