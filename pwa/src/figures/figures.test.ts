@@ -88,6 +88,23 @@ describe("net worth (hand-computed fixture, see fixture.ts)", () => {
     expect(now.distribution.institution.find((s) => s.key === "Broker X")?.value).toBe("40000");
   });
 
+  it("a debt that starts after today is not counted yet, in the headline as in the chart", () => {
+    const input: FiguresInput = {
+      ...fixtureInput(),
+      liabilities: [{ id: "01900000-0000-7000-8000-0000000000d3", name: "Hipoteca futura", amountOutstanding: "50000", currency: "EUR", startDate: "2025-04-01" }],
+    };
+    const p = prepare(input);
+    const n = computeNow(p);
+    expect(n.netWorth.liabilities).toBe("0");
+    expect(n.netWorth.liabilitiesCounted).toBe(0);
+    expect(n.untiedLiabilities.count).toBe(0);
+    const series = computeHistory(p).series;
+    expect(n.netWorth.total).toBe(series[series.length - 1]!.total);
+    // From its start date on, it counts.
+    const later = computeNow(prepare({ ...input, today: "2025-04-01" }));
+    expect(later.netWorth.liabilities).toBe("50000");
+  });
+
   it("an empty workspace is 0 with nothing missing; no rates at all is reported", () => {
     const input: FiguresInput = { ...fixtureInput(), assets: [], valuations: [], liabilities: [], rates: [] };
     const n = computeNow(prepare(input));
