@@ -3,7 +3,8 @@
 // over the real sync socket) and reach the browser by sync; what the browser writes is read back the
 // same way. Covers: the tabs kept in the URL; the kind's own fields edited with the add flow's form;
 // adding a dated valuation (history table and chart); associated debt with its total and net equity
-// checked by hand, each debt linked to its form on /liabilities; the ownership sum messages in
+// (the debts at the owner's share, as on the dashboard) checked by hand, each debt linked to its
+// form on /liabilities; the ownership sum messages in
 // Spanish and English; settings (rename, category, legal structure with the look-through figures,
 // currency) with the schema's messages; a conflict made by two members' browser contexts editing the
 // same field (one offline) shown where the field is with who made it (this device, a member's,
@@ -283,7 +284,8 @@ test.describe("asset detail", () => {
       await expect(form.getByText("Este campo es obligatorio")).toBeVisible();
       await expect(detail.valuationRows).toHaveCount(3);
 
-      // Associated debt: 45.000,50 + 4.999,50 = 50.000,00 €; net equity 160.000,00 − 50.000,00 = 110.000,00 €.
+      // Associated debt: 45.000,50 + 4.999,50 = 50.000,00 €, of which the owner of 50 % bears 25.000,00 €
+      // (the dashboard's rule); net equity 160.000,00 − 25.000,00 = 135.000,00 €.
       await expect(detail.fact("debtTotal")).toHaveText("0,00 €");
       await expect(detail.fact("netEquity")).toHaveText("160.000,00 €");
       const debtForm = page.getByTestId("debt-form");
@@ -298,8 +300,10 @@ test.describe("asset detail", () => {
       await expect(page.getByTestId("debt-row").filter({ hasText: "Banco Sabadell" })).toContainText("45.000,50 €");
       await expect(page.getByTestId("debt-row").filter({ hasText: "Préstamo familiar" })).toContainText("4999,50 €");
       await expect(detail.fact("debtTotal")).toHaveText("50.000,00 €");
+      await expect(detail.fact("debtShare")).toHaveText("25.000,00 €");
       await expect(detail.fact("participationValue", detail.debt)).toHaveText("160.000,00 €");
-      await expect(detail.fact("netEquity")).toHaveText("110.000,00 €");
+      await expect(detail.fact("netEquity")).toHaveText("135.000,00 €");
+      await expect(page.getByTestId("debt-share-rule")).toContainText("50 %");
       // Each debt opens its own form on the liabilities screen; the full form comes with the asset chosen.
       await expect(page.getByRole("link", { name: "Editar la deuda con Banco Sabadell" })).toHaveAttribute("href", /^\/liabilities\?edit=[0-9a-f-]{36}$/);
       await expect(page.getByTestId("debt-full-form")).toHaveAttribute("href", `/liabilities?new=1&assetId=${assetId}`);

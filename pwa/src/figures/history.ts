@@ -29,7 +29,7 @@ import {
   type ReturnResult,
   type XirrResult,
 } from "../money";
-import { amountOf, pointOn, type Holding, type Point } from "./holdings";
+import { amountOf, borneDebt, pointOn, type Holding, type Point } from "./holdings";
 import { makeConverter } from "./rates";
 import type { Prepared } from "./now";
 import type { Change, HistoryFigures, HistoryPoint, ReturnFigure, ReturnRow } from "./types";
@@ -61,8 +61,8 @@ export function netWorthOn(p: Prepared, date: string, base = p.input.base): Hist
   }
   const shareOf = new Map(p.holdings.map((h) => [h.asset.id, h.share]));
   for (const l of p.input.liabilities) {
-    if (l.startDate !== undefined && l.startDate > date) continue;
-    const amount = new Dec(l.amountOutstanding).mul((l.assetId && shareOf.get(l.assetId)) || 1);
+    const amount = borneDebt(l, l.assetId !== undefined ? shareOf.get(l.assetId) : undefined, date);
+    if (amount === null) continue;
     const v = conv(amount, l.currency, date);
     if (v === null) missing++;
     else total = total.sub(v);

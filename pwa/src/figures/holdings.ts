@@ -3,7 +3,7 @@
 // in its own currency, already multiplied by the share.
 import { Dec, parseDecimal } from "../money";
 import { BALANCE_CLASS, investorAmount, occurrenceDates } from "./flows";
-import type { FigAsset, FigCashFlow, FigStructure, FigValuation } from "./types";
+import type { FigAsset, FigCashFlow, FigLiability, FigStructure, FigValuation } from "./types";
 
 export interface Point {
   date: string;
@@ -35,8 +35,10 @@ export interface Holding {
   flows: Point[];
 }
 
+type StructureLinks = ReadonlyMap<string, Pick<FigStructure, "parentStructureId" | "ownershipPercentage">>;
+
 /** The chain of structures above an asset (each structure once, even if the data loops). */
-export function structureChain(structureId: string | undefined, byId: ReadonlyMap<string, FigStructure>): string[] {
+export function structureChain(structureId: string | undefined, byId: StructureLinks): string[] {
   const chain: string[] = [];
   const seen = new Set<string>();
   let id = structureId;
@@ -50,12 +52,25 @@ export function structureChain(structureId: string | undefined, byId: ReadonlyMa
   return chain;
 }
 
-/** participation × Π ownership along the chain, as a fraction; absent percentages count as 100. */
-export function effectiveShare(asset: FigAsset, byId: ReadonlyMap<string, FigStructure>): { share: Dec; chain: string[] } {
+/** participation × Π ownership along the chain, as a fraction; absent percentages count as 100.
+ * The dashboard's look-through, and the asset page's (screens/assets/detail/detailModel.ts). */
+export function effectiveShare(asset: Pick<FigAsset, "participation" | "legalStructureId">, byId: StructureLinks): { share: Dec; chain: string[] } {
   const chain = structureChain(asset.legalStructureId, byId);
   let share = (parseDecimal(asset.participation) ?? new Dec(100)).div(100);
   for (const id of chain) share = share.mul((parseDecimal(byId.get(id)?.ownershipPercentage) ?? new Dec(100)).div(100));
   return { share, chain };
+}
+
+/**
+ * The part of a debt the person bears on `date`, in the debt's currency (decision, see now.ts): a
+ * debt tied to an asset at that asset's effective share (`share`), any other in full (`share`
+ * undefined); a debt that starts after `date` is not owed yet (null). The one rule of the net
+ * worth, its chart and the asset page's net equity.
+ */
+export function borneDebt(debt: Pick<FigLiability, "amountOutstanding" | "startDate">, share: Dec | undefined, date: string): Dec | null {
+  if (debt.startDate !== undefined && debt.startDate > date) return null;
+  const amount = new Dec(debt.amountOutstanding);
+  return share === undefined ? amount : amount.mul(share);
 }
 
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;

@@ -13,7 +13,7 @@
 // yet. Liabilities have no history: their amount outstanding is converted with the rate on or
 // before `today`.
 import { Dec, plain, RateBook } from "../money";
-import { amountOf, buildHoldings, type Holding } from "./holdings";
+import { amountOf, borneDebt, buildHoldings, type Holding } from "./holdings";
 import { makeConverter } from "./rates";
 import type { DimensionId, FigAsset, FiguresInput, MissingItem, NetWorth, NowFigures, Slice } from "./types";
 
@@ -107,10 +107,10 @@ export function computeNetWorth(p: Prepared): NetWorthParts {
   let untied = new Dec(0);
   let untiedCount = 0;
   for (const l of input.liabilities) {
-    // Not owed yet (a mortgage signed for next month): the chart leaves it out too (history.ts).
-    if (l.startDate !== undefined && l.startDate > input.today) continue;
     const tied = l.assetId !== undefined ? holdingById.get(l.assetId) : undefined;
-    const amount = new Dec(l.amountOutstanding).mul(tied ? tied.share : 1);
+    // Not owed yet (a mortgage signed for next month): the chart leaves it out too (history.ts).
+    const amount = borneDebt(l, tied?.share, input.today);
+    if (amount === null) continue;
     const v = conv(amount, l.currency, input.today);
     if (v === null) {
       missing.push({ kind: "liability", id: l.id, name: l.name, amount: plain(amount.neg()), currency: l.currency, date: input.today, missing: conv.missingOf(l.currency, input.today) });

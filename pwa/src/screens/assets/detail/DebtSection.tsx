@@ -1,11 +1,13 @@
 // Associated debt: the liabilities tied to the asset (add: amount and creditor, in the asset's
 // currency, or the full debt form of /liabilities with the asset chosen; list, each linked to its
-// page there: edit for editors, its plan for viewers; total) and the net equity = participation
-// value − debts, in the asset's currency (decimal.js, exact).
-import { liabilityShape, participationValue } from "@patrimonio/shared-schema";
+// page there: edit for editors, its plan for viewers; total) and the net equity by the dashboard's
+// rule (detailModel's debtFigures): the value of the person's share through the legal structures −
+// the same share of the debts, in the asset's currency (decimal.js, exact).
+import type { SyncedRecord } from "@patrimonio/clientdb";
+import { liabilityShape } from "@patrimonio/shared-schema";
 import { Link } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
-import { useId } from "react";
+import { useId, useMemo } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
@@ -20,7 +22,7 @@ import { TextInput } from "../../../ui/TextInput";
 import { useAssetDetail } from "./context";
 import { useAssetDebts } from "./data";
 import styles from "./detail.module.css";
-import { debtFigures } from "./detailModel";
+import { debtFigures, todayIso } from "./detailModel";
 import { Facts } from "./Facts";
 
 /** A debt typed in the form: the liability schema's amount and creditor (both required here). */
@@ -29,15 +31,16 @@ const debtFormSchema = z.strictObject({
   creditorName: liabilityShape.creditorName.unwrap(),
 });
 
-export function DebtSection() {
+export function DebtSection({ structures }: { structures: SyncedRecord<"legalStructures">[] | undefined }) {
   const { t } = useTranslation();
   const { db, asset, canEdit } = useAssetDetail();
   const fmt = useFormatters();
   const debts = useAssetDebts(asset.workspaceId, asset.id);
   const tableCaptionId = useId();
   const f = asset.fields;
-  const pv = participationValue(f);
-  const figures = debtFigures((debts ?? []).map((d) => d.fields), f.currency, pv);
+  const links = useMemo(() => (structures ?? []).map((s) => ({ id: s.id, parentStructureId: s.fields.parentStructureId, ownershipPercentage: s.fields.ownershipPercentage })), [structures]);
+  const figures = debtFigures((debts ?? []).map((d) => d.fields), f, links, todayIso());
+  const partial = figures.sharePercent !== "100";
   const form = useSchemaForm(debtFormSchema, {
     defaultValues: { amountOutstanding: "", creditorName: "" },
     prepare: trimFields("creditorName"),
@@ -122,10 +125,11 @@ export function DebtSection() {
         testId="debt-figures"
         facts={[
           { id: "debtTotal", label: t("assetDetail.debt.total"), value: fmt.money(figures.total, f.currency) },
+          ...(partial ? [{ id: "debtShare", label: t("assetDetail.debt.yourShare"), value: fmt.money(figures.debtShare, f.currency) }] : []),
           {
             id: "participationValue",
             label: t("assetDetail.debt.participationValue"),
-            value: pv === undefined ? t("assetDetail.value.empty") : fmt.money(pv, f.currency),
+            value: figures.value === undefined ? t("assetDetail.value.empty") : fmt.money(figures.value, f.currency),
           },
           {
             id: "netEquity",
@@ -134,6 +138,18 @@ export function DebtSection() {
           },
         ]}
       />
+      {partial && (
+        <p className={styles.muted} data-testid="debt-share-rule">
+          {t("assetDetail.debt.shareRule", { share: fmt.percent(figures.sharePercent, { maximumFractionDigits: 4 }) })}
+        </p>
+      )}
+      {figures.notStarted.length > 0 && (
+        <p className={styles.muted}>
+          {t("assetDetail.debt.notStarted", {
+            list: figures.notStarted.map((o) => fmt.money(o.total, o.currency)).join(" · "),
+          })}
+        </p>
+      )}
       {figures.otherCurrencies.length > 0 && (
         <p className={styles.muted}>
           {t("assetDetail.debt.otherCurrencies", {

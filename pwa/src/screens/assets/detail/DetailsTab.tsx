@@ -25,7 +25,7 @@ export function DetailsTab() {
         <OwnershipSection structures={structures} />
       </div>
       <FinancialSection />
-      <DebtSection />
+      <DebtSection structures={structures} />
       <AssetFlows assetId={asset.id} />
       <InstructionsSection />
       <KindFieldsSection structures={structures} />

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { issuesToErrors, mergePatch } from "./assetForm";
+import { computeNow, prepare } from "../../../figures";
+import { FIXTURE_IDS, fixtureInput } from "../../../figures/fixture";
 import { daysBetween, debtFigures, ownershipMessage, ownershipSum, sortValuations, valuationAge, valuationPatch } from "./detailModel";
 
 describe("ownershipSum", () => {
@@ -28,22 +30,47 @@ describe("ownershipSum", () => {
 });
 
 describe("debtFigures", () => {
-  it("adds the debts in the asset's currency exactly and subtracts them from the participation value", () => {
+  const today = "2025-03-10";
+  const eur = { currency: "EUR", currentValue: "150000.5", participation: "100" };
+
+  it("adds the debts in the asset's currency exactly and subtracts them from the value of the person's share", () => {
     const f = debtFigures(
       [
         { amountOutstanding: "0.1", currency: "EUR" },
         { amountOutstanding: "0.2", currency: "EUR" },
         { amountOutstanding: "1000", currency: "USD" },
       ],
-      "EUR",
-      "150000.5",
+      eur,
+      [],
+      today,
     );
-    expect(f).toEqual({ total: "0.3", otherCurrencies: [{ currency: "USD", total: "1000" }], netEquity: "150000.2" });
+    expect(f).toEqual({ total: "0.3", sharePercent: "100", value: "150000.5", debtShare: "0.3", otherCurrencies: [{ currency: "USD", total: "1000" }], notStarted: [], netEquity: "150000.2" });
   });
 
   it("has no net equity without a current value, and a negative one when debts exceed it", () => {
-    expect(debtFigures([{ amountOutstanding: "10", currency: "EUR" }], "EUR", undefined).netEquity).toBeUndefined();
-    expect(debtFigures([{ amountOutstanding: "120000", currency: "EUR" }], "EUR", "100000").netEquity).toBe("-20000");
+    expect(debtFigures([{ amountOutstanding: "10", currency: "EUR" }], { ...eur, currentValue: undefined }, [], today).netEquity).toBeUndefined();
+    expect(debtFigures([{ amountOutstanding: "120000", currency: "EUR" }], { ...eur, currentValue: "100000" }, [], today).netEquity).toBe("-20000");
+  });
+
+  it("counts the debt at the person's share of the asset, as the dashboard does (was: the whole debt)", () => {
+    // A house of 400 000 owned at 50 % with a mortgage of 200 000: the dashboard says 100 000.
+    const f = debtFigures([{ amountOutstanding: "200000", currency: "EUR" }], { currency: "EUR", currentValue: "400000", participation: "50" }, [], today);
+    expect([f.total, f.value, f.debtShare, f.netEquity]).toEqual(["200000", "200000", "100000", "100000"]);
+  });
+
+  it("looks through the legal structures and matches the dashboard's figures of the same asset", () => {
+    // The fixture's USD portfolio: 108 000 USD held by a structure of 80 % under one of 50 %, with
+    // a tied loan of 10 000 USD. The dashboard in USD: value 43 200, debt 4 000.
+    const input = fixtureInput("USD");
+    const usa = input.assets.find((a) => a.id === FIXTURE_IDS.usa)!;
+    const f = debtFigures(input.liabilities.filter((l) => l.assetId === usa.id), usa, input.structures, input.today);
+    const dashboard = computeNow(prepare(input)).perAsset[usa.id]!;
+    expect([f.sharePercent, f.value, f.debtShare, f.netEquity]).toEqual(["40", dashboard.value, dashboard.debt, "39200"]);
+  });
+
+  it("leaves out a debt that starts after today, as the dashboard does, and lists it", () => {
+    const f = debtFigures([{ amountOutstanding: "50000", currency: "EUR", startDate: "2025-04-01" }], eur, [], today);
+    expect([f.total, f.netEquity, f.notStarted]).toEqual(["0", "150000.5", [{ currency: "EUR", total: "50000" }]]);
   });
 });
 

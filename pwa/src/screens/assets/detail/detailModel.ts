@@ -1,9 +1,11 @@
 // The figures of the asset detail screen, pure and exact (decimal.js on decimal strings, never
 // binary floats): the ownership sum rule with the spec's two messages, the associated debt total and
-// the net equity, how old a valuation is, the valuation history in date order, and the kind-specific
+// the net equity (the dashboard's rule), how old a valuation is, the valuation history in date order, and the kind-specific
 // fields that are set.
 import type { Asset, Liability, Valuation } from "@patrimonio/shared-schema";
 import Decimal from "decimal.js";
+import { borneDebt, effectiveShare, type FigStructure } from "../../../figures";
+import { Dec, plain } from "../../../money";
 
 /** A decimal string as the records hold it ("1234.5"), without exponent or trailing zeros. */
 export function decimalString(value: Decimal): string {
@@ -44,34 +46,63 @@ export function ownershipMessage(sum: OwnershipSum): { key: string; params: Reco
 }
 
 export interface DebtFigures {
-  /** Sum of the outstanding amounts in the asset's currency. */
+  /** Sum of the outstanding amounts in the asset's currency that are owed today (the whole debts). */
   total: string;
-  /** Debts in another currency (not added: no conversion here), as they are. */
+  /** The person's effective share of the asset in percent: participation × the ownership
+   * percentages of the structures holding it (look-through), exact ("100", "40"). */
+  sharePercent: string;
+  /** currentValue × share, in the asset's currency; undefined without a current value. */
+  value: string | undefined;
+  /** The part of `total` the person bears: total × share. */
+  debtShare: string;
+  /** Debts in other currencies (not added: no conversion here), whole, as they are. */
   otherCurrencies: { currency: string; total: string }[];
-  /** participation value − total, in the asset's currency; undefined without a current value. */
+  /** Debts that start after today (not owed yet, not in the total), per currency, whole. */
+  notStarted: { currency: string; total: string }[];
+  /** value − debtShare, in the asset's currency; undefined without a current value. */
   netEquity: string | undefined;
 }
 
+function perCurrency(map: ReadonlyMap<string, Dec>): { currency: string; total: string }[] {
+  return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => ({ currency: c, total: plain(v) }));
+}
+
 /**
- * The associated debt of an asset: the total of its liabilities in the asset's currency and the
- * net equity = the owner's participation value − that total. Debts in other currencies are listed
- * apart and left out of the net equity (converting needs rates; the screen says so).
+ * The associated debt of an asset and its net equity, by the dashboard's rule (figures/now.ts; the
+ * same functions, so the asset page and the dashboard and map agree): the asset at the person's
+ * effective share through its legal structures, each tied debt at that same share, a debt that
+ * starts after `today` not yet. Debts in other currencies are listed apart and left out of the net
+ * equity (converting needs rates; the screen says so).
  */
 export function debtFigures(
-  liabilities: readonly Pick<Liability, "amountOutstanding" | "currency">[],
-  currency: string,
-  participationValue: string | undefined,
+  liabilities: readonly Pick<Liability, "amountOutstanding" | "currency" | "startDate">[],
+  asset: Pick<Asset, "currency" | "currentValue" | "legalStructureId"> & { participation?: string | undefined },
+  structures: readonly Pick<FigStructure, "id" | "parentStructureId" | "ownershipPercentage">[],
+  today: string,
 ): DebtFigures {
-  let total = new Decimal(0);
-  const others = new Map<string, Decimal>();
+  const { share } = effectiveShare(asset, new Map(structures.map((s) => [s.id, s])));
+  let total = new Dec(0);
+  let debtShare = new Dec(0);
+  const others = new Map<string, Dec>();
+  const later = new Map<string, Dec>();
   for (const l of liabilities) {
-    if (l.currency === currency) total = total.plus(l.amountOutstanding);
-    else others.set(l.currency, (others.get(l.currency) ?? new Decimal(0)).plus(l.amountOutstanding));
+    const borne = borneDebt(l, share, today);
+    if (borne === null) later.set(l.currency, (later.get(l.currency) ?? new Dec(0)).plus(l.amountOutstanding));
+    else if (l.currency !== asset.currency) others.set(l.currency, (others.get(l.currency) ?? new Dec(0)).plus(l.amountOutstanding));
+    else {
+      total = total.plus(l.amountOutstanding);
+      debtShare = debtShare.plus(borne);
+    }
   }
+  const value = asset.currentValue === undefined ? undefined : new Dec(asset.currentValue).mul(share);
   return {
-    total: decimalString(total),
-    otherCurrencies: [...others.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => ({ currency: c, total: decimalString(v) })),
-    netEquity: participationValue === undefined ? undefined : decimalString(new Decimal(participationValue).minus(total)),
+    total: plain(total),
+    sharePercent: plain(share.mul(100)),
+    value: value === undefined ? undefined : plain(value),
+    debtShare: plain(debtShare),
+    otherCurrencies: perCurrency(others),
+    notStarted: perCurrency(later),
+    netEquity: value === undefined ? undefined : plain(value.minus(debtShare)),
   };
 }
 
