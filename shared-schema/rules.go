@@ -27,7 +27,10 @@ func (s *schemaSet) runRules(name string, value any) []rawIssue {
 	switch name {
 	case "asset":
 		s.assetRules(doc, add)
-	case "liability", "cashFlow":
+	case "liability":
+		endNotBeforeStart(doc, "startDate", "endDate", nil, add)
+		liabilityRateAboveMinus100(doc, add)
+	case "cashFlow":
 		endNotBeforeStart(doc, "startDate", "endDate", nil, add)
 	case "beneficiary":
 		beneficiaryRules(doc, add)
@@ -119,6 +122,19 @@ func endNotBeforeStart(doc map[string]any, startField, endField string, prefix [
 	end, _ := doc[endField].(string)
 	if start != "" && end != "" && start > end {
 		add(append(append([]string{}, prefix...), endField), "validation.date.endBeforeStart", nil)
+	}
+}
+
+// liabilityMinRateHundredths is the lowest interest rate of a debt, −99.99 % (src/liability.ts
+// LIABILITY_RATE_MIN_HUNDREDTHS): at −100 % or less a payment plan means nothing.
+const liabilityMinRateHundredths = -9999
+
+// liabilityRateAboveMinus100 refuses a debt's rate of −100 % or less (src/liability.ts
+// liabilityRules), with the schema's minimum message.
+func liabilityRateAboveMinus100(liability map[string]any, add report) {
+	rate, ok := liability["rate"].(string)
+	if ok && hundredths(rate) < liabilityMinRateHundredths {
+		add([]string{"rate"}, "validation.number.min", map[string]any{"min": float64(liabilityMinRateHundredths) / 100})
 	}
 }
 

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { LIABILITY_KINDS } from "./enums";
 import { currency, date, doc, money, rate, text, uuidv7 } from "./primitives";
 import { fail, isAfter, whenValid } from "./rules";
+import { toHundredths } from "./values";
 
 export const liabilityShape = {
   name: doc(text({ min: 1, max: 140 }), "Name of the debt."),
@@ -10,7 +11,7 @@ export const liabilityShape = {
   creditorName: doc(text({ min: 1, max: 140 }), "Who is owed.").optional(),
   amountOutstanding: doc(money(), "Amount still owed, in currency."),
   currency: doc(currency(), "Currency of the amount (ISO 4217)."),
-  rate: doc(rate(), "Interest rate in percent (decimal string, two decimals).").optional(),
+  rate: doc(rate(), "Interest rate in percent (decimal string, two decimals); above -100.").optional(),
   startDate: doc(date(), "Start date; not after endDate.").optional(),
   endDate: doc(date(), "End (maturity) date.").optional(),
   assetId: doc(uuidv7(), "Asset this debt is associated with (id of an assets record).").optional(),
@@ -18,8 +19,15 @@ export const liabilityShape = {
 
 type LiabilityFields = z.infer<z.ZodObject<typeof liabilityShape>>;
 
+/** The lowest interest rate of a debt, in hundredths of a percent: −99.99 %. At −100 % or less the
+ * debt would vanish (or grow back) by itself and a payment plan means nothing. */
+export const LIABILITY_RATE_MIN_HUNDREDTHS = -9999;
+
 export function liabilityRules(liability: LiabilityFields, ctx: z.core.$RefinementCtx): void {
   if (isAfter(liability.startDate, liability.endDate)) fail(ctx, ["endDate"], "validation.date.endBeforeStart");
+  if (liability.rate !== undefined && toHundredths(liability.rate) < LIABILITY_RATE_MIN_HUNDREDTHS) {
+    fail(ctx, ["rate"], "validation.number.min", { min: LIABILITY_RATE_MIN_HUNDREDTHS / 100 });
+  }
 }
 
 export const liabilitySchema = doc(z.strictObject(liabilityShape).superRefine(liabilityRules, whenValid), "Liability");

@@ -115,6 +115,14 @@ describe("paymentPlan", () => {
     expect(paymentPlan({ amountOutstanding: "0", rate: "3", endDate: "2030-01-01" }, "2025-01-01")).toEqual({ ok: false, reason: "paidOff" });
   });
 
+  test("no plan at a rate of -100 % or less (the schema refuses it; a record saved before may have it)", () => {
+    // Before: -100 gave a payment of 1 178.53 and interest of -71 715.31; -1500 a payment of 0.
+    for (const rate of ["-100", "-1500", "-9999.99"]) {
+      expect(paymentPlan({ amountOutstanding: "100000", rate, endDate: "2027-06-15" }, "2025-06-15")).toEqual({ ok: false, reason: "badRate" });
+    }
+    expect(paymentPlan({ amountOutstanding: "100000", rate: "-99.99", endDate: "2027-06-15" }, "2025-06-15").ok).toBe(true);
+  });
+
   test("a negative rate still amortizes to zero", () => {
     const plan = paymentPlan({ amountOutstanding: "1000", rate: "-0.5", endDate: "2026-01-01" }, "2025-01-01");
     if (!plan.ok) throw new Error(plan.reason);

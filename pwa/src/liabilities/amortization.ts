@@ -24,9 +24,10 @@ export interface DebtTerms {
   endDate?: string | undefined;
 }
 
-/** Why there is no payment plan: no rate, no end date, the end date has passed (or is today), or
- * nothing is owed any more. */
-export type NoPlanReason = "noRate" | "noEndDate" | "ended" | "paidOff";
+/** Why there is no payment plan: no rate, a rate of −100 % or less (the schema refuses it since;
+ * a debt saved before may have one), no end date, the end date has passed (or is today), or nothing
+ * is owed any more. */
+export type NoPlanReason = "noRate" | "badRate" | "noEndDate" | "ended" | "paidOff";
 
 export interface ScheduleRow {
   /** 1 … months. */
@@ -92,6 +93,8 @@ export function annuityPayment(principal: string, annualRate: string, months: nu
  */
 export function paymentPlan(terms: DebtTerms, today: string, decimals = 2): PlanResult {
   if (terms.rate === undefined || terms.rate === "") return { ok: false, reason: "noRate" };
+  // At −100 % a year or less the debt would vanish, or grow back, by itself: no plan means anything.
+  if (new D(terms.rate).lte(-100)) return { ok: false, reason: "badRate" };
   if (terms.endDate === undefined || terms.endDate === "") return { ok: false, reason: "noEndDate" };
   const principal = new D(terms.amountOutstanding);
   if (principal.lte(0)) return { ok: false, reason: "paidOff" };
