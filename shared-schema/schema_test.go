@@ -259,3 +259,22 @@ func TestValidISIN(t *testing.T) {
 		}
 	}
 }
+
+// IsCurrencyCode holds the list every currency field enumerates: each code it accepts is a valid
+// liability currency, and the codes it refuses are refused there too.
+func TestIsCurrencyCodeIsTheRecordsList(t *testing.T) {
+	for _, code := range []string{"EUR", "USD", "CLP", "XAU"} {
+		if !schema.IsCurrencyCode(code) {
+			t.Errorf("%s refused", code)
+		}
+	}
+	for _, code := range []string{"ABC", "XXX", "XTS", "eur", "", "EURO"} {
+		if schema.IsCurrencyCode(code) {
+			t.Errorf("%q accepted", code)
+		}
+		raw := fmt.Sprintf(`{"name":"Deuda","kind":"loan","amountOutstanding":"1","currency":%q}`, code)
+		if issues, err := schema.Validate("liability", []byte(raw), "en"); err != nil || len(issues) == 0 {
+			t.Errorf("%q: the schema accepts it (%v)", code, err)
+		}
+	}
+}

@@ -445,7 +445,7 @@ func TestQueryByCurrenciesWithTheRateBeforeTheDate(t *testing.T) {
 }
 
 // A workspace's base currency: EUR until chosen, then the chosen code (last writer wins), gone
-// with the workspace; a code that is not three capital letters is refused.
+// with the workspace; a code that is not in the ISO list the app offers is refused.
 func TestTheBaseCurrencyOfAWorkspace(t *testing.T) {
 	eachDialect(t, func(t *testing.T, db *store.DB) {
 		s := fx.NewService(db, fx.Config{}, nil, nil)
@@ -461,8 +461,10 @@ func TestTheBaseCurrencyOfAWorkspace(t *testing.T) {
 		if err != nil || got.Code != "EUR" || !got.UpdatedAt.IsZero() {
 			t.Fatalf("default: %+v %v", got, err)
 		}
-		if _, err := s.SetBaseCurrency(ctx, "w1", "u1", "usd"); !errors.Is(err, fx.ErrInvalidCurrency) {
-			t.Fatalf("lower case: %v", err)
+		for _, code := range []string{"usd", "ABC", "XXX"} {
+			if _, err := s.SetBaseCurrency(ctx, "w1", "u1", code); !errors.Is(err, fx.ErrInvalidCurrency) {
+				t.Fatalf("%s: %v", code, err)
+			}
 		}
 		for _, code := range []string{"USD", "GBP"} {
 			if _, err := s.SetBaseCurrency(ctx, "w1", "u1", code); err != nil {

@@ -10,8 +10,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
+
+	schema "patrimonio/shared-schema"
 )
 
 // DefaultBaseCurrency is the base currency of a workspace that never chose one.
@@ -23,9 +24,8 @@ type BaseCurrency struct {
 	UpdatedAt time.Time
 }
 
-var isoCode = regexp.MustCompile(`^[A-Z]{3}$`)
-
-// ErrInvalidCurrency is returned for a code that is not three capital letters.
+// ErrInvalidCurrency is returned for a code that is not one of the ISO 4217 currencies the app
+// offers (shared-schema's list, data/iso4217.json: the PWA's pickers and every record's currency).
 var ErrInvalidCurrency = errors.New("fx: not an ISO 4217 currency code")
 
 // BaseCurrencyOf returns a workspace's base currency (EUR when never chosen).
@@ -44,7 +44,7 @@ func (s *Service) BaseCurrencyOf(ctx context.Context, workspaceID string) (BaseC
 
 // SetBaseCurrency records a workspace's base currency, chosen by userID.
 func (s *Service) SetBaseCurrency(ctx context.Context, workspaceID, userID, code string) (BaseCurrency, error) {
-	if !isoCode.MatchString(code) {
+	if !schema.IsCurrencyCode(code) {
 		return BaseCurrency{}, ErrInvalidCurrency
 	}
 	now := s.Now().UTC().Truncate(time.Microsecond)

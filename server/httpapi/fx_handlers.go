@@ -17,6 +17,7 @@ import (
 	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/fx"
+	schema "patrimonio/shared-schema"
 )
 
 // currencyCode is one ISO 4217 code of the currencies parameter.
@@ -129,7 +130,9 @@ func (a *api) putBaseCurrency(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if !currencyCode.MatchString(req.BaseCurrency) {
+	// One of the currencies the app offers (shared-schema's ISO list), not any three letters: a base
+	// such as "ABC" has no rate, and every amount of the dashboard would read "missing rate".
+	if !schema.IsCurrencyCode(req.BaseCurrency) {
 		a.writeError(w, r, core.Refuse(r.Context(), core.EINVALID, "http.fx.baseCurrency"))
 		return
 	}

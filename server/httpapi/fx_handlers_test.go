@@ -120,7 +120,7 @@ func TestExchangeRatesOfSomeCurrenciesFromADate(t *testing.T) {
 }
 
 // The base currency of a workspace: EUR until chosen; owners and editors choose it, a viewer
-// reads it and is refused a change, a stranger gets nothing; a bad code is refused.
+// reads it and is refused a change, a stranger gets nothing; a code not in the ISO list is refused.
 func TestTheWorkspaceBaseCurrency(t *testing.T) {
 	eachTeamFixture(t, func(t *testing.T, f *teamFixture) {
 		withFX(t, f)
@@ -151,6 +151,11 @@ func TestTheWorkspaceBaseCurrency(t *testing.T) {
 			t.Fatalf("stranger: %d %s", rec.Code, rec.Body)
 		}
 		f.expect(f.call(ana, "PUT", path, map[string]string{"baseCurrency": "dollars"}), "PUT", route, 400, nil)
+		// Three capital letters are not enough: the code must be one of the ISO list the app offers
+		// (XXX, "no currency", is not in it).
+		for _, code := range []string{"ABC", "XXX"} {
+			f.expect(f.call(ana, "PUT", path, map[string]string{"baseCurrency": code}), "PUT", route, 400, nil)
+		}
 		f.expect(f.call(ana, "PUT", path, map[string]any{"baseCurrency": "GBP", "other": 1}), "PUT", route, 400, nil)
 		f.expect(f.call(ana, "GET", path, nil), "GET", route, 200, &got)
 		if got.BaseCurrency != "USD" {
