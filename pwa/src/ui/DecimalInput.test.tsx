@@ -155,6 +155,27 @@ describe("MoneyInput", () => {
     expect(formValue()).toBe("1234.5 JPY");
   });
 
+  test("a pasted amount with its currency symbol, as the app shows it, is read", () => {
+    function Money({ currency }: { currency: string }) {
+      const [amount, setAmount] = useState("");
+      return (
+        <>
+          <Field label="Valor actual">
+            <MoneyInput value={amount} onChange={setAmount} currency={currency} />
+          </Field>
+          <span data-testid="value">{JSON.stringify(amount)}</span>
+        </>
+      );
+    }
+    const es = renderWithI18n(<Money currency="EUR" />, "es");
+    type("1.234,56\u00a0€", "Valor actual");
+    expect(formValue()).toBe("1234.56");
+    es.unmount();
+    renderWithI18n(<Money currency="USD" />, "en");
+    type("$1,234.56", "Valor actual");
+    expect(formValue()).toBe("1234.56");
+  });
+
   test("without onCurrencyChange the currency is fixed", () => {
     renderWithI18n(<MoneyInput aria-label="Importe" value="10" onChange={() => {}} currency="USD" />, "en");
     expect(screen.queryByRole("combobox")).toBeNull();

@@ -26,6 +26,9 @@ export interface DecimalInputProps
   minDecimals?: number;
   allowNegative?: boolean;
   maxIntegerDigits?: number;
+  /** A money field's currency (ISO 4217): its code or symbol around a typed or pasted number is
+   * accepted (number.ts, rule 8). */
+  currency?: string | undefined;
   onParseError?: (error: NumberParseError | null) => void;
   start?: ReactNode;
   end?: ReactNode;
@@ -41,6 +44,7 @@ export function DecimalInput({
   minDecimals = 0,
   allowNegative = false,
   maxIntegerDigits,
+  currency,
   onParseError,
   className,
   ...rest
@@ -51,7 +55,7 @@ export function DecimalInput({
     onChange,
     onBlur: onBlur as ((event: FocusEvent<HTMLInputElement>) => void) | undefined,
     onFocus: onFocus as ((event: FocusEvent<HTMLInputElement>) => void) | undefined,
-    parse: (text) => parseDecimal(text, language, { maxDecimals, allowNegative, maxIntegerDigits }),
+    parse: (text) => parseDecimal(text, language, { maxDecimals, allowNegative, maxIntegerDigits, ...(currency ? { currency } : {}) }),
     isValue: isDecimalString,
     display: (v) => formatDecimal(v, language, minDecimals),
     editable: (v) => editableDecimal(v, language),

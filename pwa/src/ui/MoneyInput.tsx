@@ -1,7 +1,7 @@
 // An amount and its ISO 4217 currency: the amount is a DecimalInput (typed the reader's way, held as
-// a decimal string, shown with the currency's decimals), the currency a native select of the
-// schema's codes named in the reader's language. Records keep amount and currency in two fields, so
-// the two are controlled separately:
+// a decimal string, shown with the currency's decimals; a paste with the currency's symbol or code,
+// "1.234,56 €", is read), the currency a native select of the schema's codes named in the reader's
+// language. Records keep amount and currency in two fields, so the two are controlled separately:
 //
 //   <Field label={t("asset.currentValue")} error={errors.currentValue?.message}>
 //     <MoneyInput {...amountField} currency={currencyField.value} onCurrencyChange={currencyField.onChange} />
@@ -38,7 +38,7 @@ export function MoneyInput({ currency, onCurrencyChange, currencies = CURRENCY_C
   );
   return (
     <div className={cx(styles.money, className)}>
-      <DecimalInput {...rest} disabled={disabled} maxDecimals={maxDecimals} minDecimals={currency ? currencyDecimals(currency) : 0} className={styles.amount} />
+      <DecimalInput {...rest} disabled={disabled} maxDecimals={maxDecimals} minDecimals={currency ? currencyDecimals(currency) : 0} currency={currency || undefined} className={styles.amount} />
       {onCurrencyChange ? (
         <select
           ref={currencyRef}

@@ -138,6 +138,43 @@ describe("parseDecimal: garbage", () => {
   });
 });
 
+describe("parseDecimal: a money field takes its currency's symbol or code around the number", () => {
+  test.each([
+    // The app's own display (formatMoney) and what people copy from a bank or a web page.
+    ["es", "EUR", "1.234,56\u00a0€", "1234.56"],
+    ["es", "EUR", "1.234,56 €", "1234.56"],
+    ["es", "EUR", "€ 1.234,56", "1234.56"],
+    ["es", "EUR", "€1.234,56", "1234.56"],
+    ["es", "EUR", " 1.234,56 EUR ", "1234.56"],
+    ["es", "EUR", "1.234,56 eur", "1234.56"],
+    ["es", "USD", "1.234,56\u00a0US$", "1234.56"],
+    ["es", "CLP", "1.234\u00a0CLP", "1234"],
+    ["en", "USD", "$1,234.56", "1234.56"],
+    ["en", "USD", "US$1,234.56", "1234.56"],
+    ["en", "USD", "1,234.56 USD", "1234.56"],
+    ["en", "EUR", "€1,234.56", "1234.56"],
+    ["en", "GBP", "£ 1,234.56", "1234.56"],
+  ] as const)("%s, a %s field: %j → %j", (language, currency, text, expected) => {
+    expect(parseDecimal(text, language, { currency })).toEqual({ ok: true, value: expected });
+  });
+
+  test("the sign goes before the symbol or before the number", () => {
+    expect(parseDecimal("-$1,234.56", "en", { currency: "USD", allowNegative: true })).toEqual({ ok: true, value: "-1234.56" });
+    expect(parseDecimal("-1.234,56 €", "es", { currency: "EUR", allowNegative: true })).toEqual({ ok: true, value: "-1234.56" });
+    expect(parseDecimal("-1.234,56 €", "es", { currency: "EUR" })).toEqual({ ok: false, error: { key: "ui.number.negative" } });
+  });
+
+  test("another currency's symbol, two symbols, or a symbol in a field that is not money is refused", () => {
+    const invalid = { ok: false, error: { key: "ui.number.invalid" } };
+    expect(parseDecimal("$1,234.56", "en", { currency: "EUR" })).toEqual(invalid); // never a dollar amount read as euros
+    expect(parseDecimal("1.234,56 USD", "es", { currency: "EUR" })).toEqual(invalid);
+    expect(parseDecimal("€ 5 €", "es", { currency: "EUR" })).toEqual(invalid);
+    expect(parseDecimal("5 €€", "es", { currency: "EUR" })).toEqual(invalid);
+    expect(parseDecimal("€", "es", { currency: "EUR" })).toEqual(invalid);
+    expect(parseDecimal("1.234,56 €", "es")).toEqual(invalid);
+  });
+});
+
 describe("formatDecimal and editableDecimal", () => {
   test.each([
     ["1234.56", "es", 0, "1234,56"], // es-ES (CLDR) groups from five digits, like the app's formatters

@@ -18,6 +18,10 @@
 //    the decimals as typed ("12,50" = "12.50"), and is never "-0". "" stays "" (empty field).
 // 7. Options: maxDecimals (trailing zeros past it are dropped since they change nothing; other
 //    extra decimals are an error, never rounded), allowNegative (default false), maxIntegerDigits.
+// 8. A money field (option `currency`) also takes that currency's code (any case) or symbol, once,
+//    before the number (after its sign, if any) or after it: "1.234,56 €", "€ 1.234,56", "$1,234.56"
+//    in a USD field, "1.234,56 US$", what the app itself shows and what a bank's page shows. Another
+//    currency's symbol stays an error: "$5" in a euro field is not read as 5 €.
 import { formatNumber, type DecimalString } from "../i18n/format";
 import type { Language } from "../i18n/i18n";
 
@@ -43,6 +47,8 @@ export interface ParseOptions {
   allowNegative?: boolean;
   /** At most this many digits before the decimal separator. Default: no limit. */
   maxIntegerDigits?: number;
+  /** A money field's ISO 4217 code: its code or symbol around the number is accepted (rule 8). */
+  currency?: string;
 }
 
 /** The separators of a language: es "1.234,56", en "1,234.56". */
@@ -58,9 +64,46 @@ function fail(key: NumberErrorKey, params?: { count: number }): ParseResult {
   return { ok: false, error: params ? { key, params } : { key } };
 }
 
+const currencyMarks = new Map<string, string[]>();
+
+/** How a currency is written next to an amount: its code and its symbols (Intl, both languages,
+ * wide and narrow: "€"; "US$" and "$"; "MX$"), without spaces, longest first. */
+function marksOf(currency: string): string[] {
+  let marks = currencyMarks.get(currency);
+  if (!marks) {
+    const found = new Set([currency.toUpperCase()]);
+    for (const language of ["es", "en"]) {
+      for (const currencyDisplay of ["symbol", "narrowSymbol"] as const) {
+        try {
+          const part = new Intl.NumberFormat(language, { style: "currency", currency, currencyDisplay }).formatToParts(1).find((p) => p.type === "currency");
+          if (part) found.add(part.value.replace(IGNORED, ""));
+        } catch {
+          // Not a currency Intl knows: its code alone.
+        }
+      }
+    }
+    marks = [...found].filter((m) => m !== "").sort((a, b) => b.length - a.length);
+    currencyMarks.set(currency, marks);
+  }
+  return marks;
+}
+
+/** `s` (spaces already dropped, sign already taken) without one mark of `currency` at its start or
+ * end (rule 8). */
+function withoutCurrency(s: string, currency: string): string {
+  const upper = s.toUpperCase();
+  for (const mark of marksOf(currency)) {
+    // Codes in any case ("eur"); symbols as they are.
+    const m = /^[A-Z]{3}$/.test(mark) ? mark : undefined;
+    if (m ? upper.startsWith(m) : s.startsWith(mark)) return s.slice(mark.length);
+    if (m ? upper.endsWith(m) : s.endsWith(mark)) return s.slice(0, s.length - mark.length);
+  }
+  return s;
+}
+
 /** Reads a typed or pasted number (see THE RULE above) into a decimal string, or an error key. */
 export function parseDecimal(text: string, language: Language, options: ParseOptions = {}): ParseResult {
-  const { maxDecimals, allowNegative = false, maxIntegerDigits } = options;
+  const { maxDecimals, allowNegative = false, maxIntegerDigits, currency } = options;
   let s = text.replace(IGNORED, "");
   if (s === "") return { ok: true, value: "" };
 
@@ -69,6 +112,7 @@ export function parseDecimal(text: string, language: Language, options: ParseOpt
     negative = s[0] !== "+";
     s = s.slice(1);
   }
+  if (currency) s = withoutCurrency(s, currency);
   if (s === "" || !/^[0-9.,]+$/.test(s)) return fail("ui.number.invalid");
 
   const dots = s.split(".").length - 1;

@@ -102,7 +102,7 @@ export function FieldControl({ spec, control, register, errorText, required, cur
                 maxDecimals={spec.type === "price" ? 10 : spec.type === "quantity" ? 18 : 2}
                 disabled={disabled}
                 data-testid={testId}
-                {...(spec.type === "price" ? { end: <span>{currency}</span> } : spec.type === "multiple" ? { end: <span>×</span> } : {})}
+                {...(spec.type === "price" ? { end: <span>{currency}</span>, currency } : spec.type === "multiple" ? { end: <span>×</span> } : {})}
               />
             )}
           />
