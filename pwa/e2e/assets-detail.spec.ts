@@ -649,8 +649,8 @@ test.describe("asset detail", () => {
       await expect(detail.valuationRows).toHaveCount(2);
       await expect(page.getByTestId("debt-row")).toHaveCount(1);
       await expect(page.getByTestId("instruction")).toHaveCount(1);
-      // 150.000 − 120.000 = 30.000.
-      await expect(detail.fact("netEquity")).toHaveText("30.000,00 €");
+      // The owner's 50 %: 150.000 − 60.000 (their share of the 120.000 debt, the dashboard's rule) = 90.000.
+      await expect(detail.fact("netEquity")).toHaveText("90.000,00 €");
 
       await page.getByTestId("section-delete").getByRole("button", { name: "Eliminar activo…" }).click();
       const dialog = page.getByRole("alertdialog", { name: "¿Eliminar «Piso en Valencia»?" });
