@@ -256,6 +256,24 @@ func visit(t *testing.T, link string) url.Values {
 	return u.Query()
 }
 
+// linkBankAdoptingAll links the fake bank in the world's workspace as its editor and adopts every
+// account it offers as a bank account: the start of most tests of a bank connection.
+func (w *world) linkBankAdoptingAll(t *testing.T, ctx context.Context) connect.Connection {
+	t.Helper()
+	req := bank
+	req.WorkspaceID = w.w
+	c := w.link(t, ctx, req)
+	var choices []connect.Choice
+	for _, a := range c.Accounts {
+		choices = append(choices, connect.Choice{AccountID: a.ID, AssetClass: "bank_accounts"})
+	}
+	adopted, err := w.svc.Adopt(ctx, w.editor, c.ID, choices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return adopted
+}
+
 func (w *world) link(t *testing.T, ctx context.Context, req connect.StartRequest) connect.Connection {
 	t.Helper()
 	started, err := w.svc.Start(ctx, w.editor, req)
@@ -508,17 +526,7 @@ func TestAnExpiredConsentIsRenewedOntoTheSameAssetsNeverDuplicatingThem(t *testi
 	testkit.Stores(t, func(t *testing.T, db *store.DB) {
 		w := setup(t, db, "enablebanking")
 		ctx := context.Background()
-		req := bank
-		req.WorkspaceID = w.w
-		c := w.link(t, ctx, req)
-		var choices []connect.Choice
-		for _, a := range c.Accounts {
-			choices = append(choices, connect.Choice{AccountID: a.ID, AssetClass: "bank_accounts"})
-		}
-		c, err := w.svc.Adopt(ctx, w.editor, c.ID, choices)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := w.linkBankAdoptingAll(t, ctx)
 		before := map[string]string{}
 		for _, a := range c.Accounts {
 			before[a.Masked] = *a.AssetID
@@ -549,6 +557,8 @@ func TestAnExpiredConsentIsRenewedOntoTheSameAssetsNeverDuplicatingThem(t *testi
 			t.Errorf("%d assets after the renewal, want the same two", n)
 		}
 		// A second, separate link to the same bank finds the same accounts too.
+		req := bank
+		req.WorkspaceID = w.w
 		again := w.link(t, ctx, req)
 		for _, a := range again.Accounts {
 			if a.AssetID == nil {
@@ -860,17 +870,7 @@ func TestARenewalWithoutAnAccountDetachesItAndKeepsTheConnectionActive(t *testin
 	testkit.Stores(t, func(t *testing.T, db *store.DB) {
 		w := setup(t, db, "enablebanking")
 		ctx := context.Background()
-		req := bank
-		req.WorkspaceID = w.w
-		c := w.link(t, ctx, req)
-		var choices []connect.Choice
-		for _, a := range c.Accounts {
-			choices = append(choices, connect.Choice{AccountID: a.ID, AssetClass: "bank_accounts"})
-		}
-		c, err := w.svc.Adopt(ctx, w.editor, c.ID, choices)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := w.linkBankAdoptingAll(t, ctx)
 		dollars := accountsByName(c)["Cuenta Dólares"]
 		w.eb.ExpireSessions()
 		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); code(err) != core.ECONFLICT {
@@ -905,16 +905,7 @@ func TestOneAccountsFailureIsKeptOnItAndTheOthersAreRead(t *testing.T) {
 	testkit.Stores(t, func(t *testing.T, db *store.DB) {
 		w := setup(t, db, "enablebanking")
 		ctx := context.Background()
-		req := bank
-		req.WorkspaceID = w.w
-		c := w.link(t, ctx, req)
-		var choices []connect.Choice
-		for _, a := range c.Accounts {
-			choices = append(choices, connect.Choice{AccountID: a.ID, AssetClass: "bank_accounts"})
-		}
-		if _, err := w.svc.Adopt(ctx, w.editor, c.ID, choices); err != nil {
-			t.Fatal(err)
-		}
+		c := w.linkBankAdoptingAll(t, ctx)
 		// The payroll account is the first one read (account rows are read in the order found).
 		w.eb.Close("ES9121000418450200051332")
 		w.clock.Advance(24 * time.Hour)
