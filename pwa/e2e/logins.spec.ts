@@ -248,6 +248,9 @@ test.describe("logins vault", () => {
     await expect(a.page.getByTestId("vault-setup")).toHaveCount(0);
 
     connect = true;
+    // Off and on again: the client reconnects at once instead of after its growing backoff.
+    await a.context.setOffline(true);
+    await a.context.setOffline(false);
     await new SyncIndicator(a.page).toHaveState("synced");
     await expect(a.page.getByTestId("vault-setup")).toBeVisible();
     await expect(a.page.getByTestId("vault-not-held")).toHaveCount(0);
