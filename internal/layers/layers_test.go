@@ -42,7 +42,7 @@ var mayImport = map[string][]string{
 	"server/admin":     join(kernel, rules, []string{"server/store"}),
 	"server/billing":   join(kernel, []string{"server/store"}),
 	"server/enums":     join(kernel, rules, []string{"server/store", "shared-schema"}),
-	"server/fx":        join(kernel, []string{"server/store"}),
+	"server/fx":        join(kernel, []string{"server/store", "shared-schema"}), // the ISO currency list
 	"server/passkey":   join(kernel, []string{"server/store"}),
 	"server/workspace": join(kernel, rules, []string{"server/store"}),
 	// Clerk is an auth provider built on the local accounts' users and sessions.
