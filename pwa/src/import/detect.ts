@@ -21,15 +21,8 @@ function utf8OrLatin1(bytes: Uint8Array): string {
  * lone accented letter is an invalid byte.) */
 function norma43Text(bytes: Uint8Array): string {
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  if (bom) return utf8OrLatin1(bytes.subarray(3));
-  if (bytes.some((b) => b >= 0x80)) {
-    try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    } catch {
-      return latin1(bytes);
-    }
-  }
-  return latin1(bytes);
+  // Plain ASCII reads the same either way.
+  return utf8OrLatin1(bom ? bytes.subarray(3) : bytes);
 }
 
 /** The format of a file from its first bytes (and its name as a hint for CSV). */
