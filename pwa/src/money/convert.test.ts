@@ -1,6 +1,8 @@
 // Conversion, rate lookup and totals against hand-computed figures (the expected decimals were
 // worked out with a 40-digit calculator from the formula amount × perEur(to) / perEur(from)).
+import { CURRENCY_CODES } from "@patrimonio/shared-schema";
 import { describe, expect, test } from "vitest";
+import { formatMoney } from "../i18n/format";
 import { convert } from "./convert";
 import { RateBook, type EurRate } from "./rates";
 import { roundMoney, sumInBase, totalsInBase } from "./sum";
@@ -142,5 +144,28 @@ describe("totals in a base currency", () => {
     const t = sumInBase([{ key: 1, amount: "5", currency: "EUR", date: "2024-01-02" }], "CLP", book);
     expect(t).toMatchObject({ total: "0", included: 0, complete: false });
     expect(t.missing[0]?.missing).toEqual(["CLP"]);
+  });
+});
+
+describe("rounding for display", () => {
+  // Rounding (roundMoney) and showing (formatMoney) must agree on a currency's decimals: with two
+  // tables, COP 0.495 rounded to ISO's two decimals (0.50) was shown rounded again, as 1 peso.
+  test("a rounded amount shows as the unrounded one does, in every currency", () => {
+    const wrong: string[] = [];
+    for (const currency of CURRENCY_CODES) {
+      // Amounts whose ties, at any number of decimals, round the same way half to even (here) and
+      // half away from zero (the formatter).
+      for (const amount of ["0.495", "1234.5675", "0.0015", "3.5"]) {
+        if (formatMoney(roundMoney(amount, currency), currency, "es") !== formatMoney(amount, currency, "es")) wrong.push(`${currency} ${amount}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test("currencies written without cents round to whole units; ISO's three-decimal ones keep three", () => {
+    expect(roundMoney("1234.5", "COP")).toBe("1234");
+    expect(roundMoney("1235.5", "HUF")).toBe("1236");
+    expect(roundMoney("1.2345", "BHD")).toBe("1.234");
+    expect(roundMoney("1.235", "EUR")).toBe("1.24");
   });
 });

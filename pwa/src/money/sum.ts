@@ -72,17 +72,21 @@ export function totalsInBase(totals: readonly { currency: string; amount: string
   );
 }
 
-/** The minor units (decimals) of a currency as ISO 4217 writes them; 2 when not listed below. */
-const MINOR_UNITS: Record<string, number> = {
-  BHD: 3, BIF: 0, CLF: 4, CLP: 0, DJF: 0, GNF: 0, IQD: 3, ISK: 0, JOD: 3, JPY: 0, KMF: 0, KRW: 0, KWD: 3, LYD: 3,
-  OMR: 3, PYG: 0, RWF: 0, TND: 3, UGX: 0, UYI: 0, UYW: 4, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-};
-
+/**
+ * The decimals a currency's amounts are written with: EUR 2, JPY 0, BHD 3. The platform's (CLDR)
+ * figure, which is also what every amount is shown with (`Intl.NumberFormat`), so rounding an
+ * amount here and showing it never round twice. CLDR and ISO 4217 differ for 17 currencies
+ * (COP, HUF, IDR, IQD… are written without cents); 2 for a code the platform does not know.
+ */
 export function minorUnits(currency: string): number {
-  return MINOR_UNITS[currency] ?? 2;
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
 }
 
-/** An amount rounded to its currency's minor units (half to even), for showing a total. */
+/** An amount rounded to its currency's decimals (half to even), for showing a total. */
 export function roundMoney(amount: string | Dec, currency: string): string {
   return fixed(typeof amount === "string" ? new Dec(amount) : amount, minorUnits(currency));
 }

@@ -1,6 +1,7 @@
 // ISO 4217 currencies for pickers: the shared schema's list, named in the reader's language.
 import { CURRENCY_CODES } from "@patrimonio/shared-schema";
 import { INTL_LOCALES } from "../i18n/format";
+import { minorUnits } from "../money/sum";
 import type { Language } from "../i18n/i18n";
 
 export { CURRENCY_CODES };
@@ -14,11 +15,5 @@ export function currencyName(code: string, language: Language): string {
   }
 }
 
-/** The currency's usual decimals: EUR 2, JPY 0, BHD 3. */
-export function currencyDecimals(code: string): number {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
+/** The currency's usual decimals: EUR 2, JPY 0, BHD 3 (one table for the whole app: money's). */
+export const currencyDecimals = minorUnits;

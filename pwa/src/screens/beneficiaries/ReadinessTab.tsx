@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { localToday, useEstateAssets } from "../../estate/hooks";
 import { allocationMessage, reviewAllocations, wealthShare } from "../../estate/readiness";
 import { useFormatters } from "../../i18n/useFormatters";
-import { Dec, roundMoney } from "../../money";
+import { Dec } from "../../money";
 import { useRateBook } from "../../money/useRateBook";
 import { Card } from "../../ui/Card";
 import { Skeleton } from "../../ui/Skeleton";
@@ -44,7 +44,7 @@ export function ReadinessTab() {
               </p>
               {share.sharePercent !== null && (
                 <p className={styles.muted} data-testid="readiness-share-detail">
-                  {t("beneficiaries.readiness.shareDetail", { covered: fmt.money(roundMoney(share.covered, base), base), total: fmt.money(roundMoney(share.total, base), base) })}
+                  {t("beneficiaries.readiness.shareDetail", { covered: fmt.money(share.covered, base), total: fmt.money(share.total, base) })}
                 </p>
               )}
               {share.missingRates.length > 0 && <p className={styles.muted}>{t("beneficiaries.readiness.missingRates", { count: share.missingRates.length })}</p>}
