@@ -181,6 +181,22 @@ test.describe("dashboard and wealth map", () => {
     await expect(typed).toContainText("Introducido a mano");
     await typed.getByRole("button", { name: /Eliminar el tipo de CLP/ }).click();
     await expectFigures(page, "es");
+
+    // "1.085" typed in Spanish is 1085: far from USD's last known rate (1,08), so the first press
+    // warns and adds nothing; the second adds it as typed.
+    const form = page.getByTestId("manual-rate-form");
+    await form.getByRole("combobox", { name: "Divisa" }).fill("USD");
+    await page.getByRole("option", { name: /USD/ }).first().click();
+    await page.getByTestId("manual-rate-value").fill("1.085");
+    await form.getByRole("button", { name: "Añadir tipo" }).click();
+    await expect(form.getByRole("status")).toContainText("el último tipo conocido es 1,08");
+    await expect(page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]')).toHaveCount(0);
+    await form.getByRole("button", { name: "Añadir de todos modos" }).click();
+    const usd = page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]');
+    await expect(usd).toContainText("1085");
+    await usd.getByRole("button", { name: /Eliminar el tipo de USD/ }).click();
+    await expect(usd).toHaveCount(0);
+    await expectFigures(page, "es");
     await context.close();
   });
 

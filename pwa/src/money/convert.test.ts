@@ -4,7 +4,8 @@ import { CURRENCY_CODES } from "@patrimonio/shared-schema";
 import { describe, expect, test } from "vitest";
 import { formatMoney } from "../i18n/format";
 import { convert } from "./convert";
-import { RateBook, type EurRate } from "./rates";
+import { Dec } from "./decimal";
+import { farFromPublished, RateBook, type EurRate } from "./rates";
 import { roundMoney, sumInBase, totalsInBase } from "./sum";
 
 const ecb = (date: string, currency: string, perEur: string): EurRate => ({ date, currency, perEur, source: "ecb" });
@@ -167,5 +168,18 @@ describe("rounding for display", () => {
     expect(roundMoney("1235.5", "HUF")).toBe("1236");
     expect(roundMoney("1.2345", "BHD")).toBe("1.234");
     expect(roundMoney("1.235", "EUR")).toBe("1.24");
+  });
+});
+
+describe("a typed rate far from the known one", () => {
+  test("a misplaced separator (1000 times) is far; a day's move is not", () => {
+    const known = new Dec("1.0856");
+    expect(farFromPublished("1085", known)).toBeCloseTo(999.45, 1);
+    expect(farFromPublished("0.0010856", known)).toBeCloseTo(1000, 5);
+    expect(farFromPublished("1.12", known)).toBeUndefined();
+    expect(farFromPublished("0.5", known)).toBeUndefined();
+    expect(farFromPublished("0.3", known)).toBeCloseTo(3.62, 2);
+    expect(farFromPublished("", known)).toBeUndefined();
+    expect(farFromPublished("0", known)).toBeUndefined();
   });
 });

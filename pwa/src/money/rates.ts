@@ -111,3 +111,16 @@ export class RateBook {
     return { currency, perEur: e.perEur, date: e.date, source: e.source };
   }
 }
+
+/**
+ * How far a typed rate is from a published one, as a factor (≥ 1): 1000 when "1.085" was read as
+ * 1085 against 1.0856. Undefined within `limit` (3: more than any currency moved in a day, less
+ * than a misplaced separator's 1000) or when the typed text is not a positive decimal.
+ */
+export function farFromPublished(typed: string, published: Dec, limit = 3): number | undefined {
+  const value = parseDecimal(typed);
+  if (!value || !value.isPositive() || value.isZero() || published.isZero()) return undefined;
+  const ratio = value.div(published);
+  const factor = ratio.greaterThanOrEqualTo(1) ? ratio : new Dec(1).div(ratio);
+  return factor.greaterThan(limit) ? factor.toNumber() : undefined;
+}

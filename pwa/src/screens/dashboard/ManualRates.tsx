@@ -14,6 +14,9 @@ import formStyles from "../../forms/form.module.css";
 import { encodeMessage, useSchemaForm } from "../../forms/schemaForm";
 import { formatDate, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/useLanguage";
+import { farFromPublished, type FoundRate } from "../../money/rates";
+import { useRateBook } from "../../money/useRateBook";
+import { Alert } from "../../ui/Alert";
 import { Button, IconButton } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { Combobox } from "../../ui/Combobox";
@@ -50,6 +53,13 @@ export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: {
   const options = useMemo(() => CURRENCY_CODES.filter((c) => c !== "EUR").map((code) => ({ value: code, label: currencyName(code, language), hint: code })), [language]);
   const empty = { currency: "", date: localIsoDate(), perEur: "", note: "" };
   const form = useSchemaForm(rateFormSchema, { defaultValues: empty });
+  const typed = form.watch(["currency", "date", "perEur"]);
+  const published = useKnownRate(workspaceId, typed[0], typed[1]);
+  // A rate far from the last one known (a separator misread: "1.085" is 1085 in Spanish) is added
+  // only when the same value is added a second time, after the warning.
+  const far = published && typed[2] ? farFromPublished(typed[2], published.perEur) : undefined;
+  const farKey = far === undefined ? undefined : typed.join("|");
+  const [warned, setWarned] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     if (!prefill) return;
@@ -62,6 +72,10 @@ export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: {
   const submit = form.submit(async (values) => {
     setFailed(false);
     if (!db || !workspaceId) return;
+    if (farKey !== undefined && warned !== farKey) {
+      setWarned(farKey);
+      return;
+    }
     const result = await db.create("fxRates", workspaceId, { currency: values.currency, date: values.date, perEur: values.perEur, ...(values.note.trim() ? { note: values.note.trim() } : {}) });
     if (result.ok) {
       form.reset({ ...empty, currency: values.currency });
@@ -98,8 +112,19 @@ export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: {
           <Field label={t("money.manual.note")} error={form.errorText("note")}>
             <TextInput {...form.register("note")} maxLength={500} />
           </Field>
+          {farKey !== undefined && warned === farKey && published && (
+            <Alert tone="warning" title={t("money.manual.farTitle")}>
+              {t("money.manual.far", {
+                published: formatNumber(published.perEur.toFixed(), language, { maximumFractionDigits: 10 }),
+                currency: published.currency,
+                date: formatDate(published.date, language),
+                source: t(`money.rateSource.${published.source === "ecb" || published.source === "manual" ? published.source : "frankfurter"}`),
+                typed: formatNumber(typed[2], language, { maximumFractionDigits: 10 }),
+              })}
+            </Alert>
+          )}
           <Button type="submit" variant="secondary" icon={<Plus size={16} />} loading={form.formState.isSubmitting}>
-            {t("money.manual.add")}
+            {farKey !== undefined && warned === farKey ? t("money.manual.addAnyway") : t("money.manual.add")}
           </Button>
         </form>
       ) : (
@@ -152,4 +177,12 @@ export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: {
       )}
     </Card>
   );
+}
+
+/** The rate of a currency on a date, or the closest before it, that the device knows (the server's
+ * or one typed in this workspace); undefined when it knows none, or while loading. */
+function useKnownRate(workspaceId: string | undefined, currency: string, date: string): FoundRate | undefined {
+  const currencies = useMemo(() => (currency ? [currency] : []), [currency]);
+  const book = useRateBook(workspaceId, currencies);
+  return useMemo(() => (book && currency && date ? book.rateOn(currency, date) : undefined), [book, currency, date]);
 }
