@@ -80,6 +80,8 @@ type Service struct {
 	// Now tells the time; tests replace it.
 	Now func() time.Time
 
+	checkoutLocks [checkoutLockStripes]sync.Mutex // a user's plan checkouts, one at a time (by a hash of the user id)
+
 	mu          sync.Mutex // guards the plans' cache; held while fetching, so one fetch at a time
 	products    []Product
 	productsAt  time.Time
@@ -348,6 +350,11 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 	}
 	switch req.Kind {
 	case KindCardCheck:
+		if _, verified, err := s.customerOf(ctx, u.ID); err != nil {
+			return Checkout{}, err
+		} else if verified {
+			return Checkout{}, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.cardVerified")
+		}
 		params.Mode = stripe.String(string(stripe.CheckoutSessionModePayment))
 		params.LineItems = []*stripe.CheckoutSessionCreateLineItemParams{{
 			Quantity: stripe.Int64(1),
@@ -382,8 +389,10 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 		if err != nil {
 			return Checkout{}, err
 		}
-		if st.Entitled {
-			return Checkout{}, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.alreadyActive")
+		for _, sub := range st.Subscriptions {
+			if err := refuseLive(ctx, sub.Status); err != nil {
+				return Checkout{}, err
+			}
 		}
 		if !st.CardVerified {
 			return Checkout{}, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.cardFirst")
@@ -406,11 +415,138 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 	}
 	params.Customer = stripe.String(customer)
 	params.Metadata = map[string]string{purposeKey: req.Kind, userIDKey: u.ID}
+	if req.Kind == KindSubscription {
+		params.Metadata[priceKey] = req.PriceID
+		params.Metadata[returnKey] = req.ReturnTo
+		// One user's plan checkouts run one at a time (in this process): the look at Stripe below
+		// and the creation cannot interleave with another's.
+		lock := &s.checkoutLocks[lockStripe(u.ID)]
+		lock.Lock()
+		defer lock.Unlock()
+		open, err := s.subscriptionInFlight(ctx, u.ID, customer, req)
+		if err != nil || open != nil {
+			return ptrOr(open), err
+		}
+	}
+	// Double clicks and retries within the same minute get the same session from Stripe.
+	bucket := s.Now().Unix() / 60
+	params.SetIdempotencyKey(fmt.Sprintf("patrimonio-checkout-%s-%s-%s-%s-%s-%d", u.ID, req.Kind, req.PriceID, req.ReturnTo,
+		core.LanguageFrom(ctx), bucket))
 	sess, err := s.stripe.V1CheckoutSessions.Create(ctx, params)
 	if err != nil {
 		return Checkout{}, s.translate(ctx, "create checkout session", err)
 	}
 	return Checkout{ID: sess.ID, URL: sess.URL}, nil
+}
+
+// Metadata keys of our plan Checkout sessions: the price and where it returns (so an open session
+// can be handed out again when the same plan is asked for).
+const (
+	priceKey  = "patrimonio_price"
+	returnKey = "patrimonio_return"
+)
+
+func ptrOr(c *Checkout) Checkout {
+	if c == nil {
+		return Checkout{}
+	}
+	return *c
+}
+
+const checkoutLockStripes = 64
+
+func lockStripe(userID string) int {
+	h := uint32(2166136261)
+	for i := 0; i < len(userID); i++ {
+		h = (h ^ uint32(userID[i])) * 16777619
+	}
+	return int(h % checkoutLockStripes)
+}
+
+// refuseLive refuses a new plan (409) while a subscription in status still bills or may bill: an
+// active or trialing one ("you already have one"), or a past_due, unpaid, incomplete or paused one
+// (manage it in the portal instead: a second subscription would be charged alongside it).
+func refuseLive(ctx context.Context, status string) error {
+	switch {
+	case slices.Contains(endedStatuses, status):
+		return nil
+	case slices.Contains(entitledStatuses, status):
+		return core.Refuse(ctx, core.ECONFLICT, "billing.checkout.alreadyActive")
+	}
+	return core.Refuse(ctx, core.ECONFLICT, "billing.checkout.manageExisting")
+}
+
+// subscriptionInFlight asks Stripe, before a plan checkout, what our database may not know yet:
+// the customer's subscriptions (one whose webhook is late refuses, as refuseLive says) and their
+// Checkout sessions. A plan session that was paid but whose subscription we have not recorded
+// refuses (409, the payment is being confirmed). An open plan session of ours for the same price
+// and return is handed out again (returned, nothing new is made); one for another plan is expired
+// first, so that at most one plan session can ever be paid.
+func (s *Service) subscriptionInFlight(ctx context.Context, userID, customer string, req CheckoutRequest) (*Checkout, error) {
+	ended := map[string]bool{} // subscription id → it bills no more
+	rows, err := s.db.Query(ctx, `SELECT id, status FROM billing_subscriptions WHERE user_id = ?`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("read subscriptions: %w", err)
+	}
+	for rows.Next() {
+		var id, status string
+		if err := rows.Scan(&id, &status); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read subscriptions: %w", err)
+		}
+		ended[id] = slices.Contains(endedStatuses, status)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read subscriptions: %w", err)
+	}
+	subs := &stripe.SubscriptionListParams{Customer: stripe.String(customer), Status: stripe.String("all")}
+	subs.Limit = stripe.Int64(20)
+	for sub, err := range s.stripe.V1Subscriptions.List(ctx, subs).All(ctx) {
+		if err != nil {
+			return nil, s.translate(ctx, "list subscriptions", err)
+		}
+		if sub.Customer == nil || sub.Customer.ID != customer {
+			continue
+		}
+		if err := refuseLive(ctx, string(sub.Status)); err != nil {
+			return nil, err
+		}
+		ended[sub.ID] = true
+	}
+	sessions := &stripe.CheckoutSessionListParams{Customer: stripe.String(customer)}
+	sessions.Limit = stripe.Int64(20)
+	var reuse *Checkout
+	seen := 0
+	for sess, err := range s.stripe.V1CheckoutSessions.List(ctx, sessions).All(ctx) {
+		if err != nil {
+			return nil, s.translate(ctx, "list checkout sessions", err)
+		}
+		if seen++; seen > 100 { // the newest hundred are plenty
+			break
+		}
+		if sess.Customer == nil || sess.Customer.ID != customer || sess.Mode != stripe.CheckoutSessionModeSubscription ||
+			sess.Metadata[purposeKey] != KindSubscription {
+			continue
+		}
+		switch sess.Status {
+		case stripe.CheckoutSessionStatusComplete:
+			if sess.Subscription == nil || !ended[sess.Subscription.ID] {
+				return nil, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.pending")
+			}
+		case stripe.CheckoutSessionStatusOpen:
+			if reuse == nil && sess.URL != "" && sess.Metadata[priceKey] == req.PriceID && sess.Metadata[returnKey] == req.ReturnTo {
+				reuse = &Checkout{ID: sess.ID, URL: sess.URL}
+				continue
+			}
+			if _, err := s.stripe.V1CheckoutSessions.Expire(ctx, sess.ID, &stripe.CheckoutSessionExpireParams{}); err != nil {
+				// Most likely it was paid meanwhile: its subscription is on its way.
+				_ = s.translate(ctx, "expire checkout session", err)
+				return nil, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.pending")
+			}
+		}
+	}
+	return reuse, nil
 }
 
 // PortalURL makes a customer-portal session (change the card, cancel) that comes back to the

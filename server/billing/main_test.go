@@ -52,6 +52,7 @@ const (
 type request struct {
 	Method, Path string
 	Form         url.Values
+	Header       http.Header
 }
 
 // proxy forwards to stripe-mock and records the calls; refuse, when set, answers instead.
@@ -69,7 +70,7 @@ func (p *proxy) record(r *http.Request) {
 		form = r.URL.Query()
 	}
 	p.mu.Lock()
-	p.calls = append(p.calls, request{r.Method, r.URL.Path, form})
+	p.calls = append(p.calls, request{r.Method, r.URL.Path, form, r.Header.Clone()})
 	p.mu.Unlock()
 }
 
