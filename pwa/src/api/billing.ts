@@ -60,6 +60,15 @@ export interface CheckoutRequest {
 /** The statuses that open every feature. */
 export const ENTITLED_STATUSES: readonly string[] = ["active", "trialing"];
 
+/** The statuses of a subscription that still bills (or may) without being paid up: "Manage" (the
+ * portal) sorts it out; a new plan would be charged alongside it, so the server refuses one. */
+export const MANAGE_STATUSES: readonly string[] = ["past_due", "unpaid", "incomplete", "paused"];
+
+/** Whether the user's subscription needs "Manage" rather than a new plan. */
+export function needsManage(state: BillingState): boolean {
+  return !state.entitled && state.subscriptions.some((s) => MANAGE_STATUSES.includes(s.status));
+}
+
 /** The plans with their monthly price, under the spec's key stripe/products. */
 export function stripeProductsQuery(api: ApiClient) {
   return queryOptions({ queryKey: queryKeys.stripeProducts, queryFn: () => endpoints.stripeProducts(api), staleTime: 60_000 });

@@ -1,7 +1,8 @@
 // /onboarding/card-check: the card verification of the spec's onboarding — a payment of 1 US dollar
 // in Stripe Checkout that also keeps the card for the monthly subscription. Coming back from
 // Checkout: ?checkout=success waits for Stripe's signed confirmation (the webhook records it; the
-// screen asks again every 2 s and offers "Check again"), ?checkout=cancel says nothing was charged.
+// screen asks again every 2 s and offers "Check again", not "Pay" — paying twice would charge twice),
+// ?checkout=cancel says nothing was charged.
 // Once the card is verified the plan comes next.
 import { getRouteApi, Navigate } from "@tanstack/react-router";
 import { CreditCard, RefreshCw } from "lucide-react";
@@ -42,9 +43,11 @@ export function CardCheckScreen() {
         {confirming && <Alert tone="info">{t("billing.cardCheck.confirming")}</Alert>}
         {checkout === "cancel" && <Alert tone="warning">{t("billing.cardCheck.cancelled")}</Alert>}
         <div className={styles.actions}>
-          <Button variant="primary" loading={pending} loadingText={t("billing.cardCheck.redirecting")} onClick={() => start({ kind: "card_check" })}>
-            {t("billing.cardCheck.pay", { amount })}
-          </Button>
+          {!confirming && (
+            <Button variant="primary" loading={pending} loadingText={t("billing.cardCheck.redirecting")} onClick={() => start({ kind: "card_check" })}>
+              {t("billing.cardCheck.pay", { amount })}
+            </Button>
+          )}
           {confirming && (
             <Button icon={<RefreshCw size={16} />} loading={refresh.isPending} onClick={() => refresh.mutate()}>
               {t("billing.status.reverify")}

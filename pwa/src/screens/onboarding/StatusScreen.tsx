@@ -1,11 +1,13 @@
 // /onboarding/status: the subscription as Stripe confirmed it to the server (id, status in the spec's
 // words, currency, created, product, price, current period) and the re-verify option ("Check
 // again": the server asks Stripe). Back from Checkout it waits for the signed webhook, asking every
-// 2 s; once the subscription is active onboarding is over and the dashboard is one click away.
+// 2 s, and offers no plan meanwhile (the paid one is on its way); once the subscription is active
+// onboarding is over and the dashboard is one click away. A subscription that bills unpaid
+// (past_due, unpaid, incomplete, paused) gets "Manage" (the portal), never a second plan.
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
-import { ArrowRight, RefreshCw } from "lucide-react";
+import { ArrowRight, ExternalLink, RefreshCw } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { useBillingState, useRefreshBillingMutation } from "../../api/billing";
+import { goToStripe, needsManage, useBillingState, usePortalMutation, useRefreshBillingMutation } from "../../api/billing";
 import { useErrorText } from "../../api/useErrorText";
 import { useRefreshMe } from "../../auth/useSession";
 import { RoutePending } from "../../router/RoutePending";
@@ -32,14 +34,17 @@ export function StatusScreen() {
     onSuccess: () => notify("success", t("billing.status.reverified")),
     onError: (error) => notify("error", errorText(error)),
   });
+  const portal = usePortalMutation({ onSuccess: ({ url }) => goToStripe(url), onError: (error) => notify("error", errorText(error)) });
   if (billing.isPending) return <RoutePending />;
   const state = billing.data;
+  const manage = state !== undefined && needsManage(state);
   return (
     <section aria-labelledby="status-title" className={styles.subscription}>
       <PageHeader title={<span id="status-title">{t("billing.status.title")}</span>} subtitle={t("billing.status.subtitle")} />
       {billing.isError && <Alert tone="error">{errorText(billing.error)}</Alert>}
       {state?.entitled && state.enabled && <Alert tone="success">{t("billing.status.active")}</Alert>}
-      {state && !state.entitled && <Alert tone="info">{t("billing.status.waiting")}</Alert>}
+      {state && !state.entitled && !manage && <Alert tone="info">{t("billing.status.waiting")}</Alert>}
+      {manage && <Alert tone="warning">{t("billing.page.manageInstead")}</Alert>}
       {state?.subscriptions.map((s) => (
         <Card key={s.id} title={s.product} headingLevel={2}>
           <SubscriptionDetails subscription={s} />
@@ -57,10 +62,16 @@ export function StatusScreen() {
           >
             {t("billing.status.toDashboard")}
           </Button>
+        ) : manage ? (
+          <Button icon={<ExternalLink size={16} />} loading={portal.isPending} onClick={() => portal.mutate()}>
+            {t("billing.page.manage")}
+          </Button>
         ) : (
-          <Link to="/onboarding/suscription" className={buttonClass({ variant: "secondary" })}>
-            {t("billing.status.choosePlan")}
-          </Link>
+          checkout !== "success" && (
+            <Link to="/onboarding/suscription" className={buttonClass({ variant: "secondary" })}>
+              {t("billing.status.choosePlan")}
+            </Link>
+          )
         )}
         {state?.enabled && (
           <Button icon={<RefreshCw size={16} />} loading={refresh.isPending} onClick={() => refresh.mutate()}>

@@ -172,3 +172,74 @@ describe("/onboarding/status once onboarding is done", () => {
     expect(router.state.location.pathname).toBe("/onboarding/personal-info");
   });
 });
+
+describe("no second subscription from the screens", () => {
+  const pending: BillingSubscription[] = ["past_due", "unpaid", "incomplete", "paused"].map((status) => ({ ...SUB, id: `sub_${status}`, status }));
+
+  test.each(pending)("the billing page offers 'Manage', not new plans, for a $status subscription", async (sub) => {
+    const server = createFakeServer({
+      handlers: { "GET /stripe/products": () => json(200, PLANS), "GET /stripe/subscriptions": () => json(200, state({ subscriptions: [sub] })) },
+    });
+    const first = await renderApp("/profile/billing?tab=billing", "en", server);
+    expect(await screen.findByText(/Update your card or cancel it with “Manage”; no new plan is offered/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Manage" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "See the plans" })).toBeNull();
+    first.unmount();
+    await renderApp("/profile/billing?tab=plans", "en", server);
+    const plans = await screen.findAllByTestId("plan");
+    expect(within(plans[0]!).getByRole("button", { name: "Subscribe to Básico" }).hasAttribute("disabled")).toBe(true);
+  });
+
+  test("the billing page offers no plan while a paid one waits for Stripe's confirmation", async () => {
+    const server = createFakeServer({
+      handlers: { "GET /stripe/products": () => json(200, PLANS), "GET /stripe/subscriptions": () => json(200, state()) },
+    });
+    const first = await renderApp("/profile/billing?tab=plans&checkout=success&session_id=cs_1", "en", server);
+    const plans = await screen.findAllByTestId("plan");
+    expect(within(plans[0]!).getByRole("button", { name: "Subscribe to Básico" }).hasAttribute("disabled")).toBe(true);
+    first.unmount();
+    await renderApp("/profile/billing?tab=billing&checkout=success&session_id=cs_1", "en", server);
+    expect(await screen.findByText("You don't have any active subscriptions")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "See the plans" })).toBeNull();
+  });
+
+  test("the status screen offers no plan while a paid one waits for its webhook, and one otherwise", async () => {
+    const server = createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: { "GET /stripe/subscriptions": () => json(200, state()) },
+    });
+    const first = await renderApp("/onboarding/status?checkout=success&session_id=cs_1", "en", server);
+    expect(await screen.findByText(/Waiting for Stripe to confirm/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Check again" })).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Choose a plan" })).toBeNull();
+    first.unmount();
+    await renderApp("/onboarding/status", "en", server);
+    expect(await screen.findByRole("link", { name: "Choose a plan" })).toBeTruthy();
+  });
+
+  test("the status screen offers 'Manage' (the portal), not a plan, for a past_due subscription", async () => {
+    const server = createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: { "GET /stripe/subscriptions": () => json(200, state({ subscriptions: [SUB] })) },
+    });
+    await renderApp("/onboarding/status", "en", server);
+    expect(await screen.findByRole("button", { name: "Manage" })).toBeTruthy();
+    expect(screen.getByText(/Update your card or cancel it with “Manage”/)).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Choose a plan" })).toBeNull();
+    expect(screen.queryByText(/Waiting for Stripe to confirm/)).toBeNull();
+  });
+
+  test("the card check hides 'Pay' while the paid check waits for its webhook", async () => {
+    const server = createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: { "GET /stripe/subscriptions": () => json(200, state({ cardVerified: false })) },
+    });
+    const first = await renderApp("/onboarding/card-check?checkout=success&session_id=cs_1", "en", server);
+    expect(await screen.findByText(/Waiting for Stripe's confirmation/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Check again" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
+    first.unmount();
+    await renderApp("/onboarding/card-check", "en", server);
+    expect(await screen.findByRole("button", { name: /^Pay / })).toBeTruthy();
+  });
+});

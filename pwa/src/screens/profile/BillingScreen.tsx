@@ -1,11 +1,13 @@
 // /profile/billing?tab=billing: the subscription (the same data as the onboarding's status screen),
 // "You don't have any active subscriptions" when none is active, and "Manage" through Stripe's
 // customer portal (change the card, cancel). The plans tab subscribes again (after the card check
-// when it was never done). With billing off the page says billing is not configured.
+// when it was never done), except while a paid plan awaits Stripe's confirmation or a subscription
+// bills unpaid (past_due, unpaid, incomplete, paused: "Manage" is the way, never a second plan).
+// With billing off the page says billing is not configured.
 import { getRouteApi } from "@tanstack/react-router";
 import { CircleSlash, CreditCard, ExternalLink, PackageOpen } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { ENTITLED_STATUSES, goToStripe, useBillingState, usePortalMutation, useStripeProducts } from "../../api/billing";
+import { ENTITLED_STATUSES, goToStripe, MANAGE_STATUSES, needsManage, useBillingState, usePortalMutation, useStripeProducts } from "../../api/billing";
 import { useErrorText } from "../../api/useErrorText";
 import { RoutePending } from "../../router/RoutePending";
 import { notify } from "../../toast/toast";
@@ -40,7 +42,11 @@ export function BillingScreen() {
     body = <EmptyState icon={<CircleSlash size={22} />} title={t("billing.page.off")} text={t("billing.page.offText")} headingLevel={2} />;
   } else {
     const state = billing.data;
-    const active = state.subscriptions.filter((s) => ENTITLED_STATUSES.includes(s.status) || s.status === "past_due");
+    const active = state.subscriptions.filter((s) => ENTITLED_STATUSES.includes(s.status) || MANAGE_STATUSES.includes(s.status));
+    const manage = needsManage(state);
+    const confirming = checkout === "success" && !state.entitled && !manage;
+    // No new plan while the paid one is on its way or a subscription still bills.
+    const blocked = manage || confirming;
     const past = state.subscriptions.filter((s) => !active.includes(s));
     body = (
       <Tabs value={tab} onChange={setTab}>
@@ -50,7 +56,8 @@ export function BillingScreen() {
         </TabList>
         <TabPanel value="billing">
           <div className={styles.subscription}>
-            {checkout === "success" && !state.entitled && <Alert tone="info">{t("billing.page.confirming")}</Alert>}
+            {confirming && <Alert tone="info">{t("billing.page.confirming")}</Alert>}
+            {manage && <Alert tone="warning">{t("billing.page.manageInstead")}</Alert>}
             {checkout === "cancel" && <Alert tone="warning">{t("billing.page.cancelled")}</Alert>}
             {!state.entitled && (
               <EmptyState
@@ -58,7 +65,13 @@ export function BillingScreen() {
                 title={t("billing.page.none")}
                 text={t("billing.page.noneText")}
                 headingLevel={2}
-                action={<Button variant="primary" onClick={() => setTab("plans")}>{t("billing.page.seePlans")}</Button>}
+                action={
+                  blocked ? undefined : (
+                    <Button variant="primary" onClick={() => setTab("plans")}>
+                      {t("billing.page.seePlans")}
+                    </Button>
+                  )
+                }
               />
             )}
             {active.map((s) => (
@@ -86,7 +99,7 @@ export function BillingScreen() {
           </div>
         </TabPanel>
         <TabPanel value="plans">
-          <BillingPlans cardVerified={state.cardVerified} entitled={state.entitled} />
+          <BillingPlans cardVerified={state.cardVerified} entitled={state.entitled} blocked={blocked ? (manage ? "manage" : "confirming") : null} />
         </TabPanel>
       </Tabs>
     );
@@ -99,7 +112,16 @@ export function BillingScreen() {
   );
 }
 
-function BillingPlans({ cardVerified, entitled }: { cardVerified: boolean; entitled: boolean }) {
+function BillingPlans({
+  cardVerified,
+  entitled,
+  blocked,
+}: {
+  cardVerified: boolean;
+  entitled: boolean;
+  /** Why no plan is offered now: a subscription to manage, or a paid plan being confirmed. */
+  blocked: "manage" | "confirming" | null;
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const products = useStripeProducts();
@@ -117,6 +139,8 @@ function BillingPlans({ cardVerified, entitled }: { cardVerified: boolean; entit
   }
   return (
     <div className={styles.subscription}>
+      {blocked === "manage" && <Alert tone="warning">{t("billing.page.manageInstead")}</Alert>}
+      {blocked === "confirming" && <Alert tone="info">{t("billing.page.confirming")}</Alert>}
       {!cardVerified && (
         <Card icon={<CreditCard size={20} />} title={t("billing.cardCheck.title")} headingLevel={2} description={t("billing.plans.cardFirst")}>
           <Button variant="primary" loading={pending} onClick={() => start({ kind: "card_check", returnTo: "billing" })}>
@@ -127,7 +151,7 @@ function BillingPlans({ cardVerified, entitled }: { cardVerified: boolean; entit
       {products.data.length === 0 ? (
         <EmptyState icon={<PackageOpen size={22} />} title={t("billing.plans.none")} text={t("billing.plans.noneText")} headingLevel={2} />
       ) : (
-        <PlanList products={products.data} returnTo="billing" disabled={!cardVerified || entitled} />
+        <PlanList products={products.data} returnTo="billing" disabled={!cardVerified || entitled || blocked !== null} />
       )}
     </div>
   );
