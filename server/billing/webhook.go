@@ -76,18 +76,22 @@ func (s *Service) VerifyWebhook(ctx context.Context, payload []byte, header stri
 	return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.signature")
 }
 
-// signatureTime reads t= of a Stripe-Signature header.
+// signatureTime reads the t= of a Stripe-Signature header. A header with more than one t= is not
+// Stripe's (it sends one) and is refused: stripe-go checks the signature against the last one, so a
+// fresh t= put in front of an old signed delivery would otherwise pass our time check.
 func signatureTime(header string) (time.Time, bool) {
+	var at time.Time
+	found := false
 	for part := range strings.SplitSeq(header, ",") {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(part), "t="); ok {
 			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
+			if err != nil || found {
 				return time.Time{}, false
 			}
-			return time.Unix(n, 0), true
+			at, found = time.Unix(n, 0), true
 		}
 	}
-	return time.Time{}, false
+	return at, found
 }
 
 // HandleWebhook verifies and applies one delivery. It returns applied=false for an event seen
@@ -191,9 +195,31 @@ func (s *Service) applyCheckout(ctx context.Context, tx *store.Tx, sess *stripe.
 	return nil
 }
 
+// lifecycleStage orders a subscription's statuses along its life, for two descriptions of the same
+// second (Stripe's `created` has whole seconds, and deliveries come in any order): incomplete comes
+// first, trialing next, then the living statuses (active, past_due, unpaid, paused: any of them may
+// follow another), and an ended one last. stageSQL is the same for the stored row.
+func lifecycleStage(status string) int {
+	switch status {
+	case "incomplete":
+		return 1
+	case "trialing":
+		return 2
+	case "canceled", "incomplete_expired":
+		return 4
+	}
+	return 3
+}
+
+const stageSQL = `CASE billing_subscriptions.status WHEN 'incomplete' THEN 1 WHEN 'trialing' THEN 2
+	WHEN 'canceled' THEN 4 WHEN 'incomplete_expired' THEN 4 ELSE 3 END`
+
 // applySubscription stores a description of a subscription taken at observedAt (Unix seconds)
-// unless a newer one is stored. A "created" description never replaces one of the same second
-// (the update that followed it may have arrived first).
+// unless a newer one is stored. Of two descriptions of the same second, the one further along the
+// subscription's life wins (lifecycleStage: an active subscription is never taken back to
+// incomplete or trialing by a same-second update delivered late); at the same stage the later
+// delivery wins, except that a "created" description never replaces one of the same second (the
+// update that followed it may have arrived first).
 func (s *Service) applySubscription(ctx context.Context, tx *store.Tx, sub *stripe.Subscription, observedAt int64, created bool) error {
 	if sub.ID == "" || sub.Customer == nil {
 		return nil
@@ -239,10 +265,12 @@ func (s *Service) applySubscription(ctx context.Context, tx *store.Tx, sub *stri
 			current_period_start = excluded.current_period_start, current_period_end = excluded.current_period_end,
 			observed_at = excluded.observed_at
 		WHERE (billing_subscriptions.observed_at < excluded.observed_at
-				OR (billing_subscriptions.observed_at = excluded.observed_at AND ?))
+				OR (billing_subscriptions.observed_at = excluded.observed_at
+					AND (? > `+stageSQL+` OR (? = `+stageSQL+` AND ?))))
 			AND NOT (billing_subscriptions.status IN (`+terminal+`) AND excluded.status NOT IN (`+terminal+`))`,
 		sub.ID, userID, sub.Customer.ID, string(sub.Status), strings.ToUpper(string(sub.Currency)), productID, priceID,
-		amount, interval, sub.CancelAtPeriodEnd, time.Unix(sub.Created, 0).UTC(), start, end, observedAt, !created); err != nil {
+		amount, interval, sub.CancelAtPeriodEnd, time.Unix(sub.Created, 0).UTC(), start, end, observedAt,
+		lifecycleStage(string(sub.Status)), lifecycleStage(string(sub.Status)), !created); err != nil {
 		return fmt.Errorf("store subscription: %w", err)
 	}
 	return s.refreshUserStatus(ctx, tx, userID)

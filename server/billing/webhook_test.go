@@ -1,6 +1,7 @@
 package billing_test
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -179,6 +180,60 @@ func TestInvoiceEventsAndCardChecksAreRecordedWhateverTheOrder(t *testing.T) {
 		var n int
 		if err := e.db.QueryRow(ctx, `SELECT count(*) FROM billing_subscriptions WHERE id = 'sub_x'`).Scan(&n); err != nil || n != 0 {
 			t.Errorf("a stranger's subscription was stored: %d %v", n, err)
+		}
+	})
+}
+
+// Two updates of the same second delivered in reverse (incomplete → active, then the older
+// incomplete description): a status never moves back along the subscription's life on a tie, and an
+// ending of the same second always wins.
+func TestSameSecondUpdatesOutOfOrderNeverMoveTheStatusBack(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		u := e.addUser(t, "u1")
+		cus := e.customer(t, u)
+		s := e.now.Unix()
+		e.deliver(t, event("evt_c", "customer.subscription.created", s, subscription("sub_1", cus, "incomplete", s)))
+		e.deliver(t, event("evt_u2", "customer.subscription.updated", s+1, subscription("sub_1", cus, "active", s)))
+		e.deliver(t, event("evt_u1", "customer.subscription.updated", s+1, subscription("sub_1", cus, "incomplete", s)))
+		if st, step := userStatus(t, e.db, "u1"); st != "active" || step != "done" {
+			t.Fatalf("after a late same-second incomplete: status %q, step %q", st, step)
+		}
+		if ok, err := e.svc.Entitled(ctx, u); err != nil || !ok {
+			t.Fatalf("entitled = %v, %v", ok, err)
+		}
+		// Trialing does not follow active either; past_due may (the same stage: the later delivery).
+		e.deliver(t, event("evt_u3", "customer.subscription.updated", s+1, subscription("sub_1", cus, "trialing", s)))
+		e.deliver(t, event("evt_u4", "customer.subscription.updated", s+1, subscription("sub_1", cus, "past_due", s)))
+		if st, _ := userStatus(t, e.db, "u1"); st != "past_due" {
+			t.Fatalf("same-second past_due after active: %q", st)
+		}
+		// An ending wins over a same-second update whatever the order.
+		e.deliver(t, event("evt_d", "customer.subscription.deleted", s+2, subscription("sub_1", cus, "canceled", s)))
+		e.deliver(t, event("evt_u5", "customer.subscription.updated", s+2, subscription("sub_1", cus, "active", s)))
+		if st, _ := userStatus(t, e.db, "u1"); st != "canceled" {
+			t.Fatalf("same-second update after the deletion: %q", st)
+		}
+	})
+}
+
+// A Stripe-Signature header with more than one t= is refused: stripe-go checks the signature
+// against the last one, and a fresh t= put in front of an hour-old signed delivery must not pass
+// the 5 minute check.
+func TestASignatureHeaderWithTwoTimestampsIsRefused(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		u := e.addUser(t, "u1")
+		cus := e.customer(t, u)
+		old := e.now.Add(-time.Hour)
+		payload := event("evt_old", "customer.subscription.created", old.Unix(), subscription("sub_1", cus, "active", old.Unix()))
+		_, err := e.svc.HandleWebhook(ctx, payload, sign(payload, old, webhookSecret))
+		wantCode(t, err, core.EINVALID)
+		_, err = e.svc.HandleWebhook(ctx, payload, fmt.Sprintf("t=%d,", e.now.Unix())+sign(payload, old, webhookSecret))
+		wantCode(t, err, core.EINVALID)
+		// Two timestamps even when both are fresh and one matches.
+		_, err = e.svc.HandleWebhook(ctx, payload, sign(payload, e.now, webhookSecret)+fmt.Sprintf(",t=%d", e.now.Unix()))
+		wantCode(t, err, core.EINVALID)
+		if st, _ := userStatus(t, e.db, "u1"); st != "" {
+			t.Fatalf("a refused delivery changed the status to %q", st)
 		}
 	})
 }
