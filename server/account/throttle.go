@@ -89,8 +89,14 @@ type attempt struct {
 // reserve records one attempt under every key and refuses it (a core.Error with RetryAfter) when a key is over its
 // limit within the window.
 func (s *base) reserve(ctx context.Context, keys ...throttleKey) (*attempt, error) {
+	return s.reserveWithin(ctx, s.cfg.ThrottleWindow, keys...)
+}
+
+// reserveWithin is reserve over a shorter window (at most Config.ThrottleWindow: older rows are swept).
+func (s *base) reserveWithin(ctx context.Context, window time.Duration, keys ...throttleKey) (*attempt, error) {
+	window = min(window, s.cfg.ThrottleWindow)
 	now := s.now()
-	since := now.Add(-s.cfg.ThrottleWindow)
+	since := now.Add(-window)
 	a := &attempt{}
 	for _, k := range keys {
 		id := uuid.NewString()
@@ -108,7 +114,7 @@ func (s *base) reserve(ctx context.Context, keys ...throttleKey) (*attempt, erro
 			return nil, fmt.Errorf("throttle: count attempts: %w", err)
 		}
 		if n > k.limit {
-			if w, err := s.waitFor(ctx, k, since, a); err != nil {
+			if w, err := s.waitFor(ctx, k, since, window, a); err != nil {
 				s.release(context.WithoutCancel(ctx), a)
 				return nil, err
 			} else if w > wait {
@@ -125,7 +131,7 @@ func (s *base) reserve(ctx context.Context, keys ...throttleKey) (*attempt, erro
 
 // waitFor is how long until key drops under its limit: the limit-th newest failure of the window,
 // not counting this attempt's own reservation, leaves the window.
-func (s *base) waitFor(ctx context.Context, k throttleKey, since time.Time, a *attempt) (time.Duration, error) {
+func (s *base) waitFor(ctx context.Context, k throttleKey, since time.Time, window time.Duration, a *attempt) (time.Duration, error) {
 	rows, err := s.db.Query(ctx, `SELECT id, failed_at FROM auth_throttle WHERE key = ? AND failed_at > ? ORDER BY failed_at DESC, id`, k.hash, since)
 	if err != nil {
 		return 0, fmt.Errorf("throttle: list attempts: %w", err)
@@ -143,7 +149,7 @@ func (s *base) waitFor(ctx context.Context, k throttleKey, since time.Time, a *a
 		}
 		seen++
 		if seen == k.limit {
-			return max(time.Second, at.Add(s.cfg.ThrottleWindow).Sub(s.now())), nil
+			return max(time.Second, at.Add(window).Sub(s.now())), nil
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -196,6 +202,23 @@ func (s *Sessions) ThrottleByIP(ctx context.Context, ip string, attempt func() e
 	}
 	s.release(ctx, att)
 	return nil
+}
+
+// LimitUser counts one request of kind (a name of the action: "billing-refresh") by the user and
+// refuses it — 429 with RetryAfter, worded by messageKey, which takes the seconds to wait — when more
+// than limit requests of that kind by that user fall within window (at most Config.ThrottleWindow).
+// Every request that is let through counts: its row in auth_throttle stays until it is swept. It is
+// the sign-in throttle's machinery, for actions that cost a call to a third party.
+func (s *Sessions) LimitUser(ctx context.Context, kind, userID string, limit int, window time.Duration, messageKey string) error {
+	_, err := s.reserveWithin(ctx, window, throttleKey{keyHash("user-"+kind, userID), limit})
+	var e *core.Error
+	if errors.As(err, &e) && e.Code == core.ETOOMANY {
+		seconds := int((e.RetryAfter + time.Second - 1) / time.Second)
+		refused := core.Refuse(ctx, core.ETOOMANY, messageKey, max(1, seconds))
+		refused.RetryAfter = e.RetryAfter
+		return refused
+	}
+	return err
 }
 
 // clearKey forgets the failures of a key (after a successful sign-in of that account).

@@ -45,6 +45,16 @@ const (
 	ReturnBilling    = "billing"
 )
 
+// Per-user limits on what costs calls to Stripe, whose rate limit is one for the whole account: a
+// user looping "check again" or Checkout creation must not use it up for everyone. The HTTP layer
+// applies them (429 with billing.throttled).
+const (
+	RefreshLimit   = 1 // "check again" (two or more Stripe listings and a write per subscription)
+	RefreshWindow  = 5 * time.Second
+	CheckoutLimit  = 5 // Checkout sessions (a Stripe write each, and listings for a plan)
+	CheckoutWindow = time.Minute
+)
+
 // purposeKey is the metadata key of our Checkout sessions saying what they are for.
 const purposeKey = "patrimonio_purpose"
 

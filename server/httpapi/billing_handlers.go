@@ -115,11 +115,15 @@ type checkoutRequest struct {
 	ReturnTo string `json:"returnTo"`
 }
 
-// POST /api/v1/stripe/create-checkout-session {kind, priceId?, returnTo?} → 200 {id, url}
+// POST /api/v1/stripe/create-checkout-session {kind, priceId?, returnTo?} → 200 {id, url}; 429 past
+// billing.CheckoutLimit per billing.CheckoutWindow for the user.
 func (a *api) stripeCreateCheckout(w http.ResponseWriter, r *http.Request) {
 	var req checkoutRequest
 	if err := decodeValid(w, r, bodyCheckout, &req); err != nil {
 		a.writeError(w, r, err)
+		return
+	}
+	if !a.limitBilling(w, r, "billing-checkout", billing.CheckoutLimit, billing.CheckoutWindow) {
 		return
 	}
 	c, err := a.billing.CreateCheckout(r.Context(), billingUser(r), billing.CheckoutRequest{Kind: req.Kind, PriceID: req.PriceID, ReturnTo: req.ReturnTo})
@@ -150,8 +154,12 @@ func (a *api) stripeSubscriptions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, toBillingStateJSON(st))
 }
 
-// POST /api/v1/stripe/subscriptions/refresh → 200 billing state, after asking Stripe.
+// POST /api/v1/stripe/subscriptions/refresh → 200 billing state, after asking Stripe; 429 past
+// billing.RefreshLimit per billing.RefreshWindow for the user.
 func (a *api) stripeRefresh(w http.ResponseWriter, r *http.Request) {
+	if !a.limitBilling(w, r, "billing-refresh", billing.RefreshLimit, billing.RefreshWindow) {
+		return
+	}
 	st, err := a.billing.Refresh(r.Context(), billingUser(r))
 	if err != nil {
 		a.writeError(w, r, err)
@@ -181,6 +189,21 @@ func (a *api) stripeWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"received": true, "applied": applied})
+}
+
+// limitBilling counts a request that costs calls to Stripe against the user's limit of its kind
+// (the sign-in throttle's machinery, account.Sessions.LimitUser) and answers 429, with the seconds to
+// wait in the user's language, past it. With billing off nothing is counted (the service answers
+// 404). It reports whether to go on.
+func (a *api) limitBilling(w http.ResponseWriter, r *http.Request, kind string, limit int, window time.Duration) bool {
+	if !a.billing.Enabled() || a.accounts == nil {
+		return true
+	}
+	if err := a.accounts.Sessions.LimitUser(r.Context(), kind, billingUser(r).ID, limit, window, "billing.throttled"); err != nil {
+		a.writeError(w, r, err)
+		return false
+	}
+	return true
 }
 
 // requireSubscription refuses, with billing on, an action that needs an active subscription

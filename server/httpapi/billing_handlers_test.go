@@ -205,3 +205,40 @@ func TestTheCheckoutBodyIsValidatedWithTheSharedSchema(t *testing.T) {
 		}
 	})
 }
+
+// "Check again" and Checkout creation cost calls to Stripe, whose rate limit is the whole
+// account's: each is limited per user (429 with the wait, in the user's language); another user is
+// not affected, and the limit passes with its window.
+func TestCheckAgainAndCheckoutAreThrottledPerUser(t *testing.T) {
+	eachTeamFixture(t, func(t *testing.T, f *teamFixture) {
+		withBilling(t, f)
+		ana, bea := f.signUp("ana@example.com"), f.signUp("bea@example.com")
+		const refresh = "/api/v1/stripe/subscriptions/refresh"
+		f.expect(f.call(ana, "POST", refresh, nil), "POST", refresh, 200, nil)
+		rec := f.call(ana, "POST", refresh, nil, "es")
+		f.expect(rec, "POST", refresh, 429, nil)
+		if e := errorOf(t, rec); !strings.Contains(e.Message, "Vuelve a intentarlo dentro de 5 segundos") {
+			t.Errorf("message = %q", e.Message)
+		}
+		if rec.Header().Get("Retry-After") != "5" {
+			t.Errorf("Retry-After = %q", rec.Header().Get("Retry-After"))
+		}
+		f.expect(f.call(bea, "POST", refresh, nil), "POST", refresh, 200, nil)
+		f.advance(billing.RefreshWindow)
+		f.expect(f.call(ana, "POST", refresh, nil), "POST", refresh, 200, nil)
+
+		const checkout = "/api/v1/stripe/create-checkout-session"
+		plan := map[string]string{"kind": "subscription", "priceId": "price_1PgafmB7WZ01zgkW6dKueIc5"}
+		for range billing.CheckoutLimit {
+			f.expect(f.call(ana, "POST", checkout, plan), "POST", checkout, 409, nil) // card first: it still reached billing
+		}
+		rec = f.call(ana, "POST", checkout, plan, "en")
+		f.expect(rec, "POST", checkout, 429, nil)
+		if e := errorOf(t, rec); !strings.Contains(e.Message, "Try again in 60 seconds") {
+			t.Errorf("message = %q", e.Message)
+		}
+		f.expect(f.call(bea, "POST", checkout, plan), "POST", checkout, 409, nil)
+		f.advance(billing.CheckoutWindow)
+		f.expect(f.call(ana, "POST", checkout, plan), "POST", checkout, 409, nil)
+	})
+}
