@@ -90,7 +90,8 @@ type Service struct {
 	// Now tells the time; tests replace it.
 	Now func() time.Time
 
-	checkoutLocks [checkoutLockStripes]sync.Mutex // a user's plan checkouts, one at a time (by a hash of the user id)
+	checkoutLocks  [checkoutLockStripes]sync.Mutex
+	warnedVersions sync.Map // webhook API versions already warned about (checkAPIVersion) // a user's plan checkouts, one at a time (by a hash of the user id)
 
 	mu          sync.Mutex // guards the plans' cache; held while fetching, so one fetch at a time
 	products    []Product

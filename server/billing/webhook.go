@@ -64,6 +64,7 @@ func (s *Service) VerifyWebhook(ctx context.Context, payload []byte, header stri
 			if ev.ID == "" || ev.Type == "" || ev.Data == nil {
 				return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.body")
 			}
+			s.checkAPIVersion(ctx, ev.APIVersion)
 			return ev, nil
 		}
 		if !errors.Is(err, webhook.ErrNoValidSignature) {
@@ -74,6 +75,30 @@ func (s *Service) VerifyWebhook(ctx context.Context, payload []byte, header stri
 		}
 	}
 	return stripe.Event{}, core.Refuse(ctx, core.EINVALID, "billing.webhook.signature")
+}
+
+// checkAPIVersion logs a warning, once per version, when an event comes in an API version of
+// another release train than stripe-go's (stripe.APIVersion, "2026-03-25.dahlia": the part after
+// the dot is what stripe-go itself compares). Events are still applied, but their objects may be
+// read wrong: older shapes lack invoice.parent and the item-level current period, so invoice events
+// are dropped and the period shows "unknown". The endpoint must be created with stripe.APIVersion.
+func (s *Service) checkAPIVersion(ctx context.Context, version string) {
+	if apiVersionCompatible(version) {
+		return
+	}
+	if _, warned := s.warnedVersions.LoadOrStore(version, true); warned {
+		return
+	}
+	s.logger.WarnContext(ctx, "stripe webhook events come in another API version than this server reads: "+
+		"create the webhook endpoint with the server's API version (see the README)",
+		"event_api_version", version, "expected_api_version", stripe.APIVersion)
+}
+
+// apiVersionCompatible says whether an event's API version is of stripe-go's release train.
+func apiVersionCompatible(version string) bool {
+	_, train, ok := strings.Cut(version, ".")
+	_, want, _ := strings.Cut(stripe.APIVersion, ".")
+	return ok && train == want
 }
 
 // signatureTime reads the t= of a Stripe-Signature header. A header with more than one t= is not

@@ -1,13 +1,19 @@
 package billing_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"patrimonio/core"
+	"patrimonio/server/billing"
+	"patrimonio/server/billing/stripemock"
 )
 
 func TestTheWebhookChecksTheSignatureOnTheRawBodyWithinFiveMinutes(t *testing.T) {
@@ -236,4 +242,39 @@ func TestASignatureHeaderWithTwoTimestampsIsRefused(t *testing.T) {
 			t.Fatalf("a refused delivery changed the status to %q", st)
 		}
 	})
+}
+
+// An event in an API version of another release train than stripe-go's is applied, but the operator
+// is warned, once per version, that the endpoint must use the server's version.
+func TestAnEventInAnotherAPIVersionIsWarnedAboutOnce(t *testing.T) {
+	var logs bytes.Buffer
+	svc := billing.New(nil, billing.Config{SecretKey: stripemock.TestKey, WebhookSecrets: []string{webhookSecret}},
+		slog.New(slog.NewTextHandler(&logs, nil)))
+	now := time.Now()
+	svc.Now = func() time.Time { return now }
+	verify := func(id, version string) {
+		t.Helper()
+		body, err := json.Marshal(map[string]any{"id": id, "object": "event", "api_version": version, "created": now.Unix(),
+			"type": "customer.created", "data": map[string]any{"object": map[string]any{"id": "cus_1", "object": "customer"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.VerifyWebhook(ctx, body, sign(body, now, webhookSecret)); err != nil {
+			t.Fatalf("%s: %v", version, err)
+		}
+	}
+	verify("evt_1", "2026-03-25.dahlia")
+	verify("evt_2", "2026-01-28.dahlia") // the same release train: compatible
+	if logs.Len() != 0 {
+		t.Fatalf("warned about a compatible version: %s", logs.String())
+	}
+	verify("evt_3", "2024-06-20")
+	verify("evt_4", "2024-06-20")
+	verify("evt_5", "2025-03-31.basil")
+	if n := strings.Count(logs.String(), "level=WARN"); n != 2 {
+		t.Fatalf("%d warnings, want one per version:\n%s", n, logs.String())
+	}
+	if !strings.Contains(logs.String(), "event_api_version=2024-06-20") || !strings.Contains(logs.String(), "expected_api_version=2026-03-25.dahlia") {
+		t.Errorf("warning: %s", logs.String())
+	}
 }
