@@ -733,9 +733,16 @@ func (s *Service) RequireSubscription(ctx context.Context, u User, gate string) 
 	return core.Refuse(ctx, core.EFORBIDDEN, "billing.gate.subscription", core.Text(ctx, gate))
 }
 
+// RefreshSkew is how far our clock may run ahead of Stripe's without losing events: "check again"
+// keeps its description as taken RefreshSkew before now (see applySubscription), so an event that
+// Stripe stamps just after the refresh, by its clock, still counts as newer.
+const RefreshSkew = time.Minute
+
 // Refresh asks Stripe for the user's subscriptions and paid card checks and records what it
 // says (the status screen's "check again", for when a webhook is late). Objects of another
-// customer are ignored. The description fetched now is newer than any event created before now.
+// customer are ignored. The description fetched now is newer than any event created before now;
+// it is kept stamped RefreshSkew earlier (never earlier than the row's own stamp), so events
+// created after the refresh are applied even when our clock is up to RefreshSkew fast.
 func (s *Service) Refresh(ctx context.Context, u User) (State, error) {
 	if err := s.requireOn(ctx); err != nil {
 		return State{}, err
@@ -757,7 +764,9 @@ func (s *Service) Refresh(ctx context.Context, u User) (State, error) {
 		if sub.Customer == nil || sub.Customer.ID != customer {
 			continue
 		}
-		if err := s.inTx(ctx, func(tx *store.Tx) error { return s.applySubscription(ctx, tx, sub, now, false) }); err != nil {
+		if err := s.inTx(ctx, func(tx *store.Tx) error {
+			return s.applySubscription(ctx, tx, sub, now, now-int64(RefreshSkew/time.Second), false)
+		}); err != nil {
 			return State{}, err
 		}
 	}

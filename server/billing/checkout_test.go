@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,6 +210,34 @@ func TestTheCardCheckIsRefusedOnceTheCardIsVerified(t *testing.T) {
 		}
 		if len(e.proxy.seen(http.MethodPost, "/v1/checkout/sessions")) != before {
 			t.Error("a card check session was made for a verified card")
+		}
+	})
+}
+
+// "Check again" with our clock ahead of Stripe's: an event Stripe stamps after the refresh (by its
+// clock, so before ours) still applies; one from well before the refresh still does not; and the
+// refresh itself still wins over an older event's row.
+func TestCheckAgainLeavesRoomForAClockAheadOfStripes(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		u := e.addUser(t, "u1")
+		cus := e.customer(t, u)
+		s := e.now.Unix()
+		e.deliver(t, event("evt_c", "customer.subscription.created", s-30, subscription("sub_1", cus, "incomplete", s-300)))
+		// Stripe says past_due now (its event is late); the refresh records it.
+		e.stripeLists([]map[string]any{subscription("sub_1", cus, "past_due", s-300)}, nil)
+		if st, err := e.svc.Refresh(ctx, u); err != nil || !slices.Equal(statuses(st), []string{"sub_1:past_due"}) {
+			t.Fatalf("refresh: %v %v", statuses(st), err)
+		}
+		e.proxy.refuse(nil)
+		// Our clock is 20 s fast: Stripe's next event, made just after the refresh, says s-20.
+		e.deliver(t, event("evt_paid", "customer.subscription.updated", s-20, subscription("sub_1", cus, "active", s-300)))
+		if st, _ := userStatus(t, e.db, "u1"); st != "active" {
+			t.Fatalf("an event made after the refresh was dropped: %q", st)
+		}
+		// An event older than the row's own stamp is still ignored.
+		e.deliver(t, event("evt_old", "customer.subscription.updated", s-25, subscription("sub_1", cus, "incomplete", s-300)))
+		if st, _ := userStatus(t, e.db, "u1"); st != "active" {
+			t.Fatalf("an older event applied: %q", st)
 		}
 	})
 }

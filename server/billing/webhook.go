@@ -155,7 +155,7 @@ func (s *Service) apply(ctx context.Context, ev stripe.Event) (bool, error) {
 			if err := json.Unmarshal(ev.Data.Raw, &sub); err != nil {
 				return fmt.Errorf("decode %s %s: %w", ev.Type, ev.ID, err)
 			}
-			return s.applySubscription(ctx, tx, &sub, ev.Created, string(ev.Type) == evSubCreated)
+			return s.applySubscription(ctx, tx, &sub, ev.Created, ev.Created, string(ev.Type) == evSubCreated)
 		case evInvoicePaid, evInvoiceFailed:
 			var inv stripe.Invoice
 			if err := json.Unmarshal(ev.Data.Raw, &inv); err != nil {
@@ -245,7 +245,11 @@ const stageSQL = `CASE billing_subscriptions.status WHEN 'incomplete' THEN 1 WHE
 // incomplete or trialing by a same-second update delivered late); at the same stage the later
 // delivery wins, except that a "created" description never replaces one of the same second (the
 // update that followed it may have arrived first).
-func (s *Service) applySubscription(ctx context.Context, tx *store.Tx, sub *stripe.Subscription, observedAt int64, created bool) error {
+//
+// stampAt is the time kept on the row (observed_at; never lowered): an event's own time, or for
+// "check again" (Refresh) its time less RefreshSkew, so that events Stripe stamps just after it are
+// not taken as older when our clock runs ahead of Stripe's.
+func (s *Service) applySubscription(ctx context.Context, tx *store.Tx, sub *stripe.Subscription, observedAt, stampAt int64, created bool) error {
 	if sub.ID == "" || sub.Customer == nil {
 		return nil
 	}
@@ -288,13 +292,14 @@ func (s *Service) applySubscription(ctx context.Context, tx *store.Tx, sub *stri
 			unit_amount = excluded.unit_amount, price_interval = excluded.price_interval,
 			cancel_at_period_end = excluded.cancel_at_period_end, created_at = excluded.created_at,
 			current_period_start = excluded.current_period_start, current_period_end = excluded.current_period_end,
-			observed_at = excluded.observed_at
-		WHERE (billing_subscriptions.observed_at < excluded.observed_at
-				OR (billing_subscriptions.observed_at = excluded.observed_at
+			observed_at = CASE WHEN billing_subscriptions.observed_at > excluded.observed_at
+				THEN billing_subscriptions.observed_at ELSE excluded.observed_at END
+		WHERE (billing_subscriptions.observed_at < ?
+				OR (billing_subscriptions.observed_at = ?
 					AND (? > `+stageSQL+` OR (? = `+stageSQL+` AND ?))))
 			AND NOT (billing_subscriptions.status IN (`+terminal+`) AND excluded.status NOT IN (`+terminal+`))`,
 		sub.ID, userID, sub.Customer.ID, string(sub.Status), strings.ToUpper(string(sub.Currency)), productID, priceID,
-		amount, interval, sub.CancelAtPeriodEnd, time.Unix(sub.Created, 0).UTC(), start, end, observedAt,
+		amount, interval, sub.CancelAtPeriodEnd, time.Unix(sub.Created, 0).UTC(), start, end, stampAt, observedAt, observedAt,
 		lifecycleStage(string(sub.Status)), lifecycleStage(string(sub.Status)), !created); err != nil {
 		return fmt.Errorf("store subscription: %w", err)
 	}
