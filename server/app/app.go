@@ -114,6 +114,10 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Server,
 			Plans: cfg.StripePlanList(), APIURL: cfg.StripeAPIURL, PublicURL: cfg.PublicURL}, logger),
 	}
 	s.fx = deps.FX
+	// Billing off with subscriptions still billing: an error in the log for the operator.
+	if _, err := deps.Billing.WarnIfOffWithLiveSubscriptions(ctx); err != nil {
+		logger.WarnContext(ctx, "could not check for subscriptions left billing", "err", err)
+	}
 	// The account services are built with their hooks. The sync engine authenticates through the
 	// sessions, so it is built after them: the hooks that close its sockets are Server methods that
 	// reach it once it exists (before anything is served, so before any session can end).

@@ -19,6 +19,7 @@ import (
 	"patrimonio/internal/testkit"
 	"patrimonio/server/app"
 	"patrimonio/server/config"
+	"patrimonio/server/store"
 )
 
 func testConfig(t *testing.T) config.Config {
@@ -168,5 +169,34 @@ func TestOpenFailsWhenTheAddressIsTaken(t *testing.T) {
 	_, err = app.Open(context.Background(), cfg, nil)
 	if err == nil || !strings.Contains(err.Error(), "listen on "+cfg.Addr) {
 		t.Fatalf("err = %v, want a listen error naming the address", err)
+	}
+}
+
+// Billing off (no Stripe key) while the database holds a subscription that still bills: the start-up
+// logs an error for the operator (Stripe keeps charging, and nobody can reach the portal).
+func TestStartingWithBillingOffWarnsAboutSubscriptionsStillBilling(t *testing.T) {
+	cfg := testConfig(t)
+	db, err := store.Open(context.Background(), cfg.Dialect(), cfg.DatabaseSource())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO users (id, email, onboarding_step, created_at, updated_at) VALUES ('u1', 'u1@example.com', 'done', ?, ?)`, []any{now, now}},
+		{`INSERT INTO billing_subscriptions (id, user_id, customer_id, status, currency, product_id, price_id, created_at, observed_at)
+			VALUES ('sub_1', 'u1', 'cus_1', 'active', 'USD', 'prod_1', 'price_1', ?, 1)`, []any{now}},
+	} {
+		if _, err := db.Exec(context.Background(), q.sql, q.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	logs := &testkit.Buffer{}
+	start(t, cfg, slog.New(slog.NewTextHandler(logs, nil)))
+	if !strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "live_subscriptions=1") {
+		t.Fatalf("no error about the subscription left billing:\n%s", logs.String())
 	}
 }

@@ -117,6 +117,26 @@ func New(db *store.DB, cfg Config, logger *slog.Logger) *Service {
 	return s
 }
 
+// WarnIfOffWithLiveSubscriptions logs an error at start-up when billing is off but the database
+// holds subscriptions that still bill (any status but canceled and incomplete_expired): Stripe goes on
+// charging those people while the portal, the cancellation on account deletion and the webhook are
+// off. The operator must cancel them in Stripe, or turn billing back on. It returns how many there are.
+func (s *Service) WarnIfOffWithLiveSubscriptions(ctx context.Context) (int, error) {
+	if s.Enabled() || s.db == nil {
+		return 0, nil
+	}
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM billing_subscriptions WHERE status NOT IN ('canceled', 'incomplete_expired')`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count live subscriptions: %w", err)
+	}
+	if n > 0 {
+		s.logger.ErrorContext(ctx, "billing is off (no PATRIMONIO_STRIPE_SECRET_KEY) but the database holds subscriptions that Stripe "+
+			"still bills: their owners cannot reach the portal and deleting an account cancels nothing. Cancel them in Stripe, "+
+			"or set the key again", "live_subscriptions", n)
+	}
+	return n, nil
+}
+
 // Enabled says whether billing is on.
 func (s *Service) Enabled() bool { return s != nil && s.stripe != nil }
 

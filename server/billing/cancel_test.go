@@ -1,9 +1,12 @@
 package billing_test
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"patrimonio/core"
@@ -87,4 +90,29 @@ func TestCancelSubscriptionsRefusesWhenStripeCannotBeReached(t *testing.T) {
 	if err := off.CancelSubscriptions(ctx, "ana"); err != nil {
 		t.Fatalf("billing off: %v", err)
 	}
+}
+
+// Billing turned off while subscriptions still bill: the start-up says so, as an error, with how many.
+func TestBillingOffWithSubscriptionsStillBillingIsReported(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		var logs bytes.Buffer
+		off := billing.New(e.db, billing.Config{}, slog.New(slog.NewTextHandler(&logs, nil)))
+		if n, err := off.WarnIfOffWithLiveSubscriptions(ctx); err != nil || n != 0 || logs.Len() != 0 {
+			t.Fatalf("with none: %d %v %q", n, err, logs.String())
+		}
+		u := e.addUser(t, "u1")
+		cus := e.customer(t, u)
+		s := e.now.Unix()
+		e.deliver(t, event("evt_1", "customer.subscription.created", s, subscription("sub_1", cus, "past_due", s)))
+		e.deliver(t, event("evt_2", "customer.subscription.created", s, subscription("sub_2", cus, "canceled", s)))
+		if n, err := off.WarnIfOffWithLiveSubscriptions(ctx); err != nil || n != 1 {
+			t.Fatalf("live subscriptions = %d, %v", n, err)
+		}
+		if !strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "live_subscriptions=1") {
+			t.Errorf("log: %s", logs.String())
+		}
+		if n, _ := e.svc.WarnIfOffWithLiveSubscriptions(ctx); n != 0 {
+			t.Error("billing on reported subscriptions")
+		}
+	})
 }
