@@ -446,6 +446,7 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 	}
 	params.Customer = stripe.String(customer)
 	params.Metadata = map[string]string{purposeKey: req.Kind, userIDKey: u.ID}
+	after := "" // an open session expired just now
 	if req.Kind == KindSubscription {
 		params.Metadata[priceKey] = req.PriceID
 		params.Metadata[returnKey] = req.ReturnTo
@@ -454,15 +455,21 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 		lock := &s.checkoutLocks[lockStripe(u.ID)]
 		lock.Lock()
 		defer lock.Unlock()
-		open, err := s.subscriptionInFlight(ctx, u.ID, customer, req)
+		open, expired, err := s.subscriptionInFlight(ctx, u.ID, customer, req)
 		if err != nil || open != nil {
 			return ptrOr(open), err
 		}
+		after = expired
 	}
-	// Double clicks and retries within the same minute get the same session from Stripe.
+	// Double clicks and retries within the same minute get the same session from Stripe. After an
+	// open session was expired the key differs (naming it), so that coming back to the first plan
+	// within the minute never gets that expired session again.
 	bucket := s.Now().Unix() / 60
-	params.SetIdempotencyKey(fmt.Sprintf("patrimonio-checkout-%s-%s-%s-%s-%s-%d", u.ID, req.Kind, req.PriceID, req.ReturnTo,
-		core.LanguageFrom(ctx), bucket))
+	key := fmt.Sprintf("patrimonio-checkout-%s-%s-%s-%s-%s-%d", u.ID, req.Kind, req.PriceID, req.ReturnTo, core.LanguageFrom(ctx), bucket)
+	if after != "" {
+		key += "-after-" + after
+	}
+	params.SetIdempotencyKey(key)
 	sess, err := s.stripe.V1CheckoutSessions.Create(ctx, params)
 	if err != nil {
 		return Checkout{}, s.translate(ctx, "create checkout session", err)
@@ -512,46 +519,45 @@ func refuseLive(ctx context.Context, status string) error {
 // Checkout sessions. A plan session that was paid but whose subscription we have not recorded
 // refuses (409, the payment is being confirmed). An open plan session of ours for the same price
 // and return is handed out again (returned, nothing new is made); one for another plan is expired
-// first, so that at most one plan session can ever be paid.
-func (s *Service) subscriptionInFlight(ctx context.Context, userID, customer string, req CheckoutRequest) (*Checkout, error) {
+// first, so that at most one plan session can ever be paid (expired names the last one expired).
+func (s *Service) subscriptionInFlight(ctx context.Context, userID, customer string, req CheckoutRequest) (reuse *Checkout, expired string, err error) {
 	ended := map[string]bool{} // subscription id → it bills no more
 	rows, err := s.db.Query(ctx, `SELECT id, status FROM billing_subscriptions WHERE user_id = ?`, userID)
 	if err != nil {
-		return nil, fmt.Errorf("read subscriptions: %w", err)
+		return nil, "", fmt.Errorf("read subscriptions: %w", err)
 	}
 	for rows.Next() {
 		var id, status string
 		if err := rows.Scan(&id, &status); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("read subscriptions: %w", err)
+			return nil, "", fmt.Errorf("read subscriptions: %w", err)
 		}
 		ended[id] = slices.Contains(endedStatuses, status)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read subscriptions: %w", err)
+		return nil, "", fmt.Errorf("read subscriptions: %w", err)
 	}
 	subs := &stripe.SubscriptionListParams{Customer: stripe.String(customer), Status: stripe.String("all")}
 	subs.Limit = stripe.Int64(20)
 	for sub, err := range s.stripe.V1Subscriptions.List(ctx, subs).All(ctx) {
 		if err != nil {
-			return nil, s.translate(ctx, "list subscriptions", err)
+			return nil, "", s.translate(ctx, "list subscriptions", err)
 		}
 		if sub.Customer == nil || sub.Customer.ID != customer {
 			continue
 		}
 		if err := refuseLive(ctx, string(sub.Status)); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		ended[sub.ID] = true
 	}
 	sessions := &stripe.CheckoutSessionListParams{Customer: stripe.String(customer)}
 	sessions.Limit = stripe.Int64(20)
-	var reuse *Checkout
 	seen := 0
 	for sess, err := range s.stripe.V1CheckoutSessions.List(ctx, sessions).All(ctx) {
 		if err != nil {
-			return nil, s.translate(ctx, "list checkout sessions", err)
+			return nil, "", s.translate(ctx, "list checkout sessions", err)
 		}
 		if seen++; seen > 100 { // the newest hundred are plenty
 			break
@@ -563,7 +569,7 @@ func (s *Service) subscriptionInFlight(ctx context.Context, userID, customer str
 		switch sess.Status {
 		case stripe.CheckoutSessionStatusComplete:
 			if sess.Subscription == nil || !ended[sess.Subscription.ID] {
-				return nil, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.pending")
+				return nil, "", core.Refuse(ctx, core.ECONFLICT, "billing.checkout.pending")
 			}
 		case stripe.CheckoutSessionStatusOpen:
 			if reuse == nil && sess.URL != "" && sess.Metadata[priceKey] == req.PriceID && sess.Metadata[returnKey] == req.ReturnTo {
@@ -573,11 +579,12 @@ func (s *Service) subscriptionInFlight(ctx context.Context, userID, customer str
 			if _, err := s.stripe.V1CheckoutSessions.Expire(ctx, sess.ID, &stripe.CheckoutSessionExpireParams{}); err != nil {
 				// Most likely it was paid meanwhile: its subscription is on its way.
 				_ = s.translate(ctx, "expire checkout session", err)
-				return nil, core.Refuse(ctx, core.ECONFLICT, "billing.checkout.pending")
+				return nil, "", core.Refuse(ctx, core.ECONFLICT, "billing.checkout.pending")
 			}
+			expired = sess.ID
 		}
 	}
-	return reuse, nil
+	return reuse, expired, nil
 }
 
 // PortalURL makes a customer-portal session (change the card, cancel) that comes back to the

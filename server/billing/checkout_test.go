@@ -154,6 +154,12 @@ func TestAPlanCheckoutAsksStripeForSubscriptionsAndSessionsOnTheirWay(t *testing
 		if len(e.proxy.seen(http.MethodPost, "/v1/checkout/sessions/cs_other/expire")) != 1 || posts() != before+2 {
 			t.Fatal("the other plan's open session was not expired before the new one")
 		}
+		// Its idempotency key names the expired one: back to a plan within the minute never gets an
+		// expired session again.
+		made := e.proxy.seen(http.MethodPost, "/v1/checkout/sessions")
+		if key := made[len(made)-1].Header.Get("Idempotency-Key"); !strings.HasSuffix(key, "-after-cs_other") {
+			t.Errorf("idempotency key after expiring = %q", key)
+		}
 		// If it cannot be expired (it was just paid), the new one is refused.
 		e.proxy.refuse(func(r *http.Request) (int, string, bool) {
 			if r.Method == http.MethodPost && r.URL.Path == "/v1/checkout/sessions/cs_other/expire" {
