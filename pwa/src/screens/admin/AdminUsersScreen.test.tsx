@@ -196,19 +196,22 @@ describe("managing users", { timeout: 20_000 }, () => {
     expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 
-  test("the confirmation warns about billing only while a subscription still charges", async () => {
-    for (const [status, warns] of [["active", true], ["trialing", true], ["canceled", false], ["incomplete", false], [null, false]] as const) {
-      const server = managedServer();
-      server.state.adminUsers[0] = { ...server.state.adminUsers[0]!, subscriptionStatus: status };
-      const { unmount } = await renderApp("/admin/users", "en", server);
-      await waitFor(() => expect(range()).toBe("1–3 of 3"));
-      const menu = await openActions("bea@example.com");
-      await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Disable account" })));
-      const dialog = await screen.findByRole("alertdialog", { name: "Disable bea@example.com?" });
-      const warning = within(dialog).queryByTestId("admin-user-confirm-billing");
-      expect([status, warning?.textContent.includes("Stripe Dashboard") ?? false]).toEqual([status, warns]);
-      unmount();
-    }
+  test.each([
+    ["active", true],
+    ["trialing", true],
+    ["canceled", false],
+    ["incomplete", false],
+    [null, false],
+  ] as const)("the confirmation warns about billing only while a subscription still charges: %s", async (status, warns) => {
+    const server = managedServer();
+    server.state.adminUsers[0] = { ...server.state.adminUsers[0]!, subscriptionStatus: status };
+    await renderApp("/admin/users", "en", server);
+    await waitFor(() => expect(range()).toBe("1–3 of 3"));
+    const menu = await openActions("bea@example.com");
+    await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Disable account" })));
+    const dialog = await screen.findByRole("alertdialog", { name: "Disable bea@example.com?" });
+    const warning = within(dialog).queryByTestId("admin-user-confirm-billing");
+    expect(warning?.textContent.includes("Stripe Dashboard") ?? false).toBe(warns);
   });
 
   test("enables a disabled account after confirming it", async () => {
