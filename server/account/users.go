@@ -192,6 +192,23 @@ func (s *Users) SetAdmin(ctx context.Context, email string, admin bool) (*User, 
 	return s.userByEmail(ctx, email)
 }
 
+// Enable clears the disabled mark of the user with the address (the operator's way back when every
+// admin was disabled: patrimonio admin enable). It answers ENOTFOUND for an unknown address and
+// the user unchanged when the account was not disabled.
+func (s *Users) Enable(ctx context.Context, email string) (*User, error) {
+	u, err := s.userByEmail(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	if !u.Disabled() {
+		return u, nil
+	}
+	if _, err := s.db.Exec(ctx, `UPDATE users SET disabled_at = NULL, updated_at = ? WHERE id = ?`, s.now(), u.ID); err != nil {
+		return nil, fmt.Errorf("enable user: %w", err)
+	}
+	return s.userByEmail(ctx, email)
+}
+
 // Workspaces lists the user's workspaces with the user's role: the personal one first, then by name.
 func (s *Users) Workspaces(ctx context.Context, userID string) ([]members.Workspace, error) {
 	return members.OfUser(ctx, s.db, userID, false)

@@ -9,7 +9,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -82,6 +81,10 @@ type Actor struct {
 	UserID  string
 	Email   string
 	IsAdmin bool
+	// Reverified: the actor proved their identity recently (the HTTP layer asks the session).
+	// Actions on the admin role need it (NeedsReverification); without it they are refused with
+	// EREVERIFY.
+	Reverified bool
 }
 
 func allow(actor Actor, action authz.Action) error {
@@ -201,10 +204,18 @@ var Actions = []string{ActionDisable, ActionEnable, ActionGrantAdmin, ActionRevo
 var actionRights = map[string]authz.Action{ActionDisable: authz.UserDisable, ActionEnable: authz.UserEnable,
 	ActionGrantAdmin: authz.UserGrantAdmin, ActionRevokeAdmin: authz.UserRevokeAdmin}
 
-// NeedsReverification says whether the acting admin must have proved their identity recently for
-// the action (the admin role; the HTTP layer checks it).
-func NeedsReverification(action string) bool {
-	return action == ActionGrantAdmin || action == ActionRevokeAdmin
+// NeedsReverification says whether the acting admin must have proved their identity recently to
+// take the action on target: everything that touches the admin role, that is granting and
+// revoking it, and disabling or enabling an admin (disabling an admin takes the role away in
+// effect, enabling one gives it back).
+func NeedsReverification(action string, target User) bool {
+	switch action {
+	case ActionGrantAdmin, ActionRevokeAdmin:
+		return true
+	case ActionDisable, ActionEnable:
+		return target.IsAdmin
+	}
+	return false
 }
 
 // userState is what the audit log records before and after a change.
@@ -219,10 +230,17 @@ func stateOf(u User) userState {
 
 // Act applies action to the user with userID and returns the user as they are now. Nobody acts on
 // themself (EFORBIDDEN: an admin cannot disable or demote themself, and the rest would be no-ops);
-// an admin by configuration cannot be revoked here (ECONFLICT); an unknown user is ENOTFOUND; an
-// action that changes nothing (disabling a disabled user) answers the user unchanged and writes no
-// audit row. Disabling deletes every session of the user in the same transaction and then calls
-// OnUserEnded, which closes their sync sockets on every instance.
+// an admin by configuration can be neither revoked nor disabled here (ECONFLICT); the actions on
+// the admin role need actor.Reverified (EREVERIFY; NeedsReverification); an unknown user is
+// ENOTFOUND; an action that changes nothing (disabling a disabled user) answers the user unchanged
+// and writes no audit row. Disabling deletes every session of the user in the same transaction
+// and then calls OnUserEnded, which closes their sync sockets on every instance.
+//
+// The actor's own row is read again in the transaction, locked with the user's: an actor who is
+// no longer an enabled admin (disabled or demoted since they signed in) is refused (EFORBIDDEN).
+// So the last enabled admin can be neither disabled nor demoted: whoever does it must be another
+// enabled admin, who remains. Two admins disabling each other at once take the two locks in the
+// same order (SQLite takes the write lock at BEGIN); the second waits, then finds itself disabled.
 func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (User, error) {
 	if !slices.Contains(Actions, action) {
 		return User{}, core.Refuse(ctx, core.EINVALID, "admin.action")
@@ -242,12 +260,42 @@ func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (
 	if s.db.Dialect() == store.Postgres {
 		lock = " FOR UPDATE" // two admins at once: the second sees the first's change
 	}
-	before, err := s.scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`+lock, userID))
-	if errors.Is(err, sql.ErrNoRows) {
+	rows, err := tx.Query(ctx, `SELECT `+userColumns+` FROM users WHERE id IN (?, ?) ORDER BY id`+lock, userID, actor.UserID)
+	if err != nil {
+		return User{}, fmt.Errorf("admin %s: load users: %w", action, err)
+	}
+	var before, self User
+	for rows.Next() {
+		u, err := s.scanUser(rows)
+		if err != nil {
+			rows.Close()
+			return User{}, fmt.Errorf("admin %s: load users: %w", action, err)
+		}
+		if u.ID == userID {
+			before = u
+		} else {
+			self = u
+		}
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return User{}, fmt.Errorf("admin %s: load users: %w", action, err)
+	}
+	rows.Close()
+	if self.ID == "" || !self.IsAdmin || !self.DisabledAt.IsZero() {
+		return User{}, core.Refuse(ctx, core.EFORBIDDEN, "authz.adminOnly")
+	}
+	if before.ID == "" {
 		return User{}, &core.Error{Code: core.ENOTFOUND, Message: core.Text(ctx, "admin.notFound")}
 	}
-	if err != nil {
-		return User{}, fmt.Errorf("admin %s: load user: %w", action, err)
+	if before.AdminByConfig && action == ActionRevokeAdmin {
+		return User{}, &core.Error{Code: core.ECONFLICT, Message: core.Text(ctx, "admin.configured")}
+	}
+	if before.AdminByConfig && action == ActionDisable {
+		return User{}, &core.Error{Code: core.ECONFLICT, Message: core.Text(ctx, "admin.configuredDisable")}
+	}
+	if NeedsReverification(action, before) && !actor.Reverified {
+		return User{}, core.Refuse(ctx, core.EREVERIFY, "account.reverify.required")
 	}
 	now := s.Now().UTC().Truncate(time.Microsecond)
 	after := before
@@ -273,9 +321,6 @@ func (s *Service) Act(ctx context.Context, actor Actor, userID, action string) (
 		after.IsAdmin = true
 		update, args = `UPDATE users SET is_admin = ?, updated_at = ? WHERE id = ?`, []any{true, now, userID}
 	case ActionRevokeAdmin:
-		if before.AdminByConfig {
-			return User{}, &core.Error{Code: core.ECONFLICT, Message: core.Text(ctx, "admin.configured")}
-		}
 		if !before.IsAdmin {
 			return before, tx.Commit()
 		}

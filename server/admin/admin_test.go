@@ -20,8 +20,8 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 var ctx = context.Background()
 
 // root acts in these tests: an app admin (the service asks authz; who is signed in is the HTTP
-// layer's business). u01 is the admin the seed stores.
-var root = admin.Actor{UserID: "u01", Email: "bob@example.com", IsAdmin: true}
+// layer's business). u01 is the admin the seed stores; they proved their identity recently.
+var root = admin.Actor{UserID: "u01", Email: "bob@example.com", IsAdmin: true, Reverified: true}
 
 // eachDialect runs f on a fresh database of each dialect.
 func eachDialect(t *testing.T, f func(t *testing.T, db *store.DB)) { testkit.Stores(t, f) }
@@ -268,6 +268,101 @@ func TestTheListShowsLastSignInAndSubscriptionStatus(t *testing.T) {
 		}
 		if bob := p.Users[0]; !bob.LastSignInAt.IsZero() || bob.SubscriptionStatus != "" {
 			t.Errorf("bob %+v", bob)
+		}
+	})
+}
+
+// Audit finding 3: disabling an admin is guarded like revoking the role.
+func TestDisablingAnAdminIsGuardedLikeRevokingTheRole(t *testing.T) {
+	eachDialect(t, func(t *testing.T, db *store.DB) {
+		seed(t, db, []string{"ana@example.com", "bob@example.com", "carla@corp.example", "dan@example.com"})
+		// dan (u03, verified) is an admin by configuration.
+		svc := admin.NewService(db, []string{"dan@example.com"})
+		if _, err := svc.Act(ctx, root, "u03", admin.ActionDisable); core.ErrorCode(err) != core.ECONFLICT || !strings.Contains(err.Error(), "PATRIMONIO_ADMIN_EMAILS") {
+			t.Errorf("disable an admin by configuration: %v, want conflict", err)
+		}
+		if _, err := svc.Act(ctx, root, "u02", admin.ActionGrantAdmin); err != nil {
+			t.Fatal(err)
+		}
+		stale := root
+		stale.Reverified = false
+		for _, action := range []string{admin.ActionDisable, admin.ActionRevokeAdmin, admin.ActionGrantAdmin} {
+			if _, err := svc.Act(ctx, stale, "u02", action); core.ErrorCode(err) != core.EREVERIFY {
+				t.Errorf("%s an admin without a recent proof: %v, want reverify", action, err)
+			}
+		}
+		// A user who is not an admin is disabled and enabled without one.
+		if _, err := svc.Act(ctx, stale, "u00", admin.ActionDisable); err != nil {
+			t.Errorf("disable a user without a proof: %v", err)
+		}
+		if _, err := svc.Act(ctx, stale, "u00", admin.ActionEnable); err != nil {
+			t.Errorf("enable a user without a proof: %v", err)
+		}
+		if u, err := svc.Act(ctx, root, "u02", admin.ActionDisable); err != nil || u.DisabledAt.IsZero() {
+			t.Fatalf("disable an admin with a proof: %+v %v", u, err)
+		}
+		// Enabling a disabled admin gives the role back: it needs the proof too.
+		if _, err := svc.Act(ctx, stale, "u02", admin.ActionEnable); core.ErrorCode(err) != core.EREVERIFY {
+			t.Errorf("enable an admin without a proof: %v, want reverify", err)
+		}
+
+		// carla (u02) signed in before she was disabled: her stale session says admin, but she acts
+		// no more, so she cannot disable or demote bob, the last enabled admin in the database.
+		carla := admin.Actor{UserID: "u02", Email: "carla@corp.example", IsAdmin: true, Reverified: true}
+		for _, action := range []string{admin.ActionDisable, admin.ActionRevokeAdmin, admin.ActionEnable} {
+			if _, err := svc.Act(ctx, carla, "u01", action); core.ErrorCode(err) != core.EFORBIDDEN {
+				t.Errorf("a disabled admin %ss bob: %v, want forbidden", action, err)
+			}
+		}
+		if _, err := svc.Act(ctx, root, "u02", admin.ActionEnable); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Act(ctx, root, "u02", admin.ActionRevokeAdmin); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Act(ctx, carla, "u01", admin.ActionRevokeAdmin); core.ErrorCode(err) != core.EFORBIDDEN {
+			t.Errorf("a demoted admin revokes bob: %v, want forbidden", err)
+		}
+		var disabled int
+		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE disabled_at IS NOT NULL`).Scan(&disabled); err != nil || disabled != 0 {
+			t.Errorf("disabled users: %d %v", disabled, err)
+		}
+	})
+}
+
+// Two admins disabling (or demoting) each other at the same moment: one wins, the other is
+// refused, and an enabled admin always remains.
+func TestTwoAdminsActingOnEachOtherAtOnceLeaveOneAdmin(t *testing.T) {
+	eachDialect(t, func(t *testing.T, db *store.DB) {
+		seed(t, db, []string{"ana@example.com", "bob@example.com"})
+		svc := admin.NewService(db, nil)
+		ana := admin.Actor{UserID: "u00", Email: "ana@example.com", IsAdmin: true, Reverified: true}
+		for round := range 10 {
+			if _, err := db.Exec(ctx, `UPDATE users SET is_admin = ?, disabled_at = NULL`, true); err != nil {
+				t.Fatal(err)
+			}
+			action := []string{admin.ActionDisable, admin.ActionRevokeAdmin}[round%2]
+			errs := make(chan error, 2)
+			go func() { _, err := svc.Act(ctx, ana, "u01", action); errs <- err }()
+			go func() { _, err := svc.Act(ctx, root, "u00", action); errs <- err }()
+			var ok, forbidden int
+			for range 2 {
+				switch err := <-errs; core.ErrorCode(err) {
+				case "":
+					ok++
+				case core.EFORBIDDEN:
+					forbidden++
+				default:
+					t.Errorf("round %d: %v", round, err)
+				}
+			}
+			var admins int
+			if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE is_admin = ? AND disabled_at IS NULL`, true).Scan(&admins); err != nil {
+				t.Fatal(err)
+			}
+			if ok != 1 || forbidden != 1 || admins != 1 {
+				t.Errorf("round %d (%s): %d done, %d refused, %d enabled admins left; want 1, 1, 1", round, action, ok, forbidden, admins)
+			}
 		}
 	})
 }

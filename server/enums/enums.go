@@ -341,12 +341,16 @@ func (s *Service) Create(ctx context.Context, actor Actor, in Input) (Value, err
 			}
 		}
 	}
-	if err := codeFree(ctx, tx, in.Type, in.Code, 0); err != nil {
-		return Value{}, err
-	}
 	var id int64
 	if err := tx.QueryRow(ctx, `UPDATE enum_meta SET next_id = next_id + 1 WHERE id = 1 RETURNING next_id - 1`).Scan(&id); err != nil {
 		return Value{}, fmt.Errorf("create enum: id: %w", err)
+	}
+	// After taking the id: on Postgres the counter's row lock makes creations wait for each other,
+	// and this check (a new snapshot under READ COMMITTED) sees a value another admin just created
+	// with the same code, so the second answers 409 codeTaken rather than meeting the unique index
+	// (enums_type_code) with a 500. SQLite takes the write lock at BEGIN.
+	if err := codeFree(ctx, tx, in.Type, in.Code, 0); err != nil {
+		return Value{}, err
 	}
 	var order int
 	if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(sort_order), 0) + 1 FROM enums WHERE type = ? AND `+parentIs(in.ParentID), parentArgs(in.Type, in.ParentID)...).Scan(&order); err != nil {
@@ -392,8 +396,11 @@ func codeFree(ctx context.Context, tx *store.Tx, typ, code string, except int64)
 	return nil
 }
 
-// Update changes a value's code, level and labels (its type and parent stay) and writes the
-// audit row. An unchanged value is not written and not audited.
+// Update changes a value's level and labels (its type, parent and code stay) and writes the audit
+// row. An unchanged value is not written and not audited. The code is fixed at creation: records
+// on every device keep enumerations by code (an asset's class and category, a structure type, a
+// country), so a new code would orphan them; in.Code must be the value's code (ECONFLICT
+// enums.codeImmutable otherwise). A value with the wrong code is deactivated and a new one added.
 func (s *Service) Update(ctx context.Context, actor Actor, id int64, in Input) (Value, error) {
 	if err := allow(actor, authz.EnumUpdate); err != nil {
 		return Value{}, err
@@ -410,20 +417,20 @@ func (s *Service) Update(ctx context.Context, actor Actor, id int64, in Input) (
 	if err != nil {
 		return Value{}, err
 	}
+	if in.Code != before.Code {
+		return Value{}, &core.Error{Code: core.ECONFLICT, Message: core.Text(ctx, "enums.codeImmutable", before.Code)}
+	}
 	after := before
-	after.Code, after.LabelES, after.LabelEN = in.Code, in.LabelES, in.LabelEN
+	after.LabelES, after.LabelEN = in.LabelES, in.LabelEN
 	if in.Level != "" {
 		after.Level = in.Level
 	}
 	if after == before {
 		return before, nil
 	}
-	if err := codeFree(ctx, tx, after.Type, after.Code, id); err != nil {
-		return Value{}, err
-	}
 	after.UpdatedAt = s.Now().UTC()
-	if _, err := tx.Exec(ctx, `UPDATE enums SET code = ?, level = ?, label_es = ?, label_en = ?, updated_at = ? WHERE id = ?`,
-		after.Code, after.Level, after.LabelES, after.LabelEN, after.UpdatedAt, id); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE enums SET level = ?, label_es = ?, label_en = ?, updated_at = ? WHERE id = ?`,
+		after.Level, after.LabelES, after.LabelEN, after.UpdatedAt, id); err != nil {
 		return Value{}, fmt.Errorf("update enum %d: %w", id, err)
 	}
 	if err := s.audit(ctx, tx, actor, "update", &before, &after); err != nil {

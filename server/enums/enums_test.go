@@ -2,7 +2,9 @@ package enums_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -273,6 +275,77 @@ func TestMessagesAreInSpanishAndEnglish(t *testing.T) {
 		_, err = s.Get(core.WithLanguage(ctx, "es"), member, 42)
 		if core.ErrorMessage(err) != "No se ha encontrado el valor de la enumeración." {
 			t.Errorf("es: %v", err)
+		}
+	})
+}
+
+// Audit finding 5: records keep enumerations by code, so a code is fixed at creation, for seeded
+// values and admins' alike; a record that takes an admin's category keeps validating afterwards.
+func TestACodeCannotBeChangedOnceCreated(t *testing.T) {
+	eachDialect(t, func(t *testing.T, s *enums.Service, db *store.DB) {
+		cat, err := s.Create(ctx, admin, enums.Input{Type: "asset_category", Code: "parking_space", ParentID: 1, LabelES: "Plaza", LabelEN: "Parking"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			id   int64
+			code string
+		}{{1, "inmuebles"}, {3724, "XX"}, {cat.ID, "parking"}} {
+			_, err := s.Update(ctx, admin, c.id, enums.Input{Code: c.code, LabelES: "X", LabelEN: "X"})
+			if e, ok := err.(*core.Error); !ok || e.Code != core.ECONFLICT || e.Message == "" {
+				t.Errorf("change the code of %d to %s: %v, want conflict", c.id, c.code, err)
+			}
+		}
+		es := core.WithLanguage(ctx, core.LangES)
+		if _, err := s.Update(es, admin, 1, enums.Input{Code: "inmuebles", LabelES: "X", LabelEN: "X"}); err == nil || !containsAll(err.Error(), "código", "real_estate") {
+			t.Errorf("the refusal in Spanish: %v", err)
+		}
+		// Labels change; the code stays.
+		v, err := s.Update(ctx, admin, 1, enums.Input{Code: "real_estate", LabelES: "Bienes inmuebles", LabelEN: "Real estate"})
+		if err != nil || v.Code != "real_estate" || v.LabelES != "Bienes inmuebles" {
+			t.Fatalf("relabel: %+v %v", v, err)
+		}
+		next := map[string]any{"name": "G", "assetClass": "real_estate", "category": "parking_space"}
+		if issues, err := enums.CheckRecordRefs(ctx, queryRow(db), "asset", nil, next); err != nil || len(issues) != 0 {
+			t.Errorf("an asset with the admin's category: %v %v", issues, err)
+		}
+		var code string
+		if err := db.QueryRow(ctx, `SELECT code FROM enums WHERE id = ?`, 3724).Scan(&code); err != nil || code != "ES" {
+			t.Errorf("Spain's code: %q %v", code, err)
+		}
+	})
+}
+
+func containsAll(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// Audit finding 14: two admins creating the same code at the same moment: one value, and the
+// other is told the code is taken (409), on Postgres too.
+func TestTwoCreationsOfOneCodeAtOnceAnswerConflict(t *testing.T) {
+	eachDialect(t, func(t *testing.T, s *enums.Service, db *store.DB) {
+		for round := range 5 {
+			code := fmt.Sprintf("race_%d", round)
+			errs := make(chan error, 2)
+			for range 2 {
+				go func() {
+					_, err := s.Create(ctx, admin, enums.Input{Type: "structure_type", Code: code, LabelES: "X", LabelEN: "X"})
+					errs <- err
+				}()
+			}
+			var codes []string
+			for range 2 {
+				codes = append(codes, core.ErrorCode(<-errs))
+			}
+			slices.Sort(codes)
+			if !slices.Equal(codes, []string{"", core.ECONFLICT}) {
+				t.Errorf("round %d: %q, want one done and one conflict", round, codes)
+			}
 		}
 	})
 }

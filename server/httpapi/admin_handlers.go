@@ -114,9 +114,9 @@ type adminUserActionRequest struct {
 }
 
 // POST /api/v1/admin/users/{id}/action {action: disable|enable|grant_admin|revoke_admin} → 200
-// {user} as it is now. Granting and revoking the admin role need the acting admin's recent
-// re-verification (403 reverification_required otherwise); nobody acts on themself (403); an
-// admin by configuration cannot be revoked (409). Disabling ends every session and sync socket of
+// {user} as it is now. Granting and revoking the admin role, and disabling or enabling an admin,
+// need the acting admin's recent re-verification (403 reverification_required otherwise); nobody
+// acts on themself (403); an admin by configuration can be neither revoked nor disabled (409). Disabling ends every session and sync socket of
 // the user at once. Each change is written to the audit log (GET /admin/users/audit).
 func (a *api) adminUserAction(w http.ResponseWriter, r *http.Request) {
 	var req adminUserActionRequest
@@ -125,13 +125,9 @@ func (a *api) adminUserAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, id, actor := r.Context(), chi.URLParam(r, "id"), adminActor(r)
-	if admin.NeedsReverification(req.Action) && id != actor.UserID {
-		_, sess, _ := account.AuthFrom(ctx)
-		if err := a.accounts.Reverify.RequireRecentProof(ctx, sess); err != nil {
-			a.writeError(w, r, err)
-			return
-		}
-	}
+	// The service decides whether the action needs the proof (it depends on the user acted on).
+	_, sess, _ := account.AuthFrom(ctx)
+	actor.Reverified = a.accounts.Reverify.RequireRecentProof(ctx, sess) == nil
 	u, err := a.admin.Act(ctx, actor, id, req.Action)
 	if err != nil {
 		a.writeError(w, r, err)

@@ -236,12 +236,17 @@ func TestGrantingAndRevokingAdminNeedsARecentProof(t *testing.T) {
 		if d := errorOf(t, rec); d.Code != core.EREVERIFY {
 			t.Fatalf("revoke without a recent proof: %+v", d)
 		}
-		// Disabling and enabling need no proof.
-		f.expect(f.act(boss, ana.id, "disable"), "POST", route, 200, nil)
-		f.expect(f.act(boss, ana.id, "enable"), "POST", route, 200, nil)
+		// Disabling an admin takes the role away in effect: it needs the proof too (audit finding 3).
+		rec = f.act(boss, ana.id, "disable")
+		f.expect(rec, "POST", route, 403, nil)
+		if d := errorOf(t, rec); d.Code != core.EREVERIFY {
+			t.Fatalf("disable an admin without a recent proof: %+v", d)
+		}
 
 		f.expect(f.call(boss, "POST", "/api/v1/auth/reverify", map[string]string{"method": "password", "password": "lentejas con chorizo 42"}),
 			"POST", "/api/v1/auth/reverify", 200, nil)
+		f.expect(f.act(boss, ana.id, "disable"), "POST", route, 200, nil)
+		f.expect(f.act(boss, ana.id, "enable"), "POST", route, 200, nil)
 		f.expect(f.act(boss, ana.id, "revoke_admin"), "POST", route, 200, &got)
 		if got.IsAdmin {
 			t.Fatalf("revoked: %+v", got)
@@ -257,6 +262,12 @@ func TestGrantingAndRevokingAdminNeedsARecentProof(t *testing.T) {
 		f.expect(rec, "POST", route, 409, nil)
 		if msg := errorOf(t, rec).Message; !strings.Contains(msg, "PATRIMONIO_ADMIN_EMAILS") {
 			t.Errorf("configured admin: %q", msg)
+		}
+		// Nor disabled (audit finding 3).
+		rec = f.act(ana, boss.id, "disable")
+		f.expect(rec, "POST", route, 409, nil)
+		if msg := errorOf(t, rec).Message; !strings.Contains(msg, "PATRIMONIO_ADMIN_EMAILS") {
+			t.Errorf("disable a configured admin: %q", msg)
 		}
 		f.expect(f.act(ana, ana.id, "revoke_admin"), "POST", route, 403, nil)
 

@@ -88,6 +88,34 @@ func TestTheAdminSubcommandGrantsAndRevokesTheAdminRole(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "PATRIMONIO_ADMIN_EMAILS") {
 				t.Fatalf("revoke of a configured admin: exit %d, out %q", code, out)
 			}
+			// Every admin disabled (audit finding 3): grant says the account is disabled, enable
+			// brings it back.
+			if _, err := db.Exec(context.Background(), `UPDATE users SET disabled_at = created_at`); err != nil {
+				t.Fatal(err)
+			}
+			disabled := func() bool {
+				t.Helper()
+				u, err := accounts.Users.UserByEmail(context.Background(), "ana@example.com")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return u.Disabled()
+			}
+			code, out, errOut = runAdmin(t, []string{"DATABASE_URL=" + databaseURL}, "grant", "ana@example.com")
+			if code != 0 || !strings.Contains(out, "the account is disabled") || !strings.Contains(out, "patrimonio admin enable ana@example.com") || !disabled() {
+				t.Fatalf("grant to a disabled user: exit %d, out %q, err %q", code, out, errOut)
+			}
+			code, out, errOut = runAdmin(t, []string{"DATABASE_URL=" + databaseURL}, "enable", "Ana@example.com")
+			if code != 0 || !strings.Contains(out, "ana@example.com is enabled") || disabled() || !isAdmin() {
+				t.Fatalf("enable: exit %d, out %q, err %q", code, out, errOut)
+			}
+			if code, out, _ = runAdmin(t, []string{"DATABASE_URL=" + databaseURL}, "enable", "ana@example.com"); code != 0 || disabled() {
+				t.Fatalf("enable again: exit %d, out %q", code, out)
+			}
+			code, _, errOut = runAdmin(t, []string{"DATABASE_URL=" + databaseURL}, "enable", "nobody@example.com")
+			if code != 1 || !strings.Contains(errOut, "no user has the e-mail address nobody@example.com") {
+				t.Fatalf("enable an unknown user: exit %d, err %q", code, errOut)
+			}
 			code, _, errOut = runAdmin(t, []string{"DATABASE_URL=" + databaseURL}, "grant", "nobody@example.com")
 			if code != 1 || !strings.Contains(errOut, "no user has the e-mail address nobody@example.com") {
 				t.Fatalf("unknown user: exit %d, err %q", code, errOut)
@@ -104,7 +132,7 @@ func TestTheAdminSubcommandRejectsBadUsage(t *testing.T) {
 		}
 	}
 	code, out, _ := runAdmin(t, nil, "help")
-	if code != 0 || !strings.Contains(out, "patrimonio admin revoke <email>") {
+	if code != 0 || !strings.Contains(out, "patrimonio admin revoke <email>") || !strings.Contains(out, "patrimonio admin enable <email>") {
 		t.Errorf("admin help: exit %d, out %q", code, out)
 	}
 }

@@ -1,7 +1,7 @@
 // Command patrimonio is the Patrimonio server.
 //
 //	patrimonio [serve] [flags]   serve the API and the PWA (the default)
-//	patrimonio admin grant|revoke <email> [flags]   grant or revoke the app admin role
+//	patrimonio admin grant|revoke|enable <email> [flags]   grant or revoke the app admin role, enable an account
 //	patrimonio version           print the version
 //	patrimonio help              show this help
 //
@@ -57,8 +57,9 @@ func usage(w io.Writer) {
 
 Usage:
   patrimonio [serve] [flags]   serve the API and the web app (the default)
-  patrimonio admin grant|revoke <email> [flags]
-                               grant or revoke the app admin role
+  patrimonio admin grant|revoke|enable <email> [flags]
+                               grant or revoke the app admin role, or enable
+                               an account an admin disabled
   patrimonio version           print the version
   patrimonio help              show this help
 

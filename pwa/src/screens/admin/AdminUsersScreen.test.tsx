@@ -185,11 +185,33 @@ describe("managing users", { timeout: 20_000 }, () => {
     await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Desactivar cuenta" })));
     const dialog = await screen.findByRole("alertdialog", { name: "¿Desactivar bea@example.com?" });
     expect(server.state.calls).not.toContain("POST /admin/users/b/action"); // nothing before the confirmation
+    // Bea's subscription is past_due: Stripe keeps charging her, and the dialog says so (audit finding 4).
+    expect(within(dialog).getByTestId("admin-user-confirm-billing").textContent).toBe(
+      "Atención: su suscripción sigue cobrándose (estado: Caducada). Desactivar la cuenta no la cancela en Stripe, y esta persona ya no podrá entrar para cancelarla: cancélala o pausa el cobro en el panel de Stripe.",
+    );
     fireEvent.click(within(dialog).getByRole("button", { name: "Desactivar cuenta" }));
     expect(await screen.findByText("La cuenta de bea@example.com está desactivada; sus sesiones han terminado.")).toBeTruthy();
     expect(server.state.bodies[server.state.calls.indexOf("POST /admin/users/b/action")]).toEqual({ action: "disable" });
     await waitFor(() => expect(within(row("bea@example.com")).getByTestId("admin-user-status").textContent).toBe("Desactivada"));
     expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
+  test.each([
+    ["active", true],
+    ["trialing", true],
+    ["canceled", false],
+    ["incomplete", false],
+    [null, false],
+  ] as const)("the confirmation warns about billing only while a subscription still charges: %s", async (status, warns) => {
+    const server = managedServer();
+    server.state.adminUsers[0] = { ...server.state.adminUsers[0]!, subscriptionStatus: status };
+    await renderApp("/admin/users", "en", server);
+    await waitFor(() => expect(range()).toBe("1–3 of 3"));
+    const menu = await openActions("bea@example.com");
+    await act(async () => fireEvent.click(within(menu).getByRole("menuitem", { name: "Disable account" })));
+    const dialog = await screen.findByRole("alertdialog", { name: "Disable bea@example.com?" });
+    const warning = within(dialog).queryByTestId("admin-user-confirm-billing");
+    expect(warning?.textContent.includes("Stripe Dashboard") ?? false).toBe(warns);
   });
 
   test("enables a disabled account after confirming it", async () => {
@@ -228,6 +250,8 @@ describe("managing users", { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
     const carl = await openActions("carl@example.com");
     expect(within(carl).getByRole("menuitem", { name: "Admin by server setting (cannot be removed here)" }).getAttribute("aria-disabled")).toBe("true");
+    // Nor disabled (the server refuses it with 409 too).
+    expect(within(carl).getByRole("menuitem", { name: "Disable account" }).getAttribute("aria-disabled")).toBe("true");
   });
 
   test("lists the latest changes admins made to users", async () => {

@@ -226,7 +226,7 @@ function UserRow({ user, self, onAction }: { user: AdminUser; self: boolean; onA
               {t("admin.users.enable")}
             </MenuItem>
           ) : (
-            <MenuItem icon={<UserX size={16} />} danger disabled={self} onSelect={() => onAction("disable")}>
+            <MenuItem icon={<UserX size={16} />} danger disabled={self || user.adminByConfig} onSelect={() => onAction("disable")}>
               {t("admin.users.disable")}
             </MenuItem>
           )}
@@ -252,11 +252,18 @@ const CONFIRM = {
   revoke_admin: { title: "admin.users.confirm.revokeTitle", text: "admin.users.confirm.revokeText", button: "admin.users.revokeAdmin", done: "admin.users.done.revoke_admin", tone: "danger" },
 } as const satisfies Record<AdminUserAction, { title: string; text: string; button: string; done: string; tone: "danger" | "default" }>;
 
+/** The subscription statuses Stripe still charges (or retries): disabling warns about them. */
+const BILLING_STATUSES = new Set(["active", "trialing", "past_due"]);
+
 /** Confirms one action on one user; closes when it is done (a toast says so). */
 function ConfirmUserAction({ user, action, onClose }: { user: AdminUser; action: AdminUserAction; onClose: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
+  const subscriptionLabel = useSubscriptionLabel();
   const texts = CONFIRM[action];
+  // Disabling does not stop Stripe: a subscription still billing keeps charging, and its owner can
+  // no longer sign in to cancel it (README, admin area). Said plainly before the admin confirms.
+  const stillBilling = action === "disable" && BILLING_STATUSES.has(user.subscriptionStatus ?? "");
   const mutation = useAdminUserActionMutation({
     onSuccess: () => {
       notify("success", t(texts.done, { email: user.email }));
@@ -268,7 +275,18 @@ function ConfirmUserAction({ user, action, onClose }: { user: AdminUser; action:
       open
       onOpenChange={(open) => !open && !mutation.isPending && onClose()}
       title={t(texts.title, { email: user.email })}
-      description={t(texts.text)}
+      description={
+        stillBilling ? (
+          <>
+            {t(texts.text)}{" "}
+            <strong data-testid="admin-user-confirm-billing">
+              {t("admin.users.confirm.disableBilling", { status: subscriptionLabel(user.subscriptionStatus) })}
+            </strong>
+          </>
+        ) : (
+          t(texts.text)
+        )
+      }
       confirmLabel={t(texts.button)}
       confirmLoadingLabel={t("admin.users.saving")}
       tone={texts.tone}

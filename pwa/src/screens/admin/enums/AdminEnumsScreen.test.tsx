@@ -1,7 +1,7 @@
 // The enumerations screen through the real app (router, queries, kit), against the fake /api/v1
 // with a small in-memory enumeration store that filters like the server (type, parentId, levels).
 import type { Enumeration } from "@patrimonio/shared-schema";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { createFakeServer, fakeMe, json, type FakeRoute } from "../../../test/fakeServer";
 import { renderApp } from "../../../test/renderApp";
@@ -24,7 +24,7 @@ function enumStore() {
     values.filter((v) => v.parentId === id).flatMap((v) => [v, ...descendants(v.id)]);
   const route: FakeRoute = (method, path, body, _state, { url }) => {
     if (method === "GET" && path === "/enums/types") {
-      const types = ["country", "state"].map((type) => {
+      const types = ["country", "state", "city"].map((type) => {
         const of = values.filter((v) => v.type === type);
         return { type, count: of.length, active: of.length, levels: [...new Set(of.map((v) => v.level))].sort() };
       });
@@ -55,6 +55,14 @@ function enumStore() {
       values.push(made);
       audit.unshift({ id: audit.length + 1, enumId: made.id, action: "create", actorEmail: "root@example.com", at: "2030-05-01T09:00:00Z", before: null, after: made });
       return json(201, made);
+    }
+    const put = /^\/admin\/enums\/(\d+)$/.exec(path);
+    if (method === "PUT" && put) {
+      const v = values.find((x) => x.id === Number(put[1]))!;
+      const b = body as { code: string; labels: { es: string; en: string } };
+      if (b.code !== v.code) return json(409, { error: { code: "conflict", message: "The code cannot be changed." } });
+      v.labels = b.labels;
+      return json(200, v);
     }
     if (method === "POST" && path === "/admin/enums/reorder") {
       const b = body as { ids: number[] };
@@ -90,7 +98,7 @@ function rowNames(): string[] {
     .map((r) => within(r).getAllByRole("cell")[0]?.textContent ?? "");
 }
 
-describe("the enumerations screen", () => {
+describe("the enumerations screen", { timeout: 20_000 }, () => {
   test("browses a type and drills into children with a breadcrumb, keeping the view in the URL", async () => {
     const store = enumStore();
     const server = createFakeServer({ me: fakeMe({ user: { isAdmin: true } }), routes: [store.route] });
@@ -167,4 +175,70 @@ describe("the enumerations screen", () => {
     // The audit log shows who did it.
     await waitFor(() => expect(screen.getByTestId("enum-audit").textContent).toContain("root@example.com creó «Cataluña/Catalunya»"));
   });
+
+  test("reaches the cities of a country or a subdivision and adds one there (audit finding 10)", async () => {
+    const store = enumStore();
+    const server = createFakeServer({ me: fakeMe({ user: { isAdmin: true } }), routes: [store.route] });
+    const { router } = await renderApp("/admin/enums?type=country", "es", server);
+    await waitFor(() => expect(rowNames()).toEqual(["España", "Francia"]));
+
+    // A country's row menu opens its cities.
+    await openRowActions("España");
+    await act(async () => fireEvent.click(screen.getByRole("menuitem", { name: "Ver ciudades" })));
+    await waitFor(() => expect(router.state.location.search).toEqual({ type: "city", parentId: 3724 }));
+
+    // Drill into a province, then switch from its subdivisions to its cities.
+    await act(async () => router.navigate({ to: "/admin/enums", search: { type: "state", parentId: 10100 } }));
+    await waitFor(() => expect(rowNames()).toEqual(["Madrid"]));
+    fireEvent.click(screen.getByRole("link", { name: "Madrid" }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ type: "state", parentId: 10101 }));
+    const kinds = screen.getByRole("group", { name: "Qué mostrar" });
+    fireEvent.click(within(kinds).getByRole("button", { name: "Ciudades" }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ type: "city", parentId: 10101 }));
+    expect(within(kinds).getByRole("button", { name: "Ciudades" }).getAttribute("aria-pressed")).toBe("true");
+
+    const create = screen.getByRole("button", { name: "Nuevo valor" });
+    expect(create.hasAttribute("disabled")).toBe(false);
+    fireEvent.click(create);
+    const dialog = await screen.findByRole("dialog");
+    fireEvent.change(within(dialog).getByLabelText(/Nombre en español/), { target: { value: "Alcalá de Henares" } });
+    fireEvent.change(within(dialog).getByLabelText(/Nombre en inglés/), { target: { value: "Alcalá de Henares" } });
+    fireEvent.change(within(dialog).getByLabelText(/Código/), { target: { value: "ES-M-alcala" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Guardar" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    const posted = server.state.bodies[server.state.calls.lastIndexOf("POST /admin/enums")];
+    expect(posted).toEqual({ type: "city", code: "ES-M-alcala", parentId: 10101, labels: { es: "Alcalá de Henares", en: "Alcalá de Henares" } });
+    await waitFor(() => expect(rowNames()).toEqual(["Alcalá de Henares"]));
+  });
+
+  test("the edit dialog is titled in the reader's language and shows the code read-only (audit findings 5, 14)", async () => {
+    const store = enumStore();
+    const server = createFakeServer({ me: fakeMe({ user: { isAdmin: true } }), routes: [store.route] });
+    await renderApp("/admin/enums?type=state&parentId=3724", "en", server);
+    await waitFor(() => expect(rowNames()).toEqual(["Community of Madrid", "Andalusia"]));
+
+    await openRowActions("Community of Madrid");
+    await act(async () => fireEvent.click(screen.getByRole("menuitem", { name: "Edit" })));
+    const dialog = await screen.findByRole("dialog", { name: "Edit “Community of Madrid”" });
+    const code = within(dialog).getByLabelText(/Code/) as HTMLInputElement;
+    expect(code.readOnly).toBe(true);
+    expect(code.value).toBe("ES-MD");
+    expect(within(dialog).getByText(/cannot be changed once created/)).toBeTruthy();
+
+    fireEvent.change(within(dialog).getByLabelText(/English name/), { target: { value: "Madrid Region" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    const put = server.state.bodies[server.state.calls.lastIndexOf("PUT /admin/enums/10100")];
+    expect(put).toEqual({ code: "ES-MD", labels: { es: "Madrid, Comunidad de", en: "Madrid Region" } });
+  });
 });
+
+/** Opens the row menu of the value with that label. */
+async function openRowActions(label: string) {
+  const rowEl = screen.getAllByRole("row").find((r) => within(r).queryAllByRole("cell")[0]?.textContent === label)!;
+  const button = within(rowEl).getByRole("button");
+  await act(async () => {
+    fireEvent.pointerDown(button, { button: 0, pointerType: "mouse" });
+  });
+  return screen.findByRole("menu");
+}

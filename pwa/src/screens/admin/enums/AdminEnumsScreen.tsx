@@ -1,6 +1,7 @@
 // /admin/enums: the enumerations. Pick a type, browse its values, drill into children (country →
-// subdivisions → …) with a breadcrumb, filter by level, search, create and edit values with both
-// labels, deactivate and activate them, and move them up or down (reorder). The URL's search params
+// subdivisions → …, and the cities of a country or subdivision, where cities are added) with a
+// breadcrumb, filter by level, search, create and edit values with both labels, deactivate and
+// activate them, and move them up or down (reorder). The URL's search params
 // type, parentId and levels hold the view, so a link or a reload restores it. The server checks
 // every change (admins only) and writes it to the audit log, whose latest entries are shown below.
 import type { Enumeration } from "@patrimonio/shared-schema";
@@ -35,8 +36,12 @@ export interface EnumsView {
   levels: string[];
 }
 
-/** The type of a value's children, when it can have some (server/enums.ParentTypes). */
+/** The type of a value's children, when it can have some (server/enums.ParentTypes): the one the
+ * label opens. Countries and subdivisions also hold cities (CITY_PARENTS), opened from the row's
+ * menu or the switch above the table. */
 export const CHILD_TYPE: Record<string, string> = { country: "state", state: "state", asset_class: "asset_category" };
+/** The types a city may hang under (server/enums.ParentTypes[city]). */
+const CITY_PARENTS = new Set(["country", "state"]);
 /** Types whose values hang under a parent (a view of them without one lists them all). */
 const HAS_PARENT = new Set(["state", "city", "asset_category"]);
 
@@ -192,6 +197,26 @@ export function EnumsBrowser({ view, onViewChange }: { view: EnumsView; onViewCh
         </nav>
       )}
 
+      {view.parentId && (view.type === "state" || view.type === "city") ? (
+        // Under a country or a subdivision: its subdivisions or its cities (where cities are added).
+        <div role="group" aria-label={t("enums.childKinds")} className={styles.kinds}>
+          {(["state", "city"] as const).map((type) => (
+            <Button
+              key={type}
+              size="sm"
+              variant={view.type === type ? "secondary" : "ghost"}
+              aria-pressed={view.type === type}
+              onClick={() => {
+                setQuery("");
+                onViewChange({ type, parentId: view.parentId, levels: [] });
+              }}
+            >
+              {typeName(type)}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+
       {levelChoices.length > 1 && (
         <fieldset className={styles.levels}>
           <legend>{t("enums.levelsLegend")}</legend>
@@ -239,6 +264,11 @@ export function EnumsBrowser({ view, onViewChange }: { view: EnumsView; onViewCh
                 {CHILD_TYPE[v.type] && (
                   <MenuItem icon={<ChevronRight size={16} />} onSelect={() => onViewChange({ type: CHILD_TYPE[v.type], parentId: v.id, levels: [] })}>
                     {t("enums.children")}
+                  </MenuItem>
+                )}
+                {CITY_PARENTS.has(v.type) && (
+                  <MenuItem icon={<ChevronRight size={16} />} onSelect={() => onViewChange({ type: "city", parentId: v.id, levels: [] })}>
+                    {t("enums.cities")}
                   </MenuItem>
                 )}
                 {canMove && (

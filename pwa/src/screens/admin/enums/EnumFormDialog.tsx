@@ -1,6 +1,7 @@
 // Create or edit one enumeration value: its code and both labels (the shared schema's
 // enumUpdateRequest, which the server validates too). A new value gets the type and parent of the
-// view it is created in.
+// view it is created in. The code is fixed once the value exists (records keep it; the server
+// refuses a change with 409), so editing shows it read-only.
 import { enumUpdateRequestSchema, type Enumeration } from "@patrimonio/shared-schema";
 import { useTranslation } from "react-i18next";
 import { useCreateEnum, useUpdateEnum } from "../../../api/enums";
@@ -20,7 +21,7 @@ interface EnumFormDialogProps {
 }
 
 export function EnumFormDialog({ value, type, parentId, onClose }: EnumFormDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const create = useCreateEnum();
   const update = useUpdateEnum();
   const form = useSchemaForm(enumUpdateRequestSchema, {
@@ -41,7 +42,7 @@ export function EnumFormDialog({ value, type, parentId, onClose }: EnumFormDialo
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title={value ? t("enums.form.editTitle", { label: value.labels.es }) : t("enums.form.createTitle", { type: t(`enums.types.${type}`, { defaultValue: type }) })}
+      title={value ? t("enums.form.editTitle", { label: i18n.language.startsWith("en") ? value.labels.en : value.labels.es }) : t("enums.form.createTitle", { type: t(`enums.types.${type}`, { defaultValue: type }) })}
       description={t("enums.form.description")}
       data-testid="enum-form"
       footer={
@@ -62,8 +63,8 @@ export function EnumFormDialog({ value, type, parentId, onClose }: EnumFormDialo
         <Field label={t("enums.fields.labelEn")} error={form.errorText("labels.en")} required>
           <TextInput autoComplete="off" {...form.register("labels.en")} />
         </Field>
-        <Field label={t("enums.fields.code")} hint={t("enums.form.codeHint")} error={form.errorText("code")} required>
-          <TextInput autoComplete="off" spellCheck={false} {...form.register("code")} />
+        <Field label={t("enums.fields.code")} hint={value ? t("enums.form.codeFixed") : t("enums.form.codeHint")} error={form.errorText("code")} required={!value}>
+          <TextInput autoComplete="off" spellCheck={false} readOnly={Boolean(value)} {...form.register("code")} />
         </Field>
         <FormError form={form} />
       </form>
