@@ -78,8 +78,13 @@ export interface SyncClientOptions {
   /** App-level ping interval (ms); a socket silent for twice as long is closed. 0 disables. */
   pingIntervalMs?: number;
   /** A fatal server error (unauthorized: the session ended; protocol_version/schema_version: the
-   * app must be updated). The client stops reconnecting until started again. */
+   * app must be updated). The client stops reconnecting and leaves the election (another tab may
+   * lead) until started again. */
   onFatal?: (code: string, message: string) => void;
+  /** The server says the user may not read a workspace of `workspaces()` (no longer a member, or
+   * the workspace deleted): its data was dropped and it is left out of the hellos of this client;
+   * the app should fetch its list of workspaces again. */
+  onAccessDenied?: (workspaceId: string) => void;
   /** Language of the server's messages (rejection issues, errors). */
   language?: "es" | "en";
   /** Diagnostics. */
@@ -104,6 +109,18 @@ function lastIdOf(p: Prepared): number {
 function isPage(msg: Incoming): msg is Extract<Incoming, { type: "changes" | "snapshot" }> {
   return msg.type === "changes" || msg.type === "snapshot";
 }
+/** A connection up this long (ms) resets the reconnect backoff even if it did nothing useful
+ * (longer than the answer watchdog, so a push left unanswered still backs off). */
+const STABLE_CONNECTION_MS = 120_000;
+
+/** The link row's error for a failure on this device (storage full, or anything else that failed
+ * applying what the server sent or reading what to push): it stays until the sync makes progress
+ * again, and every tab shows it. */
+function localErrorCode(err: unknown): string {
+  const names = [err, (err as { inner?: unknown } | null)?.inner].map((e) => (e as { name?: unknown } | null)?.name);
+  return names.includes("QuotaExceededError") ? "storage_full" : "local_error";
+}
+
 /** Server error codes after which reconnecting cannot help. */
 const FATAL = new Set(["unauthorized", "forbidden", "protocol_version", "schema_version", "replaced"]);
 /** Close codes after which reconnecting cannot help (sync/PROTOCOL.md). */
@@ -167,7 +184,14 @@ export class SyncClient {
   #signal: AbortSignal | undefined;
   #socket: SocketLike | undefined;
   #welcome: Welcome | undefined;
+  /** Reconnect attempts since the sync last made progress (see #progress). */
   #attempt = 0;
+  /** When the current connection got its welcome (#now), for STABLE_CONNECTION_MS. */
+  #welcomedAt: number | undefined;
+  /** The last local failure (localErrorCode), cleared by progress: the link row shows it. */
+  #localError: string | undefined;
+  /** Workspaces the server denied (accessDenied): left out of this client's hellos. */
+  #denied = new Set<string>();
   #retryTimer: unknown;
   #pingTimer: unknown;
   #lastHeard = 0;
@@ -271,8 +295,11 @@ export class SyncClient {
   async #lead(signal: AbortSignal): Promise<void> {
     this.#signal = signal;
     this.#emit({ type: "leader" });
+    // The stored row is what every tab shows (a previous session's leader may have ended without
+    // writing "offline": a closed tab runs no cleanup): start from it, so the first state written
+    // replaces it, even an "offline" that looks like nothing changed.
     const stored = (await this.#db.meta.get("link").catch(() => undefined)) as LinkMeta | undefined;
-    this.#link = { state: "offline", busy: false, lastSyncedAt: stored?.lastSyncedAt };
+    this.#link = { state: stored?.state ?? "offline", busy: stored?.busy ?? false, error: stored?.error, lastSyncedAt: stored?.lastSyncedAt };
     this.#unsubscribeNetwork = this.#network.subscribe((online) => this.#onNetwork(online));
     // Commands of any tab add to the outbox: Dexie signals every committed write (other tabs'
     // through its BroadcastChannel), so the leader pushes them at once.
@@ -362,11 +389,10 @@ export class SyncClient {
     let workspaces: string[];
     let stored: Map<string, CursorMeta>;
     try {
-      workspaces = (await this.#opts.workspaces()).slice(0, LIMITS.maxWorkspaces);
+      workspaces = (await this.#opts.workspaces()).filter((w) => !this.#denied.has(w)).slice(0, LIMITS.maxWorkspaces);
       stored = new Map((await readCursors(this.#db)).map((c) => [c.workspaceId, c] as const));
     } catch (err) {
-      this.#emit({ type: "error", detail: err });
-      this.#drop(socket, 4001, "client error");
+      this.#localFailure(socket, err);
       return;
     }
     this.#synced = workspaces;
@@ -400,6 +426,10 @@ export class SyncClient {
 
   #scheduleRetry(): void {
     if (!this.#active()) return;
+    // A connection that stayed up for a while starts the schedule again; a welcome alone does
+    // not (a failure after every welcome would otherwise retry at the base delay for ever).
+    if (this.#welcomedAt !== undefined && this.#now() - this.#welcomedAt >= STABLE_CONNECTION_MS) this.#attempt = 0;
+    this.#welcomedAt = undefined;
     const delay = backoffDelay(this.#attempt, this.#opts.backoff);
     this.#attempt++;
     this.#emit({ type: "retry", detail: { delay, attempt: this.#attempt } });
@@ -589,7 +619,7 @@ export class SyncClient {
             case "ack": {
               const acks: Ack[] = [...msg.acks];
               for (let next = more("ack"); next; next = more("ack")) acks.push(...next.acks);
-              await applyAcks(this.#dev, acks, this.#sent);
+              if ((await applyAcks(this.#dev, acks, this.#sent)) > 0) this.#progress();
               this.#answered(acks.map((a) => a.mutationId));
               for (const a of acks) this.#sent.delete(a.mutationId);
               break;
@@ -597,7 +627,7 @@ export class SyncClient {
             case "reject": {
               const rejects: Reject[] = [msg];
               for (let next = more("reject"); next; next = more("reject")) rejects.push(next);
-              await applyRejects(this.#dev, rejects);
+              if ((await applyRejects(this.#dev, rejects)) > 0) this.#progress();
               this.#answered(rejects.map((r) => r.mutationId));
               for (const r of rejects) this.#sent.delete(r.mutationId);
               break;
@@ -614,7 +644,12 @@ export class SyncClient {
             case "accessDenied":
               this.#pulls.delete(msg.workspaceId);
               this.#prepared = [];
+              // Out of the hellos and of what idle waits for: the list of workspaces comes from
+              // the app, which is told to fetch it again.
+              this.#denied.add(msg.workspaceId);
+              this.#synced = this.#synced.filter((w) => w !== msg.workspaceId);
               await forgetWorkspace(this.#dev, msg.workspaceId);
+              this.#opts.onAccessDenied?.(msg.workspaceId);
               break;
             case "error":
               this.#onError(msg.code, msg.message);
@@ -631,8 +666,7 @@ export class SyncClient {
         } catch (err) {
           // A local failure (e.g. storage) must not leave the connection half-applied: drop it; the
           // reconnect replays from the stored cursor and outbox.
-          this.#emit({ type: "error", detail: err });
-          this.#drop(socket, 4001, "client error");
+          this.#localFailure(socket, err);
         }
       }
     } finally {
@@ -647,7 +681,7 @@ export class SyncClient {
     });
     if (socket !== this.#socket) return;
     this.#welcome = msg;
-    this.#attempt = 0;
+    this.#welcomedAt = this.#now();
     this.#tokens = Math.max(1, Math.floor((msg.limits.maxMessagesPerSecond ?? 100) / 2));
     this.#tokensAt = this.#now();
     this.#emit({ type: "welcome", detail: msg });
@@ -667,7 +701,8 @@ export class SyncClient {
     this.#pullNext(socket, entry);
     // This page no longer waits: the budget may let the newest one's successor be asked for.
     this.#pullAhead(socket);
-    await applyPage(this.#dev, page);
+    const result = await applyPage(this.#dev, page);
+    if (result.applied > 0 || result.snapshotDone) this.#progress();
     if (!page.hasMore) this.#pulls.delete(page.workspaceId);
     this.#emit({ type: "page", detail: { workspaceId: page.workspaceId, cursor: page.cursor, snapshot: page.snapshot, hasMore: page.hasMore } });
   }
@@ -703,12 +738,31 @@ export class SyncClient {
     // Anything else: the server closes the socket; the reconnect starts over.
   }
 
-  /** Stops reconnecting until start() is called again (the session ended, the app is too old...). */
+  /** Stops reconnecting until start() is called again (the session ended, the app is too old...),
+   * and leaves the election: another tab (an updated one, say) may lead; this one does not queue
+   * again, so tabs that all get the error try once each. */
   #stopFatal(code: string, message: string): void {
     this.#fatal = code;
     this.#timers.clearTimeout(this.#retryTimer);
     void this.#writeLink({ state: "offline", busy: false, error: code });
     this.#opts.onFatal?.(code, message);
+    void this.stop();
+  }
+
+  /** The sync moved on (a page brought changes or ended a snapshot, an answer settled outbox
+   * entries): the reconnect backoff starts again and a local failure is over. */
+  #progress(): void {
+    this.#attempt = 0;
+    this.#localError = undefined;
+  }
+
+  /** Something failed on this device (storage, a page that cannot be applied): recorded for the
+   * status, and the connection is dropped; the reconnect replays from the stored cursor and outbox
+   * on the backoff schedule. */
+  #localFailure(socket: SocketLike, err: unknown): void {
+    this.#emit({ type: "error", detail: err });
+    this.#localError = localErrorCode(err);
+    this.#drop(socket, 4001, "client error");
   }
 
   /** Closes a connection from this side and reconnects after the backoff delay. */
@@ -797,8 +851,8 @@ export class SyncClient {
     } catch (err) {
       // A local failure (storage, or a database closed for good, which stops the client): drop the
       // connection; a reconnect, if any, pushes the outbox again from its start.
-      this.#emit({ type: "error", detail: err });
-      if (this.#socket) this.#drop(this.#socket, 4001, "client error");
+      if (this.#socket) this.#localFailure(this.#socket, err);
+      else this.#emit({ type: "error", detail: err });
     }
   }
 
@@ -891,15 +945,19 @@ export class SyncClient {
     const socket = this.#socket;
     const idle = await this.#isIdle(fromDrain);
     if (socket !== this.#socket || !this.connected) return;
+    // Nothing left to do: whatever failed before is over.
+    if (idle) this.#progress();
     if (idle) await this.#writeLink({ state: "online", busy: false, lastSyncedAt: this.#now() });
     else await this.#writeLink({ state: "online", busy: true });
     this.#wakeIdle();
   }
 
-  /** Records the link state for every tab (writes are queued so they land in order). */
+  /** Records the link state for every tab (writes are queued so they land in order). The error is
+   * the fatal one this client stopped on, else the last local failure, unless one is given. */
   #writeLink(next: Omit<LinkMeta, "key" | "at" | "lastSyncedAt"> & { lastSyncedAt?: number }): Promise<void> {
     const prev = this.#link;
-    const merged = { state: next.state, busy: next.busy, error: next.error, lastSyncedAt: next.lastSyncedAt ?? prev.lastSyncedAt };
+    const error = next.error ?? this.#fatal ?? this.#localError;
+    const merged = { state: next.state, busy: next.busy, error, lastSyncedAt: next.lastSyncedAt ?? prev.lastSyncedAt };
     const same =
       prev.state === merged.state && prev.busy === merged.busy && prev.error === merged.error && prev.lastSyncedAt === merged.lastSyncedAt;
     if (same) return this.#linkWrites;

@@ -95,7 +95,7 @@ describe("reconnect backoff", () => {
     expect(Array.from({ length: 10 }, (_, i) => backoffDelay(i, { random: other }))).not.toEqual(delays);
   });
 
-  test("failed connections are retried on the backoff schedule, which a welcome resets", async () => {
+  test("failed connections are retried on the backoff schedule, which progress (here a snapshot applied) resets", async () => {
     const d = await openDevice();
     const h = harness(d.db, { backoff: { random: seededRandom(9) } });
     h.client.start();
@@ -108,8 +108,9 @@ describe("reconnect backoff", () => {
     const expected = seededRandom(9);
     expect(h.timers.delays).toEqual(Array.from({ length: 6 }, (_, i) => backoffDelay(i, { random: expected })));
 
-    // A connection that gets its welcome starts the schedule again.
+    // A connection that makes progress (its first snapshot applied) starts the schedule again.
     await connect(h);
+    await h.client.idle();
     h.last().drop();
     await until(() => h.timers.pending.size === 1);
     const [next] = [...h.timers.pending.values()];

@@ -9,6 +9,7 @@ import { AppToaster } from "../toast/toast";
 import { KEPT_STORAGE_KEYS } from "../auth/wipe";
 import { OFFLINE_READY_KEY } from "./offlineReady";
 import { UpdatePrompt } from "./UpdatePrompt";
+import { requireAppUpdate, resetAppUpdateRequired } from "./updateRequired";
 
 function renderPrompt(language: Language) {
   return render(
@@ -23,6 +24,7 @@ function renderPrompt(language: Language) {
 
 afterEach(() => {
   fakeServiceWorker.reset();
+  resetAppUpdateRequired();
   act(() => {
     toast.dismiss();
   });
@@ -38,6 +40,25 @@ describe("UpdatePrompt", () => {
     expect(await screen.findByText(message)).toBeTruthy();
     expect(fakeServiceWorker.updateRequests).toEqual([]);
     fireEvent.click(screen.getByRole("button", { name: action }));
+    expect(fakeServiceWorker.updateRequests).toEqual([true]);
+  });
+
+  test.each([
+    ["es", "Hay una versión nueva de la app: recarga para seguir sincronizando", "Recargar"],
+    ["en", "A new version of the app is out: reload to keep syncing", "Reload"],
+  ] as const)("in %s, the sync server refusing this version brings a toast that asks for a reload", async (language, message, action) => {
+    renderPrompt(language);
+    act(() => requireAppUpdate());
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByRole("button", { name: action })).toBeTruthy();
+  });
+
+  test("the sync server refusing this version while a new worker waits: the usual toast, reloading into it", async () => {
+    fakeServiceWorker.needRefresh = true;
+    renderPrompt("en");
+    act(() => requireAppUpdate());
+    expect(await screen.findByText("A new version is available")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Reload" }));
     expect(fakeServiceWorker.updateRequests).toEqual([true]);
   });
 

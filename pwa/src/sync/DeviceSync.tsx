@@ -9,7 +9,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { queryKeys } from "../api/queries";
 import { useLanguage } from "../i18n/useLanguage";
-import { deviceSyncSupported, DeviceSyncActive, loadedSyncEngine, loadSyncEngine, whenIdle, type SyncEngine } from "./engineContext";
+import { requireAppUpdate } from "../pwa/updateRequired";
+import type { OpenDeviceDb } from "./engine";
+import { deviceSyncSupported, DeviceSyncActive, DeviceSyncOpenFailed, loadedSyncEngine, loadSyncEngine, whenIdle, type SyncEngine } from "./engineContext";
 
 export { deviceDbName, syncUrl } from "./names";
 
@@ -20,13 +22,17 @@ interface DeviceSyncProps {
   children?: ReactNode;
   /** Tests inject the socket and lock manager. */
   clientOptions?: Partial<SyncClientOptions>;
+  /** Tests inject an open of the device database that fails. */
+  open?: OpenDeviceDb;
 }
 
 /** Provides the device database to everything inside and keeps it in sync while signed in. */
-export function DeviceSync({ user, workspaceIds, children, clientOptions }: DeviceSyncProps) {
+export function DeviceSync({ user, workspaceIds, children, clientOptions, open }: DeviceSyncProps) {
   const active = user !== undefined && deviceSyncSupported();
   const [engine, setEngine] = useState<SyncEngine | null>(loadedSyncEngine);
   const [opened, setOpened] = useState<{ userId: string; db: ClientDb } | null>(null);
+  const [openFailed, setOpenFailed] = useState<{ retry: () => void } | null>(null);
+  const onOpenFailed = useCallback((retry: (() => void) | null) => setOpenFailed(retry === null ? null : { retry }), []);
   const queryClient = useQueryClient();
   const { language } = useLanguage();
   const workspaces = [...workspaceIds].sort().join(",");
@@ -51,21 +57,30 @@ export function DeviceSync({ user, workspaceIds, children, clientOptions }: Devi
 
   // The session ended: let the session guard take the user to sign-in.
   const onUnauthorized = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.me }), [queryClient]);
+  // A workspace was denied (the user was removed from it): /me again, whose new list of workspaces
+  // restarts the sync without it.
+  const onAccessDenied = onUnauthorized;
 
   const db = active && opened !== null && opened.userId === user.id ? opened.db : null;
   return (
     <DeviceSyncActive.Provider value={active}>
-      {active && engine !== null && (
-        <engine.DeviceEngine
-          userId={user.id}
-          workspaces={workspaces}
-          language={language}
-          onOpened={setOpened}
-          onUnauthorized={onUnauthorized}
-          clientOptions={clientOptions}
-        />
-      )}
-      <ClientDbProvider db={db}>{children}</ClientDbProvider>
+      <DeviceSyncOpenFailed.Provider value={active ? (openFailed?.retry ?? null) : null}>
+        {active && engine !== null && (
+          <engine.DeviceEngine
+            userId={user.id}
+            workspaces={workspaces}
+            language={language}
+            onOpened={setOpened}
+            onOpenFailed={onOpenFailed}
+            onUnauthorized={onUnauthorized}
+            onUpdateRequired={requireAppUpdate}
+            onAccessDenied={onAccessDenied}
+            clientOptions={clientOptions}
+            open={open}
+          />
+        )}
+        <ClientDbProvider db={db}>{children}</ClientDbProvider>
+      </DeviceSyncOpenFailed.Provider>
     </DeviceSyncActive.Provider>
   );
 }

@@ -1,13 +1,13 @@
 // Live queries need a global IndexedDB (Dexie reads it when it loads): before anything imports Dexie.
 import "fake-indexeddb/auto";
 import { ClientDb, ClientDbProvider, type SyncStatus as Status } from "@patrimonio/clientdb";
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { I18nextProvider } from "react-i18next";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { createI18n, type Language } from "../i18n/i18n";
 import { syncUrl } from "./DeviceSync";
-import { loadSyncEngine } from "./engineContext";
+import { DeviceSyncActive, DeviceSyncOpenFailed, loadSyncEngine } from "./engineContext";
 import { SyncStatus, SyncStatusView } from "./SyncStatus";
 
 const NOW = Date.UTC(2025, 2, 1, 10, 30);
@@ -40,6 +40,10 @@ describe("the sync indicator", () => {
     ["en" as const, { ...base, state: "offline" as const, pending: 2, lastSyncedAt: null }, "OfflineNot synced yet2 changes to send"],
     ["es" as const, { ...base, state: "offline" as const, error: "unauthorized" }, "Sesión terminada: inicia sesión para sincronizar"],
     ["en" as const, { ...base, state: "offline" as const, error: "schema_version" }, "Update the app to keep syncing"],
+    ["es" as const, { ...base, state: "offline" as const, error: "storage_full" }, "Almacenamiento del dispositivo lleno: libera espacio para sincronizar"],
+    ["en" as const, { ...base, state: "syncing" as const, error: "storage_full" }, "Device storage is full: free up space to sync"],
+    ["es" as const, { ...base, state: "offline" as const, error: "local_error" }, "Error al guardar la sincronización en este dispositivo; reintentando"],
+    ["en" as const, { ...base, state: "offline" as const, error: "local_error" }, "Sync could not be saved on this device; retrying"],
   ])("in %s shows %j as %s", (language, status, text) => {
     show(status, language);
     expect(screen.getByRole("status").textContent).toBe(text);
@@ -68,6 +72,28 @@ describe("the sync indicator", () => {
     });
     await screen.findByText("1 change to send");
     db.close();
+  });
+
+  test.each([
+    ["es" as const, "No se puede abrir el almacenamiento de este dispositivo", "Reintentar"],
+    ["en" as const, "This device's storage cannot be opened", "Retry"],
+  ])("in %s, a device database that cannot be opened says so, with a retry", (language, text, action) => {
+    const retry = vi.fn();
+    render(
+      <I18nextProvider i18n={createI18n({ lng: language })}>
+        <DeviceSyncActive.Provider value={true}>
+          <DeviceSyncOpenFailed.Provider value={retry}>
+            <ClientDbProvider db={null}>
+              <SyncStatus />
+            </ClientDbProvider>
+          </DeviceSyncOpenFailed.Provider>
+        </DeviceSyncActive.Provider>
+      </I18nextProvider>,
+    );
+    expect(screen.getByRole("status").textContent).toBe(text + action);
+    expect(screen.getByRole("status").dataset.state).toBe("failed");
+    fireEvent.click(screen.getByRole("button", { name: action }));
+    expect(retry).toHaveBeenCalledTimes(1);
   });
 
   test("renders nothing without a device database (signed out)", () => {

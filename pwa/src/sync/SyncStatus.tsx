@@ -5,18 +5,25 @@
 // "starting" state. This module does not load Dexie; the live indicator is in engine.tsx.
 import type { SyncStatus as Status } from "@patrimonio/clientdb";
 import { useClientDb } from "@patrimonio/clientdb/context";
-import { Cloud, CloudCheck, CloudOff, CloudSync, GitMerge, TriangleAlert } from "lucide-react";
+import { Cloud, CloudAlert, CloudCheck, CloudOff, CloudSync, GitMerge, TriangleAlert } from "lucide-react";
 import { Suspense, use, useContext } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../i18n/useFormatters";
-import { DeviceSyncActive, loadedSyncEngine, loadSyncEngine } from "./engineContext";
+import { DeviceSyncActive, DeviceSyncOpenFailed, loadedSyncEngine, loadSyncEngine } from "./engineContext";
 import styles from "./SyncStatus.module.css";
 
 const ICONS = { synced: CloudCheck, syncing: CloudSync, offline: CloudOff } as const;
 
-/** Error codes that stop syncing, and the key of their explanation. */
-function errorKey(code: string): "sync.error.unauthorized" | "sync.error.version" | "sync.error.replaced" | "sync.error.forbidden" | "sync.error.other" {
+/** Error codes that stop syncing (or, storage_full and local_error, failures on this device that
+ * it retries), and the key of their explanation. */
+function errorKey(
+  code: string,
+): "sync.error.unauthorized" | "sync.error.version" | "sync.error.replaced" | "sync.error.forbidden" | "sync.error.storage" | "sync.error.local" | "sync.error.other" {
   switch (code) {
+    case "storage_full":
+      return "sync.error.storage";
+    case "local_error":
+      return "sync.error.local";
     case "unauthorized":
       return "sync.error.unauthorized";
     case "protocol_version":
@@ -83,11 +90,27 @@ export function SyncStatusPending() {
   );
 }
 
+/** The device database could not be opened: says so, with a button that tries again. */
+export function SyncStatusOpenFailed({ retry }: { retry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.status} role="status" aria-live="polite" data-state="failed" data-testid="sync-status">
+      <CloudAlert size={18} aria-hidden="true" className={styles.icon} />
+      <span className={styles.label}>{t("sync.openFailed")}</span>
+      <button type="button" className={styles.retry} onClick={retry}>
+        {t("sync.retry")}
+      </button>
+    </div>
+  );
+}
+
 /** The top bar's sync indicator: neutral while the device database is starting, then live; renders
  * nothing when no database is coming (signed out, or a browser without IndexedDB / Web Locks). */
 export function SyncStatus() {
   const db = useClientDb();
   const active = useContext(DeviceSyncActive);
+  const retryOpen = useContext(DeviceSyncOpenFailed);
+  if (db === null && active && retryOpen !== null) return <SyncStatusOpenFailed retry={retryOpen} />;
   if (db === null) return active ? <SyncStatusPending /> : null;
   return (
     <Suspense fallback={<SyncStatusPending />}>

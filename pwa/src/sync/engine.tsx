@@ -1,8 +1,8 @@
 // The device database and its sync, loaded after the first paint (see engineContext.ts): opens the
 // user's database, runs the SyncClient in the leader tab (Web Locks) and hands the database to
 // DeviceSync, which provides it to the screens; and the live sync indicator.
-import { ClientDb, SyncClient, useSyncStatus, type SyncClientOptions } from "@patrimonio/clientdb";
-import { useEffect, useState } from "react";
+import { ClientDb, SyncClient, useSyncStatus, type SyncClientOptions, type SyncEvent } from "@patrimonio/clientdb";
+import { useCallback, useEffect, useState } from "react";
 import type { Language } from "../i18n/i18n";
 import { deviceDbName, syncUrl } from "./names";
 import { SyncStatusPending, SyncStatusView } from "./SyncStatus";
@@ -23,21 +23,30 @@ export async function keepStorage(storage: Pick<StorageManager, "persist" | "per
   }
 }
 
+/** Opens a device database (ClientDb.open; tests pass one that fails as a browser may). */
+export type OpenDeviceDb = (name: string) => Promise<ClientDb>;
+
+const openDeviceDb: OpenDeviceDb = (name) => ClientDb.open({ name });
+
 /**
- * Opens the device database of `userId` (null while signed out or opening). A handle that closes
+ * Opens the device database of `userId` (db null while signed out or opening). A handle that closes
  * for good under us is dropped: deleted (another tab signed out; this one leaves too, see
  * SessionSync) it stays null, so nothing makes the wiped database again; closed by the browser, or
- * replaced by the database another tab made under the same name, it is opened again.
+ * replaced by the database another tab made under the same name, it is opened again. A database
+ * that cannot be opened (storage full or broken, a private mode without IndexedDB) gives `failed`
+ * and a `retry` that tries again.
  */
-export function useDeviceDb(userId: string | undefined): ClientDb | null {
+export function useDeviceDb(userId: string | undefined, open: OpenDeviceDb = openDeviceDb): { db: ClientDb | null; failed: boolean; retry: () => void } {
   const [opened, setOpened] = useState<{ userId: string; db: ClientDb } | null>(null);
+  const [failed, setFailed] = useState<{ userId: string; generation: number } | null>(null);
   const [generation, setGeneration] = useState(0);
+  const retry = useCallback(() => setGeneration((g) => g + 1), []);
   useEffect(() => {
     if (userId === undefined) return;
     let cancelled = false;
     let db: ClientDb | undefined;
     let unsubscribe = () => {};
-    ClientDb.open({ name: deviceDbName(userId) }).then(
+    open(deviceDbName(userId)).then(
       (handle) => {
         if (cancelled) {
           handle.close();
@@ -52,15 +61,28 @@ export function useDeviceDb(userId: string | undefined): ClientDb | null {
           if (reason === "lost" || reason === "replaced") setGeneration((g) => g + 1);
         });
       },
-      (err: unknown) => console.error("The device database could not be opened.", err),
+      (err: unknown) => {
+        console.error("The device database could not be opened.", err);
+        if (!cancelled) setFailed({ userId, generation });
+      },
     );
     return () => {
       cancelled = true;
       unsubscribe();
       db?.close();
     };
-  }, [userId, generation]);
-  return opened !== null && opened.userId === userId ? opened.db : null;
+  }, [userId, generation, open]);
+  return {
+    db: opened !== null && opened.userId === userId ? opened.db : null,
+    failed: failed !== null && failed.userId === userId && failed.generation === generation,
+    retry,
+  };
+}
+
+/** Errors of the sync client go to the console (the link row tells the user what they need to
+ * know: storage full, a version too old...). */
+function logSyncEvent(event: SyncEvent): void {
+  if (event.type === "error") console.error("Sync:", event.detail);
 }
 
 export interface DeviceEngineProps {
@@ -70,18 +92,31 @@ export interface DeviceEngineProps {
   language: Language;
   /** The open database (null while opening). */
   onOpened: (opened: { userId: string; db: ClientDb } | null) => void;
+  /** The device database could not be opened: `retry` tries again (null once it opened, or while
+   * it is trying). */
+  onOpenFailed: (retry: (() => void) | null) => void;
   /** The server ended the session. */
   onUnauthorized: () => void;
+  /** The server refused this app's version (protocol_version, schema_version). */
+  onUpdateRequired: () => void;
+  /** The server denied a workspace of the list (the user is no longer a member): fetch it again. */
+  onAccessDenied: () => void;
   clientOptions?: Partial<SyncClientOptions> | undefined;
+  /** Tests pass an open that fails. */
+  open?: OpenDeviceDb | undefined;
 }
 
 /** Opens the database and keeps it in sync; renders nothing. */
-export function DeviceEngine({ userId, workspaces, language, onOpened, onUnauthorized, clientOptions }: DeviceEngineProps) {
-  const db = useDeviceDb(userId);
+export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFailed, onUnauthorized, onUpdateRequired, onAccessDenied, clientOptions, open }: DeviceEngineProps) {
+  const { db, failed, retry } = useDeviceDb(userId, open);
 
   useEffect(() => {
     onOpened(db ? { userId, db } : null);
   }, [db, userId, onOpened]);
+
+  useEffect(() => {
+    onOpenFailed(failed ? retry : null);
+  }, [failed, retry, onOpenFailed]);
 
   useEffect(() => {
     if (!db || workspaces === "") return;
@@ -90,17 +125,21 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onUnautho
       url: syncUrl(window.location),
       workspaces: () => ids,
       language,
-      // The session ended: let the session guard take the user to sign-in.
       onFatal: (code) => {
+        // The session ended: let the session guard take the user to sign-in.
         if (code === "unauthorized") onUnauthorized();
+        // The server was updated: the app must be too.
+        if (code === "protocol_version" || code === "schema_version") onUpdateRequired();
       },
+      onAccessDenied,
+      onEvent: logSyncEvent,
       ...clientOptions,
     });
     client.start();
     return () => {
       void client.stop();
     };
-  }, [db, workspaces, language, onUnauthorized, clientOptions]);
+  }, [db, workspaces, language, onUnauthorized, onUpdateRequired, onAccessDenied, clientOptions]);
 
   return null;
 }

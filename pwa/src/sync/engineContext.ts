@@ -45,3 +45,6 @@ export function deviceSyncSupported(): boolean {
 
 /** What DeviceSync tells the sync indicator: whether a database is coming (signed in, supported). */
 export const DeviceSyncActive = createContext(false);
+
+/** The device database could not be opened: the retry the sync indicator offers (null otherwise). */
+export const DeviceSyncOpenFailed = createContext<(() => void) | null>(null);

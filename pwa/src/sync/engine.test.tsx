@@ -1,0 +1,132 @@
+// The engine's wiring of the sync client to the app: what it does when the server refuses the app's
+// version or a workspace, that the client's errors reach the console, and a device database that
+// cannot be opened. The test plays the server on a fake socket; the database is fake-indexeddb.
+import "fake-indexeddb/auto";
+import { ClientDb, MemoryLockManager, type SocketLike } from "@patrimonio/clientdb";
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
+import { act, render, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { DeviceEngine, type DeviceEngineProps } from "./engine";
+
+const USER = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c";
+const WORKSPACE = "0a1b2c3d-0000-4000-8000-000000000001";
+const OTHER = "0a1b2c3d-0000-4000-8000-000000000002";
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  readonly sent: { type: string }[] = [];
+  onopen: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as { type: string });
+  }
+  close(): void {
+    this.readyState = 3;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  receive(message: unknown): void {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  drop(code: number): void {
+    this.readyState = 3;
+    this.onclose?.({ code, reason: "" });
+  }
+}
+
+function setup(over: Partial<DeviceEngineProps> = {}) {
+  const sockets: FakeSocket[] = [];
+  const props: DeviceEngineProps = {
+    userId: USER,
+    workspaces: [WORKSPACE, OTHER].join(","),
+    language: "en",
+    onOpened: vi.fn(),
+    onOpenFailed: vi.fn(),
+    onUnauthorized: vi.fn(),
+    onUpdateRequired: vi.fn(),
+    onAccessDenied: vi.fn(),
+    clientOptions: {
+      socket: () => {
+        const s = new FakeSocket();
+        sockets.push(s);
+        return s;
+      },
+      locks: new MemoryLockManager(),
+      network: { online: () => true, subscribe: () => () => {} },
+      pingIntervalMs: 0,
+    },
+    ...over,
+  };
+  const view = render(<DeviceEngine {...props} />);
+  return { props, sockets, view };
+}
+
+/** Waits for the engine's socket and answers its hello with a welcome. */
+async function connected(sockets: FakeSocket[]): Promise<FakeSocket> {
+  await waitFor(() => expect(sockets).toHaveLength(1));
+  const s = sockets[0]!;
+  act(() => s.open());
+  await waitFor(() => expect(s.sent.some((m) => m.type === "hello")).toBe(true));
+  return s;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the device engine", () => {
+  test.each(["protocol_version", "schema_version"])("the server refuses the app's version (%s): the app is asked to update, and the error is logged", async (code) => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { props, sockets, view } = setup();
+    const s = await connected(sockets);
+    act(() => {
+      s.receive({ type: "error", code, message: "Update the app." });
+      s.drop(4426);
+    });
+    await waitFor(() => expect(props.onUpdateRequired).toHaveBeenCalledTimes(1));
+    expect(props.onUnauthorized).not.toHaveBeenCalled();
+    expect(logged).toHaveBeenCalledWith("Sync:", { code, message: "Update the app." });
+    view.unmount();
+  });
+
+  test("a workspace the server denies makes the app fetch its workspaces again", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { props, sockets, view } = setup();
+    const s = await connected(sockets);
+    act(() => {
+      s.receive({
+        type: "welcome",
+        protocolVersion: PROTOCOL_VERSION,
+        schemaVersion: SCHEMA_VERSION,
+        serverTime: "2025-03-01T10:00:00.000Z-0000-5e5e5e5e5e5e5e5e",
+        limits: { maxMessageBytes: 1_048_576, maxMutationsPerPush: 500, maxChangesPerPage: 500, maxMessagesPerSecond: 100 },
+      });
+      s.receive({ type: "accessDenied", workspaceId: OTHER, reason: "not_a_member" });
+    });
+    await waitFor(() => expect(props.onAccessDenied).toHaveBeenCalledTimes(1));
+    view.unmount();
+  });
+
+  test("a device database that cannot be opened is reported with a retry that opens it again", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    let fail = true;
+    const open = vi.fn(async (name: string) => {
+      if (fail) throw new DOMException("The operation failed for reasons unrelated to the database itself.", "UnknownError");
+      return ClientDb.open({ name });
+    });
+    const { props, view } = setup({ open, workspaces: "" });
+    await waitFor(() => expect(props.onOpenFailed).toHaveBeenLastCalledWith(expect.any(Function)));
+    expect(props.onOpened).not.toHaveBeenLastCalledWith(expect.objectContaining({ userId: USER }));
+    const retry = vi.mocked(props.onOpenFailed).mock.lastCall![0]!;
+    fail = false;
+    act(() => retry());
+    await waitFor(() => expect(props.onOpened).toHaveBeenLastCalledWith(expect.objectContaining({ userId: USER })));
+    expect(props.onOpenFailed).toHaveBeenLastCalledWith(null);
+    expect(open).toHaveBeenCalledTimes(2);
+    view.unmount();
+  });
+});
