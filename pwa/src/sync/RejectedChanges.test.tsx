@@ -141,7 +141,8 @@ async function showPanel(db: ClientDb, language: Language, total = 2) {
   return dialog;
 }
 
-describe("the refused-changes panel", () => {
+// A device database, a sync client and a router per test: slower than the default 5 s on a busy machine.
+describe("the refused-changes panel", { timeout: 20_000 }, () => {
   test("in Spanish, says which record, what changed, why and when, with the actions and a link", async () => {
     const { db } = await refusedDevice();
     const dialog = await showPanel(db, "es");
