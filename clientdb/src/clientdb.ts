@@ -15,7 +15,6 @@ import {
   type LinkMeta,
   type LocalMutation,
   type RecordRow,
-  type RejectedRow,
 } from "./db";
 import { Clock, newNodeId } from "./hlc";
 import { uuidv4, uuidv7 } from "./ids";
@@ -32,8 +31,8 @@ import {
 import { buildRow, confirmedState, conflictId, visibleFields, writeRows } from "./records";
 
 // The reads the live hooks share with the handle live in rows.ts (no Dexie import there).
-export { dbOf, listRows, toConflict, toRecord } from "./rows";
-import { listRows, toConflict, toRecord } from "./rows";
+export { dbOf, listRows, toConflict, toRecord, toRejected } from "./rows";
+import { listRows, toConflict, toRecord, toRejected } from "./rows";
 
 // ---------------------------------------------------------------- public types
 
@@ -90,6 +89,8 @@ export interface RejectedView {
   recordId: string;
   workspaceId: string;
   op: Mutation["op"];
+  /** A put made on nothing the server had confirmed (the record's creation): `fields` are all of it. */
+  created: boolean;
   fields?: Record<string, JsonValue>;
   /** invalid, forbidden, not_found, conflict, too_large */
   code: string;
@@ -168,20 +169,6 @@ export function baseFor(row: RecordRow): Record<string, string> {
 
 
 
-export function toRejected(row: RejectedRow): RejectedView {
-  const out: RejectedView = {
-    mutationId: row.mutationId,
-    collection: row.collection,
-    recordId: row.recordId,
-    workspaceId: row.workspaceId,
-    op: row.mutation.op,
-    code: row.code,
-    issues: row.issues,
-    rejectedAt: row.rejectedAt,
-  };
-  if (row.mutation.fields) out.fields = row.mutation.fields;
-  return out;
-}
 
 // ---------------------------------------------------------------- the handle
 

@@ -3,8 +3,8 @@
 // load, which paints before the device database's engine (and Dexie) has loaded (pwa
 // sync/engineContext.ts). ESLint keeps Dexie out of this module.
 import type { CollectionName } from "@patrimonio/shared-schema";
-import type { ClientDb, ConflictView, EntityOf, SyncedRecord } from "./clientdb";
-import type { ConflictRow, LocalDb, RecordRow } from "./db";
+import type { ClientDb, ConflictView, EntityOf, RejectedView, SyncedRecord } from "./clientdb";
+import type { ConflictRow, LocalDb, RecordRow, RejectedRow } from "./db";
 import { internals } from "./internal";
 import { isDeleted, unseenByDelete } from "./merge";
 import { visibleFields } from "./records";
@@ -45,6 +45,22 @@ export function toConflict(row: ConflictRow): ConflictView {
     stamp: row.stamp,
     at: Date.parse(row.stamp.slice(0, 24)),
   };
+}
+
+export function toRejected(row: RejectedRow): RejectedView {
+  const out: RejectedView = {
+    mutationId: row.mutationId,
+    collection: row.collection,
+    recordId: row.recordId,
+    workspaceId: row.workspaceId,
+    op: row.mutation.op,
+    created: row.mutation.op === "put" && Object.keys(row.mutation.base ?? {}).length === 0,
+    code: row.code,
+    issues: row.issues,
+    rejectedAt: row.rejectedAt,
+  };
+  if (row.mutation.fields) out.fields = row.mutation.fields;
+  return out;
 }
 
 export async function listRows(db: LocalDb, collection: CollectionName, workspaceId: string, includeDeleted: boolean): Promise<RecordRow[]> {

@@ -391,7 +391,7 @@ describe("rejections", () => {
     const rec = await d.db.get("tasks", r.id);
     expect(rec?.fields.title).toBe("nope");
     expect(rec?.rejected).toBe(1);
-    expect(await d.db.rejected(WORKSPACE)).toMatchObject([{ mutationId: 2, code: "forbidden", issues: [issue], fields: { title: "nope" } }]);
+    expect(await d.db.rejected(WORKSPACE)).toMatchObject([{ mutationId: 2, code: "forbidden", issues: [issue], op: "put", created: false, fields: { title: "nope" } }]);
 
     await d.db.discardRejected(2);
     expect((await d.db.get("tasks", r.id))?.fields.title).toBe(task().title);
@@ -425,6 +425,56 @@ describe("rejections", () => {
     expect((await d.db.get("tasks", r.id))?.rejected).toBe(1);
     await d.db.discardRejected(1);
     expect(await d.db.get("tasks", r.id)).toBeUndefined();
+  });
+
+  /** A task the server has (created, acked and echoed), then deleted here and the delete refused. */
+  async function refusedDelete() {
+    const d = await openDevice();
+    const r = await d.db.create("tasks", WORKSPACE, task());
+    if (!r.ok) throw new Error("create failed");
+    const [create] = await outboxOf(d.db);
+    await applyAcks(internals(d.db), [{ mutationId: 1, seq: 1 }]);
+    await page(d.db, [echo(create!, 1)], 1);
+    await d.db.delete("tasks", r.id);
+    await applyRejects(internals(d.db), [{ mutationId: 2, code: "forbidden", issues: [{ path: "", key: "sync.reject.readOnly", params: {}, message: "" }] }]);
+    return { d, id: r.id };
+  }
+
+  test("a refused delete is listed; discarding it shows the record again as the server has it", async () => {
+    const { d, id } = await refusedDelete();
+    expect(await d.db.rejected(WORKSPACE)).toMatchObject([{ mutationId: 2, op: "delete", created: false, recordId: id }]);
+    expect(await d.db.list("tasks", WORKSPACE)).toHaveLength(0);
+    expect(await d.db.discardRejected(2)).toEqual({ ok: true });
+    const rec = await d.db.get("tasks", id);
+    expect(rec).toMatchObject({ deleted: false, rejected: 0, pending: 0, fields: task() });
+    expect(await d.db.list("tasks", WORKSPACE)).toHaveLength(1);
+    expect(await d.db.rejected()).toHaveLength(0);
+    expect(await outboxOf(d.db)).toHaveLength(0);
+  });
+
+  test("retrying a refused delete pushes a new delete; the record stays hidden until the server answers", async () => {
+    const { d, id } = await refusedDelete();
+    expect(await d.db.retryRejected(2)).toEqual({ ok: true });
+    const out = await outboxOf(d.db);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.mutation).toMatchObject({ op: "delete", author: d.db.clientId });
+    expect(out[0]!.mutation.fields).toBeUndefined();
+    expect(out[0]!.mutationId).toBeGreaterThan(2);
+    expect(await d.db.rejected()).toHaveLength(0);
+    expect(await d.db.get("tasks", id)).toMatchObject({ deleted: true, rejected: 0, pending: 1 });
+    // Refused again: listed again, and discarding it still brings the record back.
+    await applyRejects(internals(d.db), [{ mutationId: out[0]!.mutationId, code: "forbidden", issues: [] }]);
+    expect(await d.db.rejected()).toHaveLength(1);
+    await d.db.discardRejected(out[0]!.mutationId);
+    expect(await d.db.get("tasks", id)).toMatchObject({ deleted: false, rejected: 0, pending: 0 });
+  });
+
+  test("an edit of a record whose delete was refused does not hide the refusal", async () => {
+    const { d, id } = await refusedDelete();
+    await d.db.update("tasks", id, { title: "otro" });
+    expect(await d.db.rejected()).toHaveLength(1);
+    await d.db.discardRejected(2);
+    expect(await d.db.get("tasks", id)).toMatchObject({ deleted: false, rejected: 0, pending: 1, fields: { title: "otro" } });
   });
 });
 

@@ -2,7 +2,9 @@
 // deleted through the screen, online and offline (also across an offline reload); a second device
 // that syncs has it all; the done task is kept but folded under "Hechas (n)"; an overdue task is
 // marked by the device's date; the shared schema's message in Spanish and in English; the filters
-// from a deep link; a viewer reads but cannot write; axe in light and dark on a desktop and a phone.
+// from a deep link; a viewer reads but cannot write; an editor's offline delete that the server
+// refuses (their role lowered meanwhile) is listed with its reason and brought back by "Descartar";
+// axe in light and dark on a desktop and a phone.
 import type { Locator, Page } from "@playwright/test";
 import { createOnboardedAccount, storageStateFor } from "./support/accounts";
 import { AppShell } from "./support/app-shell";
@@ -222,6 +224,71 @@ test.describe("tasks", () => {
       await b.page.screenshot({ path: test.info().outputPath(`tasks-${variant.theme}-${variant.viewport}.png`) });
       await expectNoSeriousA11yViolations(b.page, `tasks · ${variant.label}`);
     });
+  });
+
+  test("an offline delete the server refuses (the editor became a viewer) is listed with the reason; Descartar brings the task back", async ({ browser, devices }) => {
+    const baseURL = devices.baseURL;
+    const editor = await createOnboardedAccount(baseURL, `e2e-tasks-refused-${Date.now()}@example.com`, "lengthy e2e editor passphrase 4127");
+    const owner = await devices.open();
+    const editorContext = await browser.newContext({ baseURL, storageState: storageStateFor(baseURL, editor), locale: "es-ES", timezoneId: "Europe/Madrid" });
+    try {
+      const headers = { Origin: baseURL };
+      const team = await owner.context.request.post("/api/v1/workspaces", { headers, data: { name: "Familia" } });
+      expect(team.status()).toBe(201);
+      const teamId = ((await team.json()) as { workspace: { id: string } }).workspace.id;
+      const invited = await owner.context.request.post(`/api/v1/workspaces/${teamId}/invitations`, { headers, data: { email: editor.email, role: "editor" } });
+      expect(invited.ok(), await invited.text()).toBe(true);
+      const inbox = (await (await editorContext.request.get("/api/v1/invitations")).json()) as { id: string }[];
+      expect((await editorContext.request.post(`/api/v1/invitations/${inbox[0]!.id}/accept`, { headers })).ok()).toBe(true);
+
+      await owner.page.addInitScript((id) => window.localStorage.setItem("patrimonio.activeWorkspace", id), teamId);
+      const onOwner = new TasksPage(owner.page);
+      await onOwner.goto();
+      await onOwner.create({ title: "Revisar el testamento" });
+      await new SyncIndicator(owner.page).toHaveState("synced");
+
+      const page = await editorContext.newPage();
+      await page.addInitScript((id) => window.localStorage.setItem("patrimonio.activeWorkspace", id), teamId);
+      const onEditor = new TasksPage(page);
+      const indicator = new SyncIndicator(page);
+      await onEditor.goto();
+      await expect(onEditor.task("Revisar el testamento")).toBeVisible();
+      await indicator.toHaveState("synced");
+
+      // Offline, the editor deletes the task; meanwhile the owner makes them a viewer.
+      await editorContext.setOffline(true);
+      await indicator.toHaveState("offline");
+      await onEditor.remove("Revisar el testamento");
+      const detail = (await (await owner.context.request.get(`/api/v1/workspaces/${teamId}`)).json()) as { members: { userId: string; email: string }[] };
+      const member = detail.members.find((m) => m.email === editor.email)!;
+      const demoted = await owner.context.request.patch(`/api/v1/workspaces/${teamId}/members/${member.userId}`, { headers, data: { role: "viewer" } });
+      expect(demoted.ok(), await demoted.text()).toBe(true);
+
+      // Back online, the server refuses the delete: the badge opens the panel, which says why.
+      await editorContext.setOffline(false);
+      await expect(indicator.rejected).toHaveText("1 cambio rechazado");
+      await expect(onEditor.task("Revisar el testamento")).toHaveCount(0);
+      await indicator.rejected.click();
+      const panel = page.getByRole("dialog", { name: "Cambios rechazados" });
+      await expect(panel).toBeVisible();
+      const change = panel.getByTestId("rejected-change");
+      await expect(change).toHaveCount(1);
+      await expect(change).toContainText("Tarea");
+      await expect(change).toContainText("Revisar el testamento");
+      await expect(change).toContainText("Eliminación del registro");
+      await expect(change.getByRole("list", { name: "Motivo del rechazo" })).toHaveText("Tu rol en este espacio de trabajo (lector/a) no permite modificar registros");
+      await expectNoSeriousA11yViolations(page, "refused changes panel");
+
+      // Descartar: the entry leaves, the badge goes and the task shows again as the server has it.
+      await change.getByRole("button", { name: "Descartar el cambio de «Revisar el testamento»" }).click();
+      await expect(panel.getByTestId("rejected-empty")).toBeVisible();
+      await expect(indicator.rejected).toHaveCount(0);
+      await panel.getByRole("button", { name: "Cerrar" }).last().click();
+      await expect(panel).toBeHidden();
+      await expect(onEditor.task("Revisar el testamento")).toBeVisible();
+    } finally {
+      await editorContext.close();
+    }
   });
 
   test("a viewer sees the workspace's tasks read-only, with the reason", async ({ browser, devices }) => {

@@ -9,7 +9,9 @@ import { ClientDb } from "../clientdb";
 import { ClientDbProvider } from "../context";
 import { OTHER_WORKSPACE, WORKSPACE, asset, task } from "../../test/support";
 import { useDanglingRefs } from "./dangling";
-import { useRecordById, useRecordsWhere, useWorkspaceRecords } from "./hooks";
+import { applyRejects } from "../apply";
+import { internals } from "../internal";
+import { useRecordById, useRecordsWhere, useWorkspaceRecords, useWorkspaceRejected } from "./hooks";
 import { liveRecordList } from "./liveList";
 
 afterEach(cleanup);
@@ -55,6 +57,27 @@ describe("feature hooks", () => {
     await act(async () => {
       await db.delete("tasks", created.id);
     });
+    db.close();
+  });
+
+  test("useWorkspaceRejected lists the workspace's refused changes live, and drops a discarded one", async () => {
+    const db = await ClientDb.open({ name: `feature-hooks-${++n}` });
+    const wrapper = ({ children }: { children?: ReactNode }) => createElement(ClientDbProvider, { db }, children);
+    const hook = renderHook(() => useWorkspaceRejected(WORKSPACE), { wrapper });
+    expect(hook.result.current).toBeUndefined();
+    await waitFor(() => expect(hook.result.current).toEqual([]));
+    let id = "";
+    await act(async () => {
+      const r = await db.create("tasks", WORKSPACE, task());
+      if (r.ok) id = r.id;
+      await db.create("tasks", OTHER_WORKSPACE, task());
+      await applyRejects(internals(db), [1, 2].map((mutationId) => ({ mutationId, code: "forbidden", issues: [] })));
+    });
+    await waitFor(() => expect(hook.result.current).toMatchObject([{ mutationId: 1, recordId: id, op: "put", created: true, code: "forbidden" }]));
+    await act(async () => {
+      await db.discardRejected(1);
+    });
+    await waitFor(() => expect(hook.result.current).toEqual([]));
     db.close();
   });
 

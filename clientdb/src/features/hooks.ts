@@ -5,10 +5,10 @@
 // signed-in page's first load (rows.ts says why).
 import type { CollectionName } from "@patrimonio/shared-schema";
 import { useCallback, useSyncExternalStore } from "react";
-import type { ClientDb, ConflictView, SyncedRecord } from "../clientdb";
+import type { ClientDb, ConflictView, RejectedView, SyncedRecord } from "../clientdb";
 import { useClientDb } from "../context";
 import { useLive } from "../live";
-import { dbOf, listRows, toConflict, toRecord } from "../rows";
+import { dbOf, listRows, toConflict, toRecord, toRejected } from "../rows";
 import { liveRecordList } from "./liveList";
 
 export interface Tagged<T> {
@@ -79,6 +79,18 @@ export function useWorkspaceConflicts(workspaceId: string | undefined, recordId?
     if (!handle || workspaceId === undefined) return null;
     const rows = await dbOf(handle).conflicts.where("workspaceId").equals(workspaceId).toArray();
     return { handle, key, value: rows.filter((r) => recordId === undefined || r.recordId === recordId).map(toConflict) };
+  }, [handle, key]);
+  return current(result, handle, key);
+}
+
+/** The changes of a workspace the server refused (oldest first), live; undefined while loading. */
+export function useWorkspaceRejected(workspaceId: string | undefined): RejectedView[] | undefined {
+  const handle = useClientDb();
+  const key = workspaceId ?? "";
+  const result = useLive(handle, async (): Promise<Tagged<RejectedView[]> | null> => {
+    if (!handle || workspaceId === undefined) return null;
+    const rows = await dbOf(handle).rejected.where("workspaceId").equals(workspaceId).toArray();
+    return { handle, key, value: rows.map(toRejected) };
   }, [handle, key]);
   return current(result, handle, key);
 }

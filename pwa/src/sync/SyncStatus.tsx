@@ -1,16 +1,20 @@
 // The sync indicator of the top bar: an icon and a short text (synced, syncing, offline), the
-// counts that need attention (pending, refused, conflicts) and when the device last synced. Every
+// counts that need attention (pending, refused, conflicts) and when the device last synced. The
+// refused count is a button: it opens the panel of refused changes (RejectedChanges.tsx). Every
 // tab shows it (the status lives in the device database); screen readers hear its changes politely.
 // The device database loads after the first paint (engineContext.ts): until then it shows a neutral
 // "starting" state. This module does not load Dexie; the live indicator is in engine.tsx.
 import type { SyncStatus as Status } from "@patrimonio/clientdb";
 import { useClientDb } from "@patrimonio/clientdb/context";
 import { Cloud, CloudAlert, CloudCheck, CloudOff, CloudSync, GitMerge, TriangleAlert } from "lucide-react";
-import { Suspense, use, useContext } from "react";
+import { lazy, Suspense, use, useContext, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../i18n/useFormatters";
 import { DeviceSyncActive, DeviceSyncOpenFailed, loadedSyncEngine, loadSyncEngine } from "./engineContext";
 import styles from "./SyncStatus.module.css";
+
+// The refused-changes panel, loaded when the badge is pressed (the device database is open by then).
+const RejectedChanges = lazy(() => import("./RejectedChanges"));
 
 const ICONS = { synced: CloudCheck, syncing: CloudSync, offline: CloudOff } as const;
 
@@ -38,11 +42,12 @@ function errorKey(
   }
 }
 
-/** The indicator for a status (stateless; SyncStatus feeds it from the device database). */
+/** The indicator for a status (SyncStatus feeds it from the device database). */
 export function SyncStatusView({ status }: { status: Status }) {
   const { t } = useTranslation();
   const f = useFormatters();
   const Icon = ICONS[status.state];
+  const [showRejected, setShowRejected] = useState(false);
 
   let label: string = t(`sync.state.${status.state}`);
   if (status.snapshot !== null && status.state !== "offline") label = t("sync.snapshot", { count: status.snapshot.received });
@@ -64,16 +69,29 @@ export function SyncStatusView({ status }: { status: Status }) {
         </span>
       )}
       {status.rejected > 0 && (
-        <span className={styles.badge} data-kind="rejected">
+        <button
+          type="button"
+          className={styles.badge}
+          data-kind="rejected"
+          aria-haspopup="dialog"
+          title={t("sync.rejectedChanges.openHint")}
+          onClick={() => setShowRejected(true)}
+        >
           <TriangleAlert size={14} aria-hidden="true" />
           {t("sync.rejected", { count: status.rejected })}
-        </span>
+        </button>
       )}
       {status.conflicts > 0 && (
         <span className={styles.badge} data-kind="conflicts">
           <GitMerge size={14} aria-hidden="true" />
           {t("sync.conflicts", { count: status.conflicts })}
         </span>
+      )}
+      {showRejected && (
+        // Stays open when the last refused change goes (it then says there are none).
+        <Suspense fallback={null}>
+          <RejectedChanges open onOpenChange={setShowRejected} total={status.rejected} />
+        </Suspense>
       )}
     </div>
   );

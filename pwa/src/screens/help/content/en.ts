@@ -101,10 +101,12 @@ export const helpEn: HelpTexts = {
         {
           id: "rejected",
           title: "N changes refused",
-          paragraphs: ["The server did not accept a change. The device still shows it, marked as refused, so you do not lose it. The usual reasons:"],
+          paragraphs: [
+            "The server did not accept a change. The device still shows it, marked as refused, so you do not lose it. Press the notice to see the workspace's refused changes: which record, what change, why and when. For each, “Discard” undoes the change on this device and shows what the server has again (a refused delete makes the record reappear), and “Retry” sends it again. The usual reasons:",
+          ],
           items: [
-            "Your role in that workspace is viewer (or it was changed while you were offline): ask an owner to make you an editor, then save the record again.",
-            "You are no longer a member of that workspace: the change cannot be sent.",
+            "Your role in that workspace is viewer (or it was changed while you were offline): ask an owner to make you an editor, then press “Retry” or save the record again. If you will not be able to edit, discard it.",
+            "You are no longer a member of that workspace: the change cannot be sent; discard it.",
             "Together with another device's edit the data is no longer valid (shares adding up to more than 100 %, for example): open the record, fix what the form points out and save it again. Saving sends the refused change again with the fix.",
           ],
         },

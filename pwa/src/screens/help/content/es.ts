@@ -104,11 +104,11 @@ export const helpEs: HelpTexts = {
           id: "rejected",
           title: "N cambios rechazados",
           paragraphs: [
-            "El servidor no aceptó un cambio. El dispositivo lo sigue mostrando, marcado como rechazado, para que no lo pierdas. Los motivos habituales:",
+            "El servidor no aceptó un cambio. El dispositivo lo sigue mostrando, marcado como rechazado, para que no lo pierdas. Pulsa el aviso para ver la lista de cambios rechazados del espacio de trabajo: qué registro, qué cambio, el motivo y cuándo. En cada uno, «Descartar» deshace el cambio en este dispositivo y vuelve a mostrar lo que tiene el servidor (una eliminación rechazada hace que el registro vuelva a aparecer), y «Reintentar» lo envía de nuevo. Los motivos habituales:",
           ],
           items: [
-            "Tu rol en ese espacio de trabajo es de lector (o te lo cambiaron mientras estabas sin conexión): pide a un propietario que te haga editor; después vuelve a guardar el registro.",
-            "Ya no eres miembro de ese espacio de trabajo: el cambio no puede enviarse.",
+            "Tu rol en ese espacio de trabajo es de lector (o te lo cambiaron mientras estabas sin conexión): pide a un propietario que te haga editor; después pulsa «Reintentar» o vuelve a guardar el registro. Si no vas a poder editar, descártalo.",
+            "Ya no eres miembro de ese espacio de trabajo: el cambio no puede enviarse; descártalo.",
             "Los datos no son válidos junto con los de otro dispositivo (por ejemplo, los porcentajes suman más de 100 %): abre el registro, corrige lo que indique el formulario y guárdalo otra vez. Al guardar, el cambio rechazado se envía de nuevo con la corrección.",
           ],
         },
