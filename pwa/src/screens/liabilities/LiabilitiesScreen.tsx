@@ -127,9 +127,19 @@ export function LiabilitiesScreen() {
       id: "outstanding",
       header: t("liabilities.columns.outstanding"),
       align: "end",
-      sortValue: (r) => r.record.fields.amountOutstanding,
+      sortValue: (r) => r.outstanding,
       sortType: "decimal",
-      cell: (r) => <span data-testid="liability-outstanding">{fmt.money(r.record.fields.amountOutstanding, r.record.fields.currency)}</span>,
+      cell: (r) => (
+        <span className={styles.cellText}>
+          <span data-testid="liability-outstanding">{fmt.money(r.outstanding, r.record.fields.currency)}</span>
+          {r.notStarted && r.record.fields.startDate && (
+            <span className={styles.muted} data-testid="liability-not-started">
+              {" "}
+              {t("liabilities.notStarted", { date: fmt.date(r.record.fields.startDate) })}
+            </span>
+          )}
+        </span>
+      ),
     },
     {
       id: "rate",
@@ -229,10 +239,20 @@ export function LiabilitiesScreen() {
                   hint: t("liabilities.summary.monthlyHint"),
                 },
                 { id: "count", label: t("liabilities.summary.count"), value: fmt.number(model.byId.size) },
+                ...(model.notStarted.count > 0
+                  ? [
+                      {
+                        id: "notStarted",
+                        label: t("liabilities.summary.notStarted"),
+                        value: <MoneyTotalsText totals={model.notStarted.totals} />,
+                        hint: t("liabilities.summary.notStartedHint"),
+                      },
+                    ]
+                  : []),
               ]}
             />
           </Card>
-          {shown && <PlanCard liability={shown.record} plan={shown.plan} canEdit={canEdit} onDelete={() => setDeleting(shown.record)} />}
+          {shown && <PlanCard liability={shown.record} plan={shown.plan} outstanding={shown.outstanding} canEdit={canEdit} onDelete={() => setDeleting(shown.record)} />}
           {search.show && !shown && (
             <p className={styles.muted} role="status" data-testid="liability-gone">
               {t("liabilities.gone")}
