@@ -12,7 +12,6 @@ import { useAssets, useAssetWorkspace } from "../../assets/hooks";
 import { INTL_LOCALES } from "../../i18n/format";
 import { useFormatters } from "../../i18n/useFormatters";
 import { useLanguage } from "../../i18n/useLanguage";
-import { localToday } from "../../liabilities/calendar";
 import { useEnumLabel, useLiabilities, type LiabilityRec } from "../../liabilities/hooks";
 import { liabilitiesModel, type DebtRow } from "../../liabilities/listModel";
 import { notify } from "../../toast/toast";
@@ -31,6 +30,7 @@ import { Figures } from "./Figures";
 import styles from "./liabilities.module.css";
 import { LiabilityFormDialog } from "./LiabilityFormDialog";
 import { PlanCard } from "./PlanCard";
+import { useToday } from "../../liabilities/useToday";
 
 interface LiabilitiesSearch {
   new?: 1;
@@ -59,7 +59,7 @@ export function LiabilitiesScreen() {
   const assets = useAssets();
   const [deleting, setDeleting] = useState<LiabilityRec | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
-  const today = localToday();
+  const today = useToday();
   const collator = useMemo(() => new Intl.Collator(INTL_LOCALES[language], { numeric: true, sensitivity: "base" }), [language]);
   const model = useMemo(() => (liabilities ? liabilitiesModel(liabilities, today, collator) : undefined), [liabilities, today, collator]);
   const assetNames = useMemo(() => new Map((assets ?? []).map((a) => [a.id, a.fields.name])), [assets]);
