@@ -286,7 +286,7 @@ func registeredFormats() []*jsonschema.Format {
 }
 
 var formatNames = []string{
-	"text", "money", "price", "quantity", "share", "rate", "multiple", "date", "email", "phone", "httpUrl",
+	"text", "money", "price", "quantity", "share", "rate", "interestRate", "multiple", "date", "email", "phone", "httpUrl",
 	"code", "uuid", "uuidv7", "hlc", "fieldName", "nodeId", "otpCode", "vaultCiphertext", "vaultKeyId", "vaultSalt",
 	"vaultWrappedKey", "statementMovementId",
 }

@@ -208,7 +208,7 @@ func TestCollectionsAndFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFields := []string{"amountOutstanding", "assetId", "creditorName", "currency", "endDate", "kind", "name", "rate", "startDate"}
+	wantFields := []string{"amountAsOf", "amountOutstanding", "assetId", "creditorName", "currency", "endDate", "kind", "name", "rate", "startDate"}
 	if !reflect.DeepEqual(fields, wantFields) {
 		t.Fatalf("got %v", fields)
 	}

@@ -94,6 +94,8 @@ test("the executor's binder prints to PDF with everything an executor needs, in 
     "Prioridad: Alta: Llamad primero a la notaría de Vigo.",
     "Sobre Piso en Vigo",
     "Que Ana decida si se vende el piso.",
+    // Who the instruction about the flat is for (as the Instructions tab's badge says).
+    "Para Ana Ruiz",
     "Caja fuerte de accesos",
     "Para abrirla: abre Accesos en la aplicación e introduce la frase de contraseña de la caja fuerte.",
   ]) {
@@ -117,6 +119,7 @@ test("the executor's binder prints to PDF with everything an executor needs, in 
     "Ana Ruiz (Child)",
     "Whole estate: 25%",
     "Priority: High: Llamad primero a la notaría de Vigo.",
+    "For Ana Ruiz",
     "To open it: open Logins in the app and enter the vault passphrase.",
   ]) {
     expect(en, expected).toContain(expected);

@@ -1,7 +1,7 @@
 // Liability: a debt, standalone or tied to an asset (the spec's "associated debts").
 import * as z from "zod";
 import { LIABILITY_KINDS } from "./enums";
-import { currency, date, doc, money, rate, text, uuidv7 } from "./primitives";
+import { currency, date, doc, interestRate, money, text, uuidv7 } from "./primitives";
 import { fail, isAfter, whenValid } from "./rules";
 import { toHundredths } from "./values";
 
@@ -11,7 +11,8 @@ export const liabilityShape = {
   creditorName: doc(text({ min: 1, max: 140 }), "Who is owed.").optional(),
   amountOutstanding: doc(money(), "Amount still owed, in currency."),
   currency: doc(currency(), "Currency of the amount (ISO 4217)."),
-  rate: doc(rate(), "Interest rate in percent (decimal string, two decimals); above -100.").optional(),
+  amountAsOf: doc(date(), "Day amountOutstanding was true (the device rolls the payment plan forward from it); absent: the day of the amount's stamp.").optional(),
+  rate: doc(interestRate(), "Annual interest rate in percent (decimal string, up to four decimals); above -100.").optional(),
   startDate: doc(date(), "Start date; not after endDate.").optional(),
   endDate: doc(date(), "End (maturity) date.").optional(),
   assetId: doc(uuidv7(), "Asset this debt is associated with (id of an assets record).").optional(),

@@ -20,6 +20,7 @@ import {
   PRICE_PATTERN,
   QUANTITY_PATTERN,
   RATE_PATTERN,
+  INTEREST_RATE_PATTERN,
   REQUIRED_KEY,
   SHARE_PATTERN,
   TEXT_PATTERN,
@@ -94,6 +95,8 @@ export const quantity = () => format("quantity", QUANTITY_PATTERN);
 export const share = () => format("share", SHARE_PATTERN);
 /** Rate in percent (interest, expected return): signed, |x| < 10000, at most two decimals. */
 export const rate = () => format("rate", RATE_PATTERN);
+/** A debt's interest rate in percent: signed, |x| < 10000, at most four decimals ("2.875"). */
+export const interestRate = () => format("interestRate", INTEREST_RATE_PATTERN);
 /** Multiple (expected multiple on invested capital, "2.5"): 0 to 9999.99, at most two decimals. */
 export const multiple = () => format("multiple", MULTIPLE_PATTERN);
 

@@ -42,6 +42,9 @@ export const SHARE_PATTERN = /^(?:100(?:\.0{1,2})?|[1-9][0-9]?(?:\.[0-9]{1,2})?|
 
 export const RATE_PATTERN = /^-?(?:0|[1-9][0-9]{0,3})(?:\.[0-9]{1,2})?$/;
 
+/** A debt's interest rate: as RATE_PATTERN with up to 4 decimals (Spanish TIN such as 2.875 %). */
+export const INTEREST_RATE_PATTERN = /^-?(?:0|[1-9][0-9]{0,3})(?:\.[0-9]{1,4})?$/;
+
 export const MULTIPLE_PATTERN = /^(?:0|[1-9][0-9]{0,3})(?:\.[0-9]{1,2})?$/;
 
 export const DATE_PATTERN =

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { groupInstructions } from "./instructions";
+import { groupInstructions, instructionFor } from "./instructions";
 
 describe("instruction groups", () => {
   test("general first, then per asset, then per beneficiary, each by priority; unknown targets read as general", () => {
@@ -25,5 +25,16 @@ describe("instruction groups", () => {
       ["asset", "Piso", ["p-medium", "p-none"]],
       ["beneficiary", "Ana", ["a-1"]],
     ]);
+  });
+});
+
+describe("who an instruction is for (the binder and the Instructions tab)", () => {
+  test("named under its asset's group when its beneficiary is on this device; never twice under the beneficiary's own", () => {
+    const people = [{ id: "a", fields: { name: "Ana" } }];
+    const both = { id: "i", fields: { text: "Entregar con su caja original", assetId: "r", beneficiaryId: "a" } };
+    expect(instructionFor({ kind: "asset" }, both, people)).toBe("Ana");
+    expect(instructionFor({ kind: "beneficiary" }, both, people)).toBeUndefined();
+    expect(instructionFor({ kind: "asset" }, { ...both, fields: { ...both.fields, beneficiaryId: "gone" } }, people)).toBeUndefined();
+    expect(instructionFor({ kind: "asset" }, { id: "j", fields: { text: "x", assetId: "r" } }, people)).toBeUndefined();
   });
 });

@@ -47,3 +47,16 @@ export function groupInstructions<I extends InstructionLike>(
     ...named("beneficiary", byPerson, people),
   ];
 }
+
+/** Who an instruction filed under an asset is for: the name of its beneficiary when one is on this
+ * device (the Instructions tab's "Para …" badge and the binder's line). Under a beneficiary's own
+ * group, or in the general group, nobody more is named. */
+export function instructionFor<I extends InstructionLike>(
+  group: Pick<InstructionGroup<I>, "kind">,
+  instruction: I,
+  beneficiaries: readonly { id: string; fields: { name: string } }[],
+): string | undefined {
+  const id = instruction.fields.beneficiaryId;
+  if (group.kind !== "asset" || id === undefined) return undefined;
+  return beneficiaries.find((b) => b.id === id)?.fields.name;
+}

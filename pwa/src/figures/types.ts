@@ -42,6 +42,8 @@ export interface FigValuation {
 export interface FigLiability {
   id: string;
   name: string;
+  /** What is owed today: the amount typed less the payments due since (liabilities/listModel's
+   * outstandingOf); the net worth chart's past points use it too (liabilities have no history). */
   amountOutstanding: string;
   currency: string;
   assetId?: string | undefined;

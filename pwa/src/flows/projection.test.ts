@@ -1,7 +1,7 @@
 // Occurrences per frequency (start and end dates, short months), monthly and yearly projections per
 // currency, and an asset's yield, with figures counted by hand.
 import { describe, expect, test } from "vitest";
-import { assetYield, monthlyProjection, nextTwelveMonths, occurrences, totalsBetween, yearlyProjection, type FlowTerms } from "./projection";
+import { assetYield, monthlyProjection, nextTwelveMonths, occurrences, totalsBetween, twelveMonthWindow, yearlyProjection, type FlowTerms } from "./projection";
 
 const rent: FlowTerms = { direction: "inflow", amount: "950", currency: "EUR", frequency: "monthly", startDate: "2025-01-31" };
 
@@ -118,5 +118,25 @@ describe("assetYield", () => {
   test("a negative yield when costs exceed income", () => {
     const f: FlowTerms[] = [{ direction: "outflow", amount: "100", currency: "EUR", frequency: "monthly", startDate: "2025-01-01" }];
     expect(assetYield(f, { currency: "EUR", currentValue: "1000" }, "2025-03-01")).toMatchObject({ ok: true, annualNet: "-1200", yieldPercent: "-120" });
+  });
+});
+
+describe("the next twelve months on 29 February (audit finding 4)", () => {
+  const rent = (day: string): FlowTerms => ({ direction: "inflow", amount: "1000", currency: "EUR", frequency: "monthly", startDate: `2023-01-${day}` });
+  const flat = { currentValue: "200000", currency: "EUR" };
+
+  test("a rent due on the 28th counts 12 times on 28 and 29 February and 1 March alike (6 % yield)", () => {
+    for (const today of ["2024-02-28", "2024-02-29", "2024-03-01"]) {
+      expect(nextTwelveMonths([rent("28")], today), today).toEqual([{ currency: "EUR", inflow: "12000", outflow: "0", net: "12000" }]);
+      expect(assetYield([rent("28")], flat, today), today).toMatchObject({ ok: true, annualNet: "12000", yieldPercent: "6" });
+    }
+  });
+
+  test("a flow due on the 29th to 31st, or on the 1st, is not counted twice nor lost", () => {
+    for (const day of ["01", "29", "30", "31"]) {
+      expect(nextTwelveMonths([rent(day)], "2024-02-29")[0]?.inflow, day).toBe("12000");
+    }
+    expect(twelveMonthWindow("2024-02-29")).toEqual({ from: "2024-03-01", to: "2025-03-01" });
+    expect(twelveMonthWindow("2025-01-31")).toEqual({ from: "2025-01-31", to: "2026-01-31" });
   });
 });

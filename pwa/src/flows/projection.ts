@@ -7,7 +7,7 @@
 // its start date only. A period's figure is amount × the occurrences that fall in it: inflows and
 // outflows apart, and net = inflows − outflows.
 import Decimal from "decimal.js";
-import { addMonths, dayNumber, monthStart, parseYmd, yearStart } from "../liabilities/calendar";
+import { addMonths, dayNumber, fromDayNumber, monthStart, parseYmd, yearStart } from "../liabilities/calendar";
 import { plain } from "../liabilities/amortization";
 import type { CashFlowDirection, CashFlowFrequency } from "./types";
 
@@ -114,9 +114,24 @@ export function yearlyProjection(flows: readonly FlowTerms[], today: string, cou
   });
 }
 
+/**
+ * The window of "the next twelve months": [today, today + 12 months). On 29 February, whose date a
+ * year on does not exist, it is 1 March to 1 March instead: [today, 28 February) lost a month of any
+ * flow due on the 28th (11 rents, not 12), and [today, 1 March) counted a flow due on the 29th to
+ * 31st twice (on 29 February and on its 28 February a year on). Twelve whole months count every
+ * monthly flow 12 times; a one-off dated that 29 February itself is left out.
+ */
+export function twelveMonthWindow(today: string): { from: string; to: string } {
+  const to = addMonths(today, 12);
+  if (to.slice(8) >= today.slice(8)) return { from: today, to };
+  const next = fromDayNumber(dayNumber(to) + 1);
+  return { from: fromDayNumber(dayNumber(today) + 1), to: next };
+}
+
 /** The next twelve months from `today` (today included), per currency. */
 export function nextTwelveMonths(flows: readonly FlowTerms[], today: string): CurrencyLine[] {
-  return totalsBetween(flows, today, addMonths(today, 12));
+  const { from, to } = twelveMonthWindow(today);
+  return totalsBetween(flows, from, to);
 }
 
 export type YieldResult =

@@ -2,7 +2,7 @@
 // usual mortgage tables), and the edge cases: rate 0, end date passed, no dates, rounding.
 import Decimal from "decimal.js";
 import { describe, expect, test } from "vitest";
-import { annuityPayment, monthsLeft, paymentPlan, yearlySchedule } from "./amortization";
+import { annuityPayment, monthsLeft, outstandingOn, paymentPlan, yearlySchedule } from "./amortization";
 import { addMonths, dayNumber, fromDayNumber, monthStart, parseYmd } from "./calendar";
 
 describe("calendar", () => {
@@ -115,6 +115,14 @@ describe("paymentPlan", () => {
     expect(paymentPlan({ amountOutstanding: "0", rate: "3", endDate: "2030-01-01" }, "2025-01-01")).toEqual({ ok: false, reason: "paidOff" });
   });
 
+  test("a debt that has not started is never told its end date has passed (audit finding 6)", () => {
+    // Start = end, both ahead: one payment of the whole amount on that day.
+    const plan = paymentPlan({ amountOutstanding: "5000", rate: "3", startDate: "2026-01-01", endDate: "2026-01-01" }, "2025-06-10");
+    if (!plan.ok) throw new Error(plan.reason);
+    expect([plan.months, plan.payment, plan.totalInterest]).toEqual([1, "5000", "0"]);
+    expect(plan.schedule).toEqual([{ month: 1, date: "2026-01-01", payment: "5000", interest: "0", principal: "5000", balance: "0" }]);
+  });
+
   test("no plan at a rate of -100 % or less (the schema refuses it; a record saved before may have it)", () => {
     // Before: -100 gave a payment of 1 178.53 and interest of -71 715.31; -1500 a payment of 0.
     for (const rate of ["-100", "-1500", "-9999.99"]) {
@@ -128,6 +136,67 @@ describe("paymentPlan", () => {
     if (!plan.ok) throw new Error(plan.reason);
     expect(new Decimal(plan.payment).lt("83.34")).toBe(true);
     expect(plan.schedule.at(-1)!.balance).toBe("0");
+  });
+});
+
+describe("rolled forward from the day the amount was typed (audit finding 1)", () => {
+  // 100 000 € at 3 %, typed on 2025-01-15, ending 2055-01-15 (hand-calculated French amortization).
+  const mortgage = { amountOutstanding: "100000", rate: "3", endDate: "2055-01-15", amountAsOf: "2025-01-15" };
+
+  test("on the day it was typed: 421,60 € over 360 months from 100 000 €", () => {
+    const plan = paymentPlan(mortgage, "2025-01-15");
+    if (!plan.ok) throw new Error(plan.reason);
+    expect([plan.payment, plan.months, plan.principal, plan.anchor]).toEqual(["421.6", 360, "100000", "2025-01-15"]);
+    expect(outstandingOn(mortgage, "2025-01-15")).toBe("100000");
+  });
+
+  test("a year later: the same 421,60 €, and the 12 payments made are off the balance (97 912,24 €)", () => {
+    const plan = paymentPlan(mortgage, "2026-01-15");
+    if (!plan.ok) throw new Error(plan.reason);
+    expect(plan.payment).toBe("421.6");
+    expect(plan.principal).toBe("97912.24");
+    expect(plan.months).toBe(348);
+    expect(plan.anchor).toBe("2026-01-15");
+    expect(plan.schedule[0]).toMatchObject({ month: 1, date: "2026-02-15" });
+    expect(plan.schedule.at(-1)).toMatchObject({ date: "2055-01-15", balance: "0" });
+    expect(outstandingOn(mortgage, "2026-01-15")).toBe("97912.24");
+    // The day before the 12th payment, 11 are off.
+    const december = paymentPlan(mortgage, "2025-12-15");
+    expect(december.ok && december.principal).toBe(outstandingOn(mortgage, "2026-01-14"));
+    expect(december.ok && december.months).toBe(349);
+    // The principal still to pay is the balance: the rest of the one schedule.
+    const principal = plan.schedule.reduce((s, r) => s.plus(r.principal), new Decimal(0));
+    expect(principal.toFixed()).toBe("97912.24");
+  });
+
+  test("five years on: 421,60 € and 88 906,60 €; days before the end: one payment of about 421 €", () => {
+    const plan = paymentPlan(mortgage, "2030-01-15");
+    if (!plan.ok) throw new Error(plan.reason);
+    expect([plan.payment, plan.principal]).toEqual(["421.6", "88906.6"]);
+    const last = paymentPlan(mortgage, "2054-12-20");
+    if (!last.ok) throw new Error(last.reason);
+    expect(last.months).toBe(1);
+    expect(new Decimal(last.totalPaid).minus("421.6").abs().lt(3)).toBe(true);
+    expect(paymentPlan(mortgage, "2055-01-15")).toEqual({ ok: false, reason: "ended" });
+    expect(outstandingOn(mortgage, "2055-01-15")).toBe("0");
+  });
+
+  test("without a date (or a date ahead of today) the amount is today's; without a plan it stays as typed", () => {
+    const { amountAsOf: _, ...undated } = mortgage;
+    expect((paymentPlan(undated, "2026-01-15") as { principal: string }).principal).toBe("100000");
+    expect(outstandingOn(undated, "2026-01-15")).toBe("100000");
+    expect(outstandingOn({ ...mortgage, amountAsOf: "2027-01-01" }, "2026-01-15")).toBe("100000");
+    expect(outstandingOn({ amountOutstanding: "850.40", amountAsOf: "2020-01-01" }, "2026-01-15")).toBe("850.4");
+    expect(outstandingOn({ ...mortgage, rate: undefined }, "2026-01-15")).toBe("100000");
+  });
+
+  test("a debt typed before it starts is scheduled from its start date and rolls from there", () => {
+    const terms = { amountOutstanding: "1200", rate: "0", startDate: "2026-01-01", endDate: "2027-01-01", amountAsOf: "2025-06-01" };
+    expect(outstandingOn(terms, "2025-12-31")).toBe("1200");
+    expect(outstandingOn(terms, "2026-03-01")).toBe("1000");
+    const plan = paymentPlan(terms, "2026-03-01");
+    if (!plan.ok) throw new Error(plan.reason);
+    expect([plan.payment, plan.months, plan.principal]).toEqual(["100", 10, "1000"]);
   });
 });
 

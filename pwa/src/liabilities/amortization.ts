@@ -3,12 +3,17 @@
 //
 //   monthly rate   r = annual rate / 12 / 100
 //   months left    n = whole months from the anchor to the end date, a part month counting as one
-//                      (anchor = today, or the start date when the debt has not started yet)
+//                      (anchor = the day the amount was true, or the start date when the debt had
+//                      not started by then)
 //   payment        A = P · r / (1 − (1 + r)^−n)     (r = 0: A = P / n)
 //
-// P is the amount outstanding today. Each month: interest = balance · r, rounded to the currency's
-// decimals; principal = A − interest; the last payment is whatever is left plus its interest, so the
-// schedule always ends at exactly 0 (rounding never leaves a cent owed or overpaid).
+// P is the amount outstanding on the day it was typed (`amountAsOf`). The schedule is worked out
+// once from that day, and rolled forward to today: the payments due up to today are taken as paid,
+// today's balance is the balance after the last of them, and the plan shown is the rest of that same
+// schedule (the same payment A, never recomputed from today). Each month: interest = balance · r,
+// rounded to the currency's decimals; principal = A − interest; the last payment is whatever is left
+// plus its interest, so the schedule always ends at exactly 0 (rounding never leaves a cent owed or
+// overpaid).
 import Decimal from "decimal.js";
 import { addMonths, parseYmd } from "./calendar";
 
@@ -22,6 +27,8 @@ export interface DebtTerms {
   rate?: string | undefined;
   startDate?: string | undefined;
   endDate?: string | undefined;
+  /** The day `amountOutstanding` was true (YYYY-MM-DD); undefined, or a day after `today`: today. */
+  amountAsOf?: string | undefined;
 }
 
 /** Why there is no payment plan: no rate, a rate of −100 % or less (the schema refuses it since;
@@ -47,8 +54,9 @@ export interface PaymentPlan {
   payment: string;
   /** Number of payments left. */
   months: number;
-  /** Where the schedule starts (today, or the start date of a debt that has not started). */
+  /** Where the schedule shown starts (today, or the start date of a debt that has not started). */
   anchor: string;
+  /** The balance at the anchor: the amount typed, less the payments due since it was typed. */
   principal: string;
   totalInterest: string;
   totalPaid: string;
@@ -86,56 +94,101 @@ export function annuityPayment(principal: string, annualRate: string, months: nu
   return plain(exact.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP));
 }
 
-/**
- * The payment plan of a debt as of `today`: the monthly payment and the balance after each payment.
- * Not available (with the reason) without a rate or an end date, after the end date, or when
- * nothing is owed.
- */
-export function paymentPlan(terms: DebtTerms, today: string, decimals = 2): PlanResult {
-  if (terms.rate === undefined || terms.rate === "") return { ok: false, reason: "noRate" };
+/** Why there is no plan, or the whole schedule from the day the amount was true (`asOf`). */
+function fullSchedule(terms: DebtTerms, asOf: string, today: string, decimals: number): { reason: NoPlanReason } | { anchor: string; payment: Decimal; rows: ScheduleRow[] } {
+  if (terms.rate === undefined || terms.rate === "") return { reason: "noRate" };
   // At −100 % a year or less the debt would vanish, or grow back, by itself: no plan means anything.
-  if (new D(terms.rate).lte(-100)) return { ok: false, reason: "badRate" };
-  if (terms.endDate === undefined || terms.endDate === "") return { ok: false, reason: "noEndDate" };
+  if (new D(terms.rate).lte(-100)) return { reason: "badRate" };
+  if (terms.endDate === undefined || terms.endDate === "") return { reason: "noEndDate" };
+  const endDate = terms.endDate;
   const principal = new D(terms.amountOutstanding);
-  if (principal.lte(0)) return { ok: false, reason: "paidOff" };
-  const anchor = terms.startDate !== undefined && terms.startDate > today ? terms.startDate : today;
-  const months = monthsLeft(anchor, terms.endDate);
-  if (months < 1) return { ok: false, reason: "ended" };
+  if (principal.lte(0)) return { reason: "paidOff" };
+  if (endDate <= today) return { reason: "ended" };
+  const anchor = terms.startDate !== undefined && terms.startDate > asOf ? terms.startDate : asOf;
+  const months = monthsLeft(anchor, endDate);
+  if (months < 1) {
+    // Only a debt that starts on its end date, still ahead (end ≤ start, start > today): repaid in
+    // one payment on that day, with no time for interest. Never "the end date has passed".
+    return { anchor, payment: principal, rows: [{ month: 1, date: endDate, payment: plain(principal), interest: "0", principal: plain(principal), balance: "0" }] };
+  }
   const payment = new D(annuityPayment(terms.amountOutstanding, terms.rate, months, decimals));
   const r = new D(terms.rate).div(1200);
-  const schedule: ScheduleRow[] = [];
+  const rows: ScheduleRow[] = [];
   let balance = principal;
-  let totalInterest = new D(0);
-  let totalPaid = new D(0);
   for (let k = 1; k <= months; k++) {
     const interest = balance.mul(r).toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
     let principalPart = payment.minus(interest);
     if (k === months || principalPart.gt(balance)) principalPart = balance;
-    const paid = principalPart.plus(interest);
     balance = balance.minus(principalPart);
-    totalInterest = totalInterest.plus(interest);
-    totalPaid = totalPaid.plus(paid);
     const due = addMonths(anchor, k);
-    schedule.push({
+    rows.push({
       month: k,
-      date: due > terms.endDate ? terms.endDate : due,
-      payment: plain(paid),
+      date: due > endDate ? endDate : due,
+      payment: plain(principalPart.plus(interest)),
       interest: plain(interest),
       principal: plain(principalPart),
       balance: plain(balance),
     });
     if (balance.isZero()) break;
   }
+  return { anchor, payment, rows };
+}
+
+/** The day the amount was true, for a plan viewed on `today`: never after today. */
+function asOfFor(terms: DebtTerms, today: string): string {
+  return terms.amountAsOf !== undefined && terms.amountAsOf !== "" && terms.amountAsOf < today ? terms.amountAsOf : today;
+}
+
+/**
+ * The payment plan of a debt as of `today`: the monthly payment and the balance after each payment
+ * still to come (the schedule from `amountAsOf`, its payments due by today taken as paid). Not
+ * available (with the reason) without a rate or an end date, on or after the end date, or when
+ * nothing is owed.
+ */
+export function paymentPlan(terms: DebtTerms, today: string, decimals = 2): PlanResult {
+  const asOf = asOfFor(terms, today);
+  const full = fullSchedule(terms, asOf, today, decimals);
+  if ("reason" in full) return { ok: false, reason: full.reason };
+  const paid = full.rows.filter((row) => row.date <= today);
+  const left = full.rows.slice(paid.length);
+  if (left.length === 0) return { ok: false, reason: "paidOff" };
+  const principal = paid.length === 0 ? plain(new D(terms.amountOutstanding)) : paid.at(-1)!.balance;
+  let totalInterest = new D(0);
+  let totalPaid = new D(0);
+  for (const row of left) {
+    totalInterest = totalInterest.plus(row.interest);
+    totalPaid = totalPaid.plus(row.payment);
+  }
   return {
     ok: true,
-    payment: plain(payment),
-    months: schedule.length,
-    anchor,
-    principal: plain(principal),
+    payment: plain(full.payment),
+    months: left.length,
+    anchor: paid.length === 0 ? full.anchor : today,
+    principal,
     totalInterest: plain(totalInterest),
     totalPaid: plain(totalPaid),
-    schedule,
+    schedule: paid.length === 0 ? left : left.map((row, i) => ({ ...row, month: i + 1 })),
   };
+}
+
+/**
+ * What is still owed on `date`: the amount typed, less the principal of the payments its schedule
+ * (from `amountAsOf`) had due by `date`. A debt without a plan (no rate or no end date, or typed
+ * after its end date) keeps the amount typed; one whose end date has passed since is repaid (0).
+ * The one figure of the liabilities list and totals, the binder, the asset page and net worth.
+ */
+export function outstandingOn(terms: DebtTerms, date: string, decimals = 2): string {
+  const asOf = asOfFor(terms, date);
+  if (asOf === date) return plain(new D(terms.amountOutstanding));
+  // The schedule as it was on the day the amount was typed ("today" = that day).
+  const full = fullSchedule(terms, asOf, asOf, decimals);
+  if ("reason" in full) return plain(new D(terms.amountOutstanding));
+  let balance = plain(new D(terms.amountOutstanding));
+  for (const row of full.rows) {
+    if (row.date > date) break;
+    balance = row.balance;
+  }
+  return balance;
 }
 
 export interface YearRow {

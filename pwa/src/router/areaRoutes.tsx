@@ -92,11 +92,15 @@ export const loginsRoute = createRoute({
   component: lazyRouteComponent(() => import("../screens/logins/LoginsScreen"), "LoginsScreen"),
 });
 
+/** The longest help search kept in q; the search box takes no more (a longer q was dropped here, and
+ * the screen took the empty q for a back/forward and emptied the box). */
+export const HELP_QUERY_MAX = 200;
+
 /** /help?topic=<section id>&q=<search text>: the help section to open and the search (a deep link to
  * a topic, e.g. /help?topic=sync; unknown topics fall back to the top). */
 export const helpSearchSchema = searchSchema({
   topic: text({ pattern: /^[a-z][a-z0-9-]{0,39}$/ }),
-  q: text({ max: 200, coerce: true }),
+  q: text({ max: HELP_QUERY_MAX, coerce: true }),
 });
 export type HelpSearch = Parsed<typeof helpSearchSchema>;
 

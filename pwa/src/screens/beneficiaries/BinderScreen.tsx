@@ -13,9 +13,10 @@ import { lookThrough, structuresMap } from "../../assets/lookThrough";
 import { intlCountryName } from "../../assets/search";
 import { useAssetLabels } from "../../assets/useAssetLabels";
 import { useAssetWorkspace } from "../../assets/hooks";
-import { groupInstructions } from "../../estate/instructions";
+import { groupInstructions, instructionFor } from "../../estate/instructions";
 import { localToday } from "../../estate/hooks";
 import { useFormatters } from "../../i18n/useFormatters";
+import { outstandingOf } from "../../liabilities/listModel";
 import { Button } from "../../ui/Button";
 import { Skeleton } from "../../ui/Skeleton";
 import page from "../page.module.css";
@@ -68,6 +69,8 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
   const sortedAssets = useMemo(() => [...assets].sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [assets]);
   const groups = useMemo(() => groupInstructions(instructions, assets, beneficiaries), [instructions, assets, beneficiaries]);
   const workspace = me.data?.workspaces.find((w) => w.id === workspaceId);
+  const forWhom = (g: (typeof groups)[number], r: (typeof instructions)[number]) => instructionFor(g, r, beneficiaries);
+  const today = localToday();
   const none = t("binder.none");
 
   const where = (a: (typeof assets)[number]): string => {
@@ -91,7 +94,7 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
         <h1>{t("binder.title")}</h1>
         <p>{t("binder.intro")}</p>
         <p className={styles.meta}>
-          {t("binder.preparedOn", { date: fmt.date(localToday()) })}
+          {t("binder.preparedOn", { date: fmt.date(today) })}
           {workspace ? ` · ${t("binder.workspace", { name: workspace.name })}` : ""}
         </p>
       </header>
@@ -162,7 +165,7 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
                   </th>
                   <td>{l.fields.creditorName ?? none}</td>
                   <td>{l.fields.assetId ? (assetNames.get(l.fields.assetId) ?? none) : none}</td>
-                  <td className={styles.num}>{fmt.money(l.fields.amountOutstanding, l.fields.currency)}</td>
+                  <td className={styles.num}>{fmt.money(outstandingOf(l, today), l.fields.currency)}</td>
                 </tr>
               ))}
             </tbody>
@@ -213,6 +216,7 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
                 <li key={r.id} data-testid="binder-instruction">
                   {r.fields.priority && <strong>{t("legacy.priorityValue", { priority: label("priority", r.fields.priority) })}: </strong>}
                   {r.fields.text}
+                  {forWhom(g, r) !== undefined && <span data-testid="binder-instruction-for"> — {t("legacy.forBeneficiary", { name: forWhom(g, r) })}</span>}
                 </li>
               ))}
             </ol>

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useAssets, useAssetWorkspace, useLegalStructures, type AssetRec, type StructureRec } from "../../assets/hooks";
 import { useAssetLabels } from "../../assets/useAssetLabels";
 import type { FigAsset, FigCashFlow, FiguresInput, HistoryFigures, NowFigures } from "../../figures/types";
+import { outstandingOf } from "../../liabilities/listModel";
 import { addDays } from "../../money/dates";
 import type { WorkerRequest, WorkerResponse } from "../../figures/jobs";
 import { useRatesRefresh } from "../../money/useRateBook";
@@ -153,7 +154,8 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
       liabilities: liabilities.map((l) => ({
         id: l.id,
         name: l.fields.name,
-        amountOutstanding: l.fields.amountOutstanding,
+        // What is owed today: the amount typed less the payments due since (liabilities/listModel).
+        amountOutstanding: outstandingOf(l, today),
         currency: l.fields.currency,
         assetId: l.fields.assetId,
         startDate: l.fields.startDate,

@@ -13,13 +13,13 @@ import { useTranslation } from "react-i18next";
 import { useAssetWorkspace } from "../../assets/hooks";
 import { assetYield } from "../../flows/projection";
 import { useFormatters } from "../../i18n/useFormatters";
-import { localToday } from "../../liabilities/calendar";
 import { useAssetCashFlows, useEnumLabel } from "../../liabilities/hooks";
 import { buttonClass } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { Skeleton } from "../../ui/Skeleton";
 import { Figures } from "../liabilities/Figures";
 import styles from "../liabilities/liabilities.module.css";
+import { useToday } from "../../liabilities/useToday";
 
 export function AssetFlows({ assetId }: { assetId: string }) {
   const { t } = useTranslation();
@@ -29,7 +29,7 @@ export function AssetFlows({ assetId }: { assetId: string }) {
   const { canEdit } = useAssetWorkspace();
   const asset = useRecordById("assets", assetId);
   const flows = useAssetCashFlows(asset?.workspaceId, asset ? assetId : undefined);
-  const today = localToday();
+  const today = useToday();
   const result = useMemo(
     () => (asset && flows ? assetYield(flows.map((f) => f.fields), asset.fields, today) : undefined),
     [asset, flows, today],

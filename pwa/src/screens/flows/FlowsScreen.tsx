@@ -11,7 +11,6 @@ import { useTranslation } from "react-i18next";
 import { useAssets, useAssetWorkspace } from "../../assets/hooks";
 import { monthlyProjection, nextTwelveMonths, yearlyProjection } from "../../flows/projection";
 import { useFormatters } from "../../i18n/useFormatters";
-import { localToday } from "../../liabilities/calendar";
 import { useCashFlows, useEnumLabel, type CashFlowRec } from "../../liabilities/hooks";
 import { notify } from "../../toast/toast";
 import { Button } from "../../ui/Button";
@@ -30,6 +29,7 @@ import styles from "../liabilities/liabilities.module.css";
 import page from "../page.module.css";
 import { CashFlowFormDialog } from "./CashFlowFormDialog";
 import { ProjectionTable } from "./ProjectionTable";
+import { useToday } from "../../liabilities/useToday";
 
 interface FlowsSearch {
   new?: 1;
@@ -52,7 +52,7 @@ export function FlowsScreen() {
   const [view, setView] = useSearchParamTab("view", VIEWS, "monthly");
   const [deleting, setDeleting] = useState<CashFlowRec | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
-  const today = localToday();
+  const today = useToday();
   const terms = useMemo(() => (flows ?? []).map((f) => f.fields), [flows]);
   const next12 = useMemo(() => nextTwelveMonths(terms, today), [terms, today]);
   const months = useMemo(() => monthlyProjection(terms, today), [terms, today]);

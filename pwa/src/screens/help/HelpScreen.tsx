@@ -7,7 +7,7 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLanguage } from "../../i18n/useLanguage";
-import type { HelpSearch } from "../../router/areaRoutes";
+import { HELP_QUERY_MAX, type HelpSearch } from "../../router/areaRoutes";
 import { EmptyState } from "../../ui/EmptyState";
 import { Field } from "../../ui/Field";
 import { PageHeader } from "../../ui/PageHeader";
@@ -110,7 +110,7 @@ export function HelpScreen() {
         <div className={styles.content}>
           <div role="search" className={styles.search}>
             <Field label={t("help.searchLabel")} hint={t("help.searchHint")}>
-              <SearchInput value={query} onChange={setQuery} placeholder={t("help.searchPlaceholder")} data-testid="help-search" />
+              <SearchInput value={query} onChange={setQuery} maxLength={HELP_QUERY_MAX} placeholder={t("help.searchPlaceholder")} data-testid="help-search" />
             </Field>
             <p className={styles.count} aria-live="polite" data-testid="help-result-count">
               {searching ? (found > 0 ? t("help.results", { count: found }) : "") : ""}

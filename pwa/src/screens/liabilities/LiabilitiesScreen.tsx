@@ -12,7 +12,6 @@ import { useAssets, useAssetWorkspace } from "../../assets/hooks";
 import { INTL_LOCALES } from "../../i18n/format";
 import { useFormatters } from "../../i18n/useFormatters";
 import { useLanguage } from "../../i18n/useLanguage";
-import { localToday } from "../../liabilities/calendar";
 import { useEnumLabel, useLiabilities, type LiabilityRec } from "../../liabilities/hooks";
 import { liabilitiesModel, type DebtRow } from "../../liabilities/listModel";
 import { notify } from "../../toast/toast";
@@ -31,6 +30,7 @@ import { Figures } from "./Figures";
 import styles from "./liabilities.module.css";
 import { LiabilityFormDialog } from "./LiabilityFormDialog";
 import { PlanCard } from "./PlanCard";
+import { useToday } from "../../liabilities/useToday";
 
 interface LiabilitiesSearch {
   new?: 1;
@@ -59,7 +59,7 @@ export function LiabilitiesScreen() {
   const assets = useAssets();
   const [deleting, setDeleting] = useState<LiabilityRec | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
-  const today = localToday();
+  const today = useToday();
   const collator = useMemo(() => new Intl.Collator(INTL_LOCALES[language], { numeric: true, sensitivity: "base" }), [language]);
   const model = useMemo(() => (liabilities ? liabilitiesModel(liabilities, today, collator) : undefined), [liabilities, today, collator]);
   const assetNames = useMemo(() => new Map((assets ?? []).map((a) => [a.id, a.fields.name])), [assets]);
@@ -127,9 +127,19 @@ export function LiabilitiesScreen() {
       id: "outstanding",
       header: t("liabilities.columns.outstanding"),
       align: "end",
-      sortValue: (r) => r.record.fields.amountOutstanding,
+      sortValue: (r) => r.outstanding,
       sortType: "decimal",
-      cell: (r) => <span data-testid="liability-outstanding">{fmt.money(r.record.fields.amountOutstanding, r.record.fields.currency)}</span>,
+      cell: (r) => (
+        <span className={styles.cellText}>
+          <span data-testid="liability-outstanding">{fmt.money(r.outstanding, r.record.fields.currency)}</span>
+          {r.notStarted && r.record.fields.startDate && (
+            <span className={styles.muted} data-testid="liability-not-started">
+              {" "}
+              {t("liabilities.notStarted", { date: fmt.date(r.record.fields.startDate) })}
+            </span>
+          )}
+        </span>
+      ),
     },
     {
       id: "rate",
@@ -229,10 +239,20 @@ export function LiabilitiesScreen() {
                   hint: t("liabilities.summary.monthlyHint"),
                 },
                 { id: "count", label: t("liabilities.summary.count"), value: fmt.number(model.byId.size) },
+                ...(model.notStarted.count > 0
+                  ? [
+                      {
+                        id: "notStarted",
+                        label: t("liabilities.summary.notStarted"),
+                        value: <MoneyTotalsText totals={model.notStarted.totals} />,
+                        hint: t("liabilities.summary.notStartedHint"),
+                      },
+                    ]
+                  : []),
               ]}
             />
           </Card>
-          {shown && <PlanCard liability={shown.record} plan={shown.plan} canEdit={canEdit} onDelete={() => setDeleting(shown.record)} />}
+          {shown && <PlanCard liability={shown.record} plan={shown.plan} outstanding={shown.outstanding} canEdit={canEdit} onDelete={() => setDeleting(shown.record)} />}
           {search.show && !shown && (
             <p className={styles.muted} role="status" data-testid="liability-gone">
               {t("liabilities.gone")}

@@ -1,11 +1,12 @@
 // The new / edit debt form: the shared schema's liabilitySchema fields (name, kind, creditor, amount
-// outstanding with its currency, annual rate, start and end dates, the asset it is tied to), validated
+// outstanding with its currency and the day it was true (today unless changed; changing the amount
+// moves it back to today), annual rate, start and end dates, the asset it is tied to), validated
 // as one types with the schema's messages (e.g. an end date before the start date), saved with
 // clientdb's saveLiability (one transaction; a tied asset is checked again there). Editing shows a
 // value a concurrent edit replaced next to its field (the asset area's ConflictNote).
 import { saveLiability, type ClientDb, type JsonValue } from "@patrimonio/clientdb";
 import { LIABILITY_KINDS, liabilitySchema, type Liability } from "@patrimonio/shared-schema";
-import { useId, useMemo, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { AssetRec } from "../../assets/hooks";
@@ -13,8 +14,10 @@ import { FormError } from "../../forms/FormError";
 import formStyles from "../../forms/form.module.css";
 import { applyIssues, useSchemaForm } from "../../forms/schemaForm";
 import { useFormatters } from "../../i18n/useFormatters";
+import { localToday } from "../../liabilities/calendar";
 import type { LiabilityRec } from "../../liabilities/hooks";
 import { useEnumLabel } from "../../liabilities/hooks";
+import { amountAsOfOf } from "../../liabilities/listModel";
 import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
 import { Combobox } from "../../ui/Combobox";
@@ -34,15 +37,17 @@ export interface LiabilityValues {
   creditorName: string;
   amountOutstanding: string;
   currency: string;
+  amountAsOf: string;
   rate: string;
   startDate: string;
   endDate: string;
   assetId: string;
 }
 
-const FIELDS: readonly (keyof LiabilityValues)[] = ["name", "kind", "creditorName", "amountOutstanding", "currency", "rate", "startDate", "endDate", "assetId"];
+const FIELDS: readonly (keyof LiabilityValues)[] = ["name", "kind", "creditorName", "amountOutstanding", "currency", "amountAsOf", "rate", "startDate", "endDate", "assetId"];
 
-export function valuesOf(liability: LiabilityRec | undefined, assetId?: string, currency = "EUR"): LiabilityValues {
+/** The form's values; the amount's day is the record's (or its amount's stamp day), else `today`. */
+export function valuesOf(liability: LiabilityRec | undefined, assetId?: string, currency = "EUR", today = localToday()): LiabilityValues {
   const f = liability?.fields;
   return {
     name: f?.name ?? "",
@@ -50,6 +55,7 @@ export function valuesOf(liability: LiabilityRec | undefined, assetId?: string, 
     creditorName: f?.creditorName ?? "",
     amountOutstanding: f?.amountOutstanding ?? "",
     currency: f?.currency ?? currency,
+    amountAsOf: (liability && amountAsOfOf(liability)) ?? today,
     rate: f?.rate ?? "",
     startDate: f?.startDate ?? "",
     endDate: f?.endDate ?? "",
@@ -93,6 +99,11 @@ export function LiabilityFormDialog({ db, workspaceId, assets, liability, assetI
     mode: "onTouched",
   });
   const { control, register, errorText } = form;
+  // A new amount is today's unless the person dates it otherwise.
+  const asOfChosen = useRef(false);
+  const amountTyped = () => {
+    if (!asOfChosen.current) form.setValue("amountAsOf", localToday());
+  };
   const kinds = useMemo(() => LIABILITY_KINDS.map((k) => ({ value: k, label: label("liabilityKind", k) })), [label]);
   const assetOptions = useMemo(
     () => assets.map((a) => ({ value: a.id, label: a.fields.name, hint: a.fields.currency })).sort((a, b) => a.label.localeCompare(b.label)),
@@ -103,7 +114,7 @@ export function LiabilityFormDialog({ db, workspaceId, assets, liability, assetI
     if (typeof value !== "string") return JSON.stringify(value);
     if (field === "kind") return label("liabilityKind", value);
     if (field === "assetId") return assetName(value);
-    if (field === "startDate" || field === "endDate") return fmt.date(value);
+    if (field === "startDate" || field === "endDate" || field === "amountAsOf") return fmt.date(value);
     if (field === "amountOutstanding") return fmt.money(value, liability?.fields.currency ?? "EUR");
     if (field === "rate") return fmt.percent(value);
     return value;
@@ -164,7 +175,16 @@ export function LiabilityFormDialog({ db, workspaceId, assets, liability, assetI
                 name="currency"
                 control={control}
                 render={({ field: currency }) => (
-                  <MoneyInput {...field} currency={currency.value} onCurrencyChange={currency.onChange} currencyLabel={t("liabilities.fields.currency")} />
+                  <MoneyInput
+                    {...field}
+                    onChange={(value) => {
+                      if (value !== field.value) amountTyped();
+                      field.onChange(value);
+                    }}
+                    currency={currency.value}
+                    onCurrencyChange={currency.onChange}
+                    currencyLabel={t("liabilities.fields.currency")}
+                  />
                 )}
               />
             )}
@@ -172,9 +192,25 @@ export function LiabilityFormDialog({ db, workspaceId, assets, liability, assetI
         </Field>
         {note("amountOutstanding")}
         {note("currency")}
+        <Field label={t("liabilities.fields.amountAsOf")} hint={t("liabilities.form.amountAsOfHint")} error={errorText("amountAsOf")}>
+          <Controller
+            name="amountAsOf"
+            control={control}
+            render={({ field }) => (
+              <DateInput
+                {...field}
+                onChange={(value) => {
+                  asOfChosen.current = true;
+                  field.onChange(value);
+                }}
+              />
+            )}
+          />
+        </Field>
+        {note("amountAsOf")}
         <div className={formStyles.grid}>
           <Field label={t("liabilities.fields.rate")} hint={t("liabilities.form.rateHint")} error={errorText("rate")}>
-            <Controller name="rate" control={control} render={({ field }) => <PercentInput allowNegative {...field} />} />
+            <Controller name="rate" control={control} render={({ field }) => <PercentInput allowNegative maxDecimals={4} {...field} />} />
           </Field>
           <Field label={t("liabilities.fields.assetId")} hint={t("liabilities.form.assetHint")} error={errorText("assetId")}>
             <Controller

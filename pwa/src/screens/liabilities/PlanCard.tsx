@@ -1,14 +1,18 @@
 // One debt's payment plan (?show=<id>): the monthly payment (annuity), payments left, interest still
 // to pay, the last payment's date, and the outstanding balance over time as a chart with its
 // accessible table (per calendar year). Without a rate or an end date (or after the end date) it says
-// why there is no plan.
+// why there is no plan. When the amount was typed on an earlier day, it says what is owed today and
+// from what; it also says the plan assumes a constant payment (no interest-only, balloon or variable
+// rate debts yet).
 import { Link } from "@tanstack/react-router";
 import { Pencil, Trash2, X } from "lucide-react";
 import { lazy, Suspense, useId, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../../i18n/useFormatters";
+import { Dec } from "../../money";
 import { yearlySchedule, type PlanResult } from "../../liabilities/amortization";
 import type { LiabilityRec } from "../../liabilities/hooks";
+import { amountAsOfOf } from "../../liabilities/listModel";
 import { Button, buttonClass } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { Skeleton } from "../../ui/Skeleton";
@@ -20,11 +24,13 @@ const BalanceChart = lazy(() => import("./BalanceChart").then((m) => ({ default:
 interface Props {
   liability: LiabilityRec;
   plan: PlanResult;
+  /** What is owed today (listModel's rolled amount). */
+  outstanding: string;
   canEdit: boolean;
   onDelete: () => void;
 }
 
-export function PlanCard({ liability, plan, canEdit, onDelete }: Props) {
+export function PlanCard({ liability, plan, outstanding, canEdit, onDelete }: Props) {
   const { t } = useTranslation();
   const fmt = useFormatters();
   const captionId = useId();
@@ -35,6 +41,8 @@ export function PlanCard({ liability, plan, canEdit, onDelete }: Props) {
     [plan],
   );
   const money = (amount: string) => fmt.money(amount, f.currency);
+  const asOf = amountAsOfOf(liability);
+  const rolled = asOf !== undefined && !new Dec(outstanding).eq(f.amountOutstanding);
 
   return (
     <Card
@@ -59,6 +67,11 @@ export function PlanCard({ liability, plan, canEdit, onDelete }: Props) {
         </div>
       }
     >
+      {rolled && (
+        <p className={styles.muted} data-testid="plan-as-of">
+          {t("liabilities.plan.asOf", { amount: money(outstanding), typed: money(f.amountOutstanding), date: fmt.date(asOf) })}
+        </p>
+      )}
       {!plan.ok ? (
         <p className={styles.muted} data-testid="plan-unavailable" data-reason={plan.reason}>
           {t(`liabilities.plan.reason.${plan.reason}`)}
@@ -76,6 +89,9 @@ export function PlanCard({ liability, plan, canEdit, onDelete }: Props) {
             ]}
           />
           <p className={styles.formula}>{t("liabilities.plan.formula")}</p>
+          <p className={styles.formula} data-testid="plan-assumption">
+            {t("liabilities.plan.assumption")}
+          </p>
           <figure className={styles.chart} aria-describedby={captionId} data-testid="plan-chart">
             <Suspense fallback={<Skeleton shape="block" />}>
               <BalanceChart points={points} currency={f.currency} />

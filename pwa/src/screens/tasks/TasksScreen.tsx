@@ -28,9 +28,10 @@ import { Select } from "../../ui/Select";
 import { Skeleton } from "../../ui/Skeleton";
 import page from "../page.module.css";
 import { TaskFormDialog } from "./TaskFormDialog";
-import { filterTasks, groupTasks, hasFilters, isOverdue, localToday, type TaskFilters } from "./taskModel";
+import { filterTasks, groupTasks, hasFilters, isOverdue, type TaskFilters } from "./taskModel";
 import { usePriorityOptions, useStatusOptions } from "./taskOptions";
 import styles from "./Tasks.module.css";
+import { useToday } from "../../liabilities/useToday";
 
 type TaskRec = SyncedRecord<"tasks">;
 type Dialog = { kind: "new" } | { kind: "edit"; task: TaskRec } | { kind: "delete"; task: TaskRec } | null;
@@ -54,7 +55,7 @@ export function TasksScreen() {
   const [doneOpen, setDoneOpen] = useState(false);
   const [announcement, setAnnouncement] = useState("");
   const root = useRef<HTMLDivElement>(null);
-  const today = localToday();
+  const today = useToday();
 
   const setFilters = useCallback(
     (patch: Partial<TasksSearch>) =>

@@ -14,6 +14,7 @@ import * as z from "zod";
 import formStyles from "../../../forms/form.module.css";
 import { trimFields, useSchemaForm, encodeMessage } from "../../../forms/schemaForm";
 import { useFormatters } from "../../../i18n/useFormatters";
+import { outstandingOf } from "../../../liabilities/listModel";
 import { Button } from "../../../ui/Button";
 import { Card } from "../../../ui/Card";
 import { Field } from "../../../ui/Field";
@@ -39,7 +40,9 @@ export function DebtSection({ structures }: { structures: SyncedRecord<"legalStr
   const tableCaptionId = useId();
   const f = asset.fields;
   const links = useMemo(() => (structures ?? []).map((s) => ({ id: s.id, parentStructureId: s.fields.parentStructureId, ownershipPercentage: s.fields.ownershipPercentage })), [structures]);
-  const figures = debtFigures((debts ?? []).map((d) => d.fields), f, links, todayIso());
+  const today = todayIso();
+  // Each debt at what is owed today (the amount typed less the payments due since).
+  const figures = debtFigures((debts ?? []).map((d) => ({ ...d.fields, amountOutstanding: outstandingOf(d, today) })), f, links, today);
   const partial = figures.sharePercent !== "100";
   const form = useSchemaForm(debtFormSchema, {
     defaultValues: { amountOutstanding: "", creditorName: "" },
@@ -114,7 +117,7 @@ export function DebtSection({ structures }: { structures: SyncedRecord<"legalStr
                       </Link>
                     )}
                   </td>
-                  <td className={styles.num}>{fmt.money(d.fields.amountOutstanding, d.fields.currency)}</td>
+                  <td className={styles.num}>{fmt.money(outstandingOf(d, today), d.fields.currency)}</td>
                 </tr>
               ))}
             </tbody>
