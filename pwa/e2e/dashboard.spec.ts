@@ -189,7 +189,7 @@ test.describe("dashboard and wealth map", () => {
     await page.getByRole("option", { name: /USD/ }).first().click();
     await page.getByTestId("manual-rate-value").fill("1.085");
     await form.getByRole("button", { name: "Añadir tipo" }).click();
-    await expect(form.getByRole("status")).toContainText("el último tipo conocido es 1,08");
+    await expect(form.getByRole("status").filter({ hasText: "Comprueba el tipo" })).toContainText("el último tipo conocido es 1,08");
     await expect(page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]')).toHaveCount(0);
     await form.getByRole("button", { name: "Añadir de todos modos" }).click();
     const usd = page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]');
