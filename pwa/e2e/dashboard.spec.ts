@@ -182,20 +182,24 @@ test.describe("dashboard and wealth map", () => {
     await typed.getByRole("button", { name: /Eliminar el tipo de CLP/ }).click();
     await expectFigures(page, "es");
 
-    // "1.085" typed in Spanish is 1085: far from USD's last known rate (1,08), so the first press
-    // warns and adds nothing; the second adds it as typed.
+    // "1.085" typed in Spanish is 1085: far from USD's last known rate (1,08, the fixture's), so
+    // the first press warns and adds nothing; the second adds it as typed (dated today).
     const form = page.getByTestId("manual-rate-form");
+    const usdRows = page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]');
+    const held = await usdRows.count();
     await form.getByRole("combobox", { name: "Divisa" }).fill("USD");
     await page.getByRole("option", { name: /USD/ }).first().click();
     await page.getByTestId("manual-rate-value").fill("1.085");
     await form.getByRole("button", { name: "Añadir tipo" }).click();
     await expect(form.getByRole("status").filter({ hasText: "Comprueba el tipo" })).toContainText("el último tipo conocido es 1,08");
-    await expect(page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]')).toHaveCount(0);
+    await expect(usdRows).toHaveCount(held);
     await form.getByRole("button", { name: "Añadir de todos modos" }).click();
-    const usd = page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]');
-    await expect(usd).toContainText("1085");
-    await usd.getByRole("button", { name: /Eliminar el tipo de USD/ }).click();
-    await expect(usd).toHaveCount(0);
+    await expect(usdRows).toHaveCount(held + 1);
+    const today = await page.evaluate(() => new Date().toLocaleDateString("sv-SE"));
+    const added = usdRows.and(page.locator(`[data-date="${today}"]`));
+    await expect(added).toContainText(/1\.?085/);
+    await added.getByRole("button", { name: /Eliminar el tipo de USD/ }).click();
+    await expect(usdRows).toHaveCount(held);
     await expectFigures(page, "es");
     await context.close();
   });
