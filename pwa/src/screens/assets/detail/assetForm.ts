@@ -64,8 +64,11 @@ export type AssetPatchForm<T extends FieldValues> = UseFormReturn<T, unknown, As
   errorText: (name: Path<T>) => string | undefined;
   /** Issues on other fields of the asset that block the save (shown as the form's alert). */
   otherIssues: Issue[];
-  /** Validates and saves (updateAsset: one transaction); calls onSaved when saved. */
-  save: (db: ClientDb, onSaved?: () => void) => (event?: React.BaseSyntheticEvent) => Promise<void>;
+  /**
+   * Validates and saves (updateAsset: one transaction); calls onSaved when saved, with whether
+   * anything was written (false: the form's values equal the stored ones, nothing is sent).
+   */
+  save: (db: ClientDb, onSaved?: (written: boolean) => void) => (event?: React.BaseSyntheticEvent) => Promise<void>;
 };
 
 /** An edit form of the asset; see the top of this file. */
@@ -97,9 +100,13 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
     save: (db, onSaved) =>
       form.handleSubmit(async (patch) => {
         setOtherIssues([]);
+        if (!changesAnything(fields, patch)) {
+          onSaved?.(false);
+          return;
+        }
         const result = await updateAsset(db, asset.id, patch);
         if (result.ok) {
-          onSaved?.();
+          onSaved?.(true);
           return;
         }
         const { errors, others } = issuesToErrors(result.issues, formFields);
@@ -111,6 +118,24 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
         setOtherIssues(others);
       }),
   };
+}
+
+/** Whether applying the patch changes any stored field (null on an absent field changes nothing). */
+export function changesAnything(fields: Record<string, unknown>, patch: AssetPatch): boolean {
+  return Object.entries(patch).some(([k, v]) => {
+    if (v === undefined) return false;
+    if (v === null) return fields[k] !== undefined && fields[k] !== null;
+    return canonical(fields[k]) !== canonical(v);
+  });
+}
+
+/** JSON with object keys sorted, so two equal values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  ) ?? "undefined";
 }
 
 /** Nested errors as dotted paths (for setError). */
