@@ -67,7 +67,12 @@ export function FieldControl({ spec, control, register, errorText, required, cur
     case "textarea":
       return (
         <Field {...common} className={styles.wide}>
-          <TextArea {...register(name)} disabled={disabled} maxChars={spec.max} rows={3} data-testid={testId} />
+          {/* Controlled: the counter counts a stored text the form starts with (an edit). */}
+          <Controller
+            name={name}
+            control={control}
+            render={({ field }) => <TextArea {...field} value={asText(field.value)} disabled={disabled} maxChars={spec.max} rows={3} data-testid={testId} />}
+          />
         </Field>
       );
     case "year":
