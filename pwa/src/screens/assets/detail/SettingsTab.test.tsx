@@ -2,21 +2,12 @@
 // structure select shows the stored structure once the structures load, and "saved" appears only
 // when a card wrote something.
 import "fake-indexeddb/auto";
-import { ClientDb, ClientDbProvider, createAsset, saveLegalStructure, useRecord } from "@patrimonio/clientdb";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import type { ReactNode } from "react";
-import { I18nextProvider } from "react-i18next";
+import { ClientDb, createAsset, saveLegalStructure } from "@patrimonio/clientdb";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { ApiProvider } from "../../../api/ApiProvider";
-import { createApiClient } from "../../../api/client";
-import { createI18n, type Language } from "../../../i18n/i18n";
-import { createFakeServer, fakeMe } from "../../../test/fakeServer";
-import { ThemeProvider } from "../../../theme/ThemeProvider";
-import { AppToaster } from "../../../toast/toast";
-import { AssetDetailContext } from "./context";
 import { SettingsTab } from "./SettingsTab";
+import { renderDetail } from "./testing";
 
 const WS = "0a1b2c3d-0000-4000-8000-000000000001";
 let n = 0;
@@ -27,35 +18,6 @@ afterEach(() => {
     toast.dismiss();
   });
 });
-
-function Detail({ db, id, children }: { db: ClientDb; id: string; children: ReactNode }) {
-  const asset = useRecord("assets", id);
-  if (!asset) return null;
-  return <AssetDetailContext.Provider value={{ db, asset, role: "owner", canEdit: true, conflicts: [] }}>{children}</AssetDetailContext.Provider>;
-}
-
-export function renderDetail(db: ClientDb, id: string, ui: ReactNode, language: Language = "es") {
-  const i18n = createI18n({ lng: language });
-  const server = createFakeServer({ me: fakeMe() });
-  const api = createApiClient({ fetch: server.fetch, language: () => language });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <ThemeProvider matchMedia={() => undefined}>
-      <I18nextProvider i18n={i18n}>
-        <ApiProvider client={api}>
-          <QueryClientProvider client={queryClient}>
-            <ClientDbProvider db={db}>
-              <Detail db={db} id={id}>
-                {ui}
-              </Detail>
-              <AppToaster />
-            </ClientDbProvider>
-          </QueryClientProvider>
-        </ApiProvider>
-      </I18nextProvider>
-    </ThemeProvider>,
-  );
-}
 
 describe("settings › legal structure", () => {
   test("shows the structure that holds the asset (the structures load after the first render); re-saving it writes nothing and says nothing", async () => {
