@@ -222,6 +222,9 @@ test.describe("asset detail", () => {
       await page.getByTestId("section-kind").getByRole("button", { name: "Editar datos" }).click();
       const kindDialog = page.getByRole("dialog", { name: "Editar los datos del tipo de activo" });
       await expect(kindDialog.getByLabel("Superficie", { exact: true })).toHaveValue("95");
+      // The province stored by name ("Valencia", before codes) is the subdivision it names, shown in
+      // the reader's language; saving writes its code.
+      await expect(kindDialog.getByRole("combobox", { name: /^Provincia o estado/ })).toHaveValue("Valencia/València");
       await kindDialog.getByLabel("Superficie", { exact: true }).fill("102,5");
       await kindDialog.getByLabel("Año de construcción").fill("2300");
       await kindDialog.getByLabel("Identificador fiscal").fill("1234567YJ2713S0001WX");
@@ -233,6 +236,7 @@ test.describe("asset detail", () => {
       await expect(page.getByTestId("fact-area").locator("dd")).toHaveText("102,5 m²");
       await expect(page.getByTestId("fact-yearOfConstruction").locator("dd")).toHaveText("2001");
       await expect(page.getByTestId("fact-taxIdentifier").locator("dd")).toHaveText("1234567YJ2713S0001WX");
+      await expect(page.getByTestId("fact-taxLocation").locator("dd")).toHaveText("Valencia, Valencia/València, España");
       // Financial information: a purchase after the valuation is refused with the schema's message.
       await page.getByRole("button", { name: "Editar importes y fechas" }).click();
       const financial = page.getByRole("dialog", { name: "Editar la información financiera" });
@@ -356,7 +360,9 @@ test.describe("asset detail", () => {
         instructions: live(report, "legacyInstructions").map((i) => i.fields.text),
       };
       expect(seen.asset).toMatchObject({ currentValue: "320000", valuationDate: "2025-03-10", risk: 2, liquidity: 1, propertyUse: "income", status: "rented" });
-      expect(seen.asset).toMatchObject({ area: { value: "102.5", unit: "m2" }, yearOfConstruction: 2001, taxIdentifier: "1234567YJ2713S0001WX", taxLocation: FLAT.taxLocation });
+      expect(seen.asset).toMatchObject({ area: { value: "102.5", unit: "m2" }, yearOfConstruction: 2001, taxIdentifier: "1234567YJ2713S0001WX" });
+      // The province stored by name before codes became its code when the kind dialog saved.
+      expect(seen.asset?.taxLocation).toEqual({ ...FLAT.taxLocation, state: "ES-V" });
       expect(seen.asset).toMatchObject({ purchaseDate: "2015-06-01", purchaseValue: "200000", taxValue: "180000" });
       expect(seen.valuations).toEqual(["2015-06-01=200000", "2025-01-15=300000", "2025-03-10=320000"]);
       // Amounts keep the decimals as typed (the kit never rounds): "45.000,50" → "45000.50".

@@ -400,7 +400,10 @@ test.describe("asset list", () => {
         currentValue: "250000",
         participation: "50",
         participationValue: "125000",
-        taxCountry: "ES",
+        // The country and the province by their names in the reader's language (the province was stored
+        // as a name before codes: matched to ES-SE).
+        taxCountry: "España",
+        taxState: "Sevilla",
         taxCity: "Sevilla",
       });
       expect(byName.get("Local comercial")).toMatchObject({ currentValue: "180000,5", participationValue: "180000,5" });

@@ -32,6 +32,11 @@ export function codePointLength(value: string): number {
   return n;
 }
 
+/** The most whole digits the money, price and quantity formats take (their patterns below). */
+export const MONEY_INTEGER_DIGITS = 15;
+export const PRICE_INTEGER_DIGITS = 15;
+export const QUANTITY_INTEGER_DIGITS = 18;
+
 export const MONEY_PATTERN = /^(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,4})?$/;
 
 export const PRICE_PATTERN = /^(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,10})?$/;

@@ -70,6 +70,10 @@ export interface AssetsCsvOptions {
   categoryLabel(code: string, customCategory?: string): string;
   /** The name of a legal structure by id (optional column value). */
   structureName?(id: string): string | undefined;
+  /** A country's name in the reader's language (else the ISO code is written). */
+  countryName?(code: string): string;
+  /** A stored province (a code such as "ES-PM", or a name) in the reader's language (else written as stored). */
+  stateName?(country: string | undefined, state: string): string;
 }
 
 export const ASSET_CSV_COLUMNS = [
@@ -106,8 +110,8 @@ export function assetsCsv(assets: readonly CsvAsset[], options: AssetsCsvOptions
       f.valuationDate ?? "",
       f.institution ?? "",
       f.isin ?? "",
-      f.taxLocation?.country ?? "",
-      f.taxLocation?.state ?? "",
+      f.taxLocation?.country ? (options.countryName?.(f.taxLocation.country) ?? f.taxLocation.country) : "",
+      f.taxLocation?.state ? (options.stateName?.(f.taxLocation.country, f.taxLocation.state) ?? f.taxLocation.state) : "",
       f.taxLocation?.city ?? "",
       (f.legalStructureId && options.structureName?.(f.legalStructureId)) ?? "",
     ];

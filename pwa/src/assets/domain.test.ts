@@ -22,7 +22,8 @@ import { assetsCsv, csvField, toCsv } from "./csv";
 import { assetsOfCategory, groupByCategory, groupByClass } from "./grouping";
 import { lookThrough, structureShare, structuresMap } from "./lookThrough";
 import { addTotals, subtractTotals, sumByCurrency } from "./money";
-import { buildAssetSearchIndex, searchAssets } from "./search";
+import { buildAssetSearchIndex, intlCountryName, searchAssets } from "./search";
+import { indexSubdivisions, subdivisionText } from "../forms/subdivisions";
 import { valuationAge, valuationAgeText } from "./valuationAge";
 
 type Fields = {
@@ -195,6 +196,17 @@ describe("search", () => {
     // Every word must match, in any field.
     expect(names("piso sevilla")).toEqual(["Piso en Sevilla"]);
     expect(names("piso lisboa")).toEqual([]);
+  });
+
+  test("finds a province stored as its code by its name in the reader's language", () => {
+    const subdivisions = indexSubdivisions([
+      { id: 2, type: "state", code: "ES-PM", parentId: 1, level: "province", labels: { es: "Illes Balears", en: "Balearic Islands" }, order: 1, active: true },
+    ]);
+    const coded = buildAssetSearchIndex([rec({ name: "Piso en Palma", taxLocation: { country: "ES", state: "ES-PM" } })], {
+      ...ctx,
+      stateName: (country: string | undefined, state: string) => subdivisionText(subdivisions, country, state, "en"),
+    });
+    expect(searchAssets(coded, "balearic").map((a) => a.fields.name)).toEqual(["Piso en Palma"]);
   });
 });
 
@@ -398,6 +410,36 @@ describe("CSV", () => {
       expect(rows.every((r) => r.length === rows[0]!.length)).toBe(true);
     });
   }
+
+  test("the tax country and province in the reader's language (a code, or a name stored before codes)", () => {
+    const subdivisions = indexSubdivisions([
+      { id: 2, type: "state", code: "ES-PM", parentId: 1, level: "province", labels: { es: "Illes Balears", en: "Balearic Islands" }, order: 1, active: true },
+    ]);
+    const rows = [
+      rec({ name: "Piso", taxLocation: { country: "ES", state: "ES-PM", city: "Palma" } }),
+      rec({ name: "Casa", taxLocation: { country: "ES", state: "Illes Balears" } }),
+      rec({ name: "Maison", taxLocation: { country: "FR", state: "Bretagne" } }),
+    ];
+    for (const [language, t, sep, spain, baleares, france] of [
+      ["es", tEs, ";", "España", "Illes Balears", "Francia"],
+      ["en", tEn, ",", "Spain", "Balearic Islands", "France"],
+    ] as const) {
+      const text = assetsCsv(rows, {
+        language,
+        t,
+        classLabel: (c) => classLabelOf(c, language, t),
+        categoryLabel: (c, custom) => categoryLabelOf(c, language, t, undefined, custom),
+        countryName: intlCountryName(language),
+        stateName: (country, state) => subdivisionText(subdivisions, country, state, language),
+      });
+      const parsed = parseCsv(text.slice(1), sep);
+      expect(parsed.slice(1).map((r) => r.slice(10, 13))).toEqual([
+        [spain, baleares, "Palma"],
+        [spain, baleares, ""],
+        [france, "Bretagne", ""],
+      ]);
+    }
+  });
 
   test("quotes only when needed", () => {
     expect(csvField("plain", ";")).toBe("plain");

@@ -24,6 +24,8 @@ export interface AssetSearchContext {
   categoryLabel(code: string, customCategory?: string): string;
   /** A country's name in the reader's language (optional: the ISO code is searched anyway). */
   countryName?(code: string): string;
+  /** A stored province (code or name) in the reader's language (optional: the stored text is searched anyway). */
+  stateName?(country: string | undefined, state: string): string;
 }
 
 export interface AssetSearchIndex<T extends SearchableAsset> {
@@ -37,7 +39,13 @@ export function assetSearchText(asset: SearchableAsset, ctx: AssetSearchContext)
   const parts = [f.name, ctx.categoryLabel(f.category, f.customCategory), f.customCategory, f.institution, f.isin];
   const tax = f.taxLocation;
   if (tax) {
-    parts.push(tax.country, tax.country && ctx.countryName ? ctx.countryName(tax.country) : undefined, tax.state, tax.city);
+    parts.push(
+      tax.country,
+      tax.country && ctx.countryName ? ctx.countryName(tax.country) : undefined,
+      tax.state,
+      tax.state && ctx.stateName ? ctx.stateName(tax.country, tax.state) : undefined,
+      tax.city,
+    );
   }
   return foldText(parts.filter((p): p is string => p !== undefined && p !== "").join("\n"));
 }

@@ -2,10 +2,9 @@
 // residence and state/province, all required. Used by onboarding and by the profile. Validated by
 // the shared schema's personalIdentitySchema (the server validates PATCH /users/ with the same).
 import { personalIdentitySchema } from "@patrimonio/shared-schema";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useEnumOptions } from "../api/enums";
 import type { PersonalIdentityInput } from "../api/types";
 import { useLanguage } from "../i18n/useLanguage";
 import { Button } from "../ui/Button";
@@ -13,31 +12,18 @@ import { Combobox } from "../ui/Combobox";
 import { DateInput } from "../ui/DateInput";
 import { Field } from "../ui/Field";
 import { RadioGroup } from "../ui/RadioGroup";
-import { foldText } from "../ui/search";
 import { TextInput } from "../ui/TextInput";
 import styles from "./form.module.css";
 import { FormError } from "./FormError";
 import { countryOptions, genderOptions, trimmed } from "./personalIdentity";
 import { useSchemaForm } from "./schemaForm";
+import { SubdivisionInput } from "./SubdivisionInput";
 
 interface PersonalInfoFormProps {
   defaultValues: PersonalIdentityInput;
   submitLabel: string;
   /** Saves the (validated, trimmed) values; a rejection is shown on its fields or above the button. */
   onSubmit: (values: PersonalIdentityInput) => Promise<unknown>;
-}
-
-/**
- * The provinces (ISO 3166-2 subdivisions a person picks) of a country, from the device's cache of
- * enumerations (works offline after a first online visit); the value stored is the province's name
- * (personalIdentity.state is free text). Empty, or outside a signed-in screen, when none are known:
- * the field is then typed.
- */
-function useProvinces(country: string): { value: string; label: string; hint?: string }[] | undefined {
-  const countries = useEnumOptions(country ? "country" : undefined);
-  const countryId = countries?.find((c) => c.value === country)?.id;
-  const provinces = useEnumOptions(countryId ? "state" : undefined, countryId, { leavesOnly: true });
-  return useMemo(() => provinces?.map((o) => ({ value: o.label, label: o.label, hint: o.code })), [provinces]);
 }
 
 export function PersonalInfoForm({ defaultValues, submitLabel, onSubmit }: PersonalInfoFormProps) {
@@ -47,17 +33,7 @@ export function PersonalInfoForm({ defaultValues, submitLabel, onSubmit }: Perso
   const countries = useMemo(() => countryOptions(language), [language]);
   const genders = useMemo(() => genderOptions(language), [language]);
   const { control, register, errorText } = form;
-  const provinces = useProvinces(form.watch("country"));
-  // The province is typed until the device has the country's list, then picked. Text typed before
-  // the list arrived is kept: written the list's way when it names one of its provinces ("madrid"
-  // becomes "Madrid"), else left as typed for the picker to show and the person to correct.
-  useEffect(() => {
-    if (!provinces || provinces.length === 0) return;
-    const typed = form.getValues("state");
-    if (!typed || provinces.some((o) => o.value === typed)) return;
-    const match = provinces.find((o) => foldText(o.label) === foldText(typed.trim()));
-    if (match) form.setValue("state", match.value, { shouldDirty: true });
-  }, [provinces, form]);
+  const country = form.watch("country");
 
   return (
     <form className={styles.form} noValidate data-testid="personal-info-form" onSubmit={form.submit(onSubmit)}>
@@ -82,15 +58,14 @@ export function PersonalInfoForm({ defaultValues, submitLabel, onSubmit }: Perso
           />
         </Field>
         <Field label={t("personalInfo.state")} error={errorText("state")} required>
-          {provinces && provinces.length > 0 ? (
-            <Controller
-              name="state"
-              control={control}
-              render={({ field }) => <Combobox options={provinces} placeholder={t("personalInfo.choose")} {...field} />}
-            />
-          ) : (
-            <TextInput autoComplete="address-level1" {...register("state")} />
-          )}
+          {/* Picked from the country's list when the device has it (stored as the code, "ES-PM"),
+              else typed; a name typed before the list arrived (or stored before codes) becomes the
+              code of the province it names, in either language ("cordoba" → ES-CO). */}
+          <Controller
+            name="state"
+            control={control}
+            render={({ field }) => <SubdivisionInput {...field} country={country} placeholder={t("personalInfo.choose")} />}
+          />
         </Field>
       </div>
       <FormError form={form} />

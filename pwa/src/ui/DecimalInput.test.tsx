@@ -176,6 +176,26 @@ describe("MoneyInput", () => {
     expect(formValue()).toBe("1234.56");
   });
 
+  test("too many whole digits is said as such, not as the schema's format (which named a separator)", () => {
+    function Money() {
+      const [amount, setAmount] = useState("");
+      return (
+        <Field label="Valor actual">
+          <MoneyInput value={amount} onChange={setAmount} currency="EUR" />
+        </Field>
+      );
+    }
+    renderWithI18n(<Money />, "es");
+    type("1.234.567.890.123.456", "Valor actual");
+    fireEvent.blur(box("Valor actual"));
+    expect(box("Valor actual").getAttribute("aria-invalid")).toBe("true");
+    expect(document.querySelector("[data-part=error]")?.textContent).toBe("El número es demasiado largo.");
+    // 15 whole digits are an amount.
+    type("123.456.789.012.345,5", "Valor actual");
+    fireEvent.blur(box("Valor actual"));
+    expect(document.querySelector("[data-part=error]")).toBeNull();
+  });
+
   test("without onCurrencyChange the currency is fixed", () => {
     renderWithI18n(<MoneyInput aria-label="Importe" value="10" onChange={() => {}} currency="USD" />, "en");
     expect(screen.queryByRole("combobox")).toBeNull();

@@ -9,6 +9,7 @@
 //
 // Without onCurrencyChange the currency is shown but fixed (every amount of an asset uses the
 // asset's currency).
+import { MONEY_INTEGER_DIGITS } from "@patrimonio/shared-schema";
 import { useMemo, type Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { useLanguage } from "../i18n/useLanguage";
@@ -29,7 +30,7 @@ export interface MoneyInputProps extends Omit<DecimalInputProps, "end" | "minDec
   currencyLabel?: string;
 }
 
-export function MoneyInput({ currency, onCurrencyChange, currencies = CURRENCY_CODES, currencyRef, currencyLabel, maxDecimals = 4, className, disabled, ...rest }: MoneyInputProps) {
+export function MoneyInput({ currency, onCurrencyChange, currencies = CURRENCY_CODES, currencyRef, currencyLabel, maxDecimals = 4, maxIntegerDigits = MONEY_INTEGER_DIGITS, className, disabled, ...rest }: MoneyInputProps) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const options = useMemo(
@@ -38,7 +39,7 @@ export function MoneyInput({ currency, onCurrencyChange, currencies = CURRENCY_C
   );
   return (
     <div className={cx(styles.money, className)}>
-      <DecimalInput {...rest} disabled={disabled} maxDecimals={maxDecimals} minDecimals={currency ? currencyDecimals(currency) : 0} currency={currency || undefined} className={styles.amount} />
+      <DecimalInput {...rest} disabled={disabled} maxDecimals={maxDecimals} maxIntegerDigits={maxIntegerDigits} minDecimals={currency ? currencyDecimals(currency) : 0} currency={currency || undefined} className={styles.amount} />
       {onCurrencyChange ? (
         <select
           ref={currencyRef}

@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { useMe } from "../../api/queries";
 import { lookThrough, structuresMap } from "../../assets/lookThrough";
 import { intlCountryName } from "../../assets/search";
+import { subdivisionText, useSubdivisions } from "../../forms/subdivisions";
 import { useAssetLabels } from "../../assets/useAssetLabels";
 import { useAssetWorkspace } from "../../assets/hooks";
 import { groupInstructions, instructionFor } from "../../estate/instructions";
@@ -62,6 +63,7 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
   const { workspaceId } = useAssetWorkspace();
   const { assets, structures, liabilities, beneficiaries, instructions } = estate;
   const country = useMemo(() => intlCountryName(i18n.language), [i18n.language]);
+  const subdivisions = useSubdivisions();
   const structureById = useMemo(() => structuresMap(structures), [structures]);
   const structureNames = useMemo(() => new Map(structures.map((s) => [s.id, s.fields.name])), [structures]);
   const assetNames = useMemo(() => new Map(assets.map((a) => [a.id, a.fields.name])), [assets]);
@@ -78,7 +80,7 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
     const parts: string[] = [];
     const tax = f.taxLocation;
     if (tax?.noTaxRegistration) parts.push(t("binder.noTaxRegistration"));
-    else if (tax?.country) parts.push([tax.city, tax.state, country(tax.country)].filter(Boolean).join(", "));
+    else if (tax?.country) parts.push([tax.city, subdivisionText(subdivisions, tax.country, tax.state, i18n.language), country(tax.country)].filter(Boolean).join(", "));
     if (f.collectible?.physicalLocation) parts.push(t("binder.keptAt", { place: f.collectible.physicalLocation }));
     if (f.legalStructureId) parts.push(t("binder.heldBy", { structure: structureNames.get(f.legalStructureId) ?? "?" }));
     return parts.length > 0 ? parts.join(" · ") : none;

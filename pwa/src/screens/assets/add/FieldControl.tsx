@@ -1,6 +1,6 @@
 // One field of the add-asset form, drawn from its catalogue entry (catalogue.ts): the kit's input
 // for its type inside a Field with its label, hint, required mark and the schema's error.
-import { ENUM_LISTS, type EnumListName } from "@patrimonio/shared-schema";
+import { ENUM_LISTS, PRICE_INTEGER_DIGITS, QUANTITY_INTEGER_DIGITS, type EnumListName } from "@patrimonio/shared-schema";
 import { Controller, type Control, type UseFormRegister } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { SCHEMA_NAMESPACE } from "../../../i18n/i18n";
@@ -67,7 +67,12 @@ export function FieldControl({ spec, control, register, errorText, required, cur
     case "textarea":
       return (
         <Field {...common} className={styles.wide}>
-          <TextArea {...register(name)} disabled={disabled} maxChars={spec.max} rows={3} data-testid={testId} />
+          {/* Controlled: the counter counts a stored text the form starts with (an edit). */}
+          <Controller
+            name={name}
+            control={control}
+            render={({ field }) => <TextArea {...field} value={asText(field.value)} disabled={disabled} maxChars={spec.max} rows={3} data-testid={testId} />}
+          />
         </Field>
       );
     case "year":
@@ -100,6 +105,8 @@ export function FieldControl({ spec, control, register, errorText, required, cur
                 {...field}
                 value={asText(field.value)}
                 maxDecimals={spec.type === "price" ? 10 : spec.type === "quantity" ? 18 : 2}
+                // Too many whole digits is said as such (not the schema's format message).
+                {...(spec.type === "price" ? { maxIntegerDigits: PRICE_INTEGER_DIGITS } : spec.type === "quantity" ? { maxIntegerDigits: QUANTITY_INTEGER_DIGITS } : {})}
                 disabled={disabled}
                 data-testid={testId}
                 {...(spec.type === "price" ? { end: <span>{currency}</span>, currency } : spec.type === "multiple" ? { end: <span>×</span> } : {})}

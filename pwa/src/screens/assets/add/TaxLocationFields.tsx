@@ -1,11 +1,12 @@
 // The tax location fields of an asset form (the add flow's and the asset detail's kind dialog):
 // "no tax registration", or the country (a picker), the province (from the country's cached
-// enumerations when it has them, offline after a first visit; else typed) and the city.
+// enumerations when it has them, offline after a first visit, stored as its code; else typed: see
+// forms/subdivisions.ts) and the city.
 import { useMemo } from "react";
 import { Controller, useWatch, type Control, type UseFormRegister } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useEnumOptions } from "../../../api/enums";
 import { countryOptions } from "../../../forms/personalIdentity";
+import { SubdivisionInput } from "../../../forms/SubdivisionInput";
 import { useLanguage } from "../../../i18n/useLanguage";
 import { Checkbox } from "../../../ui/Checkbox";
 import { Combobox } from "../../../ui/Combobox";
@@ -14,15 +15,6 @@ import { TextInput } from "../../../ui/TextInput";
 import styles from "./AddAsset.module.css";
 import type { AssetFormValues } from "./assetForm";
 import { asText } from "./FieldControl";
-
-/** The provinces of a country from the device's enumeration cache (offline after a first visit);
- * undefined or empty: the field is typed. The stored value is the province's name. */
-function useProvinces(country: string) {
-  const countries = useEnumOptions(country ? "country" : undefined);
-  const countryId = countries?.find((c) => c.value === country)?.id;
-  const provinces = useEnumOptions(countryId ? "state" : undefined, countryId, { leavesOnly: true });
-  return useMemo(() => provinces?.map((o) => ({ value: o.label, label: o.label, hint: o.code })), [provinces]);
-}
 
 export interface TaxLocationFieldsProps {
   control: Control<AssetFormValues>;
@@ -37,7 +29,6 @@ export function TaxLocationFields({ control, register, errorText, countryRequire
   const { language } = useLanguage();
   const noTaxRegistration = useWatch({ control, name: "taxLocation.noTaxRegistration" }) === true;
   const country = asText(useWatch({ control, name: "taxLocation.country" }));
-  const provinces = useProvinces(country);
   const countries = useMemo(() => countryOptions(language), [language]);
   return (
     <>
@@ -67,15 +58,22 @@ export function TaxLocationFields({ control, register, errorText, countryRequire
             />
           </Field>
           <Field label={t("assetAdd.fields.state")} error={errorText("taxLocation.state")}>
-            {provinces && provinces.length > 0 ? (
-              <Controller
-                name="taxLocation.state"
-                control={control}
-                render={({ field: f }) => <Combobox {...f} value={asText(f.value)} options={provinces} placeholder={t("assetAdd.choose")} data-testid="field-state" />}
-              />
-            ) : (
-              <TextInput {...register("taxLocation.state")} autoComplete="address-level1" data-testid="field-state" />
-            )}
+            <Controller
+              name="taxLocation.state"
+              control={control}
+              render={({ field: f }) => (
+                <SubdivisionInput
+                  ref={f.ref}
+                  name={f.name}
+                  country={country}
+                  value={asText(f.value)}
+                  onChange={f.onChange}
+                  onBlur={f.onBlur}
+                  placeholder={t("assetAdd.choose")}
+                  data-testid="field-state"
+                />
+              )}
+            />
           </Field>
           <Field label={t("assetAdd.fields.city")} error={errorText("taxLocation.city")}>
             <TextInput {...register("taxLocation.city")} autoComplete="address-level2" data-testid="field-city" />

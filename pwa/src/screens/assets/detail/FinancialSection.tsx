@@ -69,7 +69,11 @@ export function FinancialSection() {
   );
 }
 
-function FinancialDialog({ onClose }: { onClose: () => void }) {
+/** Every asset has a current value and its date, so it counts in net worth (the add flow and the
+ * kind dialog require them too): they can be changed here, not cleared. */
+const REQUIRED: readonly (keyof FinancialValues)[] = ["currentValue", "valuationDate"];
+
+export function FinancialDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { db, asset } = useAssetDetail();
   const f = asset.fields;
@@ -93,9 +97,10 @@ function FinancialDialog({ onClose }: { onClose: () => void }) {
       taxValue: f.taxValue ?? "",
     },
     toPatch,
+    required: REQUIRED,
   });
   const moneyField = (name: "purchaseValue" | "currentValue" | "taxValue") => (
-    <Field label={t(`assetDetail.fields.${name}`)} error={form.errorText(name)}>
+    <Field label={t(`assetDetail.fields.${name}`)} error={form.errorText(name)} required={REQUIRED.includes(name)}>
       <Controller
         control={form.control}
         name={name}
@@ -104,7 +109,7 @@ function FinancialDialog({ onClose }: { onClose: () => void }) {
     </Field>
   );
   const dateField = (name: "purchaseDate" | "valuationDate") => (
-    <Field label={t(`assetDetail.fields.${name}`)} hint={t("assetDetail.dateHint")} error={form.errorText(name)}>
+    <Field label={t(`assetDetail.fields.${name}`)} hint={t("assetDetail.dateHint")} error={form.errorText(name)} required={REQUIRED.includes(name)}>
       <Controller control={form.control} name={name} render={({ field }) => <DateInput {...field} />} />
     </Field>
   );

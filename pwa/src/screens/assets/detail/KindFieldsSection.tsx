@@ -23,7 +23,7 @@ import { KIND_FIELDS, KIND_GROUPS, setEntries } from "./detailModel";
 import { Facts, type Fact } from "./Facts";
 import { FieldConflicts } from "./FieldConflicts";
 import { useEnumLabel, useFieldLabel, useValueText } from "./fieldText";
-import { editedHeads, formValuesOf, kindDetailFields, kindOfAsset, kindPatch } from "./kindEdit";
+import { COMMON_EDITED, editedHeads, formValuesOf, kindDetailFields, kindOfAsset, kindPatch } from "./kindEdit";
 
 export function KindFieldsSection({ structures }: { structures: SyncedRecord<"legalStructures">[] | undefined }) {
   const { t } = useTranslation();
@@ -128,6 +128,19 @@ function KindFieldsDialog({ onClose }: { onClose: () => void }) {
       }
     >
       <form id="asset-kind-form" className={addStyles.form} noValidate onSubmit={save}>
+        <div className={addStyles.grid}>
+          {COMMON_EDITED.map((spec) => (
+            <FieldControl
+              key={spec.name}
+              spec={spec}
+              control={form.control}
+              register={form.register}
+              errorText={errorText}
+              required={required.has(spec.name)}
+              currency={f.currency}
+            />
+          ))}
+        </div>
         {kindDetailFields(kind).length > 0 && (
           <div className={addStyles.grid}>
             {kindDetailFields(kind).map((spec) => (

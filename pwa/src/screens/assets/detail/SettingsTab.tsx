@@ -3,6 +3,7 @@
 // form validates the asset as it would be saved with the shared schema as the user types.
 import { CURRENCY_CODES, type AssetCategory } from "@patrimonio/shared-schema";
 import { useCallback } from "react";
+import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useAssetLabels } from "../../../assets/useAssetLabels";
 import formStyles from "../../../forms/form.module.css";
@@ -48,9 +49,9 @@ function RenameCard() {
       <form
         className={formStyles.inline}
         noValidate
-        onSubmit={form.save(db, () => {
+        onSubmit={form.save(db, (written) => {
           form.reset(form.getValues());
-          saved();
+          if (written) saved();
         })}
       >
         <Field label={t("assetDetail.fields.name")} error={form.errorText("name")} required>
@@ -95,9 +96,9 @@ function CategoryCard() {
       <form
         className={formStyles.form}
         noValidate
-        onSubmit={form.save(db, () => {
+        onSubmit={form.save(db, (written) => {
           form.reset(form.getValues());
-          saved();
+          if (written) saved();
         })}
       >
         <div className={formStyles.grid}>
@@ -142,20 +143,35 @@ function StructureCard() {
       <form
         className={formStyles.inline}
         noValidate
-        onSubmit={form.save(db, () => {
+        onSubmit={form.save(db, (written) => {
           form.reset(form.getValues());
-          saved();
+          if (written) saved();
         })}
       >
         <Field label={t("assetDetail.fields.legalStructureId")} error={form.errorText("legalStructureId")}>
-          <NativeSelect {...form.register("legalStructureId")}>
-            <option value="">{t("assetDetail.ownership.direct")}</option>
-            {sorted.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.fields.name}
-              </option>
-            ))}
-          </NativeSelect>
+          {/* Controlled: the structures arrive after the first render, and the stored one must show
+              once its option exists (an uncontrolled select would fall back to "direct"). */}
+          <Controller
+            name="legalStructureId"
+            control={form.control}
+            render={({ field: f }) => (
+              <NativeSelect
+                ref={f.ref}
+                name={f.name}
+                value={f.value}
+                onChange={(event) => f.onChange(event.target.value)}
+                onBlur={f.onBlur}
+                data-testid="settings-legalStructureId"
+              >
+                <option value="">{t("assetDetail.ownership.direct")}</option>
+                {sorted.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.fields.name}
+                  </option>
+                ))}
+              </NativeSelect>
+            )}
+          />
         </Field>
         <Button type="submit" variant="primary" loading={form.formState.isSubmitting}>
           {t("assetDetail.settings.structure.submit")}
@@ -181,9 +197,9 @@ function CurrencyCard() {
       <form
         className={formStyles.inline}
         noValidate
-        onSubmit={form.save(db, () => {
+        onSubmit={form.save(db, (written) => {
           form.reset(form.getValues());
-          saved();
+          if (written) saved();
         })}
       >
         <Field label={t("assetDetail.fields.currency")} error={form.errorText("currency")} required>

@@ -58,18 +58,27 @@ export interface AssetPatchFormOptions<T extends FieldValues> {
   defaultValues: T;
   /** The form's values as a patch of the asset (a cleared optional field: null). */
   toPatch: (values: T) => AssetPatch;
+  /** Form fields that must not be left empty although the schema allows it (the app's rule: every
+   * asset has a current value and its date; see add/catalogue.ts ALWAYS_REQUIRED). A stable array
+   * (a module constant): the validation is rebuilt when it changes. */
+  required?: readonly Path<T>[];
 }
 
 export type AssetPatchForm<T extends FieldValues> = UseFormReturn<T, unknown, AssetPatch> & {
   errorText: (name: Path<T>) => string | undefined;
   /** Issues on other fields of the asset that block the save (shown as the form's alert). */
   otherIssues: Issue[];
-  /** Validates and saves (updateAsset: one transaction); calls onSaved when saved. */
-  save: (db: ClientDb, onSaved?: () => void) => (event?: React.BaseSyntheticEvent) => Promise<void>;
+  /**
+   * Validates and saves (updateAsset: one transaction); calls onSaved when saved, with whether
+   * anything was written (false: the form's values equal the stored ones, nothing is sent).
+   */
+  save: (db: ClientDb, onSaved?: (written: boolean) => void) => (event?: React.BaseSyntheticEvent) => Promise<void>;
 };
 
+const NONE: readonly never[] = [];
+
 /** An edit form of the asset; see the top of this file. */
-export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues, toPatch }: AssetPatchFormOptions<T>): AssetPatchForm<T> {
+export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues, toPatch, required = NONE }: AssetPatchFormOptions<T>): AssetPatchForm<T> {
   const { i18n } = useTranslation();
   const [otherIssues, setOtherIssues] = useState<Issue[]>([]);
   const formFields = Object.keys(defaultValues);
@@ -78,8 +87,13 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
     () => (values) => {
       const patch = toPatch(values);
       const checked = validateRecord("assets", mergePatch(fields, patch));
-      if (checked.ok) return { values: patch, errors: {} };
-      const { errors } = issuesToErrors(checked.issues, formFields);
+      const { errors } = checked.ok ? { errors: {} as FieldErrors } : issuesToErrors(checked.issues, formFields);
+      for (const name of required) {
+        const v: unknown = get(values, name);
+        if ((v === "" || v === undefined || v === null) && get(errors, name) === undefined) {
+          setPath(errors as Record<string, unknown>, name, { type: "required", message: encodeMessage("validation.required", {}) } satisfies FieldError);
+        }
+      }
       // Issues only on fields the form does not show (a merge that broke another rule) do not block
       // the form's own validation; the save reports them.
       if (Object.keys(errors).length === 0) return { values: patch, errors: {} };
@@ -87,7 +101,7 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
     },
     // The shown record changes under the form when sync brings an edit: validate against it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [fields, toPatch],
+    [fields, toPatch, required],
   );
   const form = useForm<T, unknown, AssetPatch>({ defaultValues: defaultValues as never, resolver, mode: "onTouched", reValidateMode: "onChange" });
   return {
@@ -97,9 +111,13 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
     save: (db, onSaved) =>
       form.handleSubmit(async (patch) => {
         setOtherIssues([]);
+        if (!changesAnything(fields, patch)) {
+          onSaved?.(false);
+          return;
+        }
         const result = await updateAsset(db, asset.id, patch);
         if (result.ok) {
-          onSaved?.();
+          onSaved?.(true);
           return;
         }
         const { errors, others } = issuesToErrors(result.issues, formFields);
@@ -111,6 +129,24 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
         setOtherIssues(others);
       }),
   };
+}
+
+/** Whether applying the patch changes any stored field (null on an absent field changes nothing). */
+export function changesAnything(fields: Record<string, unknown>, patch: AssetPatch): boolean {
+  return Object.entries(patch).some(([k, v]) => {
+    if (v === undefined) return false;
+    if (v === null) return fields[k] !== undefined && fields[k] !== null;
+    return canonical(fields[k]) !== canonical(v);
+  });
+}
+
+/** JSON with object keys sorted, so two equal values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  ) ?? "undefined";
 }
 
 /** Nested errors as dotted paths (for setError). */

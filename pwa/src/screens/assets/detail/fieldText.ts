@@ -4,8 +4,11 @@
 import { labelKey, type EnumListName } from "@patrimonio/shared-schema";
 import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { intlCountryName } from "../../../assets/search";
+import { subdivisionText, useSubdivisions } from "../../../forms/subdivisions";
 import { SCHEMA_NAMESPACE } from "../../../i18n/i18n";
 import { useFormatters } from "../../../i18n/useFormatters";
+import { useLanguage } from "../../../i18n/useLanguage";
 
 const MONEY = new Set(["purchaseValue", "currentValue", "taxValue", "committedAmount", "totalContractAmount", "value", "amountOutstanding"]);
 const PRICE = new Set(["strike", "tokenPrice"]);
@@ -56,6 +59,9 @@ export function useValueText(currency: string, names: Record<string, string> = {
   const fmt = useFormatters();
   const enumLabel = useEnumLabel();
   const fieldLabel = useFieldLabel();
+  const { language } = useLanguage();
+  const subdivisions = useSubdivisions();
+  const countryName = useMemo(() => intlCountryName(language), [language]);
 
   return useMemo(() => {
     const text = (field: string, value: unknown, parent?: string): string => {
@@ -77,7 +83,10 @@ export function useValueText(currency: string, names: Record<string, string> = {
         }
         if (field === "taxLocation") {
           if (o.noTaxRegistration === true) return t("assetDetail.value.noTaxRegistration");
-          return [o.city, o.state, o.country].filter((p) => typeof p === "string" && p !== "").join(", ");
+          // The province (a code, or a name stored before codes) and the country in the reader's language.
+          const country = typeof o.country === "string" ? o.country : undefined;
+          const state = typeof o.state === "string" ? subdivisionText(subdivisions, country, o.state, language) : undefined;
+          return [o.city, state, country && countryName(country)].filter((p) => typeof p === "string" && p !== "").join(", ");
         }
         return Object.entries(o)
           .filter(([, v]) => v !== undefined)
@@ -101,5 +110,5 @@ export function useValueText(currency: string, names: Record<string, string> = {
       return s;
     };
     return text;
-  }, [t, fmt, enumLabel, fieldLabel, currency, names]);
+  }, [t, fmt, enumLabel, fieldLabel, currency, names, subdivisions, language, countryName]);
 }

@@ -77,4 +77,33 @@ describe("editing the kind's fields with the add flow's form", () => {
     });
     expect(flat.parsed.error?.issues.map((i) => [i.path.join("."), (i as { params?: { key?: string } }).params?.key])).toEqual([["taxLocation.country", "validation.required"]]);
   });
+
+  it("the description and the holding type are edited after creation (the description required for \"other\", at most 256)", () => {
+    const { kind, parsed } = submit(FLAT, (v) => {
+      v.description = "Piso de la abuela";
+      v.holdingType = "joint";
+    });
+    expect(kindPatch(FLAT, parsed.data as never, kind)).toEqual({ description: "Piso de la abuela", holdingType: "joint" });
+    const described = { ...FLAT, description: "Piso", holdingType: "joint" } as Asset;
+    const cleared = submit(described, (v) => {
+      v.description = "";
+      v.holdingType = "";
+    });
+    expect(kindPatch(described, cleared.parsed.data as never, cleared.kind)).toEqual({ description: null, holdingType: null });
+
+    const other = { name: "Reloj", assetClass: "others", category: "other", currency: "EUR", participation: "100", currentValue: "1", valuationDate: "2025-01-01", description: "Reloj" } as Asset;
+    expect(formValuesOf(other, kindOfAsset(other)).description).toBe("Reloj");
+    const fixed = submit(other, (v) => {
+      v.description = "Reloj de bolsillo";
+    });
+    expect(kindPatch(other, fixed.parsed.data as never, fixed.kind)).toEqual({ description: "Reloj de bolsillo" });
+    const empty = submit(other, (v) => {
+      v.description = "";
+    });
+    expect(empty.parsed.error?.issues.map((i) => i.path.join("."))).toEqual(["description"]);
+    const long = submit(other, (v) => {
+      v.description = "x".repeat(257);
+    });
+    expect(long.parsed.error?.issues.map((i) => i.path.join("."))).toEqual(["description"]);
+  });
 });

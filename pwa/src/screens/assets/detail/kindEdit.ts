@@ -4,7 +4,7 @@
 // kind's required fields required and the cross-field rules), and the save writes only the kind's
 // fields and the tax location that changed (a class group keeps its fields the form does not show).
 import type { Asset } from "@patrimonio/shared-schema";
-import { emptyValues, kindFields, type AssetFormValues, type AssetInput } from "../add/assetForm";
+import { COMMON, emptyValues, kindFields, type AssetFormValues, type AssetInput } from "../add/assetForm";
 import { CATALOGUE, kindForCategory, type FieldSpec, type FormKind } from "../add/catalogue";
 
 const GROUPS = new Set(["vehicle", "animal", "collectible", "investment", "derivative", "crypto"]);
@@ -13,6 +13,13 @@ const GROUPS = new Set(["vehicle", "animal", "collectible", "investment", "deriv
 export function kindOfAsset(asset: Pick<Asset, "assetClass" | "category">): FormKind {
   return kindForCategory(asset.assetClass, asset.category);
 }
+
+/** The fields every kind's dialog shows before the kind's own: the description (required for
+ * "other") and the holding type, which the add flow asks for and nothing else edits. */
+export const COMMON_EDITED: readonly FieldSpec[] = [
+  COMMON.identity.find((s) => s.name === "description")!,
+  { name: "holdingType", type: "choice", list: "holdingType" },
+];
 
 /** The fields the dialog shows: the kind's own section (the tax location is shown apart). */
 export function kindDetailFields(kind: FormKind): readonly FieldSpec[] {
@@ -60,6 +67,7 @@ export function formValuesOf(asset: Asset, kind: FormKind): AssetFormValues {
   values.otherOwners = (asset.otherOwners ?? []).map((o) => ({ name: o.name ?? "", percentage: o.percentage ?? "" }));
   values.legalStructureId = asset.legalStructureId ?? "";
   values.holdingType = asset.holdingType ?? "";
+  values.description = asset.description ?? "";
   const tax = asset.taxLocation;
   values.taxLocation = {
     noTaxRegistration: tax?.noTaxRegistration === true,
@@ -70,9 +78,9 @@ export function formValuesOf(asset: Asset, kind: FormKind): AssetFormValues {
   return values;
 }
 
-/** The top-level record fields the dialog writes: the heads of the kind's fields, and taxLocation. */
+/** The top-level record fields the dialog writes: the common ones, the heads of the kind's fields, and taxLocation. */
 export function editedHeads(kind: FormKind): string[] {
-  return [...new Set([...kindDetailFields(kind).map((s) => s.name.split(".")[0]!), "taxLocation"])];
+  return [...new Set([...COMMON_EDITED.map((s) => s.name), ...kindDetailFields(kind).map((s) => s.name.split(".")[0]!), "taxLocation"])];
 }
 
 /** JSON with sorted keys: two values are the same whatever their key order. */

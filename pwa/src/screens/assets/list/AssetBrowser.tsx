@@ -16,6 +16,7 @@ import { useAssetWorkspace, useLegalStructures, type AssetRec } from "../../../a
 import { addTotals, type MoneyTotals } from "../../../assets/money";
 import { intlCountryName, searchAssets } from "../../../assets/search";
 import { useAssetLabels } from "../../../assets/useAssetLabels";
+import { subdivisionText, useSubdivisions } from "../../../forms/subdivisions";
 import { useLanguage } from "../../../i18n/useLanguage";
 import { Button } from "../../../ui/Button";
 import { EmptyState } from "../../../ui/EmptyState";
@@ -109,11 +110,13 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
   const structures = useLegalStructures();
   const structureName = useCallback((id: string) => structures?.find((st) => st.id === id)?.fields.name, [structures]);
   const countryName = useMemo(() => intlCountryName(language), [language]);
-  const ctx = useMemo(() => ({ categoryLabel, countryName }), [categoryLabel, countryName]);
+  const subdivisions = useSubdivisions();
+  const stateName = useCallback((country: string | undefined, state: string) => subdivisionText(subdivisions, country, state, language), [subdivisions, language]);
+  const ctx = useMemo(() => ({ categoryLabel, countryName, stateName }), [categoryLabel, countryName, stateName]);
   // The labels the search texts hold: every class's categories (admins' too) in the reader's language.
   const signature = useMemo(
-    () => `${language}\n${ASSET_CLASSES.map((c) => labels.categoriesOf(c, { includeInactive: true }).map((o) => `${o.code}=${o.label}`).join(",")).join("\n")}`,
-    [language, labels],
+    () => `${language}\n${subdivisions?.byCode.size ?? 0}\n${ASSET_CLASSES.map((c) => labels.categoriesOf(c, { includeInactive: true }).map((o) => `${o.code}=${o.label}`).join(",")).join("\n")}`,
+    [language, labels, subdivisions],
   );
   const cache = useMemo(() => listIndexCache(signature), [signature]);
   const index = useMemo(() => (assets ? buildListIndex(assets, ctx, cache) : undefined), [assets, ctx, cache]);
@@ -145,7 +148,7 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
 
   function download() {
     const tr = (key: string) => t(key as never);
-    const csv = assetsCsv(shownAssets(groups ?? []), { language, t: tr, categoryLabel, classLabel, structureName });
+    const csv = assetsCsv(shownAssets(groups ?? []), { language, t: tr, categoryLabel, classLabel, structureName, countryName, stateName });
     downloadCsv(`${csvName}-${localToday()}.csv`, csv);
   }
 

@@ -20,7 +20,7 @@ import { AddAssetAction } from "./AddAssetAction";
 import { AssetBrowser } from "./AssetBrowser";
 import { Breadcrumbs } from "./Breadcrumbs";
 import type { GroupSpec } from "./GroupedAssetTable";
-import { bucket } from "./listModel";
+import { bucket, unknownGroupId } from "./listModel";
 
 export function AssetClassScreen() {
   const { assetType } = useParams({ strict: false }) as { assetType?: string };
@@ -50,10 +50,13 @@ function ClassView({ classCode }: { classCode: AssetClass }) {
         byCode.delete(c.code);
         if (items || (!searching && c.active)) groups.push({ id: c.id, label: c.label, items: items ?? [], link: { assetType, categoryId: String(c.id) } });
       }
-      // Codes this device's enumeration cache does not know yet (an admin's new category).
+      // Codes this device's enumeration cache does not know yet (an admin's new category): a stable
+      // synthetic id, so the group collapses and its key is unique.
+      const taken = new Set(groups.map((g) => g.id));
       for (const [code, items] of byCode) {
-        const id = labels.categoryIdOf(code, classCode);
-        groups.push({ id: id ?? 0, label: labels.categoryLabel(code, undefined, classCode), items });
+        const id = labels.categoryIdOf(code, classCode) ?? unknownGroupId(code, taken);
+        taken.add(id);
+        groups.push({ id, label: labels.categoryLabel(code, undefined, classCode), items });
       }
       return groups;
     },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { collapseAll, collapsedState, expandAll, flattenGroups, normaliseIds, toggleCollapsed } from "./listModel";
+import { collapseAll, collapsedState, expandAll, flattenGroups, normaliseIds, toggleCollapsed, UNKNOWN_GROUP_ID_BASE, unknownGroupId } from "./listModel";
 
 const groups = [
   { id: 1, items: ["piso", "local"] },
@@ -68,5 +68,28 @@ describe("collIds", () => {
     expect(collapsedState([1], [1, 3])).toEqual({ all: false, none: false });
     expect(collapsedState([1, 3, 8], [1, 3])).toEqual({ all: true, none: false });
     expect(collapsedState([8], [])).toEqual({ all: false, none: true });
+  });
+});
+
+describe("groups of category codes the enumeration cache does not know yet", () => {
+  test("get stable, distinct ids above every real one, which collapse like the others", () => {
+    const taken = new Set([101, 102]);
+    const a = unknownGroupId("yacht_share", taken);
+    const b = unknownGroupId("art_fund", taken);
+    expect(a).toBeGreaterThan(UNKNOWN_GROUP_ID_BASE);
+    expect(Number.isSafeInteger(a) && Number.isSafeInteger(b)).toBe(true);
+    expect(a).not.toBe(b);
+    // The same code on another visit: the same id (its collapsed state survives in collIds).
+    expect(unknownGroupId("yacht_share", new Set())).toBe(a);
+    // A clash takes the next free id: no two groups share a key.
+    const clash = new Set([a]);
+    expect(unknownGroupId("yacht_share", clash)).toBe(a + 1);
+    // Collapsing works (ids <= 0 were dropped before), and "collapse all" then counts it.
+    const collIds = toggleCollapsed(undefined, a);
+    expect(collIds).toEqual([a]);
+    expect(normaliseIds(collIds!)).toEqual([a]);
+    expect(collapsedState(collapseAll(undefined, [101, a, b]), [101, a, b])).toEqual({ all: true, none: false });
+    const keys = flattenGroups([{ id: a, items: [] }, { id: b, items: [] }], new Set(collIds), (x: never) => x).map((r) => r.key);
+    expect(new Set(keys).size).toBe(2);
   });
 });

@@ -35,6 +35,29 @@ export function flattenGroups<Item, Group extends ListGroup<Item>>(
   return rows;
 }
 
+/** Where the ids of category codes the device's enumeration cache does not know yet start: above
+ * every real id (admins' values start at 1 000 000) and below Number.MAX_SAFE_INTEGER. */
+export const UNKNOWN_GROUP_ID_BASE = 10_000_000_000;
+
+/**
+ * Stable ids for groups of codes the enumeration cache does not know yet (an admin's new category
+ * that reached the device through sync before the enumerations did): a hash of the code above
+ * UNKNOWN_GROUP_ID_BASE, so the group collapses like the others, keeps its state in `collIds` across
+ * visits, and two such groups never share a React key (`taken`: ids already on the page; a clash
+ * takes the next free id).
+ */
+export function unknownGroupId(code: string, taken: Set<number>): number {
+  let hash = 0x811c9dc5;
+  for (const ch of code) {
+    hash ^= ch.codePointAt(0)!;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  let id = UNKNOWN_GROUP_ID_BASE + hash;
+  while (taken.has(id)) id++;
+  taken.add(id);
+  return id;
+}
+
 /** Sorted, without repeats: the form `collIds` is kept in (the route's schema parses the same). */
 export function normaliseIds(ids: Iterable<number>): number[] {
   return [...new Set(ids)].filter((n) => Number.isSafeInteger(n) && n > 0).sort((a, b) => a - b);
