@@ -715,7 +715,13 @@ test.describe("asset detail", () => {
         await page.getByTestId("ownership-dialog").getByLabel("Porcentaje del propietario 1").fill("60");
         await expect(page.getByTestId("ownership-sum")).toHaveAttribute("data-state", "exceeds");
         await expectNoSeriousA11yViolations(page, `ownership dialog · ${variant.label}`);
+        // A typed percentage: Escape asks before dropping it (and the question is accessible too).
         await page.keyboard.press("Escape");
+        const discard = page.getByRole("alertdialog", { name: "¿Descartar los cambios?" });
+        await expect(discard.getByRole("button", { name: "Seguir editando" })).toBeFocused();
+        await expectNoSeriousA11yViolations(page, `discard question · ${variant.label}`);
+        await discard.getByRole("button", { name: "Descartar" }).click();
+        await expect(page.getByTestId("ownership-dialog")).toBeHidden();
         await page.getByTestId("section-kind").getByRole("button", { name: "Editar datos" }).click();
         await expect(page.getByTestId("kind-dialog")).toBeVisible();
         await expectNoSeriousA11yViolations(page, `kind dialog · ${variant.label}`);

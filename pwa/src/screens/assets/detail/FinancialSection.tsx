@@ -110,6 +110,7 @@ function FinancialDialog({ onClose }: { onClose: () => void }) {
   );
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       size="md"
       onOpenChange={(o) => !o && onClose()}
