@@ -298,7 +298,7 @@ test.describe("asset detail", () => {
       await debtForm.getByRole("button", { name: "Añadir deuda" }).click();
       await expect(page.getByTestId("debt-row")).toHaveCount(2);
       await expect(page.getByTestId("debt-row").filter({ hasText: "Banco Sabadell" })).toContainText("45.000,50 €");
-      await expect(page.getByTestId("debt-row").filter({ hasText: "Préstamo familiar" })).toContainText("4999,50 €");
+      await expect(page.getByTestId("debt-row").filter({ hasText: "Préstamo familiar" })).toContainText("4.999,50 €");
       await expect(detail.fact("debtTotal")).toHaveText("50.000,00 €");
       await expect(detail.fact("debtShare")).toHaveText("25.000,00 €");
       await expect(detail.fact("participationValue", detail.debt)).toHaveText("160.000,00 €");

@@ -193,7 +193,7 @@ test.describe("dashboard and wealth map", () => {
     await expect(page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]')).toHaveCount(0);
     await form.getByRole("button", { name: "Añadir de todos modos" }).click();
     const usd = page.getByTestId("manual-rates-table").locator('tr[data-currency="USD"]');
-    await expect(usd).toContainText("1085");
+    await expect(usd).toContainText("1.085");
     await usd.getByRole("button", { name: /Eliminar el tipo de USD/ }).click();
     await expect(usd).toHaveCount(0);
     await expectFigures(page, "es");
