@@ -503,6 +503,9 @@ test.describe("adding assets", () => {
         required: "Este campo es obligatorio",
         complete: "Los porcentajes suman el 100 %",
         submit: "Guardar activo",
+        discardTitle: "¿Descartar los cambios?",
+        keep: "Seguir editando",
+        discard: "Descartar",
       },
       en: {
         max140: "Must have at most 140 characters",
@@ -514,6 +517,9 @@ test.describe("adding assets", () => {
         required: "This field is required",
         complete: "The percentages add up to 100 %",
         submit: "Save asset",
+        discardTitle: "Discard your changes?",
+        keep: "Keep editing",
+        discard: "Discard",
       },
     } as const;
     for (const language of ["es", "en"] as const) {
@@ -567,6 +573,19 @@ test.describe("adding assets", () => {
       await page.getByTestId("owner-percentage-0").fill("30");
       await says("participation", m.complete);
       await saysNot("participation", m.exceeds);
+
+      // Leaving the typed form asks first: «Keep editing» stays with everything typed…
+      await page.getByTestId("back-to-assets").click();
+      const discard = page.getByRole("alertdialog", { name: m.discardTitle });
+      await expect(discard.getByRole("button", { name: m.keep })).toBeFocused();
+      await discard.getByRole("button", { name: m.keep }).click();
+      await expect(discard).toBeHidden();
+      await expect(page).toHaveURL(/\/assets\/new/);
+      await expect(page.getByTestId("owner-name-0")).toHaveValue("Ana");
+      // … and «Discard» leaves (closing the tab while dirty: LeaveGuard.test.tsx).
+      await page.getByTestId("back-to-assets").click();
+      await discard.getByRole("button", { name: m.discard }).click();
+      await expect(page).toHaveURL(/\/assets\/?(\?.*)?$/);
     }
   });
 

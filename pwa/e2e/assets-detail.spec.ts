@@ -302,7 +302,7 @@ test.describe("asset detail", () => {
       await debtForm.getByRole("button", { name: "Añadir deuda" }).click();
       await expect(page.getByTestId("debt-row")).toHaveCount(2);
       await expect(page.getByTestId("debt-row").filter({ hasText: "Banco Sabadell" })).toContainText("45.000,50 €");
-      await expect(page.getByTestId("debt-row").filter({ hasText: "Préstamo familiar" })).toContainText("4999,50 €");
+      await expect(page.getByTestId("debt-row").filter({ hasText: "Préstamo familiar" })).toContainText("4.999,50 €");
       await expect(detail.fact("debtTotal")).toHaveText("50.000,00 €");
       await expect(detail.fact("debtShare")).toHaveText("25.000,00 €");
       await expect(detail.fact("participationValue", detail.debt)).toHaveText("160.000,00 €");
@@ -721,7 +721,13 @@ test.describe("asset detail", () => {
         await page.getByTestId("ownership-dialog").getByLabel("Porcentaje del propietario 1").fill("60");
         await expect(page.getByTestId("ownership-sum")).toHaveAttribute("data-state", "exceeds");
         await expectNoSeriousA11yViolations(page, `ownership dialog · ${variant.label}`);
+        // A typed percentage: Escape asks before dropping it (and the question is accessible too).
         await page.keyboard.press("Escape");
+        const discard = page.getByRole("alertdialog", { name: "¿Descartar los cambios?" });
+        await expect(discard.getByRole("button", { name: "Seguir editando" })).toBeFocused();
+        await expectNoSeriousA11yViolations(page, `discard question · ${variant.label}`);
+        await discard.getByRole("button", { name: "Descartar" }).click();
+        await expect(page.getByTestId("ownership-dialog")).toBeHidden();
         await page.getByTestId("section-kind").getByRole("button", { name: "Editar datos" }).click();
         await expect(page.getByTestId("kind-dialog")).toBeVisible();
         await expectNoSeriousA11yViolations(page, `kind dialog · ${variant.label}`);

@@ -54,7 +54,10 @@ test.describe("legal structures", () => {
     await tabA.form.getByRole("button", { name: "Create structure" }).click();
     await expect(tabA.form.getByText("Name is required", { exact: true })).toHaveCount(0);
     await expect(tabA.form.getByText("Country is required", { exact: true })).toBeVisible();
+    // The form holds a typed name: Escape asks before dropping it.
     await a.page.keyboard.press("Escape");
+    await a.page.getByRole("alertdialog", { name: "Discard your changes?" }).getByRole("button", { name: "Discard" }).click();
+    await expect(tabA.form).toBeHidden();
     await shell.chooseLanguage("es");
     await expect(a.page.getByText("Aún no hay estructuras jurídicas")).toBeVisible();
 
@@ -141,6 +144,7 @@ test.describe("legal structures", () => {
     ).toBeVisible();
     await expect(owner).toHaveAttribute("aria-invalid", "true");
     await b.page.keyboard.press("Escape");
+    await b.page.getByRole("alertdialog", { name: "¿Descartar los cambios?" }).getByRole("button", { name: "Descartar" }).click();
     // Nothing was written: no cycle on either device, the holding is still at the top.
     await expect(tabB.cycles).toHaveCount(0);
     await expect(tabB.row("Holding Familiar")).toContainText("Tu participación");

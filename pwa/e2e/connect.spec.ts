@@ -105,7 +105,7 @@ visitorTest.describe("connections against the fake providers", () => {
     await second.goto(`${base}/assets/${brokerAssetId}/`);
     const card = second.getByTestId("asset-connection");
     await expect(card).toContainText("DEGIRO");
-    await expect(second.getByTestId("asset-connection-balance")).toContainText("1211,37"); // Spanish groups thousands from five digits on
+    await expect(second.getByTestId("asset-connection-balance")).toContainText("1.211,37"); // Spanish groups thousands from four digits on
     const positions = second.getByRole("table", { name: "Posiciones" });
     await expect(positions.getByRole("row")).toHaveCount(3); // the header and two positions
     await expect(second.getByTestId("asset-connection-positions")).toContainText("46.220,00");

@@ -120,7 +120,7 @@ test.describe("statement import", () => {
 
     await expect(screen.preview).toBeVisible();
     await expect(screen.fact("account")).toHaveText("ES05 •••• 6789");
-    await expect(screen.fact("closing")).toHaveText("7480,15 € · 28 mar 2025");
+    await expect(screen.fact("closing")).toHaveText("7.480,15 € · 28 mar 2025");
     expect(await screen.plans()).toEqual(Array(5).fill("create"));
     // No bank account yet: a new one, named after the bank and the account.
     await expect(a.page.getByTestId("import-new-name")).toHaveValue("Bankinter 6789");
@@ -128,7 +128,7 @@ test.describe("statement import", () => {
     await expect(a.page.getByTestId("import-created")).toHaveText("5 valoraciones nuevas");
     await a.page.getByTestId("import-open-asset").click();
     await expect(a.page.getByRole("heading", { level: 1 })).toHaveText("Bankinter 6789");
-    await expect(a.page.getByTestId("section-financial").getByTestId("fact-currentValue").locator("dd")).toHaveText("7480,15 €");
+    await expect(a.page.getByTestId("section-financial").getByTestId("fact-currentValue").locator("dd")).toHaveText("7.480,15 €");
     await expect(a.page.getByTestId("valuation-row")).toHaveCount(5);
 
     // The next file of the bank: its mapping is filled in; into the account just made, nothing is new.

@@ -121,7 +121,7 @@ test.describe("logins vault", () => {
     await onA.form.getByTestId("login-username").fill(USER);
     await onA.form.getByTestId("login-secret").fill("s".repeat(1001));
     await onA.form.getByTestId("login-save").click();
-    await expect(onA.form.getByText("Debe tener como máximo 1000 caracteres")).toBeVisible();
+    await expect(onA.form.getByText("Debe tener como máximo 1.000 caracteres")).toBeVisible();
     await onA.form.getByTestId("login-secret").fill(SECRET);
     await onA.form.getByTestId("login-notes").fill(NOTES);
     await onA.form.getByTestId("login-save").click();

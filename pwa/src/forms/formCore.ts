@@ -51,11 +51,13 @@ export function translateKey(i18n: I18n, ref: MessageRef): string {
   const ns = ref.key.startsWith("validation.") || ref.key.startsWith("labels.") ? SCHEMA_NAMESPACE : undefined;
   const t = i18n.t.bind(i18n) as unknown as (key: string, options: Record<string, unknown>) => string;
   // Numbers in a message are written the reader's way ("Faltan 12,5%" in Spanish); `count` stays a
-  // number, as i18next's plural rules need it.
+  // number, as i18next's plural rules need it (its formatter writes it). A number field's bound of
+  // four digits is a year ("menor o igual que 2100" for a year of construction): not grouped.
   const language = activeLanguage(i18n);
+  const grouping = ref.key.startsWith("validation.number.") ? { useGrouping: "min2" as const } : {};
   const params: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(ref.params ?? {})) {
-    params[name] = typeof value === "number" && name !== "count" ? formatNumber(value, language, { maximumFractionDigits: 20 }) : value;
+    params[name] = typeof value === "number" && name !== "count" ? formatNumber(value, language, { maximumFractionDigits: 20, ...grouping }) : value;
   }
   return t(ref.key, { ...params, ...(ns ? { ns } : {}) });
 }

@@ -136,7 +136,17 @@ describe("numbers in a message", () => {
     expect(translateKey(es, remaining)).toBe("Faltan 12,5% para llegar al 100%");
     expect(translateKey(en, remaining)).toBe("12.5% left to reach 100%");
     const longText = { key: "validation.string.max", params: { max: 1000 } };
-    expect(translateKey(es, longText)).toContain("1000");
+    expect(translateKey(es, longText)).toContain("1.000");
     expect(translateKey(en, longText)).toContain("1,000");
+  });
+
+  test("a number field's bound of four digits is a year, never grouped", () => {
+    const es = createI18n({ lng: "es" });
+    const en = createI18n({ lng: "en" });
+    const year = { key: "validation.number.max", params: { max: 2100 } };
+    expect(translateKey(es, year)).toContain(" 2100");
+    expect(translateKey(en, year)).toContain(" 2100");
+    expect(translateKey(es, { key: "validation.number.min", params: { min: -5000 } })).toContain("-5000");
+    expect(translateKey(es, { key: "validation.number.max", params: { max: 1000000 } })).toContain("1.000.000");
   });
 });

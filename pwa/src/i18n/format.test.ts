@@ -6,8 +6,10 @@ const NBSP = "\u00a0";
 
 describe("formatMoney", () => {
   test.each([
-    ["a euro amount in Spanish puts the symbol after, with a decimal comma", "1234.5", "EUR", "es", `1234,50${NBSP}€`],
-    ["Spanish groups thousands with dots from five digits on", "1234567.891", "EUR", "es", `1.234.567,89${NBSP}€`],
+    ["a euro amount in Spanish puts the symbol after, with a decimal comma and grouped thousands", "1234.5", "EUR", "es", `1.234,50${NBSP}€`],
+    ["Spanish groups four digits too (CLDR's es-ES would not: 1234,56 US$)", "1234.56", "USD", "es", `1.234,56${NBSP}US$`],
+    ["Spanish groups larger amounts with dots", "1234567.891", "EUR", "es", `1.234.567,89${NBSP}€`],
+    ["three digits have nothing to group", "999.5", "EUR", "es", `999,50${NBSP}€`],
     ["a euro amount in English puts the symbol first, with a decimal point", "1234.5", "EUR", "en", "€1,234.50"],
     ["a negative dollar amount in English keeps its sign", "-42", "USD", "en", "-US$42.00"],
     ["a negative dollar amount in Spanish keeps its sign", "-42", "USD", "es", `-42,00${NBSP}US$`],
@@ -47,6 +49,15 @@ describe("formatNumber", () => {
 
   test("passes Intl options through", () => {
     expect(formatNumber("2.5", "es", { minimumFractionDigits: 2 })).toBe("2,50");
+  });
+
+  test("Spanish groups from four digits unless the caller chose a grouping", () => {
+    expect(formatNumber(1234, "es")).toBe("1.234");
+    expect(formatNumber("-1234.5", "es")).toBe("-1.234,5");
+    expect(formatNumber(1234, "en")).toBe("1,234");
+    expect(formatNumber(1234, "es", { useGrouping: false })).toBe("1234");
+    expect(formatNumber(12345, "es", { useGrouping: "min2" })).toBe("12.345");
+    expect(formatNumber(1234, "es", { useGrouping: "min2" })).toBe("1234");
   });
 });
 

@@ -1,6 +1,6 @@
 // Display formatting for numbers, percentages, money and dates in the active language.
 //
-// Locales: Spanish texts format as es-ES (the app locale). English texts format as en-GB, not en-US:
+// Locales: Spanish texts format as es-ES (the app locale), grouping from four digits (withGrouping). English texts format as en-GB, not en-US:
 // Patrimonio's users live in a European, euro-first context, and day-month-year dates read the same
 // way in both languages (10/03/2025 is 10 March in either), where en-US would silently flip them.
 //
@@ -36,13 +36,23 @@ function asIntlNumber(value: number | DecimalString): IntlNumber {
   return value as IntlNumber;
 }
 
+/**
+ * Spanish groups every number of four or more digits ("1.234,56"), the way the team's standard
+ * writes it; CLDR's es-ES leaves four digits ungrouped ("1234,56"), so "always" is asked for unless
+ * the caller chose a grouping. English (en-GB) groups from four digits already ("1,234.56").
+ * Years, postcodes and ids are not numbers to format: never pass them here.
+ */
+function withGrouping(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormatOptions {
+  return language === "es" && options.useGrouping === undefined ? { ...options, useGrouping: "always" } : options;
+}
+
 /** Formats a number or decimal string with grouping and the locale's decimal separator. */
 export function formatNumber(
   value: number | DecimalString,
   language: Language,
   options: Intl.NumberFormatOptions = {},
 ): string {
-  return new Intl.NumberFormat(INTL_LOCALES[language], options).format(asIntlNumber(value));
+  return new Intl.NumberFormat(INTL_LOCALES[language], withGrouping(language, options)).format(asIntlNumber(value));
 }
 
 /**
@@ -74,7 +84,7 @@ export function formatPercent(
 }
 
 /**
- * Formats an exact amount in an ISO 4217 currency: ("1234.5", "EUR", "es") → "1234,50 €".
+ * Formats an exact amount in an ISO 4217 currency: ("1234.5", "EUR", "es") → "1.234,50 €".
  * The currency's own minor units apply (2 for EUR and USD, 0 for JPY); extra digits are rounded
  * half away from zero, on the decimal digits themselves.
  */

@@ -209,3 +209,22 @@ describe("useLanguage on the app's instance", () => {
     expect(activeLanguage(i18n)).toBe("en");
   });
 });
+
+describe("numbers in texts", () => {
+  test("{{count}} and the other numbers are written the reader's way; the plural still follows the number", () => {
+    const es = createI18n({ lng: "es" });
+    expect(es.t("assetList.summary.count", { count: 10000 })).toBe("10.000 activos");
+    expect(es.t("assetList.summary.count", { count: 1 })).toBe("1 activo");
+    expect(es.t("assetList.summary.found", { count: 1234, total: 10000 })).toBe("1.234 de 10.000 activos");
+    expect(es.t("assetDetail.delete.valuations", { count: 1500 })).toBe("Se eliminan 1.500 valoraciones de su historial.");
+    const en = createI18n({ lng: "en" });
+    expect(en.t("assetList.summary.count", { count: 10000 })).toBe("10,000 assets");
+    expect(en.t("assetList.summary.count", { count: 1 })).toBe("1 asset");
+    expect(en.t("assetList.summary.found", { count: 0.5, total: 2 })).toBe("0.5 of 2 assets");
+  });
+
+  test("a text (a year, a line of a file, a code passed as a string) is left as it is", () => {
+    const es = createI18n({ lng: "es" });
+    expect(es.t("statementImport.errors.atLine", { line: "1234", text: "x" })).toBe("Línea 1234: x");
+  });
+});

@@ -1,8 +1,9 @@
 // The app's i18next instance: English base texts, Spanish fallback, es-ES app locale.
 // Detection follows the spec: ?lng=, cookie i18next, localStorage i18nextLng, sessionStorage,
 // the browser's languages, then <html lang>; the detected language is cached in localStorage.
-import i18next, { type i18n as I18n, type InitOptions } from "i18next";
+import i18next, { type FormatterModule, type i18n as I18n, type InitOptions } from "i18next";
 import { initReactI18next } from "react-i18next";
+import { formatNumber } from "./format";
 
 export const SUPPORTED_LANGUAGES = ["es", "en"] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
@@ -63,6 +64,24 @@ const languageDetector = {
   },
 };
 
+/**
+ * Every number interpolated into a text ({{count}} and any other) is written the reader's way,
+ * "10.000 activos", "10,000 assets" (i18next would write String(10000)); plural selection still
+ * uses the number itself. Numbers that are not quantities (a year, a line of a file, an id, a
+ * postcode) are passed to t() as strings, which are left as they are.
+ */
+const numberFormatter: FormatterModule = {
+  type: "formatter",
+  init() {},
+  add() {},
+  addCached() {},
+  format(value: unknown, _format, lng) {
+    if (typeof value !== "number" || !Number.isFinite(value)) return value as string;
+    const language = lng ? languageOf(lng) : FALLBACK_LANGUAGE;
+    return formatNumber(value, isLanguage(language) ? language : FALLBACK_LANGUAGE, { maximumFractionDigits: 20 });
+  },
+};
+
 /** The namespace of the shared schema's validation messages and labels (forms translate its keys). */
 export const SCHEMA_NAMESPACE = "schema";
 
@@ -100,7 +119,7 @@ export function createI18n(options: { lng?: Language } = {}): I18n {
 /** A new instance with the given texts (all of them: createI18n; none yet: loading.ts). */
 export function initInstance(bundled: Partial<Resources>, lng?: Language, extra: InitOptions = {}): I18n {
   const instance = i18next.createInstance();
-  instance.use(languageDetector).use(initReactI18next);
+  instance.use(languageDetector).use(numberFormatter).use(initReactI18next);
   void instance.init({
     resources: bundled,
     partialBundledLanguages: true,
@@ -111,7 +130,8 @@ export function initInstance(bundled: Partial<Resources>, lng?: Language, extra:
     load: "languageOnly",
     defaultNS: DEFAULT_NAMESPACE,
     ns: [DEFAULT_NAMESPACE, SCHEMA_NAMESPACE],
-    interpolation: { escapeValue: false }, // React escapes
+    // React escapes; every value goes through numberFormatter (numbers in the reader's format).
+    interpolation: { escapeValue: false, alwaysFormat: true },
     initAsync: false,
     ...extra,
   });

@@ -147,7 +147,7 @@ describe("MoneyInput", () => {
     renderWithI18n(<Money />, "es");
     type("1234,5", "Valor actual");
     fireEvent.blur(box("Valor actual"));
-    expect(box("Valor actual").value).toBe("1234,50");
+    expect(box("Valor actual").value).toBe("1.234,50");
     const select = screen.getByRole("combobox", { name: "Moneda" }) as HTMLSelectElement;
     expect(select.value).toBe("EUR");
     expect(select.selectedOptions[0]?.textContent).toMatch(/^EUR · euro$/i);

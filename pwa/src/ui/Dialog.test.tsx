@@ -95,6 +95,123 @@ describe("Dialog", () => {
   });
 });
 
+describe("a form dialog with changes (dirty)", () => {
+  function Form({ controlled = true }: { controlled?: boolean }) {
+    const [open, setOpen] = useState(false);
+    const [text, setText] = useState("");
+    const body = <input aria-label="Instrucción" data-autofocus="" value={text} onChange={(e) => setText(e.target.value)} />;
+    const footer = (
+      <DialogClose>
+        <Button>Cancelar</Button>
+      </DialogClose>
+    );
+    return controlled ? (
+      <>
+        <Button onClick={() => setOpen(true)}>Añadir</Button>
+        <Dialog open={open} onOpenChange={setOpen} title="Instrucción" dirty={text !== ""} footer={footer}>
+          {body}
+        </Dialog>
+      </>
+    ) : (
+      <Dialog trigger={<Button>Añadir</Button>} title="Instrucción" dirty={text !== ""} footer={footer}>
+        {body}
+      </Dialog>
+    );
+  }
+
+  async function openAndType(text: string) {
+    const opener = screen.getByRole("button", { name: "Añadir" });
+    act(() => opener.focus());
+    await act(async () => fireEvent.click(opener));
+    const field = screen.getByRole("textbox", { name: "Instrucción" });
+    if (text) fireEvent.change(field, { target: { value: text } });
+    return { opener, field, dialog: screen.getByRole("dialog", { name: "Instrucción" }) };
+  }
+
+  const escape = (element: Element) => fireEvent.keyDown(element, { key: "Escape" });
+  // Radix listens for a pointerdown outside on the document (from a tick after opening) and acts on
+  // the click that follows it.
+  const tick = () => act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+  const clickOutside = async () => {
+    await tick();
+    await act(async () => {
+      fireEvent.pointerDown(document.body, { button: 0, pointerType: "mouse" });
+      fireEvent.click(document.body, { button: 0 });
+    });
+    await tick();
+  };
+
+  test("Escape with nothing typed closes it at once", async () => {
+    renderWithI18n(<Form />, "es");
+    const { field, dialog } = await openAndType("");
+    await act(async () => escape(field));
+    expect(dialog.isConnected).toBe(false);
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
+  test("Escape with changes asks; «Seguir editando» keeps the dialog and what was typed", async () => {
+    renderWithI18n(<Form />, "es");
+    const { field, dialog } = await openAndType("Vender el piso");
+    await act(async () => escape(field));
+    const ask = screen.getByRole("alertdialog", { name: "¿Descartar los cambios?" });
+    expect(dialog.isConnected).toBe(true);
+    // Focus starts on the choice that loses nothing.
+    const keep = within(ask).getByRole("button", { name: "Seguir editando" });
+    await waitFor(() => expect(document.activeElement).toBe(keep));
+    await act(async () => fireEvent.click(keep));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(dialog.isConnected).toBe(true);
+    expect((screen.getByRole("textbox", { name: "Instrucción" }) as HTMLInputElement).value).toBe("Vender el piso");
+    await waitFor(() => expect(document.activeElement).toBe(field));
+  });
+
+  test("Escape inside the question closes only the question", async () => {
+    renderWithI18n(<Form />, "es");
+    const { field, dialog } = await openAndType("Vender el piso");
+    await act(async () => escape(field));
+    const ask = screen.getByRole("alertdialog");
+    await act(async () => escape(within(ask).getByRole("button", { name: "Seguir editando" })));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(dialog.isConnected).toBe(true);
+  });
+
+  test("a click outside with changes asks; «Descartar» closes the dialog and focus goes back to its opener", async () => {
+    renderWithI18n(<Form />, "es");
+    const { opener, dialog } = await openAndType("Vender el piso");
+    await clickOutside();
+    expect(dialog.isConnected).toBe(true);
+    const ask = screen.getByRole("alertdialog", { name: "¿Descartar los cambios?" });
+    await act(async () => fireEvent.click(within(ask).getByRole("button", { name: "Descartar" })));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(dialog.isConnected).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  test("a click outside with nothing typed closes it at once", async () => {
+    renderWithI18n(<Form />, "es");
+    const { dialog } = await openAndType("");
+    await clickOutside();
+    expect(dialog.isConnected).toBe(false);
+  });
+
+  test("Cancel is an explicit choice: it closes without asking", async () => {
+    renderWithI18n(<Form />, "es");
+    const { dialog } = await openAndType("Vender el piso");
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Cancelar" })));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(dialog.isConnected).toBe(false);
+  });
+
+  test("an uncontrolled dialog (a trigger) closes on «Descartar» too; the question is translated", async () => {
+    renderWithI18n(<Form controlled={false} />, "en");
+    const { field, dialog } = await openAndType("Sell the flat");
+    await act(async () => escape(field));
+    const ask = screen.getByRole("alertdialog", { name: "Discard your changes?" });
+    await act(async () => fireEvent.click(within(ask).getByRole("button", { name: "Discard" })));
+    expect(dialog.isConnected).toBe(false);
+  });
+});
+
 describe("focus back to what opened a dialog without a Trigger", () => {
   function Opened({ by }: { by: "button" | "menu" }) {
     const [open, setOpen] = useState(false);

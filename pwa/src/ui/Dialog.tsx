@@ -9,6 +9,10 @@
 // what had focus when a dialog opened; for an item of a menu, the menu's button (the item is gone
 // by then, and a menu opened by pointer never focused its button). When that element is gone on
 // close (the row deleted), focus is left to the list's focus keeper (focusKeeper.ts).
+//
+// A form dialog passes `dirty` while it holds changes: then a click outside or Escape does not close
+// it but asks first (DiscardChangesDialog, "¿Descartar los cambios?"); Cancel and × still close it,
+// as the user asked for that explicitly.
 import { AlertDialog as RadixAlertDialog, Dialog as RadixDialog } from "radix-ui";
 import { TriangleAlert, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from "react";
@@ -89,15 +93,31 @@ export interface DialogProps {
   /** The × button in the corner (default shown; Escape closes either way). */
   showClose?: boolean;
   className?: string;
+  /** The form holds changes: a click outside or Escape asks before closing (and losing them). */
+  dirty?: boolean;
   children?: ReactNode;
   "data-testid"?: string;
 }
 
-export function Dialog({ open, onOpenChange, trigger, title, description, footer, size = "sm", showClose = true, className, children, ...rest }: DialogProps) {
+export function Dialog({ open, onOpenChange, trigger, title, description, footer, size = "sm", showClose = true, className, dirty = false, children, ...rest }: DialogProps) {
   const { t } = useTranslation();
   const returnFocus = useReturnFocus();
+  const [asking, setAsking] = useState(false);
+  // Uncontrolled (a trigger, no `open`): kept here, so that "Descartar" can close it too.
+  const [ownOpen, setOwnOpen] = useState(false);
+  const isOpen = open ?? ownOpen;
+  function openChange(next: boolean) {
+    if (open === undefined) setOwnOpen(next);
+    onOpenChange?.(next);
+  }
+  // Escape or a click outside (a focus outside never closes a modal dialog): close at once when nothing would be lost, else ask.
+  function dismiss(event: Event) {
+    if (!dirty) return;
+    event.preventDefault();
+    setAsking(true);
+  }
   return (
-    <RadixDialog.Root {...(open !== undefined ? { open } : {})} onOpenChange={onOpenChange}>
+    <RadixDialog.Root open={isOpen} onOpenChange={openChange}>
       {trigger && <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger>}
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={styles.backdrop} />
@@ -105,6 +125,8 @@ export function Dialog({ open, onOpenChange, trigger, title, description, footer
           className={cx(styles.dialog, size !== "sm" && styles[size], className)}
           onOpenAutoFocus={returnFocus.onOpenAutoFocus}
           onCloseAutoFocus={returnFocus.onCloseAutoFocus}
+          onEscapeKeyDown={dismiss}
+          onPointerDownOutside={dismiss}
           data-testid={rest["data-testid"]}
           {...(description ? {} : { "aria-describedby": undefined })}
         >
@@ -121,9 +143,46 @@ export function Dialog({ open, onOpenChange, trigger, title, description, footer
           </div>
           <div className={styles.body}>{children}</div>
           {footer && <div className={styles.footer}>{footer}</div>}
+          <DiscardChangesDialog
+            open={asking}
+            onKeep={() => setAsking(false)}
+            onDiscard={() => {
+              setAsking(false);
+              openChange(false);
+            }}
+          />
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+export interface DiscardChangesDialogProps {
+  open: boolean;
+  /** "Seguir editando", Escape: back to the form, nothing lost. */
+  onKeep: () => void;
+  /** "Descartar": go on (close the form, leave the page), losing the changes. */
+  onDiscard: () => void;
+}
+
+/**
+ * "¿Descartar los cambios?": asked before a form with changes is closed or left (a form dialog's
+ * Escape or click outside, a navigation away from a page's form: useLeaveGuard). Focus starts on
+ * "Seguir editando", the choice that loses nothing.
+ */
+export function DiscardChangesDialog({ open, onKeep, onDiscard }: DiscardChangesDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <AlertDialog
+      open={open}
+      onOpenChange={(next) => !next && onKeep()}
+      title={t("ui.discard.title")}
+      description={t("ui.discard.description")}
+      confirmLabel={t("ui.discard.confirm")}
+      cancelLabel={t("ui.discard.keep")}
+      onConfirm={onDiscard}
+      data-testid="discard-changes"
+    />
   );
 }
 

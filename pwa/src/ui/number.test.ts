@@ -177,7 +177,7 @@ describe("parseDecimal: a money field takes its currency's symbol or code around
 
 describe("formatDecimal and editableDecimal", () => {
   test.each([
-    ["1234.56", "es", 0, "1234,56"], // es-ES (CLDR) groups from five digits, like the app's formatters
+    ["1234.56", "es", 0, "1.234,56"], // Spanish groups from four digits, like the app's formatters
     ["12345.5", "es", 0, "12.345,5"],
     ["1234567.891", "es", 0, "1.234.567,891"],
     ["1234.56", "en", 0, "1,234.56"],

@@ -172,8 +172,8 @@ function fractionDigits(value: DecimalString): number {
 
 /**
  * A decimal string as the reader writes it, with grouping, keeping its decimals:
- * ("1234.50", "es") → "1234,50", ("12345.5", "es") → "12.345,5", ("1234.5", "en") → "1,234.5".
- * Uses the app's formatter (Intl, exact on strings): es-ES groups from five digits, as CLDR says.
+ * ("1234.50", "es") → "1.234,50", ("12345.5", "es") → "12.345,5", ("1234.5", "en") → "1,234.5".
+ * Uses the app's formatter (Intl, exact on strings), which groups Spanish from four digits.
  * `minDecimals` pads (money shows 2). "" stays "".
  */
 export function formatDecimal(value: DecimalString | "", language: Language, minDecimals = 0): string {

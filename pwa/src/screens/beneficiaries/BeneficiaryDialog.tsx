@@ -117,6 +117,7 @@ export function BeneficiaryDialog({ record, onClose }: { record?: BeneficiaryRec
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       size="lg"
       onOpenChange={(o) => !o && onClose()}

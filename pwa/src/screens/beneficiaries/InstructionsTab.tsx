@@ -168,6 +168,7 @@ function InstructionDialog({ record, onClose }: { record?: InstructionRec | unde
   const sortedPeople = [...beneficiaries].sort((a, b) => a.fields.name.localeCompare(b.fields.name));
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       size="md"
       onOpenChange={(o) => !o && onClose()}

@@ -42,7 +42,7 @@ describe("ConnectionPositions", () => {
     expect(screen.getByRole("table", { name: "Posiciones" })).toBeTruthy();
     expect(plain(screen.getByTestId("asset-connection-positions").textContent)).toContain("Posiciones: 46.232,65 € + 0,30 US$ el 28 nov 2026.");
     expect(cells("iShares")).toEqual(["iShares Core MSCI World UCITS ETFIWDA.AS", "350,125", "101,20 €", "35.432,65 €"]);
-    expect(cells("Santander")).toEqual(["Banco Santander SASAN.MC", "1500", "7,20 €", "10.800,00 €"]);
+    expect(cells("Santander")).toEqual(["Banco Santander SASAN.MC", "1.500", "7,20 €", "10.800,00 €"]);
     expect(cells("Telefónica")).toEqual(["Telefónica SATEF.MC Vendida", "0", "—", "0,00 €"]);
     expect(screen.getByRole("link", { name: "Banco Santander SA" }).getAttribute("href")).toBe("/assets/a-san/");
   });

@@ -119,7 +119,8 @@ export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: {
                 currency: published.currency,
                 date: formatDate(published.date, language),
                 source: t(`money.rateSource.${published.source === "ecb" || published.source === "manual" ? published.source : "frankfurter"}`),
-                typed: formatNumber(typed[2], language, { maximumFractionDigits: 10 }),
+                // Ungrouped: the warning shows how "1.085" was read (1085), unlike what was typed.
+                typed: formatNumber(typed[2], language, { maximumFractionDigits: 10, useGrouping: false }),
               })}
             </Alert>
           )}

@@ -120,6 +120,7 @@ export function CashFlowFormDialog({ db, workspaceId, assets, flow, assetId, onC
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       onOpenChange={(open) => !open && onClose()}
       size="md"

@@ -217,7 +217,7 @@ export function ImportScreen() {
     const params = { ...e.params };
     if (typeof params.field === "string") params.field = t(`statementImport.n43Fields.${params.field}` as never);
     const text = translateKey(i18n, { key: e.key, params });
-    return e.line > 0 ? t("statementImport.errors.atLine", { line: e.line, text }) : text;
+    return e.line > 0 ? t("statementImport.errors.atLine", { line: String(e.line), text }) : text;
   };
 
   const stepIndex = { file: 0, mapping: 1, preview: 2, done: 3 }[step];

@@ -134,6 +134,7 @@ export function LiabilityFormDialog({ db, workspaceId, assets, liability, assetI
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       onOpenChange={(open) => !open && onClose()}
       size="md"

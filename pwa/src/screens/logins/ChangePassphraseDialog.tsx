@@ -75,6 +75,7 @@ export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
 
   return (
     <Dialog
+      dirty={current !== "" || next !== "" || repeat !== ""}
       open
       onOpenChange={(open) => !open && !busy && onClose()}
       size="md"

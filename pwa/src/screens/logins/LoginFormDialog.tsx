@@ -100,6 +100,7 @@ export function LoginFormDialog({ db, workspaceId, vault, assets, editing, onClo
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       onOpenChange={(open) => !open && onClose()}
       size="md"

@@ -31,7 +31,7 @@ describe("the plan screen", () => {
     await renderApp("/onboarding/suscription", "es", server);
     const plans = await screen.findAllByTestId("plan");
     expect(plans).toHaveLength(2);
-    expect(within(plans[0]!).getByText("1234,50 US$ / mes")).toBeTruthy();
+    expect(within(plans[0]!).getByText("1.234,50 US$ / mes")).toBeTruthy();
     expect(within(plans[1]!).getByText("Precio no disponible")).toBeTruthy();
     expect(within(plans[1]!).getByRole("button", { name: "Suscribirme a Premium" }).hasAttribute("disabled")).toBe(true);
     expect(within(plans[0]!).getByRole("button", { name: "Suscribirme a Básico" }).hasAttribute("disabled")).toBe(false);

@@ -235,6 +235,7 @@ function RenamePasskey({ passkey, onClose }: { passkey: Passkey; onClose: () => 
   const [name, setName] = useState(passkey.name);
   return (
     <Dialog
+      dirty={name !== passkey.name}
       open
       onOpenChange={(open) => !open && onClose()}
       title={t("account.passkeys.renameTitle")}

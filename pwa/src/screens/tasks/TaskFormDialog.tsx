@@ -76,6 +76,7 @@ export function TaskFormDialog({ db, workspaceId, task, assets, onClose }: TaskF
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       onOpenChange={(open) => !open && onClose()}
       size="md"

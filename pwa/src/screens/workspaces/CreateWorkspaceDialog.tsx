@@ -33,6 +33,7 @@ export function CreateWorkspaceDialog({ onCancel, onCreated }: CreateWorkspaceDi
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       onOpenChange={(open) => !open && !create.isPending && onCancel()}
       title={t("workspaces.create.title")}

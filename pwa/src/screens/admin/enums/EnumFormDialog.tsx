@@ -40,6 +40,7 @@ export function EnumFormDialog({ value, type, parentId, onClose }: EnumFormDialo
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       onOpenChange={(open) => !open && onClose()}
       title={value ? t("enums.form.editTitle", { label: i18n.language.startsWith("en") ? value.labels.en : value.labels.es }) : t("enums.form.createTitle", { type: t(`enums.types.${type}`, { defaultValue: type }) })}

@@ -94,9 +94,10 @@ export function AddAssetScreen() {
             structureId={search.structureId}
             onCreated={(id, name) => {
               notify("success", t("assetAdd.created", { name }));
-              void navigate({ to: "/assets/$assetId", params: { assetId: id } });
+              // The form's own ways out do not ask (its LeaveGuard), as the user chose them.
+              void navigate({ to: "/assets/$assetId", params: { assetId: id }, ignoreBlocker: true });
             }}
-            onCancel={() => void navigate({ to: "/assets" })}
+            onCancel={() => void navigate({ to: "/assets", ignoreBlocker: true })}
           />
         );
       break;

@@ -23,6 +23,7 @@ import { Field } from "../../../ui/Field";
 import { MoneyInput } from "../../../ui/MoneyInput";
 import { NativeSelect } from "../../../ui/NativeSelect";
 import { PercentInput } from "../../../ui/DecimalInput";
+import { LeaveGuard } from "../../../ui/LeaveGuard";
 import { TextInput } from "../../../ui/TextInput";
 import styles from "./AddAsset.module.css";
 import { assetFormSchema, COMMON, emptyValues, ownershipMessage, toAssetInput, type AssetFormValues, type OwnerRow } from "./assetForm";
@@ -257,6 +258,8 @@ export function AssetForm({ target, workspaceId, structureId, onCreated, onCance
           {t("assetAdd.submit")}
         </Button>
       </div>
+      {/* Leaving with changes (a link, Back, closing the tab) asks first; saving and Cancel do not. */}
+      <LeaveGuard when={form.formState.isDirty} />
     </form>
   );
 }

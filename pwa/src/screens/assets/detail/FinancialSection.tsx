@@ -115,6 +115,7 @@ export function FinancialDialog({ onClose }: { onClose: () => void }) {
   );
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       size="md"
       onOpenChange={(o) => !o && onClose()}

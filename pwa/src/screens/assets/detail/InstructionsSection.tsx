@@ -102,6 +102,7 @@ function InstructionDialog({ editing, onClose }: { editing: NonNullable<Editing>
   });
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       size="md"
       onOpenChange={(o) => !o && onClose()}

@@ -111,6 +111,7 @@ function KindFieldsDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       size="lg"
       onOpenChange={(o) => !o && onClose()}

@@ -87,6 +87,7 @@ function OptionsDialog({ onClose }: { onClose: () => void }) {
   const none = <option value="">{t("assetDetail.value.notSet")}</option>;
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       onOpenChange={(o) => !o && onClose()}
       title={t("assetDetail.options.dialogTitle")}

@@ -148,6 +148,7 @@ function OwnershipDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       size="md"
       onOpenChange={(o) => !o && onClose()}

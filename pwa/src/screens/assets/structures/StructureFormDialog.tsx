@@ -123,6 +123,7 @@ export function StructureFormDialog({ data, structure, parentId, onClose }: Stru
 
   return (
     <Dialog
+      dirty={form.formState.isDirty}
       open
       onOpenChange={(open) => !open && onClose()}
       size="md"
