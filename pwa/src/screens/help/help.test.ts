@@ -52,6 +52,7 @@ describe("help texts", () => {
       }
       expect(body).toContain(locale.sync.snapshot_other.replace("{{count}}", "N"));
       for (const notice of Object.values(locale.sync.error)) expect(body, notice).toContain(notice);
+      expect(body).toContain(locale.sync.openFailed);
     }
   });
 });
