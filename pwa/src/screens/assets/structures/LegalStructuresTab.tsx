@@ -18,6 +18,7 @@ import { Building2, ChevronRight, FilePlus2, Pencil, Plus, Trash2 } from "lucide
 import { useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useEnumsRefresh } from "../../../api/enums";
+import { subdivisionText, useSubdivisions } from "../../../forms/subdivisions";
 import { formatMoney, formatPercent } from "../../../i18n/format";
 import { useLanguage } from "../../../i18n/useLanguage";
 import { Alert } from "../../../ui/Alert";
@@ -45,6 +46,8 @@ interface TreeContext {
   open: (dialog: Dialog) => void;
   typeLabel: (code: string) => string;
   countryLabel: (code: string) => string;
+  /** A stored province (a code, or a name written before codes) in the reader's language. */
+  stateLabel: (country: string, state: string | undefined) => string;
 }
 
 const rowKey = (key: string) => key;
@@ -55,6 +58,8 @@ export function LegalStructuresTab() {
   const data = useStructuresData();
   const types = useStructureTypeOptions();
   const countries = useCountryOptions();
+  const subdivisions = useSubdivisions();
+  const { language } = useLanguage();
   // Keep the device's enumerations (structure types, provinces) fresh while the tab is open, so
   // the form has them offline later.
   useEnumsRefresh();
@@ -93,6 +98,7 @@ export function LegalStructuresTab() {
     open: setDialog,
     typeLabel: types.labelOf,
     countryLabel: countries.labelOf,
+    stateLabel: (country, state) => subdivisionText(subdivisions, country, state, language),
   };
   const editing = dialog?.kind === "edit" ? forest.byId.get(dialog.id) : undefined;
   const deleting = dialog?.kind === "delete" ? forest.byId.get(dialog.id) : undefined;
@@ -184,7 +190,7 @@ function StructureItem({ structure, ctx, ancestors }: { structure: StructureRow;
   const expanded = !ctx.collapsed.has(structure.id);
   const effective = structurePercent(forest, structure.id);
   const inCycle = forest.inCycle.has(structure.id);
-  const where = [ctx.countryLabel(structure.country), structure.state].filter(Boolean).join(" · ");
+  const where = [ctx.countryLabel(structure.country), ctx.stateLabel(structure.country, structure.state)].filter(Boolean).join(" · ");
   const owner = structure.parentStructureId ? forest.byId.get(structure.parentStructureId) : undefined;
 
   return (

@@ -12,6 +12,7 @@ import { useTranslation } from "react-i18next";
 import { FormError } from "../../../forms/FormError";
 import formStyles from "../../../forms/form.module.css";
 import { applyIssues, useSchemaForm } from "../../../forms/schemaForm";
+import { SubdivisionInput } from "../../../forms/SubdivisionInput";
 import { Alert } from "../../../ui/Alert";
 import { Button } from "../../../ui/Button";
 import { Combobox } from "../../../ui/Combobox";
@@ -22,7 +23,7 @@ import { Select } from "../../../ui/Select";
 import { TextInput } from "../../../ui/TextInput";
 import { ConflictNote } from "../common/ConflictNote";
 import { descendantsOf, type StructureForest } from "./structureModel";
-import { useCountryOptions, useProvinceOptions, useStructureTypeOptions, type StructureRow, type StructuresData } from "./useStructuresData";
+import { useCountryOptions, useStructureTypeOptions, type StructureRow, type StructuresData } from "./useStructuresData";
 
 /** The form's values: every field a string ("" = empty). */
 export interface StructureValues {
@@ -88,7 +89,6 @@ export function StructureFormDialog({ data, structure, parentId, onClose }: Stru
   const types = useStructureTypeOptions();
   const countries = useCountryOptions();
   const country = form.watch("country");
-  const provinces = useProvinceOptions(country);
   const { forest } = data;
   // A losing value as the reader would recognise it: a type, a country, an owner by their names.
   const conflictFormat = (value: JsonValue): string => {
@@ -178,15 +178,11 @@ export function StructureFormDialog({ data, structure, parentId, onClose }: Stru
           </Field>
         {structure && <ConflictNote recordId={structure.id} field="country" format={conflictFormat} />}
           <Field label={t("structures.fields.state")} error={errorText("state")}>
-            {provinces.length > 0 ? (
-              <Controller
-                name="state"
-                control={control}
-                render={({ field }) => <Combobox options={provinces} placeholder={t("structures.form.choose")} {...field} />}
-              />
-            ) : (
-              <TextInput autoComplete="off" {...register("state")} />
-            )}
+            <Controller
+              name="state"
+              control={control}
+              render={({ field }) => <SubdivisionInput country={country} placeholder={t("structures.form.choose")} {...field} />}
+            />
           </Field>
         {structure && <ConflictNote recordId={structure.id} field="state" format={conflictFormat} />}
         </div>

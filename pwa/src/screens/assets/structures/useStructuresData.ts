@@ -110,11 +110,3 @@ export function useCountryOptions(): { options: Choice[]; labelOf: (code: string
   }, [language]);
 }
 
-/** The provinces (subdivisions without children) of a country from the device's cache; [] when
- * none are known (the field is then typed). The record keeps the province's name. */
-export function useProvinceOptions(country: string): Choice[] {
-  const countries = useEnumOptions(country ? "country" : undefined);
-  const countryId = countries?.find((c) => c.value === country)?.id;
-  const provinces = useEnumOptions(countryId ? "state" : undefined, countryId, { leavesOnly: true });
-  return useMemo(() => (countryId ? (provinces ?? []).map((o) => ({ value: o.label, label: o.label, hint: o.code })) : []), [provinces, countryId]);
-}
