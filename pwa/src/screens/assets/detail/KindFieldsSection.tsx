@@ -14,7 +14,7 @@ import { Card } from "../../../ui/Card";
 import { Dialog, DialogClose } from "../../../ui/Dialog";
 import addStyles from "../add/AddAsset.module.css";
 import { assetFormSchema, toAssetInput, type AssetFormValues, type AssetInput } from "../add/assetForm";
-import { requiredFields } from "../add/catalogue";
+import { requiredFields, type FieldSpec } from "../add/catalogue";
 import { FieldControl } from "../add/FieldControl";
 import { TaxLocationFields } from "../add/TaxLocationFields";
 import { useAssetDetail } from "./context";
@@ -94,6 +94,17 @@ function KindFieldsDialog({ onClose }: { onClose: () => void }) {
     mode: "onTouched",
   });
   const errorText = (name: string) => form.errorText(name as Path<AssetFormValues>);
+  const fieldOf = (spec: FieldSpec) => (
+    <FieldControl
+      key={spec.name}
+      spec={spec}
+      control={form.control}
+      register={form.register}
+      errorText={errorText}
+      required={required.has(spec.name)}
+      currency={f.currency}
+    />
+  );
   // Errors on fields this dialog does not show (the asset breaks a rule elsewhere): listed.
   const hidden = errorPaths(form.formState.errors as Record<string, unknown>).filter((p) => !heads.has(p.split(".")[0]!));
 
@@ -129,34 +140,8 @@ function KindFieldsDialog({ onClose }: { onClose: () => void }) {
       }
     >
       <form id="asset-kind-form" className={addStyles.form} noValidate onSubmit={save}>
-        <div className={addStyles.grid}>
-          {COMMON_EDITED.map((spec) => (
-            <FieldControl
-              key={spec.name}
-              spec={spec}
-              control={form.control}
-              register={form.register}
-              errorText={errorText}
-              required={required.has(spec.name)}
-              currency={f.currency}
-            />
-          ))}
-        </div>
-        {kindDetailFields(kind).length > 0 && (
-          <div className={addStyles.grid}>
-            {kindDetailFields(kind).map((spec) => (
-              <FieldControl
-                key={spec.name}
-                spec={spec}
-                control={form.control}
-                register={form.register}
-                errorText={errorText}
-                required={required.has(spec.name)}
-                currency={f.currency}
-              />
-            ))}
-          </div>
-        )}
+        <div className={addStyles.grid}>{COMMON_EDITED.map(fieldOf)}</div>
+        {kindDetailFields(kind).length > 0 && <div className={addStyles.grid}>{kindDetailFields(kind).map(fieldOf)}</div>}
         <fieldset className={styles.fieldset}>
           <legend>{t("assetAdd.sections.tax")}</legend>
           <div className={addStyles.grid}>
