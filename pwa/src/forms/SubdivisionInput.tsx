@@ -19,9 +19,13 @@ export interface SubdivisionInputProps {
   ref?: Ref<HTMLInputElement>;
   placeholder?: string;
   "data-testid"?: string;
+  /** Takes the code a stored name was matched to (a record written before codes). Without it the
+   * code goes to onChange, which makes the form dirty; an edit form passes its resetField here, so
+   * that opening it and leaving is not a change (the code is saved with the next real save). */
+  onNormalize?: (code: string) => void;
 }
 
-export function SubdivisionInput({ country, value, onChange, onBlur, name, ref, placeholder, ...rest }: SubdivisionInputProps) {
+export function SubdivisionInput({ country, value, onChange, onBlur, name, ref, placeholder, onNormalize, ...rest }: SubdivisionInputProps) {
   useEnumsRefresh();
   const { language } = useLanguage();
   const index = useSubdivisions();
@@ -29,8 +33,8 @@ export function SubdivisionInput({ country, value, onChange, onBlur, name, ref, 
   useEffect(() => {
     if (!options || !value || options.some((o) => o.value === value)) return;
     const code = subdivisionCode(index, country, value);
-    if (code && code !== value) onChange(code);
-  }, [options, index, country, value, onChange]);
+    if (code && code !== value) (onNormalize ?? onChange)(code);
+  }, [options, index, country, value, onChange, onNormalize]);
 
   if (options) {
     return (

@@ -3,7 +3,7 @@
 // enumerations when it has them, offline after a first visit, stored as its code; else typed: see
 // forms/subdivisions.ts) and the city.
 import { useMemo } from "react";
-import { Controller, useWatch, type Control, type UseFormRegister } from "react-hook-form";
+import { Controller, useWatch, type Control, type UseFormRegister, type UseFormResetField } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { countryOptions } from "../../../forms/personalIdentity";
 import { SubdivisionInput } from "../../../forms/SubdivisionInput";
@@ -22,9 +22,11 @@ export interface TaxLocationFieldsProps {
   errorText: (name: string) => string | undefined;
   /** The kind requires a tax country (unless "no tax registration"). */
   countryRequired: boolean;
+  /** An edit form's resetField: a stored province name matched to its code is then not a change. */
+  resetField?: UseFormResetField<AssetFormValues>;
 }
 
-export function TaxLocationFields({ control, register, errorText, countryRequired }: TaxLocationFieldsProps) {
+export function TaxLocationFields({ control, register, errorText, countryRequired, resetField }: TaxLocationFieldsProps) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const noTaxRegistration = useWatch({ control, name: "taxLocation.noTaxRegistration" }) === true;
@@ -69,6 +71,7 @@ export function TaxLocationFields({ control, register, errorText, countryRequire
                   value={asText(f.value)}
                   onChange={f.onChange}
                   onBlur={f.onBlur}
+                  {...(resetField ? { onNormalize: (code: string) => resetField("taxLocation.state", { defaultValue: code as never /* the values are untyped (Record<string, unknown>) */ }) } : {})}
                   placeholder={t("assetAdd.choose")}
                   data-testid="field-state"
                 />

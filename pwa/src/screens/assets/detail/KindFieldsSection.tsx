@@ -145,7 +145,7 @@ function KindFieldsDialog({ onClose }: { onClose: () => void }) {
         <fieldset className={styles.fieldset}>
           <legend>{t("assetAdd.sections.tax")}</legend>
           <div className={addStyles.grid}>
-            <TaxLocationFields control={form.control} register={form.register} errorText={errorText} countryRequired={required.has("taxLocation.country")} />
+            <TaxLocationFields control={form.control} register={form.register} resetField={form.resetField} errorText={errorText} countryRequired={required.has("taxLocation.country")} />
           </div>
         </fieldset>
         {hidden.length > 0 && (

@@ -181,7 +181,7 @@ export function StructureFormDialog({ data, structure, parentId, onClose }: Stru
             <Controller
               name="state"
               control={control}
-              render={({ field }) => <SubdivisionInput country={country} placeholder={t("structures.form.choose")} {...field} />}
+              render={({ field }) => <SubdivisionInput country={country} placeholder={t("structures.form.choose")} onNormalize={(code) => form.resetField("state", { defaultValue: code })} {...field} />}
             />
           </Field>
         {structure && <ConflictNote recordId={structure.id} field="state" format={conflictFormat} />}
