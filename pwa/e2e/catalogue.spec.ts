@@ -168,6 +168,10 @@ test.describe("the UI kit catalogue", () => {
     await input.blur();
     // Shown grouped once the field is left (Spanish groups from four digits).
     await expect(input).toHaveValue("1.234,56");
+    // Focused, the number to edit, without grouping (the text changes, so wait for it before
+    // typing over it).
+    await input.focus();
+    await expect(input).toHaveValue("1234,56");
     await input.fill("1,234.56");
     await expect(page.getByTestId("decimal-value")).toHaveText('"1234.56"');
     await input.fill("12345678,9");

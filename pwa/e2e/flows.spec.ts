@@ -11,9 +11,11 @@ import { Devices, expect, freshAccount, syncTest as test, type Device } from "./
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
 import { chooseOption, pickFirstMatch } from "./support/pickers";
 import { neighbourOf } from "./support/lists";
+import { formatMoney } from "../src/i18n/format";
 
 const plain = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
-const euros = (amount: string) => plain(new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" }).format(Number(amount)));
+// As the app writes euros in Spanish (grouped from four digits: "1.100,00 €").
+const euros = (amount: string) => plain(formatMoney(amount, "EUR", "es"));
 
 /** A number field shows its value formatted until focused: focus it first, then type over it. */
 async function typeNumber(box: Locator, text: string): Promise<void> {

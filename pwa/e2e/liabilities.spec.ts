@@ -11,10 +11,12 @@ import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant
 import { Devices, expect, freshAccount, syncTest as test, type Device } from "./support/sync-fixtures";
 import { SyncIndicator, SyncTestPage } from "./support/sync-page";
 import { chooseOption, pickFirstMatch } from "./support/pickers";
+import { formatMoney } from "../src/i18n/format";
 
 /** Intl writes no-break spaces ("1.234,56 €"): compare with plain ones. */
 const plain = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
-const euros = (amount: string) => plain(new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" }).format(Number(amount)));
+// As the app writes euros in Spanish (grouped from four digits: "1.100,00 €").
+const euros = (amount: string) => plain(formatMoney(amount, "EUR", "es"));
 
 /** Today in the browser's time zone (the contexts run in Europe/Madrid). */
 /** A number field shows its value formatted until focused: focus it first, then type over it. */
