@@ -46,6 +46,23 @@ describe("DecimalInput", () => {
     expect(box().value).toBe("12345,5");
   });
 
+  test("entering with Tab keeps the whole text selected, so typing replaces the number", () => {
+    Harness({ language: "es", initial: "12345.5" });
+    const input = box();
+    expect(input.value).toBe("12.345,5");
+    // What Tab does: the browser selects the whole text, then the input gets focus.
+    input.setSelectionRange(0, input.value.length);
+    act(() => input.focus());
+    expect(input.value).toBe("12345,5");
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, 7]);
+    input.blur();
+    // A click places the caret: nothing is selected for the reader.
+    input.setSelectionRange(2, 2);
+    act(() => input.focus());
+    expect(input.value).toBe("12345,5");
+    expect(input.selectionStart).toBe(input.selectionEnd);
+  });
+
   test("a paste of the English format into a Spanish field still means 1234.56", () => {
     Harness({ language: "es" });
     type("1,234.56");

@@ -3,7 +3,9 @@
 // editable); away from focus a valid value is shown formatted. Text that does not parse reaches
 // the form AS TYPED (so the form's schema refuses it: never a stale or silently rounded value) and
 // its error is reported to the enclosing Field once the reader has left the input.
-import { useEffect, useState, type FocusEvent } from "react";
+// Entering the input with Tab selects its whole text (the browser's doing), so typing replaces it;
+// the switch to the editable text would drop that selection, so it is selected again.
+import { useEffect, useLayoutEffect, useRef, useState, type FocusEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useField } from "./Field";
 
@@ -37,6 +39,12 @@ export function useParsedInput({ value, onChange, onBlur, onFocus, parse, isValu
   const [error, setError] = useState<ParseError | null>(null);
   const [focused, setFocused] = useState(false);
   const [touched, setTouched] = useState(false);
+  const reselect = useRef<HTMLInputElement | null>(null);
+  useLayoutEffect(() => {
+    const input = reselect.current;
+    reselect.current = null;
+    if (input && input === input.ownerDocument.activeElement) input.select();
+  });
 
   // The value changed from outside (a form reset, setValue): show it.
   if (current !== synced) {
@@ -71,7 +79,13 @@ export function useParsedInput({ value, onChange, onBlur, onFocus, parse, isValu
     },
     onFocus(event: FocusEvent<HTMLInputElement>) {
       setFocused(true);
-      if (!error && (current === "" || isValue(current))) setText(editable(current));
+      if (!error && (current === "" || isValue(current))) {
+        const next = editable(current);
+        const input = event.currentTarget;
+        const all = input.value.length > 0 && input.selectionStart === 0 && input.selectionEnd === input.value.length;
+        if (all && next !== input.value) reselect.current = input;
+        setText(next);
+      }
       onFocus?.(event);
     },
     onBlur(event: FocusEvent<HTMLInputElement>) {
