@@ -389,8 +389,13 @@ export class SyncClient {
     let workspaces: string[];
     let stored: Map<string, CursorMeta>;
     try {
-      workspaces = (await this.#opts.workspaces()).filter((w) => !this.#denied.has(w)).slice(0, LIMITS.maxWorkspaces);
+      const listed = await this.#opts.workspaces();
       stored = new Map((await readCursors(this.#db)).map((c) => [c.workspaceId, c] as const));
+      // A workspace the device still holds but the app no longer lists (the user was removed from
+      // it, or it was deleted, while this device was away) is asked for too: the server answers
+      // accessDenied and its data leaves the device, or, listed late, it syncs as before.
+      const held = [...stored.keys()].filter((w) => !listed.includes(w)).sort();
+      workspaces = [...listed, ...held].filter((w) => !this.#denied.has(w)).slice(0, LIMITS.maxWorkspaces);
     } catch (err) {
       this.#localFailure(socket, err);
       return;

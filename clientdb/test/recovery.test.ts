@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { backoffDelay, seededRandom } from "../src/backoff";
 import { SyncClient, type SyncClientOptions, type SyncEvent } from "../src/client";
 import { dbOf, type ClientDb } from "../src/clientdb";
+import { cursorKey } from "../src/db";
 import { MemoryLockManager, lockName } from "../src/leader";
 import { statusOf } from "../src/hooks";
 import { FakeNetwork, FakeSocket, FakeTimers, OTHER_WORKSPACE, WORKSPACE, openDevice, task, until } from "./support";
@@ -265,6 +266,41 @@ describe("a workspace the server denies", () => {
     await fireRetry(h, 1);
     s = await welcomed(h);
     expect(s.of("hello")[0]!.cursors).toEqual({ [WORKSPACE]: 0 });
+    await h.client.stop();
+  });
+
+  test("one the app no longer lists but the device holds (removed while away) is asked for, and its data leaves the device", async () => {
+    const d = await openDevice();
+    const record = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c";
+    const state = {
+      fields: { title: "Renovar el seguro", status: "todo", priority: "medium" },
+      clocks: { title: SERVER_TIME, status: SERVER_TIME, priority: SERVER_TIME },
+      authors: { title: "c0ffee00-1111-4222-8333-444455556666", status: "c0ffee00-1111-4222-8333-444455556666", priority: "c0ffee00-1111-4222-8333-444455556666" },
+      seen: { "5e5e5e5e5e5e5e5e": SERVER_TIME },
+      conflicts: [],
+    };
+    // A first session: both workspaces listed, the other one's snapshot holds a task.
+    const first = harness(d.db, { workspaces: () => [WORKSPACE, OTHER_WORKSPACE] });
+    first.client.start();
+    const s1 = await welcomed(first);
+    s1.receive(emptySnapshot);
+    s1.receive({ type: "snapshot", workspaceId: OTHER_WORKSPACE, records: [{ collection: "tasks", recordId: record, seq: 1, state }], cursor: 1, hasMore: false });
+    await first.client.idle();
+    expect(await d.db.get("tasks", record)).toBeDefined();
+    await first.client.stop();
+
+    // Later the app lists only the first one (the user was removed from the other meanwhile).
+    const denied: string[] = [];
+    const h = harness(d.db, { onAccessDenied: (w) => denied.push(w) });
+    h.client.start();
+    const s = await welcomed(h);
+    expect(s.of("hello")[0]!.cursors).toEqual({ [WORKSPACE]: 0, [OTHER_WORKSPACE]: 1 });
+    s.receive(emptyChanges(0));
+    s.receive({ type: "accessDenied", workspaceId: OTHER_WORKSPACE, reason: "not_a_member" });
+    await h.client.idle();
+    expect(denied).toEqual([OTHER_WORKSPACE]);
+    expect(await d.db.get("tasks", record)).toBeUndefined();
+    expect(await dbOf(d.db).meta.get(cursorKey(OTHER_WORKSPACE))).toBeUndefined();
     await h.client.stop();
   });
 });
