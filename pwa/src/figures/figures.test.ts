@@ -246,6 +246,42 @@ describe("a group member bought before its first value", () => {
   });
 });
 
+describe("a debt being repaid, in the net worth chart", () => {
+  // A flat worth 100 000 € all along; a loan of 12 000 € typed on 2025-01-01 at 0 %, ending on
+  // 2026-01-01: 1 000 € due on the 1st of each month from 2025-02-01. Today is 2025-06-15.
+  const flat = "01900000-0000-7000-8000-0000000000c1";
+  const input = (): FiguresInput => ({
+    base: "EUR",
+    today: "2025-06-15",
+    assets: [{ id: flat, name: "Piso", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", currentValue: "100000", valuationDate: "2024-01-01" }],
+    structures: [],
+    valuations: [{ assetId: flat, date: "2024-01-01", value: "100000", currency: "EUR" }],
+    liabilities: [
+      {
+        id: "01900000-0000-7000-8000-0000000000c2",
+        name: "Préstamo",
+        amountOutstanding: "7000",
+        currency: "EUR",
+        terms: { debt: { amountOutstanding: "12000", rate: "0", endDate: "2026-01-01", amountAsOf: "2025-01-01" }, decimals: 2 },
+      },
+    ],
+    rates: [],
+    manualRates: [],
+  });
+
+  it("owes on each past month end what its schedule gave then (the amount typed before its day)", () => {
+    const h = computeHistory(prepare(input()));
+    const on = Object.fromEntries(h.series.map((pt) => [pt.date, r2(pt.total)]));
+    expect(on["2024-12-31"]).toBe("88000.00");
+    expect(on["2025-01-31"]).toBe("88000.00");
+    expect(on["2025-02-28"]).toBe("89000.00");
+    expect(on["2025-05-31"]).toBe("92000.00");
+    expect(on["2025-06-15"]).toBe("93000.00");
+    // The headline agrees with today's point.
+    expect(r2(computeNow(prepare(input())).netWorth.total)).toBe("93000.00");
+  });
+});
+
 describe("cash flows tied to an asset in its returns", () => {
   const id = "01900000-0000-7000-8000-0000000000f1";
   // Bought for 1000 € on 2024-01-01; worth 1050 € on 2024-07-01 and 1100 € on 2025-01-01. Rent of

@@ -3,7 +3,7 @@
 //
 // Net worth on a past date D: each asset's last value on or before D (× its effective share today:
 // the structure chain's percentages have no history), minus the liabilities that had started by D
-// (amount outstanding today, no history of it), all converted with the rate on or before D, as
+// (what each debt's schedule gives on D: liabilities/amortization.ts), all converted with the rate on or before D, as
 // today's net worth is converted with today's rate (now.ts): the point of today is the headline.
 //
 // Returns of a group (a class, a structure): the members' values summed at every valuation date

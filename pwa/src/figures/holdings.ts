@@ -1,6 +1,7 @@
 // Each asset as the figures see it: the person's effective share through its chain of legal
 // structures (look-through) and its dated values (the valuation history plus the current value),
 // in its own currency, already multiplied by the share.
+import { outstandingOn } from "../liabilities/amortization";
 import { Dec, parseDecimal } from "../money";
 import { BALANCE_CLASS, investorAmount, occurrenceDates } from "./flows";
 import type { FigAsset, FigCashFlow, FigLiability, FigStructure, FigValuation } from "./types";
@@ -67,9 +68,9 @@ export function effectiveShare(asset: Pick<FigAsset, "participation" | "legalStr
  * undefined); a debt that starts after `date` is not owed yet (null). The one rule of the net
  * worth, its chart and the asset page's net equity.
  */
-export function borneDebt(debt: Pick<FigLiability, "amountOutstanding" | "startDate">, share: Dec | undefined, date: string): Dec | null {
+export function borneDebt(debt: Pick<FigLiability, "amountOutstanding" | "startDate" | "terms">, share: Dec | undefined, date: string): Dec | null {
   if (debt.startDate !== undefined && debt.startDate > date) return null;
-  const amount = new Dec(debt.amountOutstanding);
+  const amount = new Dec(debt.terms ? outstandingOn(debt.terms.debt, date, debt.terms.decimals) : debt.amountOutstanding);
   return share === undefined ? amount : amount.mul(share);
 }
 

@@ -1,5 +1,6 @@
 // The plain inputs and outputs of the dashboard figures: structured-clone friendly (strings and
 // numbers only), so the same data goes to a Web Worker unchanged. Money is decimal strings.
+import type { DebtTerms } from "../liabilities/amortization";
 import type { EurRate, Period, Unavailable } from "../money";
 
 export interface FigAsset {
@@ -43,8 +44,12 @@ export interface FigLiability {
   id: string;
   name: string;
   /** What is owed today: the amount typed less the payments due since (liabilities/listModel's
-   * outstandingOf); the net worth chart's past points use it too (liabilities have no history). */
+   * outstandingOf). */
   amountOutstanding: string;
+  /** The debt's terms as typed (liabilities/amortization.ts) and its currency's decimals: a past
+   * date of the net worth chart owes what the debt's schedule gives on that date (from the day the
+   * amount was true; before it, the amount typed). Absent: `amountOutstanding` on every date. */
+  terms?: { debt: DebtTerms; decimals: number } | undefined;
   currency: string;
   assetId?: string | undefined;
   /** From this date on the debt counts in past net worth (absent: always). */

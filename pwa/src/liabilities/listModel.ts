@@ -68,9 +68,11 @@ export function amountAsOfOf(debt: Pick<DebtLike, "fields" | "clocks">): string 
   return Number.isNaN(wall.getTime()) ? undefined : localToday(wall);
 }
 
-/** A debt's terms with its as-of day worked out. */
+/** A debt's terms (what its schedule needs) with its as-of day worked out; plain data, so they also
+ * go to the figures' worker. */
 export function termsOf(debt: Pick<DebtLike, "fields" | "clocks">): DebtTerms {
-  return { ...debt.fields, amountAsOf: amountAsOfOf(debt) };
+  const { amountOutstanding, rate, startDate, endDate } = debt.fields;
+  return { amountOutstanding, rate, startDate, endDate, amountAsOf: amountAsOfOf(debt) };
 }
 
 /** The plan of one debt as of `today`, rounded to its currency's decimals. */

@@ -7,7 +7,8 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useAssets, useAssetWorkspace, useLegalStructures, type AssetRec, type StructureRec } from "../../assets/hooks";
 import { useAssetLabels } from "../../assets/useAssetLabels";
 import type { FigAsset, FigCashFlow, FiguresInput, HistoryFigures, NowFigures } from "../../figures/types";
-import { outstandingOf } from "../../liabilities/listModel";
+import { termsOf, outstandingOf } from "../../liabilities/listModel";
+import { currencyDecimals } from "../../ui/currency";
 import { addDays } from "../../money/dates";
 import type { WorkerRequest, WorkerResponse } from "../../figures/jobs";
 import { useRatesRefresh } from "../../money/useRateBook";
@@ -156,6 +157,8 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
         name: l.fields.name,
         // What is owed today: the amount typed less the payments due since (liabilities/listModel).
         amountOutstanding: outstandingOf(l, today),
+        // What it owed on each past date of the chart (its schedule rolled from the amount's day).
+        terms: { debt: termsOf(l), decimals: currencyDecimals(l.fields.currency) },
         currency: l.fields.currency,
         assetId: l.fields.assetId,
         startDate: l.fields.startDate,
