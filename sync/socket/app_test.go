@@ -112,6 +112,9 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 				t.Fatal(err)
 			}
 			var me struct {
+				User struct {
+					ID string `json:"id"`
+				} `json:"user"`
 				Workspaces []struct {
 					ID   string `json:"id"`
 					Role string `json:"role"`
@@ -150,6 +153,21 @@ func TestTheServerServesTheSyncSocketWithTheSessionOfASignedInUser(t *testing.T)
 				t.Fatal(err)
 			}
 			(&wsClient{t: t, ws: anon}).expectClose(socket.CloseUnauthorized, "unauthorized")
+			// A device naming another user (the cookie changed hands) is refused; naming its own
+			// user, it is served.
+			other, _, err := websocket.DefaultDialer.Dial(wsURL+"?user="+uuid.NewString(), http.Header{"Origin": {s.URL()}, "Cookie": {cookie}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			(&wsClient{t: t, ws: other}).expectClose(socket.CloseUnauthorized, "unauthorized")
+			own, _, err := websocket.DefaultDialer.Dial(wsURL+"?user="+me.User.ID, http.Header{"Origin": {s.URL()}, "Cookie": {cookie}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			oc := &wsClient{t: t, ws: own}
+			oc.hello(uuid.NewString(), map[string]any{w: nil}, nil)
+			oc.expect("snapshot")
+			own.Close()
 
 			// A second session of the same user (signing in again) has a socket of its own.
 			body, _ = json.Marshal(map[string]string{"email": "ana@example.com", "password": "una frase de paso larga 42"})

@@ -157,7 +157,8 @@ func New(engine Engine, auth Authenticator, opts Options) (*Server, error) {
 // ServeHTTP is the WebSocket endpoint (GET /api/v1/sync). Before the upgrade it checks that the
 // request is a WebSocket handshake (400) from an allowed Origin (403; a browser always sends
 // Origin, and a page of another site must never reach the socket with the user's cookie). After
-// it: a socket without a signed-in user is closed with 4401 (1011 when the session could not be
+// it: a socket without a signed-in user, or whose user is not the one the `user` query parameter
+// names, is closed with 4401 (1011 when the session could not be
 // read at all, e.g. the database did not answer), one over the user's connection limit with
 // 4430. Then the socket is served until it closes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -198,6 +199,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if authErr != nil || principal.UserID == "" {
+		c.closeNow(reasonUnauthorized)
+		return
+	}
+	// The client names the user whose data it holds (`?user=`): a cookie that changed hands
+	// meanwhile (another user signed in, in another tab) must not sync that user's device.
+	if want := r.URL.Query().Get("user"); want != "" && want != principal.UserID {
 		c.closeNow(reasonUnauthorized)
 		return
 	}

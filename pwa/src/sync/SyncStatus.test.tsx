@@ -108,7 +108,8 @@ describe("the sync indicator", () => {
   });
 
   test("the socket address follows the page's scheme and host", () => {
-    expect(syncUrl({ protocol: "https:", host: "app.example.com" })).toBe("wss://app.example.com/api/v1/sync");
-    expect(syncUrl({ protocol: "http:", host: "127.0.0.1:8080" })).toBe("ws://127.0.0.1:8080/api/v1/sync");
+    const user = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+    expect(syncUrl({ protocol: "https:", host: "app.example.com" }, user)).toBe(`wss://app.example.com/api/v1/sync?user=${user}`);
+    expect(syncUrl({ protocol: "http:", host: "127.0.0.1:8080" }, user)).toBe(`ws://127.0.0.1:8080/api/v1/sync?user=${user}`);
   });
 });

@@ -122,7 +122,7 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFai
     if (!db || workspaces === "") return;
     const ids = workspaces.split(",");
     const client = new SyncClient(db, {
-      url: syncUrl(window.location),
+      url: syncUrl(window.location, userId),
       workspaces: () => ids,
       language,
       onFatal: (code) => {
@@ -139,7 +139,7 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFai
     return () => {
       void client.stop();
     };
-  }, [db, workspaces, language, onUnauthorized, onUpdateRequired, onAccessDenied, clientOptions]);
+  }, [db, userId, workspaces, language, onUnauthorized, onUpdateRequired, onAccessDenied, clientOptions]);
 
   return null;
 }
