@@ -188,6 +188,26 @@ describe("the refused-changes panel", { timeout: 20_000 }, () => {
     );
   });
 
+  test("Descartar todos asks first, saying how many, then discards every one of the workspace", async () => {
+    const { db, createdId } = await refusedDevice();
+    const dialog = await showPanel(db, "es");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Descartar todos" }));
+    expect(within(dialog).getByText("¿Descartar los 2 cambios rechazados de este espacio de trabajo? Se deshacen todos y se vuelve a mostrar lo que tiene el servidor.")).toBeTruthy();
+    // "No descartar" keeps them.
+    fireEvent.click(within(dialog).getByRole("button", { name: "No descartar" }));
+    expect(within(dialog).getAllByTestId("rejected-change")).toHaveLength(2);
+    expect(await db.rejected(WORKSPACE)).toHaveLength(2);
+
+    fireEvent.click(within(dialog).getByRole("button", { name: "Descartar todos" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Descartar los 2 cambios" }));
+    await waitFor(() => expect(within(dialog).getByTestId("rejected-empty")).toBeTruthy());
+    expect(await db.rejected(WORKSPACE)).toHaveLength(0);
+    // The refused delete is undone, the refused create is gone.
+    expect((await db.list("tasks", WORKSPACE)).map((t) => t.fields.title)).toEqual(["Renovar el seguro"]);
+    expect(await db.get("tasks", createdId)).toBeUndefined();
+    expect(within(dialog).queryByRole("button", { name: "Descartar todos" })).toBeNull();
+  });
+
   test("Descartar brings back a record whose delete was refused, and the entry leaves", async () => {
     const { db } = await refusedDevice();
     const dialog = await showPanel(db, "es");

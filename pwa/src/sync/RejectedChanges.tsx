@@ -5,7 +5,8 @@
 // "Descartar" (the record shows the server's state again; a refused create disappears) and
 // "Reintentar" (sent again as a new change, e.g. after the user's role was restored), and a link to
 // the record while it is shown. Live: an entry leaves as soon as it is discarded, retried or fixed
-// (saving the record again carries a refused edit, in any tab). Loaded only when opened.
+// (saving the record again carries a refused edit, in any tab). With two or more, "Descartar todos"
+// discards every one of the workspace after a confirmation that says how many. Loaded only when opened.
 import {
   useClientDb,
   useRecordById,
@@ -57,6 +58,28 @@ export function RejectedChangesPanel({ open, onOpenChange, workspaceId, total }:
   }, [i18n, sections]);
 
   const others = rejected === undefined ? 0 : Math.max(0, total - rejected.length);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const [discarding, setDiscarding] = useState(false);
+  const [allFailed, setAllFailed] = useState(false);
+  const count = rejected?.length ?? 0;
+  async function discardAll() {
+    if (db === null || rejected === undefined) return;
+    setDiscarding(true);
+    setAllFailed(false);
+    let failed = false;
+    for (const r of rejected) {
+      try {
+        await db.discardRejected(r.mutationId);
+      } catch {
+        // Gone meanwhile (fixed or discarded in another tab) or the device failed: the rest go on.
+        failed = true;
+      }
+    }
+    setDiscarding(false);
+    setConfirmAll(false);
+    // What is still listed afterwards says which could not be discarded.
+    setAllFailed(failed && (await db.rejected(workspaceId)).length > 0);
+  }
   return (
     <Dialog
       open={open}
@@ -66,11 +89,32 @@ export function RejectedChangesPanel({ open, onOpenChange, workspaceId, total }:
       description={t("sync.rejectedChanges.intro")}
       data-testid="rejected-changes"
       footer={
-        <DialogClose>
-          <Button variant="secondary">{t("sync.rejectedChanges.close")}</Button>
-        </DialogClose>
+        <>
+          {count >= 2 && !confirmAll && (
+            <Button variant="danger-outline" onClick={() => setConfirmAll(true)}>
+              {t("sync.rejectedChanges.discardAll")}
+            </Button>
+          )}
+          <DialogClose>
+            <Button variant="secondary">{t("sync.rejectedChanges.close")}</Button>
+          </DialogClose>
+        </>
       }
     >
+      {confirmAll && count >= 2 && (
+        <div className={styles.confirm} role="group" aria-labelledby="rejected-discard-all">
+          <p id="rejected-discard-all">{t("sync.rejectedChanges.discardAllQuestion", { count })}</p>
+          <div className={styles.actions}>
+            <Button size="sm" variant="secondary" disabled={discarding} onClick={() => setConfirmAll(false)} autoFocus>
+              {t("sync.rejectedChanges.discardAllCancel")}
+            </Button>
+            <Button size="sm" variant="danger" loading={discarding} onClick={() => void discardAll()}>
+              {t("sync.rejectedChanges.discardAllConfirm", { count })}
+            </Button>
+          </div>
+        </div>
+      )}
+      {allFailed && <Alert tone="error">{t("sync.rejectedChanges.failed")}</Alert>}
       {rejected === undefined || db === null ? (
         <p className={styles.muted}>{t("sync.rejectedChanges.loading")}</p>
       ) : rejected.length === 0 ? (
