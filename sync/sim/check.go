@@ -100,8 +100,8 @@ type dbConflict struct {
 }
 
 type dbRejection struct {
-	client, workspace, code string
-	id                      int64
+	client, workspace, code, issues string
+	id                              int64
 }
 
 type database struct {
@@ -192,9 +192,9 @@ func readDatabase(ctx context.Context, sc *Scenario) (*database, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = q(`SELECT client_id, mutation_id, workspace_id, code FROM sync_rejections`, func(scan func(...any) error) error {
+	err = q(`SELECT client_id, mutation_id, workspace_id, code, issues FROM sync_rejections`, func(scan func(...any) error) error {
 		var r dbRejection
-		if err := scan(&r.client, &r.id, &r.workspace, &r.code); err != nil {
+		if err := scan(&r.client, &r.id, &r.workspace, &r.code, &r.issues); err != nil {
 			return err
 		}
 		d.rejections[mutKey{r.client, r.id}] = r
@@ -275,7 +275,15 @@ func (sc *Scenario) checkExactlyOnce(db *database, fail func(string, ...any)) {
 			continue
 		}
 		if rejected || len(got) > 0 {
-			fail("refusal: %s's valid mutation %d (%s) was rejected: %+v %v", m.Device, m.MutationID, m.Mutation.Op, rej, got)
+			fail("refusal: %s's valid mutation %d (%s of %s/%s, fields %v) was rejected: %+v %v; the record's changes: %s",
+				m.Device, m.MutationID, m.Mutation.Op, m.Collection, m.Record, m.Mutation.Fields, rej, got, db.changesOf(m.Workspace, m.Collection, m.Record))
+			for _, o := range made {
+				if o.Client == m.Client && o.Record == m.Record {
+					_, refused := db.rejections[mutKey{o.Client, o.MutationID}]
+					fail("  the device's mutation %d of that record: %s %v, stamp %v, in the log %d times, rejected %v",
+						o.MutationID, o.Mutation.Op, o.Mutation.Fields, o.Mutation.Stamp, len(db.byMutation[mutKey{o.Client, o.MutationID}]), refused)
+				}
+			}
 			continue
 		}
 		if len(applied) != 1 {
@@ -708,4 +716,19 @@ func (sc *Scenario) checkLeaks(fail func(string, ...any)) {
 			}
 		}
 	}
+}
+
+// changesOf lists a record's changes in the log (seq, client, mutation id, op), for a failure's
+// message.
+func (d *database) changesOf(workspace, collection, record string) string {
+	var b strings.Builder
+	for _, c := range d.changes {
+		if c.workspace == workspace && c.collection == collection && c.record == record {
+			fmt.Fprintf(&b, "[seq %d: %s #%d %s %v] ", c.seq, c.client, c.mutationID, c.m.Op, c.m.Stamp)
+		}
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()
 }
