@@ -389,8 +389,13 @@ export class SyncClient {
     let workspaces: string[];
     let stored: Map<string, CursorMeta>;
     try {
-      workspaces = (await this.#opts.workspaces()).filter((w) => !this.#denied.has(w)).slice(0, LIMITS.maxWorkspaces);
+      const listed = (await this.#opts.workspaces()).filter((w) => !this.#denied.has(w));
       stored = new Map((await readCursors(this.#db)).map((c) => [c.workspaceId, c] as const));
+      // A workspace this device holds that the app no longer lists (left, deleted, or removed and
+      // the list asked again before the server said so) is asked too: the server's accessDenied
+      // takes its data off the device. Should the list be the stale one, it is only synced.
+      const unlisted = [...stored.keys()].filter((w) => !listed.includes(w) && !this.#denied.has(w)).sort();
+      workspaces = [...listed, ...unlisted].slice(0, LIMITS.maxWorkspaces);
     } catch (err) {
       this.#localFailure(socket, err);
       return;

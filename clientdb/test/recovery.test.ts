@@ -267,4 +267,42 @@ describe("a workspace the server denies", () => {
     expect(s.of("hello")[0]!.cursors).toEqual({ [WORKSPACE]: 0 });
     await h.client.stop();
   });
+  test("a workspace the device holds but the app no longer lists (left, or removed while the list was asked first) is asked too, so that its data leaves the device", async () => {
+    const d = await openDevice();
+    // First synced as a member of both.
+    const first = harness(d.db, { workspaces: () => [WORKSPACE, OTHER_WORKSPACE] });
+    first.client.start();
+    let s = await welcomed(first);
+    s.receive(emptySnapshot);
+    s.receive({ ...emptySnapshot, workspaceId: OTHER_WORKSPACE });
+    await first.client.idle();
+    await d.db.create("tasks", OTHER_WORKSPACE, task());
+    await first.client.stop();
+    const held = () => dbOf(d.db).records("tasks").where("[workspaceId+deleted]").between([OTHER_WORKSPACE, 0], [OTHER_WORKSPACE, 1], true, true).count();
+    expect(await held()).toBe(1);
+    expect(await dbOf(d.db).outbox.where("workspaceId").equals(OTHER_WORKSPACE).count()).toBe(1);
+
+    // The user left OTHER_WORKSPACE: the app's list no longer has it.
+    const denied: string[] = [];
+    const h = harness(d.db, { workspaces: () => [WORKSPACE], onAccessDenied: (w) => denied.push(w) });
+    h.client.start();
+    s = await welcomed(h);
+    expect(s.of("hello")[0]!.cursors).toEqual({ [WORKSPACE]: 0, [OTHER_WORKSPACE]: 0 });
+    s.receive({ type: "changes", workspaceId: WORKSPACE, changes: [], cursor: 0, hasMore: false });
+    // The change made there before leaving is pushed and refused, as the server does, then the
+    // workspace is denied.
+    await until(() => s.of("push").length > 0);
+    for (const m of s.of("push")[0]!.mutations as { mutationId: number }[]) {
+      s.receive({ type: "reject", mutationId: m.mutationId, code: "not_found", issues: [{ path: "", key: "sync.reject.notMember", params: {} }] });
+    }
+    s.receive({ type: "accessDenied", workspaceId: OTHER_WORKSPACE, reason: "not_a_member" });
+    await h.client.idle();
+    expect(denied).toEqual([OTHER_WORKSPACE]);
+    expect(await dbOf(d.db).outbox.where("workspaceId").equals(OTHER_WORKSPACE).count()).toBe(0);
+    // No refused change left behind for a workspace the user is no longer in.
+    expect(await dbOf(d.db).rejected.where("workspaceId").equals(OTHER_WORKSPACE).count()).toBe(0);
+    expect(await held()).toBe(0);
+    await until(async () => (await statusOf(dbOf(d.db))).state === "synced");
+    await h.client.stop();
+  });
 });
