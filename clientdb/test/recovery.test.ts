@@ -7,7 +7,6 @@ import { describe, expect, test } from "vitest";
 import { backoffDelay, seededRandom } from "../src/backoff";
 import { SyncClient, type SyncClientOptions, type SyncEvent } from "../src/client";
 import { dbOf, type ClientDb } from "../src/clientdb";
-import { cursorKey } from "../src/db";
 import { MemoryLockManager, lockName } from "../src/leader";
 import { statusOf } from "../src/hooks";
 import { FakeNetwork, FakeSocket, FakeTimers, OTHER_WORKSPACE, WORKSPACE, openDevice, task, until } from "./support";
@@ -268,39 +267,42 @@ describe("a workspace the server denies", () => {
     expect(s.of("hello")[0]!.cursors).toEqual({ [WORKSPACE]: 0 });
     await h.client.stop();
   });
-
-  test("one the app no longer lists but the device holds (removed while away) is asked for, and its data leaves the device", async () => {
+  test("a workspace the device holds but the app no longer lists (left, or removed while the list was asked first) is asked too, so that its data leaves the device", async () => {
     const d = await openDevice();
-    const record = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c";
-    const state = {
-      fields: { title: "Renovar el seguro", status: "todo", priority: "medium" },
-      clocks: { title: SERVER_TIME, status: SERVER_TIME, priority: SERVER_TIME },
-      authors: { title: "c0ffee00-1111-4222-8333-444455556666", status: "c0ffee00-1111-4222-8333-444455556666", priority: "c0ffee00-1111-4222-8333-444455556666" },
-      seen: { "5e5e5e5e5e5e5e5e": SERVER_TIME },
-      conflicts: [],
-    };
-    // A first session: both workspaces listed, the other one's snapshot holds a task.
+    // First synced as a member of both.
     const first = harness(d.db, { workspaces: () => [WORKSPACE, OTHER_WORKSPACE] });
     first.client.start();
-    const s1 = await welcomed(first);
-    s1.receive(emptySnapshot);
-    s1.receive({ type: "snapshot", workspaceId: OTHER_WORKSPACE, records: [{ collection: "tasks", recordId: record, seq: 1, state }], cursor: 1, hasMore: false });
+    let s = await welcomed(first);
+    s.receive(emptySnapshot);
+    s.receive({ ...emptySnapshot, workspaceId: OTHER_WORKSPACE });
     await first.client.idle();
-    expect(await d.db.get("tasks", record)).toBeDefined();
+    await d.db.create("tasks", OTHER_WORKSPACE, task());
     await first.client.stop();
+    const held = () => dbOf(d.db).records("tasks").where("[workspaceId+deleted]").between([OTHER_WORKSPACE, 0], [OTHER_WORKSPACE, 1], true, true).count();
+    expect(await held()).toBe(1);
+    expect(await dbOf(d.db).outbox.where("workspaceId").equals(OTHER_WORKSPACE).count()).toBe(1);
 
-    // Later the app lists only the first one (the user was removed from the other meanwhile).
+    // The user left OTHER_WORKSPACE: the app's list no longer has it.
     const denied: string[] = [];
-    const h = harness(d.db, { onAccessDenied: (w) => denied.push(w) });
+    const h = harness(d.db, { workspaces: () => [WORKSPACE], onAccessDenied: (w) => denied.push(w) });
     h.client.start();
-    const s = await welcomed(h);
-    expect(s.of("hello")[0]!.cursors).toEqual({ [WORKSPACE]: 0, [OTHER_WORKSPACE]: 1 });
-    s.receive(emptyChanges(0));
+    s = await welcomed(h);
+    expect(s.of("hello")[0]!.cursors).toEqual({ [WORKSPACE]: 0, [OTHER_WORKSPACE]: 0 });
+    s.receive({ type: "changes", workspaceId: WORKSPACE, changes: [], cursor: 0, hasMore: false });
+    // The change made there before leaving is pushed and refused, as the server does, then the
+    // workspace is denied.
+    await until(() => s.of("push").length > 0);
+    for (const m of s.of("push")[0]!.mutations as { mutationId: number }[]) {
+      s.receive({ type: "reject", mutationId: m.mutationId, code: "not_found", issues: [{ path: "", key: "sync.reject.notMember", params: {} }] });
+    }
     s.receive({ type: "accessDenied", workspaceId: OTHER_WORKSPACE, reason: "not_a_member" });
     await h.client.idle();
     expect(denied).toEqual([OTHER_WORKSPACE]);
-    expect(await d.db.get("tasks", record)).toBeUndefined();
-    expect(await dbOf(d.db).meta.get(cursorKey(OTHER_WORKSPACE))).toBeUndefined();
+    expect(await dbOf(d.db).outbox.where("workspaceId").equals(OTHER_WORKSPACE).count()).toBe(0);
+    // No refused change left behind for a workspace the user is no longer in.
+    expect(await dbOf(d.db).rejected.where("workspaceId").equals(OTHER_WORKSPACE).count()).toBe(0);
+    expect(await held()).toBe(0);
+    await until(async () => (await statusOf(dbOf(d.db))).state === "synced");
     await h.client.stop();
   });
 });

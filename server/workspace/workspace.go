@@ -457,8 +457,12 @@ func (s *Service) RemoveMember(ctx context.Context, userID, workspaceID, memberI
 	if _, err := tx.Exec(ctx, `DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?`, w.ID, memberID); err != nil {
 		return fmt.Errorf("remove member %s from %s: %w", memberID, w.ID, err)
 	}
-	// Their bank and broker connections end with the membership (the assets stay).
+	// Their bank and broker connections end with the membership (the assets stay), and so do the
+	// invitations they sent.
 	if err := members.EndConnections(ctx, tx, w.ID, memberID); err != nil {
+		return err
+	}
+	if err := withdrawInvitationsOf(ctx, tx, w, memberID, authz.None); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -494,6 +498,9 @@ func (s *Service) ChangeRole(ctx context.Context, userID, workspaceID, memberID 
 	if _, err := tx.Exec(ctx, `UPDATE memberships SET role = ? WHERE workspace_id = ? AND user_id = ?`,
 		string(role), w.ID, memberID); err != nil {
 		return Member{}, fmt.Errorf("change role of %s in %s: %w", memberID, w.ID, err)
+	}
+	if err := withdrawInvitationsOf(ctx, tx, w, memberID, role); err != nil {
+		return Member{}, err
 	}
 	list, err := members.List(ctx, tx, w.ID)
 	if err != nil {
@@ -666,6 +673,27 @@ func (s *Service) detail(ctx context.Context, tx *store.Tx, userID string, w Wor
 		}
 	}
 	return d, nil
+}
+
+// withdrawInvitationsOf withdraws the pending invitations a member sent to the workspace that their
+// role (authz.None: no longer a member) would not let them send now: an invitation offers only what
+// its sender can still give, so that an owner made an editor, or removed, cannot make someone an
+// owner through an invitation sent before. (A deleted account's invitations stay: nobody took
+// anything away from their sender.)
+func withdrawInvitationsOf(ctx context.Context, tx *store.Tx, w Workspace, userID string, role authz.Role) error {
+	q := `DELETE FROM invitations WHERE workspace_id = ? AND invited_by = ? AND accepted_at IS NULL`
+	args := []any{w.ID, userID}
+	if role.Valid() {
+		// Inviting does not depend on how many owners there are.
+		for _, r := range authz.OfferWorkspace(w.Kind, role, 1).InviteRoles {
+			q += ` AND role <> ?`
+			args = append(args, string(r))
+		}
+	}
+	if _, err := tx.Exec(ctx, q, args...); err != nil {
+		return fmt.Errorf("withdraw the invitations of %s in %s: %w", userID, w.ID, err)
+	}
+	return nil
 }
 
 // memberRole is the role of the member acted upon: ENOTFOUND when they are not a member.

@@ -5,6 +5,7 @@ package workspace_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -652,5 +653,70 @@ func TestTheDetailOffersWhatTheCallerMayDo(t *testing.T) {
 			t.Errorf("the viewer is offered %+v with invitations %+v", viewer.Offer, viewer.Invitations)
 		}
 		wantCode(t, e.svc.RemoveMember(ctx, vic, team, vic), "")
+	})
+}
+
+// An invitation offers only what its sender can still give: when the sender is demoted, their
+// pending invitations above what they may now invite are withdrawn; when they are removed or leave,
+// all of them. Otherwise an owner demoted (or removed) by the others could still make someone an
+// owner through an invitation sent before.
+func TestAnInvitationOffersOnlyWhatItsSenderCanStillGive(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		ana, bob, ed := e.user("ana@example.com"), e.user("bob@example.com"), e.user("ed@example.com")
+		mal := e.user("mal@example.com")
+		team := e.create(ana, "Team")
+		e.join(ana, team, bob, "bob@example.com", authz.Owner)
+		e.join(ana, team, ed, "ed@example.com", authz.Editor)
+
+		asOwner, err := e.svc.Invite(ctx, bob, team, "mal@example.com", authz.Owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Invite(ctx, bob, team, "eve@example.com", authz.Editor); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Invite(ctx, ana, team, "zoe@example.com", authz.Owner); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Invite(ctx, ed, team, "vic@example.com", authz.Viewer); err != nil {
+			t.Fatal(err)
+		}
+		pending := func() []string {
+			t.Helper()
+			d, err := e.svc.Get(ctx, ana, team)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, inv := range d.Invitations {
+				out = append(out, inv.Email)
+			}
+			slices.Sort(out)
+			return out
+		}
+
+		// Bob is made an editor: his owner invitation goes, his editor one stays; Ana's stays.
+		if _, err := e.svc.ChangeRole(ctx, ana, team, bob, authz.Editor); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := pending(), []string{"eve@example.com", "vic@example.com", "zoe@example.com"}; !slices.Equal(got, want) {
+			t.Fatalf("pending after demoting bob = %v, want %v", got, want)
+		}
+		_, err = e.svc.Accept(ctx, mal, asOwner.ID)
+		wantCode(t, err, core.ENOTFOUND)
+		if r := e.role(mal, team); r != authz.None {
+			t.Fatalf("mal's role = %q, want none", r)
+		}
+
+		// Bob is removed: his remaining invitation goes too. Ed leaves: his goes with him.
+		if err := e.svc.RemoveMember(ctx, ana, team, bob); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.svc.RemoveMember(ctx, ed, team, ed); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := pending(), []string{"zoe@example.com"}; !slices.Equal(got, want) {
+			t.Fatalf("pending after removing bob and ed leaving = %v, want %v", got, want)
+		}
 	})
 }

@@ -8,6 +8,7 @@ import { ClientDbProvider } from "@patrimonio/clientdb/context";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { queryKeys } from "../api/queries";
+import { invalidateWorkspaces } from "../api/workspaces";
 import { useLanguage } from "../i18n/useLanguage";
 import { requireAppUpdate } from "../pwa/updateRequired";
 import type { OpenDeviceDb } from "./engine";
@@ -57,9 +58,10 @@ export function DeviceSync({ user, workspaceIds, children, clientOptions, open }
 
   // The session ended: let the session guard take the user to sign-in.
   const onUnauthorized = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.me }), [queryClient]);
-  // A workspace was denied (the user was removed from it): /me again, whose new list of workspaces
-  // restarts the sync without it.
-  const onAccessDenied = onUnauthorized;
+  // A workspace was denied (the user was removed from it, or it was deleted): /me again, whose new
+  // list of workspaces restarts the sync without it, and the lists of workspaces (the switcher, the
+  // active workspace and the role the screens read come from them) with the workspace's detail.
+  const onAccessDenied = useCallback(() => void invalidateWorkspaces(queryClient), [queryClient]);
 
   const db = active && opened !== null && opened.userId === user.id ? opened.db : null;
   return (

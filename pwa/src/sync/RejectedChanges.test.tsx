@@ -11,10 +11,14 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testi
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { useState } from "react";
 import { I18nextProvider } from "react-i18next";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { queryKeys } from "../api/queries";
+import { createQueryClient } from "../query/queryClient";
 import { afterEach, describe, expect, test } from "vitest";
 import { createI18n, type Language } from "../i18n/i18n";
 import { RejectedChangesPanel } from "./RejectedChanges";
 import { SyncStatusView } from "./SyncStatus";
+import { LiveSyncStatus } from "./engine";
 
 const WORKSPACE = "0a1b2c3d-0000-4000-8000-000000000001";
 const OTHER_DEVICE = "0f0f0f0f-0000-4000-8000-00000000000f";
@@ -70,7 +74,7 @@ afterEach(async () => {
  * seguro") which this device deleted, and a task it created whose title the server finds too long; the
  * server refuses both (the user is a viewer now; the title breaks a rule).
  */
-async function refusedDevice() {
+async function refusedDevice(beforeRefusals: (db: ClientDb) => Promise<void> = async () => {}) {
   const db = await ClientDb.open({ name: `rejected-panel-${++n}`, indexedDB: new IDBFactory(), IDBKeyRange, now: () => NOW });
   const sockets: ScriptedSocket[] = [];
   const client = new SyncClient(db, {
@@ -106,6 +110,7 @@ async function refusedDevice() {
     hasMore: false,
   });
   await until(async () => (await db.get("tasks", TASK)) !== undefined);
+  await beforeRefusals(db);
 
   expect(await db.delete("tasks", TASK)).toEqual({ ok: true });
   await until(() => s.pushed().length === 1);
@@ -243,5 +248,26 @@ describe("the refused badge", () => {
     );
     const badge = screen.getByRole("button", { name: "2 cambios rechazados" });
     expect(badge.getAttribute("aria-haspopup")).toBe("dialog");
+  });
+});
+
+describe("the live indicator", { timeout: 20_000 }, () => {
+  test("a change refused while it is shown asks the workspaces again: the role may have changed on another device", async () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(queryKeys.workspaces, [{ id: WORKSPACE, name: "Familia", kind: "team", role: "editor", createdAt: "2025-01-01T00:00:00Z" }]);
+    await refusedDevice(async (db) => {
+      render(
+        <I18nextProvider i18n={createI18n({ lng: "es" })}>
+          <QueryClientProvider client={queryClient}>
+            <ClientDbProvider db={db}>
+              <LiveSyncStatus />
+            </ClientDbProvider>
+          </QueryClientProvider>
+        </I18nextProvider>,
+      );
+      await screen.findByTestId("sync-status");
+      expect(queryClient.getQueryState(queryKeys.workspaces)?.isInvalidated).toBe(false);
+    });
+    await waitFor(() => expect(queryClient.getQueryState(queryKeys.workspaces)?.isInvalidated).toBe(true));
   });
 });

@@ -1,11 +1,13 @@
 // Live queries need a global IndexedDB (Dexie reads it when it loads): before anything imports Dexie.
 import "fake-indexeddb/auto";
 import { ClientDb, ClientDbProvider, type SyncStatus as Status } from "@patrimonio/clientdb";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, test, vi } from "vitest";
 import { createI18n, type Language } from "../i18n/i18n";
+import { createQueryClient } from "../query/queryClient";
 import { syncUrl } from "./DeviceSync";
 import { DeviceSyncActive, DeviceSyncOpenFailed, loadSyncEngine } from "./engineContext";
 import { SyncStatus, SyncStatusView } from "./SyncStatus";
@@ -58,11 +60,14 @@ describe("the sync indicator", () => {
     // DeviceSync provides a database only once the engine (live indicator included) has loaded.
     await loadSyncEngine();
     const db = await ClientDb.open({ name: "sync-status-test", indexedDB: new IDBFactory(), IDBKeyRange });
+    // The app's providers: the live indicator asks the workspaces again after a refusal.
     render(
       <I18nextProvider i18n={createI18n({ lng: "en" })}>
-        <ClientDbProvider db={db}>
-          <SyncStatus />
-        </ClientDbProvider>
+        <QueryClientProvider client={createQueryClient()}>
+          <ClientDbProvider db={db}>
+            <SyncStatus />
+          </ClientDbProvider>
+        </QueryClientProvider>
       </I18nextProvider>,
     );
     // Neutral ("Starting…") until the live query has read the database, then its status.

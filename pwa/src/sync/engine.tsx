@@ -2,7 +2,9 @@
 // user's database, runs the SyncClient in the leader tab (Web Locks) and hands the database to
 // DeviceSync, which provides it to the screens; and the live sync indicator.
 import { ClientDb, SyncClient, useSyncStatus, type SyncClientOptions, type SyncEvent } from "@patrimonio/clientdb";
-import { useCallback, useEffect, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { invalidateWorkspaces } from "../api/workspaces";
 import type { Language } from "../i18n/i18n";
 import { deviceDbName, syncUrl } from "./names";
 import { SyncStatusPending, SyncStatusView } from "./SyncStatus";
@@ -147,6 +149,22 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFai
 /** The indicator fed live from the device database. */
 export function LiveSyncStatus() {
   const status = useSyncStatus();
+  useRolesAfterRefusals(status?.rejected);
   if (status === undefined) return <SyncStatusPending />;
   return <SyncStatusView status={status} />;
+}
+
+/**
+ * A change the server refuses may mean that the user's role changed on another device (an owner made
+ * them a viewer): the workspaces (with the role the screens read) are asked again whenever more
+ * changes are refused than before, so the screens turn read-only without waiting for a reload.
+ */
+function useRolesAfterRefusals(rejected: number | undefined) {
+  const queryClient = useQueryClient();
+  const seen = useRef(rejected);
+  useEffect(() => {
+    if (rejected === undefined) return;
+    if (seen.current !== undefined && rejected > seen.current) void invalidateWorkspaces(queryClient);
+    seen.current = rejected;
+  }, [rejected, queryClient]);
 }

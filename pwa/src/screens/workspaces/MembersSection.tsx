@@ -1,5 +1,6 @@
 // A workspace's members with their roles: owners change roles and remove members, anyone but the
-// last owner of a team leaves it. Removing and leaving are confirmed in the kit's AlertDialog.
+// last owner of a team leaves it. Removing, leaving and lowering one's own role (an owner who can
+// only get it back from another owner) are confirmed in the kit's AlertDialog.
 import { LogOut, UserMinus } from "lucide-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -28,7 +29,10 @@ interface MembersSectionProps {
   onLeft: () => void;
 }
 
-type Confirmation = { kind: "remove"; member: WorkspaceMember } | { kind: "leave"; member: WorkspaceMember };
+type Confirmation =
+  | { kind: "remove"; member: WorkspaceMember }
+  | { kind: "leave"; member: WorkspaceMember }
+  | { kind: "ownRole"; member: WorkspaceMember; role: WorkspaceRole };
 
 const memberKey = (member: OfferedMember) => member.userId;
 
@@ -95,7 +99,10 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
                     value={member.role}
                     disabled={changeRole.isPending}
                     onChange={(role) => {
-                      if (role !== member.role) changeRole.mutate({ member, role: role as WorkspaceRole });
+                      if (role === member.role) return;
+                      // Only owners change roles: one's own change gives up being an owner.
+                      if (isMe) setConfirming({ kind: "ownRole", member, role: role as WorkspaceRole });
+                      else changeRole.mutate({ member, role: role as WorkspaceRole });
                     }}
                     options={[member.role, ...offer.roles].map((role) => ({ value: role, label: t(`workspaces.role.${role}`) }))}
                   />
@@ -127,7 +134,21 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
       </ul>
       {lastOwnerOfTeam && members.length > 1 && <p className={styles.note}>{t("workspaces.members.lastOwner")}</p>}
 
-      {confirming && (
+      {confirming?.kind === "ownRole" && (
+        <AlertDialog
+          open
+          onOpenChange={(open) => !open && setConfirming(null)}
+          title={t("workspaces.members.ownRoleTitle", { workspace: workspace.name })}
+          description={t("workspaces.members.ownRoleText", { role: t(`workspaces.roleName.${confirming.role}`) })}
+          confirmLabel={t("workspaces.members.ownRoleConfirm")}
+          onConfirm={() => {
+            changeRole.mutate({ member: confirming.member, role: confirming.role });
+            setConfirming(null);
+          }}
+          data-testid="confirm-own-role"
+        />
+      )}
+      {confirming && confirming.kind !== "ownRole" && (
         <AlertDialog
           open
           onOpenChange={(open) => !open && close()}

@@ -160,6 +160,30 @@ describe("changes", () => {
     await waitFor(() => expect(within(memberRow("marta@example.com")).getByRole("combobox").textContent).toBe("Editor/a"));
   });
 
+  test("an owner lowering their own role is asked first: cancelling sends nothing, confirming changes it", async () => {
+    const world = teamWorld("owner");
+    const team = world.workspaces.find((w) => w.id === "w-team")!;
+    team.members.find((m) => m.userId === "u-luis")!.role = "owner";
+    const app = await renderApp("/workspaces/w-team", "es", serverFor(world));
+    await screen.findByTestId("workspace-detail");
+    const path = "PATCH /workspaces/w-team/members/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+
+    await choose(within(memberRow("ana@example.com")).getByRole("combobox", { name: "Rol de Ana García" }), "Lector/a");
+    let dialog = await screen.findByRole("alertdialog", { name: "¿Dejar de ser propietario/a de Familia García?" });
+    expect(dialog.textContent).toContain("Pasarás a ser lector/a");
+    expect(document.activeElement).toBe(within(dialog).getByRole("button", { name: "Cancelar" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cancelar" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(app.server.state.calls).not.toContain(path);
+    expect(within(memberRow("ana@example.com")).getByRole("combobox").textContent).toBe("Propietario/a");
+
+    await choose(within(memberRow("ana@example.com")).getByRole("combobox", { name: "Rol de Ana García" }), "Editor/a");
+    dialog = await screen.findByRole("alertdialog", { name: "¿Dejar de ser propietario/a de Familia García?" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cambiar mi rol" }));
+    expect(await screen.findByText("Ana García ahora es editor/a")).toBeTruthy();
+    expect(app.server.state.bodies[app.server.state.calls.indexOf(path)]).toEqual({ role: "editor" });
+  });
+
   test("a refused role change shows the server's message and the role the server keeps", async () => {
     // Two owners on screen, but the other one left meanwhile: Ana is the last owner on the server.
     const world = teamWorld("owner");
@@ -170,6 +194,7 @@ describe("changes", () => {
     team.members = team.members.filter((m) => m.userId !== "u-luis");
 
     await choose(within(memberRow("ana@example.com")).getByRole("combobox", { name: "Role of Ana García" }), "Viewer");
+    fireEvent.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Change my role" }));
     expect(await screen.findByText("A workspace must keep at least one owner.")).toBeTruthy();
     expect(app.server.state.calls).toContain("PATCH /workspaces/w-team/members/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
     // Asked again: Luis is gone and Ana, the last owner, keeps her role with no change offered.
