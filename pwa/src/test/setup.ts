@@ -1,8 +1,13 @@
 // Runs around every pwa test: unmount what was rendered (vitest runs without globals, so
 // testing-library cannot do it alone) and give each test a clean document and clean storage.
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach } from "vitest";
 import "../i18n/bundled"; // both languages for createI18n
+
+// findBy*/waitFor wait up to 1 s by default; a whole-app render (lazy screens, the device
+// database) takes longer than that on two cores that other work shares, and the test then fails
+// for nothing. They still return as soon as what they wait for is there.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom has no scrolling: Element#scrollTo is missing and window.scrollTo only logs "not implemented".
 // The router calls both on navigation; tests that care spy on them.
