@@ -2,7 +2,7 @@
 // (390×844), has no serious or critical axe-core violation (WCAG 2.1 A and AA). A screenshot of each
 // screen and variant is written under test-results/ for people to look at (not compared).
 import type { Page, TestInfo } from "@playwright/test";
-import { adminAccount, storageStateFor } from "./support/accounts";
+import { adminAccount, createOnboardedAccount, storageStateFor } from "./support/accounts";
 import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant, type A11yVariant } from "./support/axe";
 import { expect, test, visitorTest } from "./support/fixtures";
 import { ImportPage } from "./support/import-page";
@@ -73,6 +73,11 @@ visitorTest.describe("accessibility, signed out", () => {
 
   visitorTest("not found", async ({ page }, testInfo) => {
     await checkScreen(page, testInfo, "not-found-visitor", "/no-existe");
+  });
+
+  visitorTest("forgotten password, and a reset link that is not valid", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "password-forgot", "/password/forgot");
+    await checkScreen(page, testInfo, "password-reset", "/password/reset?token=caducado");
   });
 });
 
@@ -170,6 +175,73 @@ test.describe("accessibility, signed in", () => {
     await checkScreen(page, testInfo, "connect", "/connect?kind=bank", async (p) => {
       await expect(p.getByTestId("connect-not-configured")).toBeVisible();
     });
+  });
+
+  test("the return from a bank with no link to finish", async ({ page }, testInfo) => {
+    await checkScreen(page, testInfo, "connect-return", "/connect/return");
+  });
+
+  test("add dialogs, the new-asset steps, a toast and the vault before it exists", async ({ browser, baseURL }, testInfo) => {
+    // A user of its own: the tasks created here must not show on the global user's screens.
+    const account = await createOnboardedAccount(baseURL!, `a11y-dialogs-${Date.now()}@example.com`, "lengthy e2e a11y passphrase 5120");
+    const context = await browser.newContext({ baseURL, locale: "es-ES", timezoneId: "Europe/Madrid", storageState: storageStateFor(baseURL!, account) });
+    const page = await context.newPage();
+    const dialog = page.getByRole("dialog");
+    try {
+      await forEachA11yVariant(page, async (variant) => {
+        const check = async (name: string) => {
+          await page.screenshot({ path: testInfo.outputPath(`${name.replace(/[^a-z]+/g, "-")}-${variant.theme}-${variant.viewport}.png`) });
+          await expectNoSeriousA11yViolations(page, `${name} · ${variant.label}`);
+        };
+        // Dialogs the address opens.
+        for (const [name, path] of [
+          ["new debt", "/liabilities?new=1"],
+          ["new flow", "/flows?new=1"],
+          ["new team workspace", "/workspaces?create=true"],
+        ] as const) {
+          await page.goto(path);
+          await expect(dialog).toBeVisible();
+          await expectVariantApplied(page, variant);
+          await check(name);
+        }
+        // Dialogs a button opens.
+        for (const [name, path, button] of [
+          ["new beneficiary", "/beneficiaries", "add-beneficiary"],
+          ["new instruction", "/beneficiaries?tab=instructions", "add-instruction"],
+          ["new task", "/tasks", "task-new"],
+        ] as const) {
+          await page.goto(path);
+          await screenReady(page);
+          await page.getByTestId(button).click();
+          await expect(dialog).toBeVisible();
+          await check(name);
+        }
+        // The task saved: the toast that says so.
+        await page.getByTestId("task-title").fill(`Revisar el seguro (${variant.label})`);
+        await page.getByTestId("task-submit").click();
+        const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Tarea creada" });
+        await expect(toast).toBeVisible();
+        await expect(toast).toHaveCSS("opacity", "1");
+        await check("toast");
+        // The new asset's three steps: category, the way to add it, the form.
+        await page.goto("/assets/new");
+        const picker = page.getByTestId("category-picker");
+        await expect(picker).toBeVisible();
+        await check("new asset, category");
+        await picker.getByTestId("class-bank_accounts").locator('[data-category-code="savings_account"]').click();
+        await expect(page.getByTestId("method-manual")).toBeVisible();
+        await check("new asset, method");
+        await page.getByTestId("method-manual").click();
+        await expect(page.getByTestId("asset-form")).toBeVisible();
+        await check("new asset, form");
+        // The logins screen before anyone has made the vault: the form that makes it.
+        await page.goto("/logins");
+        await screenReady(page);
+        await check("logins, no vault yet");
+      });
+    } finally {
+      await context.close();
+    }
   });
 
   test("access denied", async ({ page }, testInfo) => {

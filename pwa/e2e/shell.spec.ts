@@ -100,6 +100,37 @@ test.describe("the app shell", () => {
     await context.setOffline(false);
   });
 
+  test("offline, the online-only screens say they need a connection instead of loading for ever", async ({ page, context }) => {
+    const shell = new AppShell(page);
+    await shell.open();
+    await shell.serviceWorkerReady();
+    const me = (await (await page.request.get("/api/v1/me")).json()) as { workspaces: { id: string; kind: string }[] };
+    const personal = me.workspaces.find((w) => w.kind === "personal");
+    expect(personal).toBeTruthy();
+
+    await context.setOffline(true);
+    const notice = page.getByTestId("needs-connection");
+    // The list of workspaces is on the device (the copy of /me): shown, with what needs the network.
+    await page.goto("/workspaces");
+    await expect(page.getByTestId("workspace-row")).toHaveCount(me.workspaces.length);
+    await expect(notice).toContainText("Crear un espacio, responder a una invitación o cambiar los miembros necesita conexión a internet.");
+    await expect(page.getByTestId("route-pending")).toHaveCount(0);
+    for (const [path, text] of [
+      ["/profile/billing", "Tu suscripción y tus pagos están en el servidor"],
+      ["/profile/", "para cambiar tu nombre, tu correo, tu contraseña o tus llaves de acceso hace falta conexión a internet"],
+      ["/connect?kind=bank", "Para conectar una cuenta hace falta conexión a internet."],
+    ] as const) {
+      await page.goto(path);
+      await expect(notice, path).toContainText(text);
+      await expect(page.getByTestId("route-pending"), path).toHaveCount(0);
+    }
+    // A workspace's members are on the server only: said at once, under the screen's heading.
+    await page.goto(`/workspaces/${personal!.id}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Este espacio de trabajo no está disponible" })).toBeVisible();
+    await expect(page.getByTestId("workspace-offline")).toContainText("para verlos o cambiarlos hace falta conexión a internet");
+    await context.setOffline(false);
+  });
+
   test("security headers are on every answer", async ({ request }) => {
     for (const path of ["/", "/api/v1/health", "/api/v1/nope"]) {
       const res = await request.get(path);

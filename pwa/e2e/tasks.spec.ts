@@ -277,7 +277,15 @@ test.describe("tasks", () => {
       await expect(change).toContainText("Revisar el testamento");
       await expect(change).toContainText("Eliminación del registro");
       await expect(change.getByRole("list", { name: "Motivo del rechazo" })).toHaveText("Tu rol en este espacio de trabajo (lector/a) no permite modificar registros");
-      await expectNoSeriousA11yViolations(page, "refused changes panel");
+      // Accessible in light and dark, desktop and phone: the refusal is kept on the device across a reload.
+      await forEachA11yVariant(page, async (variant) => {
+        await page.reload();
+        await expectVariantApplied(page, variant);
+        await indicator.rejected.click();
+        await expect(panel.getByTestId("rejected-change")).toHaveCount(1);
+        await expectNoSeriousA11yViolations(page, `refused changes panel · ${variant.label}`);
+      });
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // Descartar: the entry leaves, the badge goes and the task shows again as the server has it.
       await change.getByRole("button", { name: "Descartar el cambio de «Revisar el testamento»" }).click();

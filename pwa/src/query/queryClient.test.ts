@@ -15,6 +15,21 @@ describe("createQueryClient", () => {
     vi.useRealTimers();
   });
 
+  test("starts offline when the browser is (TanStack alone waits for an event), and follows its events", () => {
+    const onLine = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    try {
+      createQueryClient();
+      expect(onlineManager.isOnline()).toBe(false);
+      window.dispatchEvent(new Event("online"));
+      expect(onlineManager.isOnline()).toBe(true);
+      window.dispatchEvent(new Event("offline"));
+      expect(onlineManager.isOnline()).toBe(false);
+    } finally {
+      onLine.mockRestore();
+      onlineManager.setOnline(true);
+    }
+  });
+
   test("keeps unused data five minutes and retries three times with the backoff", () => {
     const queries = createQueryClient().getDefaultOptions().queries;
     expect(QUERY_GC_TIME_MS).toBe(5 * 60 * 1000);

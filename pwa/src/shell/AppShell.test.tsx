@@ -15,6 +15,8 @@ describe("the app shell", () => {
     expect(screen.getByRole("navigation", { name: "Navegación principal" })).toBeTruthy();
     expect(screen.getByRole("main")).toBe(screen.getByTestId("main-scroll"));
     expect(screen.getByTestId("sidebar-title").textContent).toBe("Tu patrimonio");
+    // Nothing of the sidebar outside a landmark (axe's "region"): the app's name heads the navigation.
+    expect(within(screen.getByRole("navigation", { name: "Navegación principal" })).getByText("Patrimonio")).toBeTruthy();
   });
 
   test("lists only the screens that exist", async () => {

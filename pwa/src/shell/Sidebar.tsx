@@ -25,12 +25,13 @@ export function Sidebar({ id, open, onClose, preferences }: SidebarProps) {
   const dbOpen = useClientDb() !== null;
   return (
     <div id={id} className={styles.sidebar} data-open={open}>
-      <div className={styles.brand}>
-        <Logo />
-        <span className={styles.brandName}>{t("app.name")}</span>
-        <IconButton className={styles.close} label={t("nav.closeMenu")} icon={<X size={18} />} onClick={onClose} />
-      </div>
+      {/* The app's name inside the navigation: no sidebar content outside a landmark (axe's "region"). */}
       <nav className={styles.nav} aria-label={t("nav.label")}>
+        <div className={styles.brand}>
+          <Logo />
+          <span className={styles.brandName}>{t("app.name")}</span>
+          <IconButton className={styles.close} label={t("nav.closeMenu")} icon={<X size={18} />} onClick={onClose} />
+        </div>
         <h2 id="sidebar-title" className={styles.title} data-testid="sidebar-title">
           {t("nav.title")}
         </h2>

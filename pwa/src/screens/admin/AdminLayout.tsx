@@ -4,6 +4,7 @@ import { Link, Outlet } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import { useMe } from "../../api/queries";
 import { RoutePending } from "../../router/fallbacks";
+import { NeedsConnection } from "../../shell/NeedsConnection";
 import { AccessDenied } from "./AccessDenied";
 import page from "../page.module.css";
 import styles from "./Admin.module.css";
@@ -20,6 +21,7 @@ export function AdminLayout() {
         <Link to="/admin/users" activeProps={{ "aria-current": "page" }}>{t("shell.titles.adminUsers")}</Link>
         <Link to="/admin/enums" activeProps={{ "aria-current": "page" }}>{t("shell.titles.adminEnums")}</Link>
       </nav>
+      <NeedsConnection>{t("admin.offline")}</NeedsConnection>
       <Outlet />
     </div>
   );

@@ -31,7 +31,8 @@ const ClerkSignIn = lazy(() => import("./ClerkScreens").then((m) => ({ default: 
 
 export function SignInScreen({ redirect }: { redirect?: string | undefined }) {
   const config = useAuthConfig();
-  if (config.isPending) return <RoutePending />;
+  // Offline the configuration waits for a network: the local form at once (submitting says what is wrong).
+  if (config.isPending && config.fetchStatus !== "paused") return <RoutePending />;
   if (config.data?.provider === "clerk" && config.data.clerkPublishableKey) {
     return (
       <Suspense fallback={<RoutePending />}>

@@ -20,7 +20,8 @@ const ClerkSignUp = lazy(() => import("./ClerkScreens").then((m) => ({ default: 
 
 export function SignUpScreen() {
   const config = useAuthConfig();
-  if (config.isPending) return <RoutePending />;
+  // Offline the configuration waits for a network: the local form at once (submitting says what is wrong).
+  if (config.isPending && config.fetchStatus !== "paused") return <RoutePending />;
   if (config.data?.provider === "clerk" && config.data.clerkPublishableKey) {
     return (
       <Suspense fallback={<RoutePending />}>

@@ -19,6 +19,7 @@ import { useErrorText } from "../../api/useErrorText";
 import { useAssetWorkspace } from "../../assets/hooks";
 import { useLanguage } from "../../i18n/useLanguage";
 import type { ConnectSearch } from "../../router/connectRoutes";
+import { NeedsConnection } from "../../shell/NeedsConnection";
 import { Alert } from "../../ui/Alert";
 import { Button, buttonClass } from "../../ui/Button";
 import { Card } from "../../ui/Card";
@@ -91,9 +92,10 @@ export function ConnectScreen() {
 
   let body;
   if (providers.isPending) {
-    body = <Skeleton lines={4} />;
+    // Offline the query waits for a network: the notice above says why, no skeleton.
+    body = providers.fetchStatus === "paused" ? null : <Skeleton lines={4} />;
   } else if (providers.isError) {
-    body = <Alert>{navigator.onLine ? errorText(providers.error) : t("connect.offline")}</Alert>;
+    body = navigator.onLine ? <Alert>{errorText(providers.error)}</Alert> : null;
   } else if (!configured) {
     const provider = info?.title ?? kind;
     body = (
@@ -185,6 +187,7 @@ export function ConnectScreen() {
             ))}
           </ul>
         </nav>
+        <NeedsConnection>{t("connect.offline")}</NeedsConnection>
         {body}
       </div>
     </div>

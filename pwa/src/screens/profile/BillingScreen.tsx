@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import { ENTITLED_STATUSES, goToStripe, MANAGE_STATUSES, needsManage, useBillingState, usePortalMutation, useStripeProducts } from "../../api/billing";
 import { useErrorText } from "../../api/useErrorText";
 import { RoutePending } from "../../router/RoutePending";
+import { NeedsConnection } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
@@ -35,7 +36,8 @@ export function BillingScreen() {
 
   let body;
   if (billing.isPending) {
-    body = <RoutePending />;
+    // Offline the query waits for a network: the notice above says why, no spinner.
+    body = billing.fetchStatus === "paused" ? null : <RoutePending />;
   } else if (billing.isError) {
     body = <Alert tone="error">{errorText(billing.error)}</Alert>;
   } else if (!billing.data.enabled) {
@@ -107,6 +109,7 @@ export function BillingScreen() {
   return (
     <div className={cx(page.page, page.medium, page.stack)}>
       <PageHeader title={t("billing.page.title")} subtitle={t("billing.page.subtitle")} />
+      <NeedsConnection>{t("billing.page.offline")}</NeedsConnection>
       {body}
     </div>
   );

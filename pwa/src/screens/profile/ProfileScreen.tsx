@@ -17,6 +17,7 @@ import { cx } from "../../ui/cx";
 import { PageHeader } from "../../ui/PageHeader";
 import page from "../page.module.css";
 import { ProfileIdentity } from "./ProfileIdentity";
+import { NeedsConnection } from "../../shell/NeedsConnection";
 import { SecuritySection } from "./SecuritySection";
 
 export function ProfileScreen() {
@@ -29,6 +30,7 @@ export function ProfileScreen() {
   return (
     <div className={cx(page.page, page.medium, page.stack)}>
       <PageHeader title={t("profile.title")} subtitle={t("profile.subtitle")} />
+      <NeedsConnection>{t("profile.offline")}</NeedsConnection>
 
       <Card title={t("account.profile.title")}>
         <ProfileIdentity user={user} />

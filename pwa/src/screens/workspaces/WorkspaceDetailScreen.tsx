@@ -15,6 +15,7 @@ import formStyles from "../../forms/form.module.css";
 import { FormError } from "../../forms/FormError";
 import { trimFields, useSchemaForm } from "../../forms/schemaForm";
 import { RoutePending } from "../../router/fallbacks";
+import { NeedsConnection } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
@@ -61,6 +62,21 @@ export function WorkspaceDetailScreen({ workspaceId, onGone }: WorkspaceDetailSc
       </div>
     );
   }
+  if (!detail.data && detail.fetchStatus === "paused") {
+    // Offline: the detail (members, invitations) is on the server only; say so instead of waiting.
+    return (
+      <div className={cx(page.page, page.medium, page.stack)}>
+        <BackLink />
+        <EmptyState
+          icon={<CircleAlert size={24} />}
+          headingLevel={1}
+          title={t("workspaces.detail.unavailable")}
+          text={t("workspaces.detail.offline")}
+          data-testid="workspace-offline"
+        />
+      </div>
+    );
+  }
   if (!detail.data || !me) return <RoutePending />;
   return <WorkspaceDetailView detail={detail.data} me={me} onGone={onGone} />;
 }
@@ -100,6 +116,8 @@ function WorkspaceDetailView({ detail, me, onGone }: { detail: WorkspaceDetail; 
           <RoleBadge role={workspace.role} testId="detail-role" />
         </span>
       </PageHeader>
+
+      <NeedsConnection>{t("workspaces.detail.offline")}</NeedsConnection>
 
       {offer.rename && <RenameSection workspace={workspace} />}
 

@@ -3,10 +3,12 @@
 import { Link } from "@tanstack/react-router";
 import { Plus, UsersRound, UserRound } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { useMe } from "../../api/queries";
 import type { Workspace } from "../../api/types";
 import { useWorkspaces } from "../../api/workspaces";
 import { FormError } from "../../forms/FormError";
 import { RoutePending } from "../../router/fallbacks";
+import { NeedsConnection } from "../../shell/NeedsConnection";
 import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
@@ -30,7 +32,10 @@ interface WorkspacesScreenProps {
 export function WorkspacesScreen({ creating, onCreatingChange, onOpen }: WorkspacesScreenProps) {
   const { t } = useTranslation();
   const workspaces = useWorkspaces();
-  const { active } = useActiveWorkspace(workspaces.data);
+  // Offline (the list's query waits for a network), the list /me gave, as the top bar's switcher does.
+  const { data: me } = useMe();
+  const list = workspaces.data ?? (workspaces.fetchStatus === "paused" ? me?.workspaces : undefined);
+  const { active } = useActiveWorkspace(list);
 
   return (
     <div className={cx(page.page, page.medium, page.stack)}>
@@ -44,19 +49,21 @@ export function WorkspacesScreen({ creating, onCreatingChange, onOpen }: Workspa
         }
       />
 
+      <NeedsConnection>{t("workspaces.offline")}</NeedsConnection>
+
       <InvitationsInbox />
 
       <Card title={t("workspaces.list.title")}>
-        {workspaces.isPending && <RoutePending />}
+        {!list && workspaces.isPending && <RoutePending />}
         {workspaces.isError && (
           <>
             <p className={styles.note}>{t("workspaces.list.loadFailed")}</p>
             <FormError error={workspaces.error} />
           </>
         )}
-        {workspaces.data && (
+        {list && (
           <ul className={styles.list} data-testid="workspace-list">
-            {workspaces.data.map((workspace) => (
+            {list.map((workspace) => (
               <WorkspaceRow key={workspace.id} workspace={workspace} current={workspace.id === active?.id} />
             ))}
           </ul>
