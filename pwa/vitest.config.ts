@@ -17,5 +17,8 @@ export default defineProject({
     // jsdom for every file: the theme, router and component tests need a DOM; the pure ones do not mind.
     environment: "jsdom",
     setupFiles: ["src/test/setup.ts"],
+    // Whole-app renders (lazy screens, the device database, a router) take 2-4 s on two cores that
+    // other work shares; Vitest's default of 5 s a test then fails them for nothing.
+    testTimeout: 15_000,
   },
 });
