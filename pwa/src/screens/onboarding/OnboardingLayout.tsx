@@ -20,7 +20,7 @@ export function OnboardingLayout() {
   const step = me?.onboarding.step;
   // Billing on (issue 14) adds the card check and the plan; the server says so at GET /stripe/subscriptions.
   const billing = useQuery({ ...billingStateQuery(useApi()), enabled: step !== undefined && step !== "verify_email" });
-  const { steps, current } = onboardingProgress(step, step === "billing" || billing.data?.enabled === true, billing.data?.cardVerified === true);
+  const { steps, current } = onboardingProgress(step, step === "billing" || billing.data?.enabled === true, billing.data?.cardVerified === true, me?.provider === "clerk");
   // A security step passed without its factor was skipped: no check mark (skipped is not done).
   const passkeys = usePasskeys();
   const skipped = skippedSteps(me, passkeys.data?.length).map((s) => steps.findIndex((p) => p.step === s));
