@@ -30,20 +30,21 @@ function advancingServer(from: string, to: string) {
   });
 }
 
-describe("focus when the onboarding step changes", () => {
+// The whole app in jsdom: slow on a busy two-core machine, like the other whole-app tests.
+describe("focus when the onboarding step changes", { timeout: 20_000 }, () => {
   test("skipping the passkey puts focus on the personal identity step's heading", async () => {
     const { router } = await renderApp("/onboarding/passkey", "es", advancingServer("security_passkey", "personal_info"));
-    const skip = await screen.findByRole("button", { name: "Omitir por ahora" });
+    const skip = await screen.findByRole("button", { name: "Omitir por ahora" }, { timeout: 10_000 });
     skip.focus();
     await act(async () => fireEvent.click(skip));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/onboarding/personal-info"));
-    const heading = await screen.findByRole("heading", { level: 1, name: "Tu identidad personal" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/onboarding/personal-info"), { timeout: 10_000 });
+    const heading = await screen.findByRole("heading", { level: 1, name: "Tu identidad personal" }, { timeout: 10_000 });
     await waitFor(() => expect(document.activeElement).toBe(heading));
   });
 
   test("the first screen opened keeps the page's own focus (nothing is moved on arrival)", async () => {
     await renderApp("/onboarding/personal-info", "es", advancingServer("personal_info", "done"));
-    const heading = await screen.findByRole("heading", { level: 1, name: "Tu identidad personal" });
+    const heading = await screen.findByRole("heading", { level: 1, name: "Tu identidad personal" }, { timeout: 10_000 });
     expect(document.activeElement).not.toBe(heading);
   });
 });

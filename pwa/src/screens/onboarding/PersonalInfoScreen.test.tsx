@@ -17,7 +17,8 @@ beforeAll(() =>
   ]),
 );
 
-describe("the personal identity step", () => {
+// The whole app in jsdom: slow on a busy two-core machine, like the other whole-app tests.
+describe("the personal identity step", { timeout: 20_000 }, () => {
   test("saved, it moves on to the dashboard without asking to discard anything", async () => {
     const server = createFakeServer({
       me: fakeMe({ user: { firstName: null }, step: "personal_info", completed: false }),
@@ -36,10 +37,10 @@ describe("the personal identity step", () => {
       },
     });
     const { router } = await renderApp("/onboarding/personal-info", "es", server);
-    const name = await screen.findByRole("textbox", { name: /^Nombre/ });
+    const name = await screen.findByRole("textbox", { name: /^Nombre/ }, { timeout: 10_000 });
     fireEvent.change(name, { target: { value: "Ana" } });
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Continuar" })));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"), { timeout: 10_000 });
     expect(server.state.calls).toContain("POST /onboarding/advance");
     expect(screen.queryByRole("alertdialog")).toBeNull();
   });
