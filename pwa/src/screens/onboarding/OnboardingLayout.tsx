@@ -43,7 +43,10 @@ function useFocusHeadingOnScreenChange(frame: React.RefObject<HTMLElement | null
   const shown = useRef(pathname);
   useEffect(() => {
     if (shown.current === pathname) return;
+    const arrival = shown.current === undefined;
     shown.current = pathname;
+    // The first screen resolved after the frame appeared is an arrival: its focus is the page's own.
+    if (arrival) return;
     const root = frame.current;
     if (!root) return;
     const focusHeading = () => {
