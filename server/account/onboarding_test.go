@@ -183,3 +183,35 @@ func TestPersonalIdentityRoundTripsUnicodeByteForByte(t *testing.T) {
 		}
 	})
 }
+
+// The PWA trims what was typed before its schema checks it ("  " is an empty name); the server does
+// the same, so a blank name sent by another client is refused with the same message, not stored.
+func TestIdentityBlanksAreTrimmedAsTheFormDoes(t *testing.T) {
+	dialects(t, func(t *testing.T, e *env) {
+		u, _ := e.signUp(t, "ana@example.com")
+		blank := fullIdentity()
+		blank.FirstName, blank.State = strp("   "), strp("\t\u00a0")
+		_, err := e.svc.Profile.UpdateIdentity(e.ctx, u.ID, blank)
+		var ve *core.Error
+		if !errors.As(err, &ve) {
+			t.Fatalf("blank names were accepted: %v", err)
+		}
+		got := map[string]string{}
+		for _, f := range ve.Fields {
+			got[f.Path] = f.Message
+		}
+		if len(got) != 2 || got["first_name"] != "El primer nombre es requerido" || got["state"] != "La provincia es requerida" {
+			t.Fatalf("fields %v", got)
+		}
+
+		padded := fullIdentity()
+		padded.FirstName, padded.LastName, padded.State = strp("  Ana "), strp("García López\n"), strp(" Madrid")
+		saved, err := e.svc.Profile.UpdateIdentity(e.ctx, u.ID, padded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if saved.Identity.FirstName != "Ana" || saved.Identity.LastName != "García López" || saved.Identity.State != "Madrid" {
+			t.Fatalf("identity stored as %+q", saved.Identity)
+		}
+	})
+}

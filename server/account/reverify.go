@@ -3,7 +3,9 @@ package account
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
 
 	"patrimonio/core"
 	schema "patrimonio/shared-schema"
@@ -182,9 +184,16 @@ func identityDocument(id Identity) map[string]any {
 }
 
 // UpdateIdentity validates the personal identity with the shared schema (patrimonio/shared-schema,
-// the same rules and messages as the PWA's form: all six fields required) and stores it exactly as
-// given. Problems are a *core.Error (EINVALID) naming each field (Fields) with its message in the language of ctx.
+// the same rules and messages as the PWA's form: all six fields required) and stores it as given,
+// without blanks around each value (the form trims them too, so "  " is an empty name on both sides).
+// Problems are a *core.Error (EINVALID) naming each field (Fields) with its message in the language of ctx.
 func (s *Profile) UpdateIdentity(ctx context.Context, userID string, in IdentityInput) (*User, error) {
+	for _, v := range []**string{&in.FirstName, &in.LastName, &in.Birthday, &in.Gender, &in.Country, &in.State} {
+		if *v != nil {
+			t := trimBlanks(**v)
+			*v = &t
+		}
+	}
 	doc := map[string]any{}
 	for k, v := range map[string]*string{"first_name": in.FirstName, "last_name": in.LastName, "birthday": in.Birthday,
 		"gender": in.Gender, "country": in.Country, "state": in.State} {
@@ -215,6 +224,12 @@ func (s *Profile) UpdateIdentity(ctx context.Context, userID string, in Identity
 		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
 	}
 	return s.user(ctx, userID)
+}
+
+// trimBlanks removes the blanks around s as JavaScript's String.prototype.trim does (the PWA's
+// form): Unicode white space and the byte-order mark.
+func trimBlanks(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
 }
 
 func deref(p *string) string {

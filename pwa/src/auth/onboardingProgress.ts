@@ -5,8 +5,9 @@ import type { Me } from "../api/types";
 
 const ORDER = ["verify_email", "security_totp", "security_passkey", "personal_info", "billing", "done"] as const;
 
-export function skippedSteps(me: Pick<Me, "user" | "onboarding"> | null | undefined, passkeyCount: number | undefined): string[] {
-  if (!me) return [];
+export function skippedSteps(me: Pick<Me, "user" | "onboarding" | "provider"> | null | undefined, passkeyCount: number | undefined): string[] {
+  // With the hosted provider the security steps are the provider's: not this onboarding's, not skipped.
+  if (!me || me.provider === "clerk") return [];
   const at = ORDER.indexOf(me.onboarding.step as (typeof ORDER)[number]);
   const passed = (step: (typeof ORDER)[number]) => at > ORDER.indexOf(step);
   const skipped: string[] = [];
@@ -34,10 +35,18 @@ export type ProgressStep = (typeof SECURITY_AND_IDENTITY)[number] | (typeof BILL
 /**
  * The progress bar's steps and the index of the current one (-1 before the first, the length once
  * past the last). `billing`: billing is on (the server's "billing" step exists); at that step,
- * `cardVerified` tells the card check from the plan.
+ * `cardVerified` tells the card check from the plan. `hosted`: the hosted provider (Clerk) signs the
+ * user in, with its own second factors; the server starts that user's onboarding at the personal
+ * identity, so the authenticator and passkey steps are not shown.
  */
-export function onboardingProgress(step: string | undefined, billing: boolean, cardVerified: boolean): { steps: readonly ProgressStep[]; current: number } {
-  const steps: readonly ProgressStep[] = billing ? [...SECURITY_AND_IDENTITY, ...BILLING] : SECURITY_AND_IDENTITY;
+export function onboardingProgress(
+  step: string | undefined,
+  billing: boolean,
+  cardVerified: boolean,
+  hosted = false,
+): { steps: readonly ProgressStep[]; current: number } {
+  const first = hosted ? SECURITY_AND_IDENTITY.filter((s) => s.step === "personal_info") : SECURITY_AND_IDENTITY;
+  const steps: readonly ProgressStep[] = billing ? [...first, ...BILLING] : first;
   if (step === undefined || step === "verify_email") return { steps, current: -1 };
   const named = step === "billing" ? (cardVerified ? "billing_plan" : "billing_card_check") : step;
   const found = steps.findIndex((s) => s.step === named);

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, test } from "vitest";
@@ -7,6 +7,7 @@ import { createApiClient } from "../api/client";
 import type { PersonalIdentityInput } from "../api/types";
 import { createI18n, type Language } from "../i18n/i18n";
 import { createFakeServer } from "../test/fakeServer";
+import { renderInRouter } from "../test/renderInRouter";
 import { PersonalInfoForm } from "./PersonalInfoForm";
 import { EMPTY_PERSONAL_IDENTITY } from "./personalIdentity";
 
@@ -17,14 +18,19 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
-function renderForm(language: Language, onSubmit: (values: PersonalIdentityInput) => Promise<unknown> = async () => undefined) {
+async function renderForm(
+  language: Language,
+  onSubmit: (values: PersonalIdentityInput) => Promise<unknown> = async () => undefined,
+  defaultValues: PersonalIdentityInput = EMPTY_PERSONAL_IDENTITY,
+) {
   const i18n = createI18n({ lng: language });
   const api = createApiClient({ fetch: createFakeServer().fetch, language: () => language });
-  const view = render(
+  // In a router: the form's LeaveGuard holds navigations while it has changes.
+  const view = await renderInRouter(
     <I18nextProvider i18n={i18n}>
       <ApiProvider client={api}>
         <QueryClientProvider client={new QueryClient()}>
-          <PersonalInfoForm defaultValues={EMPTY_PERSONAL_IDENTITY} submitLabel="Continuar" onSubmit={onSubmit} />
+          <PersonalInfoForm defaultValues={defaultValues} submitLabel="Continuar" onSubmit={onSubmit} />
         </QueryClientProvider>
       </ApiProvider>
     </I18nextProvider>,
@@ -92,7 +98,7 @@ describe("the personal identity form", () => {
     ["en", ENGLISH, ["First name", "Last name", "Date of birth", "Gender", "Country of residence", "State or province"]],
   ] as const)("an empty submit in %s shows the spec's message on each field, linked to it", async (language, messages, labels) => {
     let submitted = 0;
-    renderForm(language, async () => {
+    await renderForm(language, async () => {
       submitted++;
     });
     await submitEmpty();
@@ -110,14 +116,14 @@ describe("the personal identity form", () => {
   });
 
   test("blank spaces count as empty", async () => {
-    renderForm("es");
+    await renderForm("es");
     type("Nombre", "   ");
     await submitEmpty();
     expect(describedError(control("Nombre"))).toBe(SPANISH.first);
   });
 
   test("the messages follow a language switch", async () => {
-    const { i18n } = renderForm("es");
+    const { i18n } = await renderForm("es");
     await submitEmpty();
     expect(screen.getByText(SPANISH.gender)).toBeTruthy();
     await act(async () => {
@@ -129,7 +135,7 @@ describe("the personal identity form", () => {
 
   test("a filled form submits the trimmed values and clears the errors", async () => {
     const received: PersonalIdentityInput[] = [];
-    renderForm("es", async (values) => {
+    await renderForm("es", async (values) => {
       received.push(values);
     });
     await submitEmpty();
@@ -153,8 +159,8 @@ describe("the personal identity form", () => {
     expect(control("Nombre").getAttribute("aria-invalid")).toBeNull();
   });
 
-  test("countries are named and found in the active language, and genders use the shared labels", () => {
-    renderForm("es");
+  test("countries are named and found in the active language, and genders use the shared labels", async () => {
+    await renderForm("es");
     const input = screen.getByRole("combobox", { name: /^País de residencia/ });
     fireEvent.focus(input);
     fireEvent.change(input, { target: { value: "alema" } });
@@ -163,7 +169,7 @@ describe("the personal identity form", () => {
   });
 
   test("a server refusal is shown as an alert", async () => {
-    renderForm("es", async () => {
+    await renderForm("es", async () => {
       throw new Error("boom");
     });
     type("Nombre", "Ana");
@@ -174,5 +180,67 @@ describe("the personal identity form", () => {
     type("Provincia o estado", "Córdoba");
     await submitEmpty();
     expect((await screen.findByRole("alert")).textContent).toBe("Algo salió mal. Inténtalo de nuevo.");
+  });
+});
+
+const SAVED: PersonalIdentityInput = { first_name: "Ana", last_name: "García", birthday: "1980-05-17", gender: "female", country: "ES", state: "Madrid" };
+
+/** Leaves the form's page the way a link or the sidebar would. */
+async function leave(router: Awaited<ReturnType<typeof renderForm>>["router"]) {
+  await act(async () => {
+    void router.navigate({ to: "/workspaces" });
+  });
+}
+
+describe("leaving the personal identity form", () => {
+  test("untouched, it leaves at once", async () => {
+    const { router } = await renderForm("es", undefined, SAVED);
+    await leave(router);
+    await screen.findByText("Otra página");
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
+  test("with a change it asks: «Seguir editando» keeps what was typed, «Descartar» leaves", async () => {
+    const { router } = await renderForm("es", undefined, SAVED);
+    type("Nombre", "Ana María");
+    await leave(router);
+    let ask = await screen.findByRole("alertdialog", { name: "¿Descartar los cambios?" });
+    await act(async () => fireEvent.click(within(ask).getByRole("button", { name: "Seguir editando" })));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(router.state.location.pathname).toBe("/");
+    expect((control("Nombre") as HTMLInputElement).value).toBe("Ana María");
+
+    await leave(router);
+    ask = await screen.findByRole("alertdialog", { name: "¿Descartar los cambios?" });
+    await act(async () => fireEvent.click(within(ask).getByRole("button", { name: "Descartar" })));
+    await screen.findByText("Otra página");
+  });
+
+  test("once saved, the change is no longer one: leaving does not ask", async () => {
+    const received: PersonalIdentityInput[] = [];
+    const { router } = await renderForm("es", async (values) => void received.push(values), SAVED);
+    type("Nombre", " Ana María ");
+    await submitEmpty();
+    await waitFor(() => expect(received).toHaveLength(1));
+    expect((control("Nombre") as HTMLInputElement).value).toBe("Ana María");
+    await leave(router);
+    await screen.findByText("Otra página");
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
+  test("a refused save keeps the change and still asks", async () => {
+    const { router } = await renderForm(
+      "es",
+      async () => {
+        throw new Error("offline");
+      },
+      SAVED,
+    );
+    type("Nombre", "Ana María");
+    await submitEmpty();
+    await screen.findByRole("alert");
+    await leave(router);
+    expect(await screen.findByRole("alertdialog", { name: "¿Descartar los cambios?" })).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/");
   });
 });

@@ -1,6 +1,8 @@
 // The personal identity form (spec): first name, last name, date of birth, gender, country of
 // residence and state/province, all required. Used by onboarding and by the profile. Validated by
 // the shared schema's personalIdentitySchema (the server validates PATCH /users/ with the same).
+// Leaving it with changes asks first (LeaveGuard); once saved it holds no changes, so the screen may
+// move on (onboarding's next step navigates with ignoreBlocker, before the form knows it was saved).
 import { personalIdentitySchema } from "@patrimonio/shared-schema";
 import { useMemo } from "react";
 import { Controller } from "react-hook-form";
@@ -14,6 +16,7 @@ import { Field } from "../ui/Field";
 import { RadioGroup } from "../ui/RadioGroup";
 import { TextInput } from "../ui/TextInput";
 import styles from "./form.module.css";
+import { LeaveGuard } from "../ui/LeaveGuard";
 import { FormError } from "./FormError";
 import { countryOptions, genderOptions, trimmed } from "./personalIdentity";
 import { useSchemaForm } from "./schemaForm";
@@ -34,9 +37,14 @@ export function PersonalInfoForm({ defaultValues, submitLabel, onSubmit }: Perso
   const genders = useMemo(() => genderOptions(language), [language]);
   const { control, register, errorText } = form;
   const country = form.watch("country");
+  // What was saved is the form's new starting point: no changes left to ask about.
+  const save = form.submit(async (values: PersonalIdentityInput) => {
+    await onSubmit(values);
+    form.reset(values);
+  });
 
   return (
-    <form className={styles.form} noValidate data-testid="personal-info-form" onSubmit={form.submit(onSubmit)}>
+    <form className={styles.form} noValidate data-testid="personal-info-form" onSubmit={save}>
       <div className={styles.grid}>
         <Field label={t("personalInfo.firstName")} error={errorText("first_name")} required>
           <TextInput autoComplete="given-name" {...register("first_name")} />
@@ -64,7 +72,15 @@ export function PersonalInfoForm({ defaultValues, submitLabel, onSubmit }: Perso
           <Controller
             name="state"
             control={control}
-            render={({ field }) => <SubdivisionInput {...field} country={country} placeholder={t("personalInfo.choose")} />}
+            render={({ field }) => (
+              <SubdivisionInput
+                {...field}
+                country={country}
+                placeholder={t("personalInfo.choose")}
+                // A stored name matched to its code is not a change of the user's (nothing to ask on leaving).
+                onNormalize={(code) => form.resetField("state", { defaultValue: code })}
+              />
+            )}
           />
         </Field>
       </div>
@@ -74,6 +90,7 @@ export function PersonalInfoForm({ defaultValues, submitLabel, onSubmit }: Perso
           {submitLabel}
         </Button>
       </div>
+      <LeaveGuard when={form.formState.isDirty} />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { createBrowserHistory, createRootRoute, createRoute, createRouter, Link, Outlet, RouterProvider, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { afterEach, describe, expect, test } from "vitest";
+import { SIGN_OUT_EVENT } from "../auth/signOut";
 import { LeaveGuard } from "./LeaveGuard";
 import { renderWithI18n } from "./testing";
 
@@ -97,6 +98,16 @@ describe("LeaveGuard", () => {
     type("Piso");
     expect(closingAsks()).toBe(true);
     type("");
+    expect(closingAsks()).toBe(false);
+  });
+
+  test("signing out (which wipes the device, then reloads at /signin) does not make the tab ask", async () => {
+    await renderForm();
+    type("Piso");
+    expect(closingAsks()).toBe(true);
+    await act(async () => {
+      window.dispatchEvent(new Event(SIGN_OUT_EVENT));
+    });
     expect(closingAsks()).toBe(false);
   });
 

@@ -19,7 +19,8 @@ export function useCompleteStep(step: OnboardingRouteStep): (action: "complete" 
         await advance({ step, action });
         me = await refreshMe();
       }
-      await navigate({ to: me ? onboardingPath(me.onboarding) : "/signin", replace: true });
+      // The step's own way on (its form was just saved): the form's LeaveGuard does not ask.
+      await navigate({ to: me ? onboardingPath(me.onboarding) : "/signin", replace: true, ignoreBlocker: true });
     },
     [advance, navigate, refreshMe, step],
   );
