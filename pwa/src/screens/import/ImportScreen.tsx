@@ -40,6 +40,7 @@ import { TextInput } from "../../ui/TextInput";
 import { ReadOnlyNotice } from "../assets/common/ReadOnlyNotice";
 import page from "../page.module.css";
 import { CsvMappingStep } from "./CsvMappingStep";
+import { statementErrorText } from "./errorText";
 import styles from "./import.module.css";
 import { PreviewStep } from "./PreviewStep";
 import { choiceLabel, leftOut } from "./statementChoices";
@@ -213,12 +214,7 @@ export function ImportScreen() {
     }
   };
 
-  const errorText = (e: ParseError) => {
-    const params = { ...e.params };
-    if (typeof params.field === "string") params.field = t(`statementImport.n43Fields.${params.field}` as never);
-    const text = translateKey(i18n, { key: e.key, params });
-    return e.line > 0 ? t("statementImport.errors.atLine", { line: String(e.line), text }) : text;
-  };
+  const errorText = (e: ParseError) => statementErrorText(i18n, e);
 
   const stepIndex = { file: 0, mapping: 1, preview: 2, done: 3 }[step];
   const isCsv = file?.format === "csv";
