@@ -119,6 +119,35 @@ describe("detection and decoding", () => {
     expect(decodeStatement(bytesOf("ofx1-ing.ofx"), "ofx")).toContain("Lucía Fernández");
     expect(detectFormat(new TextEncoder().encode("hola"), "nota.pdf")).toBeUndefined();
   });
+
+  test("a UTF-16 file (Excel's Unicode text, tab-separated) is read as UTF-16 and parses", () => {
+    const text = "Fecha\tConcepto\tImporte\r\n05/01/2025\tCafé Ñandú\t-1,50\r\n";
+    const utf16 = (bigEndian: boolean): Uint8Array => {
+      const b = new Uint8Array(2 + text.length * 2);
+      [b[0], b[1]] = bigEndian ? [0xfe, 0xff] : [0xff, 0xfe];
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        [b[2 + 2 * i], b[3 + 2 * i]] = bigEndian ? [c >> 8, c & 0xff] : [c & 0xff, c >> 8];
+      }
+      return b;
+    };
+    for (const bytes of [utf16(false), utf16(true)]) {
+      // Named .txt, as Excel names it: the first line must still read as a table.
+      expect(detectFormat(bytes, "movimientos.txt")).toBe("csv");
+      expect(detectFormat(bytes, "movimientos")).toBe("csv");
+      const decoded = decodeStatement(bytes, "csv");
+      expect(decoded).toBe(text);
+      const s = statement(
+        parseCsv(decoded, {
+          mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, dateFormat: "DD/MM/YYYY", amount: { kind: "signed", column: 2 }, decimalSeparator: ",", descriptionColumn: 1 },
+          account: "",
+          institution: "Banco",
+          currency: "EUR",
+        }),
+      );
+      expect(s.movements.map((m) => [m.bookingDate, m.description, m.amount])).toEqual([["2025-01-05", "Café Ñandú", "-1.5"]]);
+    }
+  });
 });
 
 describe("CAMT.053", () => {
