@@ -110,6 +110,7 @@ export function ImportScreen() {
   }, [statement, valuations, cashFlows, chosenId]);
 
   const restart = () => {
+    parser.cancel();
     setStep("file");
     setFile(null);
     setError(null);
@@ -123,6 +124,8 @@ export function ImportScreen() {
   const parse = async (loaded: LoadedFile, csv?: CsvOptions) => {
     setError(null);
     const r = await parser.parse(loaded.bytes, loaded.format, csv);
+    // Cancelled, or another file chosen meanwhile: this answer is no longer wanted.
+    if (r === null) return;
     if (!r.ok) {
       setError(r.error);
       return;
@@ -135,6 +138,7 @@ export function ImportScreen() {
   };
 
   const load = async (loaded: LoadedFile) => {
+    parser.cancel();
     setFile(loaded);
     setStatements([]);
     if (loaded.format === "csv") {
@@ -153,6 +157,8 @@ export function ImportScreen() {
     e.target.value = "";
     setError(null);
     if (!f) return;
+    // Another file: the one still being read (perhaps a large one) is no longer wanted.
+    parser.cancel();
     if (f.size > MAX_FILE_BYTES) {
       setError({ line: 0, key: "statementImport.errors.tooLarge", params: { line: 0, max: 50 } });
       return;
@@ -267,9 +273,17 @@ export function ImportScreen() {
           )}
 
           {parser.progress !== undefined && (
-            <div className={styles.progress} role="status" data-testid="import-progress">
-              <span>{t("statementImport.reading", { percent: Math.round(parser.progress * 100) })}</span>
-              <progress value={parser.progress} max={1} aria-label={t("statementImport.readingLabel")} />
+            <div className={styles.progress}>
+              <div className={styles.progress} role="status" data-testid="import-progress">
+                <span>{t("statementImport.reading", { percent: Math.round(parser.progress * 100) })}</span>
+                <progress value={parser.progress} max={1} aria-label={t("statementImport.readingLabel")} />
+              </div>
+              {/* Outside the status region, so its label is not read out with every percent. */}
+              <div>
+                <Button variant="ghost" size="sm" onClick={parser.cancel} data-testid="import-cancel-reading">
+                  {t("statementImport.stopReading")}
+                </Button>
+              </div>
             </div>
           )}
 
