@@ -164,6 +164,16 @@ export function csvDate(text: string, format: CsvDateFormat): string | undefined
   return isValidDate(y, mo, d) ? isoDate(y, mo, d) : undefined;
 }
 
+/** Whether each row's balance is the previous row's plus its amount (rows oldest first). */
+function balancesFollow(items: readonly { amount: string; balance?: string }[]): boolean {
+  for (let i = 1; i < items.length; i++) {
+    const prev = items[i - 1]?.balance;
+    const cur = items[i];
+    if (prev === undefined || cur?.balance === undefined || !new Decimal(prev).plus(cur.amount).equals(cur.balance)) return false;
+  }
+  return true;
+}
+
 /** Reads a CSV with its mapping. A row that does not fit the mapping refuses the file, naming its line. */
 export function parseCsv(input: string, options: CsvOptions, onProgress?: Progress): ParseResult {
   return guarded(() => {
@@ -231,6 +241,10 @@ export function parseCsv(input: string, options: CsvOptions, onProgress?: Progre
     const first = items[0] as (typeof items)[number];
     const last = items[items.length - 1] as (typeof items)[number];
     if (first.bookingDate > last.bookingDate) items.reverse();
+    else if (first.bookingDate === last.bookingDate && mapping.balanceColumn !== undefined && !balancesFollow(items) && balancesFollow([...items].reverse())) {
+      // A file of one day tells its order only by its balances: newest first when they follow on backwards.
+      items.reverse();
+    }
     let opening: Statement["opening"];
     let closing: Statement["closing"];
     if (mapping.balanceColumn !== undefined) {

@@ -203,6 +203,25 @@ describe("markup", () => {
 });
 
 describe("CSV", () => {
+  test("a newest-first file of a single day is read oldest first (its balances tell the order)", () => {
+    const options: CsvOptions = {
+      account: "ES00",
+      currency: "EUR",
+      mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, dateFormat: "DD/MM/YYYY", amount: { kind: "signed", column: 2 }, decimalSeparator: ",", descriptionColumn: 1, balanceColumn: 3 },
+    };
+    const oldestFirst = "Fecha;Concepto;Importe;Saldo\n06/01/2025;CAFE;-2,00;98,00\n06/01/2025;BIZUM;30,00;128,00\n06/01/2025;LUZ;-50,00;78,00\n";
+    const newestFirst = "Fecha;Concepto;Importe;Saldo\n06/01/2025;LUZ;-50,00;78,00\n06/01/2025;BIZUM;30,00;128,00\n06/01/2025;CAFE;-2,00;98,00\n";
+    const a = statement(parseCsv(oldestFirst, options));
+    const b = statement(parseCsv(newestFirst, options));
+    expect(b.opening).toEqual({ date: "2025-01-06", amount: "100" });
+    expect(b.closing).toEqual({ date: "2025-01-06", amount: "78" });
+    expect(b.movements.map((m) => m.description)).toEqual(["CAFE", "BIZUM", "LUZ"]);
+    expect(b.movements.map((m) => m.id)).toEqual(a.movements.map((m) => m.id));
+    // Rows whose balances follow on in neither order are still refused, naming the row.
+    const broken = newestFirst.replace("128,00", "127,00");
+    expect(parseCsv(broken, options)).toMatchObject({ ok: false, error: { key: "statementImport.errors.csvBalance" } });
+  });
+
   test("amounts in Spanish and English ways, with signs, brackets and currency symbols", () => {
     expect(csvAmount("1.234,56", ",")).toBe("1234.56");
     expect(csvAmount("-12,5", ",")).toBe("-12.5");
