@@ -52,10 +52,13 @@ export function guessDelimiter(text: string): string {
   return ",";
 }
 
-function parseRows(text: string, delimiter: string, onProgress?: Progress, limit?: number): { rows: string[][]; starts: number[]; delimiter: string } {
+function parseRows(text: string, delimiter: string, onProgress?: Progress, limit?: number): { rows: string[][]; starts: number[]; delimiter: string; badQuotes?: number } {
   const rows: string[][] = [];
   const starts: number[] = [];
   let cursor = 0;
+  // The first row whose quotes Papa could not pair: an unclosed quote swallows every row after it
+  // into one field, so the file would lose those movements without a word.
+  let badQuotes: number | undefined;
   const used = delimiter === "" ? guessDelimiter(text) : delimiter;
   Papa.parse<string[]>(text, {
     delimiter: used,
@@ -65,12 +68,13 @@ function parseRows(text: string, delimiter: string, onProgress?: Progress, limit
     step: (r) => {
       // Splitting the rows is the first half of the work, reading them the second.
       if (onProgress && rows.length % 2000 === 0) onProgress((cursor / text.length) / 2);
+      if (badQuotes === undefined && r.errors.some((e) => e.type === "Quotes")) badQuotes = rows.length;
       starts.push(cursor);
       cursor = r.meta.cursor;
       rows.push(r.data);
     },
   });
-  return { rows, starts, delimiter: used };
+  return { rows, starts, delimiter: used, ...(badQuotes !== undefined ? { badQuotes } : {}) };
 }
 
 /** The 1-based line of each row start, asked in increasing order: each call scans only from the
@@ -179,7 +183,8 @@ export function parseCsv(input: string, options: CsvOptions, onProgress?: Progre
   return guarded(() => {
     const { mapping } = options;
     const text = stripBom(input);
-    const { rows, starts } = parseRows(text, mapping.delimiter, onProgress);
+    const { rows, starts, badQuotes } = parseRows(text, mapping.delimiter, onProgress);
+    if (badQuotes !== undefined) throw new StatementError(new LineCounter(text).at(starts[badQuotes] ?? 0), "statementImport.errors.csvQuotes");
     const lines = new LineCounter(text);
     let skipped = 0;
     const items: (Omit<Movement, "id"> & { balance?: string })[] = [];

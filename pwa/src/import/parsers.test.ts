@@ -203,6 +203,22 @@ describe("markup", () => {
 });
 
 describe("CSV", () => {
+  test("a row whose quotes are not closed is refused at its line (it would swallow the rows after it)", () => {
+    const options: CsvOptions = {
+      account: "ES00",
+      currency: "EUR",
+      mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, dateFormat: "DD/MM/YYYY", amount: { kind: "signed", column: 1 }, decimalSeparator: ",", descriptionColumn: 2 },
+    };
+    const rows = (third: string) => `Fecha;Importe;Concepto\n05/01/2025;-1,00;Pan\n06/01/2025;-2,00;${third}\n07/01/2025;-3,00;Luz\n08/01/2025;-4,00;Agua\n`;
+    for (const bad of ['"Compra en tienda', '"Compra"x']) {
+      expect(parseCsv(rows(bad), options)).toEqual({ ok: false, error: { line: 3, key: "statementImport.errors.csvQuotes", params: { line: 3 } } });
+    }
+    // Quotes used as CSV means them still read.
+    for (const good of ['"Compra; tienda"', '"Com""pra"', 'Compra "x" y']) {
+      expect(statement(parseCsv(rows(good), options)).movements).toHaveLength(4);
+    }
+  });
+
   test("a newest-first file of a single day is read oldest first (its balances tell the order)", () => {
     const options: CsvOptions = {
       account: "ES00",
