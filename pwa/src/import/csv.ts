@@ -119,9 +119,13 @@ export function csvTable(input: string, mapping: Pick<CsvMapping, "delimiter" | 
   return { columns, sample: data, delimiter };
 }
 
-/** "1.234,56", "-12,5", "12,50-", "(7,00)", "1 234,56 €" → exact decimal with the given separator. */
+/** "1.234,56", "-12,5", "12,50-", "(7,00)", "1 234,56 €", "EUR -12,00", "−12,00" (a typographic minus,
+ * as spreadsheets and some banks write it) → exact decimal with the given separator. */
 export function csvAmount(text: string, decimal: "," | "."): string | undefined {
-  let t = text.replace(/[\s\u00a0€$£]/g, "").replace(/(EUR|USD|GBP)$/i, "");
+  let t = text
+    .replace(/[\s\u00a0\u202f€$£]/g, "")
+    .replace(/[\u2212\u2013]/g, "-")
+    .replace(/^(EUR|USD|GBP)|(EUR|USD|GBP)$/gi, "");
   if (t === "") return undefined;
   let negative = false;
   if (/^\(.*\)$/.test(t)) {

@@ -247,6 +247,12 @@ describe("CSV", () => {
     expect(csvAmount("1,234.56", ".")).toBe("1234.56");
     expect(csvAmount("1,234.56", ",")).toBeUndefined();
     expect(csvAmount("abc", ",")).toBeUndefined();
+    // A typographic minus (U+2212) or dash, a narrow no-break space between thousands, the currency before the amount.
+    expect(csvAmount("\u221212,50", ",")).toBe("-12.5");
+    expect(csvAmount("12,50\u2013", ",")).toBe("-12.5");
+    expect(csvAmount("1\u202f234,56", ",")).toBe("1234.56");
+    expect(csvAmount("EUR -1.234,56", ",")).toBe("-1234.56");
+    expect(csvAmount("EUR", ",")).toBeUndefined();
   });
 
   test("dates in each format; impossible dates are refused", () => {
