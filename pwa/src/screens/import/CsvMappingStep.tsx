@@ -90,7 +90,7 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
   });
 
   return (
-    <Card title={t("statementImport.mapping.title")} description={t("statementImport.mapping.description")} data-testid="import-mapping">
+    <Card title={t("statementImport.mapping.title")} description={t("statementImport.mapping.description")} data-testid="import-mapping" data-step-focus="" tabIndex={-1}>
       <form noValidate onSubmit={submit} className={styles.mapping}>
         <div className={styles.grid}>
           <Field label={t("statementImport.mapping.institution")} hint={t("statementImport.mapping.institutionHint")} error={form.errorText("institution")} required>

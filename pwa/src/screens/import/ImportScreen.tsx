@@ -45,6 +45,7 @@ import styles from "./import.module.css";
 import { PreviewStep } from "./PreviewStep";
 import { choiceLabel, leftOut } from "./statementChoices";
 import { useStatementParser } from "./useStatementParser";
+import { useStepFocus } from "./useStepFocus";
 
 /** Larger files are refused before reading (a year of a busy account in Norma 43 is under 5 MB). */
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -85,6 +86,9 @@ export function ImportScreen() {
   const [issues, setIssues] = useState<Issue[]>([]);
   const [importing, setImporting] = useState(false);
   const [result, setResult] = useState<(ImportStatementResult & { leftOut: number }) | null>(null);
+
+  // Each step's card takes the focus when the step changes (the button that led there is gone).
+  const root = useStepFocus(step);
 
   const statement: Statement | undefined = statements[which]?.statement;
   const eligible = useMemo(
@@ -227,7 +231,7 @@ export function ImportScreen() {
   const steps = [t("statementImport.steps.file"), t("statementImport.steps.mapping"), t("statementImport.steps.preview"), t("statementImport.steps.done")];
 
   return (
-    <div className={`${page.page} ${page.medium}`} data-testid="import-screen">
+    <div ref={root} className={`${page.page} ${page.medium}`} data-testid="import-screen">
       <PageHeader title={t("statementImport.title")} subtitle={t("statementImport.subtitle")} />
       <ReadOnlyNotice />
       {!workspace.canEdit ? (
@@ -244,7 +248,7 @@ export function ImportScreen() {
           )}
 
           {(step === "file" || step === "mapping") && (
-            <Card title={t("statementImport.file.title")} description={t("statementImport.file.description")}>
+            <Card title={t("statementImport.file.title")} description={t("statementImport.file.description")} {...(step === "file" ? { "data-step-focus": "", tabIndex: -1 } : {})}>
               <div className={styles.grid}>
                 <Field label={t("statementImport.file.choose")} hint={file ? t("statementImport.file.chosen", { name: file.name, format: FORMAT_NAMES[file.format] }) : t("statementImport.file.hint")}>
                   {(control) => (
@@ -397,7 +401,7 @@ export function ImportScreen() {
           )}
 
           {step === "done" && result && (
-            <Card title={t("statementImport.done.title")} data-testid="import-summary">
+            <Card title={t("statementImport.done.title")} data-testid="import-summary" data-step-focus="" tabIndex={-1}>
               {result.created + result.updated + result.flowsCreated === 0 ? (
                 <Alert tone="info" title={t("statementImport.done.nothingTitle")}>
                   <span data-testid="import-nothing">{t("statementImport.done.nothing")}</span>
