@@ -53,6 +53,16 @@ describe("Norma 43", () => {
     }
   });
 
+  test("a DOS end-of-file mark (Ctrl-Z) after the last record is not a record", () => {
+    const expected = statement(parseNorma43(n43)).movements;
+    const trimmed = n43.replace(/(\r?\n)+$/, "");
+    for (const text of [`${n43}\x1a`, `${trimmed}\x1a`, `${n43}\x1a\r\n`]) {
+      expect(statement(parseNorma43(text)).movements).toEqual(expected);
+    }
+    // Anywhere else it is still refused, naming its line.
+    expect(parseNorma43(n43.replace("\n22", "\n\x1a22"))).toMatchObject({ ok: false });
+  });
+
   test("a movement without complementary concepts is described by its common concept", () => {
     const s = statement(parseNorma43(n43));
     expect(s.movements.find((m) => m.line === 14)).toMatchObject({ amount: "-200", description: "Cajero automático" });
