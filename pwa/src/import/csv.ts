@@ -52,10 +52,13 @@ export function guessDelimiter(text: string): string {
   return ",";
 }
 
-function parseRows(text: string, delimiter: string, onProgress?: Progress, limit?: number): { rows: string[][]; starts: number[]; delimiter: string } {
+function parseRows(text: string, delimiter: string, onProgress?: Progress, limit?: number): { rows: string[][]; starts: number[]; delimiter: string; badQuotes?: number } {
   const rows: string[][] = [];
   const starts: number[] = [];
   let cursor = 0;
+  // The first row whose quotes Papa could not pair: an unclosed quote swallows every row after it
+  // into one field, so the file would lose those movements without a word.
+  let badQuotes: number | undefined;
   const used = delimiter === "" ? guessDelimiter(text) : delimiter;
   Papa.parse<string[]>(text, {
     delimiter: used,
@@ -65,12 +68,13 @@ function parseRows(text: string, delimiter: string, onProgress?: Progress, limit
     step: (r) => {
       // Splitting the rows is the first half of the work, reading them the second.
       if (onProgress && rows.length % 2000 === 0) onProgress((cursor / text.length) / 2);
+      if (badQuotes === undefined && r.errors.some((e) => e.type === "Quotes")) badQuotes = rows.length;
       starts.push(cursor);
       cursor = r.meta.cursor;
       rows.push(r.data);
     },
   });
-  return { rows, starts, delimiter: used };
+  return { rows, starts, delimiter: used, ...(badQuotes !== undefined ? { badQuotes } : {}) };
 }
 
 /** The 1-based line of each row start, asked in increasing order: each call scans only from the
@@ -115,9 +119,13 @@ export function csvTable(input: string, mapping: Pick<CsvMapping, "delimiter" | 
   return { columns, sample: data, delimiter };
 }
 
-/** "1.234,56", "-12,5", "12,50-", "(7,00)", "1 234,56 €" → exact decimal with the given separator. */
+/** "1.234,56", "-12,5", "12,50-", "(7,00)", "1 234,56 €", "EUR -12,00", "−12,00" (a typographic minus,
+ * as spreadsheets and some banks write it) → exact decimal with the given separator. */
 export function csvAmount(text: string, decimal: "," | "."): string | undefined {
-  let t = text.replace(/[\s\u00a0€$£]/g, "").replace(/(EUR|USD|GBP)$/i, "");
+  let t = text
+    .replace(/[\s\u00a0\u202f€$£]/g, "")
+    .replace(/[\u2212\u2013]/g, "-")
+    .replace(/^(EUR|USD|GBP)|(EUR|USD|GBP)$/gi, "");
   if (t === "") return undefined;
   let negative = false;
   if (/^\(.*\)$/.test(t)) {
@@ -164,12 +172,23 @@ export function csvDate(text: string, format: CsvDateFormat): string | undefined
   return isValidDate(y, mo, d) ? isoDate(y, mo, d) : undefined;
 }
 
+/** Whether each row's balance is the previous row's plus its amount (rows oldest first). */
+function balancesFollow(items: readonly { amount: string; balance?: string }[]): boolean {
+  for (let i = 1; i < items.length; i++) {
+    const prev = items[i - 1]?.balance;
+    const cur = items[i];
+    if (prev === undefined || cur?.balance === undefined || !new Decimal(prev).plus(cur.amount).equals(cur.balance)) return false;
+  }
+  return true;
+}
+
 /** Reads a CSV with its mapping. A row that does not fit the mapping refuses the file, naming its line. */
 export function parseCsv(input: string, options: CsvOptions, onProgress?: Progress): ParseResult {
   return guarded(() => {
     const { mapping } = options;
     const text = stripBom(input);
-    const { rows, starts } = parseRows(text, mapping.delimiter, onProgress);
+    const { rows, starts, badQuotes } = parseRows(text, mapping.delimiter, onProgress);
+    if (badQuotes !== undefined) throw new StatementError(new LineCounter(text).at(starts[badQuotes] ?? 0), "statementImport.errors.csvQuotes");
     const lines = new LineCounter(text);
     let skipped = 0;
     const items: (Omit<Movement, "id"> & { balance?: string })[] = [];
@@ -231,6 +250,10 @@ export function parseCsv(input: string, options: CsvOptions, onProgress?: Progre
     const first = items[0] as (typeof items)[number];
     const last = items[items.length - 1] as (typeof items)[number];
     if (first.bookingDate > last.bookingDate) items.reverse();
+    else if (first.bookingDate === last.bookingDate && mapping.balanceColumn !== undefined && !balancesFollow(items) && balancesFollow([...items].reverse())) {
+      // A file of one day tells its order only by its balances: newest first when they follow on backwards.
+      items.reverse();
+    }
     let opening: Statement["opening"];
     let closing: Statement["closing"];
     if (mapping.balanceColumn !== undefined) {

@@ -83,7 +83,12 @@ function flush(open: Open): void {
 /** Parses a Norma 43 file's text (already decoded from Latin-1). */
 export function parseNorma43(input: string, onProgress?: Progress): ParseResult {
   return guarded(() => {
-    const all = lines(stripBom(input));
+    // A file written by DOS-era software may end with its end-of-file mark (Ctrl-Z): not a record.
+    const text = stripBom(input);
+    let eof = text.length;
+    while (eof > 0 && /\s/.test(text.charAt(eof - 1))) eof--;
+    const body = eof > 0 && text.charCodeAt(eof - 1) === 0x1a ? text.slice(0, eof - 1) : text;
+    const all = lines(body);
     const statements: Statement[] = [];
     let open: Open | undefined;
     let records = 0;

@@ -53,6 +53,16 @@ describe("Norma 43", () => {
     }
   });
 
+  test("a DOS end-of-file mark (Ctrl-Z) after the last record is not a record", () => {
+    const expected = statement(parseNorma43(n43)).movements;
+    const trimmed = n43.replace(/(\r?\n)+$/, "");
+    for (const text of [`${n43}\x1a`, `${trimmed}\x1a`, `${n43}\x1a\r\n`]) {
+      expect(statement(parseNorma43(text)).movements).toEqual(expected);
+    }
+    // Anywhere else it is still refused, naming its line.
+    expect(parseNorma43(n43.replace("\n22", "\n\x1a22"))).toMatchObject({ ok: false });
+  });
+
   test("a movement without complementary concepts is described by its common concept", () => {
     const s = statement(parseNorma43(n43));
     expect(s.movements.find((m) => m.line === 14)).toMatchObject({ amount: "-200", description: "Cajero automático" });
@@ -119,6 +129,35 @@ describe("detection and decoding", () => {
     expect(decodeStatement(bytesOf("ofx1-ing.ofx"), "ofx")).toContain("Lucía Fernández");
     expect(detectFormat(new TextEncoder().encode("hola"), "nota.pdf")).toBeUndefined();
   });
+
+  test("a UTF-16 file (Excel's Unicode text, tab-separated) is read as UTF-16 and parses", () => {
+    const text = "Fecha\tConcepto\tImporte\r\n05/01/2025\tCafé Ñandú\t-1,50\r\n";
+    const utf16 = (bigEndian: boolean): Uint8Array => {
+      const b = new Uint8Array(2 + text.length * 2);
+      [b[0], b[1]] = bigEndian ? [0xfe, 0xff] : [0xff, 0xfe];
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        [b[2 + 2 * i], b[3 + 2 * i]] = bigEndian ? [c >> 8, c & 0xff] : [c & 0xff, c >> 8];
+      }
+      return b;
+    };
+    for (const bytes of [utf16(false), utf16(true)]) {
+      // Named .txt, as Excel names it: the first line must still read as a table.
+      expect(detectFormat(bytes, "movimientos.txt")).toBe("csv");
+      expect(detectFormat(bytes, "movimientos")).toBe("csv");
+      const decoded = decodeStatement(bytes, "csv");
+      expect(decoded).toBe(text);
+      const s = statement(
+        parseCsv(decoded, {
+          mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, dateFormat: "DD/MM/YYYY", amount: { kind: "signed", column: 2 }, decimalSeparator: ",", descriptionColumn: 1 },
+          account: "",
+          institution: "Banco",
+          currency: "EUR",
+        }),
+      );
+      expect(s.movements.map((m) => [m.bookingDate, m.description, m.amount])).toEqual([["2025-01-05", "Café Ñandú", "-1.5"]]);
+    }
+  });
 });
 
 describe("CAMT.053", () => {
@@ -174,6 +213,41 @@ describe("markup", () => {
 });
 
 describe("CSV", () => {
+  test("a row whose quotes are not closed is refused at its line (it would swallow the rows after it)", () => {
+    const options: CsvOptions = {
+      account: "ES00",
+      currency: "EUR",
+      mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, dateFormat: "DD/MM/YYYY", amount: { kind: "signed", column: 1 }, decimalSeparator: ",", descriptionColumn: 2 },
+    };
+    const rows = (third: string) => `Fecha;Importe;Concepto\n05/01/2025;-1,00;Pan\n06/01/2025;-2,00;${third}\n07/01/2025;-3,00;Luz\n08/01/2025;-4,00;Agua\n`;
+    for (const bad of ['"Compra en tienda', '"Compra"x']) {
+      expect(parseCsv(rows(bad), options)).toEqual({ ok: false, error: { line: 3, key: "statementImport.errors.csvQuotes", params: { line: 3 } } });
+    }
+    // Quotes used as CSV means them still read.
+    for (const good of ['"Compra; tienda"', '"Com""pra"', 'Compra "x" y']) {
+      expect(statement(parseCsv(rows(good), options)).movements).toHaveLength(4);
+    }
+  });
+
+  test("a newest-first file of a single day is read oldest first (its balances tell the order)", () => {
+    const options: CsvOptions = {
+      account: "ES00",
+      currency: "EUR",
+      mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, dateFormat: "DD/MM/YYYY", amount: { kind: "signed", column: 2 }, decimalSeparator: ",", descriptionColumn: 1, balanceColumn: 3 },
+    };
+    const oldestFirst = "Fecha;Concepto;Importe;Saldo\n06/01/2025;CAFE;-2,00;98,00\n06/01/2025;BIZUM;30,00;128,00\n06/01/2025;LUZ;-50,00;78,00\n";
+    const newestFirst = "Fecha;Concepto;Importe;Saldo\n06/01/2025;LUZ;-50,00;78,00\n06/01/2025;BIZUM;30,00;128,00\n06/01/2025;CAFE;-2,00;98,00\n";
+    const a = statement(parseCsv(oldestFirst, options));
+    const b = statement(parseCsv(newestFirst, options));
+    expect(b.opening).toEqual({ date: "2025-01-06", amount: "100" });
+    expect(b.closing).toEqual({ date: "2025-01-06", amount: "78" });
+    expect(b.movements.map((m) => m.description)).toEqual(["CAFE", "BIZUM", "LUZ"]);
+    expect(b.movements.map((m) => m.id)).toEqual(a.movements.map((m) => m.id));
+    // Rows whose balances follow on in neither order are still refused, naming the row.
+    const broken = newestFirst.replace("128,00", "127,00");
+    expect(parseCsv(broken, options)).toMatchObject({ ok: false, error: { key: "statementImport.errors.csvBalance" } });
+  });
+
   test("amounts in Spanish and English ways, with signs, brackets and currency symbols", () => {
     expect(csvAmount("1.234,56", ",")).toBe("1234.56");
     expect(csvAmount("-12,5", ",")).toBe("-12.5");
@@ -183,6 +257,12 @@ describe("CSV", () => {
     expect(csvAmount("1,234.56", ".")).toBe("1234.56");
     expect(csvAmount("1,234.56", ",")).toBeUndefined();
     expect(csvAmount("abc", ",")).toBeUndefined();
+    // A typographic minus (U+2212) or dash, a narrow no-break space between thousands, the currency before the amount.
+    expect(csvAmount("\u221212,50", ",")).toBe("-12.5");
+    expect(csvAmount("12,50\u2013", ",")).toBe("-12.5");
+    expect(csvAmount("1\u202f234,56", ",")).toBe("1234.56");
+    expect(csvAmount("EUR -1.234,56", ",")).toBe("-1234.56");
+    expect(csvAmount("EUR", ",")).toBeUndefined();
   });
 
   test("dates in each format; impossible dates are refused", () => {

@@ -1,6 +1,7 @@
 // The CSV column mapping: the institution (its saved mapping is filled in), the account and
 // currency, how the file is cut (delimiter, rows before the data, header) and which column holds
-// what, with the first rows of the file as read with the current choices. "Read the file" saves the
+// what, with the first rows of the file as read with the current choices. It starts from the newest
+// saved mapping that reads the file (initialMapping), else from the columns' names. "Read the file" saves the
 // mapping for the institution on this device and reads the file with it.
 import { Controller } from "react-hook-form";
 import { useEffect, useMemo, useRef } from "react";
@@ -18,7 +19,7 @@ import { Field } from "../../ui/Field";
 import { NativeSelect } from "../../ui/NativeSelect";
 import { RadioGroup } from "../../ui/RadioGroup";
 import { TextInput } from "../../ui/TextInput";
-import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 import type { CsvOptions } from "../../import/csv";
 import styles from "./import.module.css";
 
@@ -50,10 +51,7 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
     const skipRows = header === undefined ? 0 : header + 1;
     return guessMapping(header === undefined ? [] : (rows[header] ?? []), { ...EMPTY_MAPPING, skipRows: String(skipRows), header: header !== undefined });
   }, [text]);
-  const initial = useMemo(() => {
-    const last = saved?.find((r) => isSavedCsvMapping(r.mapping));
-    return last && isSavedCsvMapping(last.mapping) ? fromSaved(last.institution, last.mapping) : guessed;
-  }, [saved, guessed]);
+  const initial = useMemo(() => initialMapping(saved ?? [], text, guessed), [saved, text, guessed]);
   const form = useSchemaForm(csvMappingFormSchema, { defaultValues: EMPTY_MAPPING });
   const { reset } = form;
   // Once, when the device database first answers: the newest saved mapping, else the guess. (The
@@ -85,13 +83,14 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
 
   const submit = form.submit(async (v) => {
     const mapping = toMapping(v);
-    const keep: SavedCsvMapping = { mapping, account: v.account, currency: v.currency };
+    const columns = mapping.header ? csvTable(text, { delimiter: mapping.delimiter, skipRows: mapping.skipRows, header: true, sampleRows: 0 }).columns : undefined;
+    const keep: SavedCsvMapping = { mapping, account: v.account, currency: v.currency, ...(columns ? { columns } : {}) };
     if (db) await saveImportMapping(db, v.institution, keep);
     onRead({ mapping, account: v.account, institution: v.institution, currency: v.currency });
   });
 
   return (
-    <Card title={t("statementImport.mapping.title")} description={t("statementImport.mapping.description")} data-testid="import-mapping">
+    <Card title={t("statementImport.mapping.title")} description={t("statementImport.mapping.description")} data-testid="import-mapping" data-step-focus="" tabIndex={-1}>
       <form noValidate onSubmit={submit} className={styles.mapping}>
         <div className={styles.grid}>
           <Field label={t("statementImport.mapping.institution")} hint={t("statementImport.mapping.institutionHint")} error={form.errorText("institution")} required>

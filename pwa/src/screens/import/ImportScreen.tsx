@@ -40,10 +40,12 @@ import { TextInput } from "../../ui/TextInput";
 import { ReadOnlyNotice } from "../assets/common/ReadOnlyNotice";
 import page from "../page.module.css";
 import { CsvMappingStep } from "./CsvMappingStep";
+import { statementErrorText } from "./errorText";
 import styles from "./import.module.css";
 import { PreviewStep } from "./PreviewStep";
 import { choiceLabel, leftOut } from "./statementChoices";
 import { useStatementParser } from "./useStatementParser";
+import { useStepFocus } from "./useStepFocus";
 
 /** Larger files are refused before reading (a year of a busy account in Norma 43 is under 5 MB). */
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -85,6 +87,9 @@ export function ImportScreen() {
   const [importing, setImporting] = useState(false);
   const [result, setResult] = useState<(ImportStatementResult & { leftOut: number }) | null>(null);
 
+  // Each step's card takes the focus when the step changes (the button that led there is gone).
+  const root = useStepFocus(step);
+
   const statement: Statement | undefined = statements[which]?.statement;
   const eligible = useMemo(
     () => (assets ?? []).filter((a) => IMPORT_ASSET_CLASSES.includes(a.fields.assetClass) && (!statement || a.fields.currency === statement.currency)),
@@ -109,6 +114,7 @@ export function ImportScreen() {
   }, [statement, valuations, cashFlows, chosenId]);
 
   const restart = () => {
+    parser.cancel();
     setStep("file");
     setFile(null);
     setError(null);
@@ -122,6 +128,8 @@ export function ImportScreen() {
   const parse = async (loaded: LoadedFile, csv?: CsvOptions) => {
     setError(null);
     const r = await parser.parse(loaded.bytes, loaded.format, csv);
+    // Cancelled, or another file chosen meanwhile: this answer is no longer wanted.
+    if (r === null) return;
     if (!r.ok) {
       setError(r.error);
       return;
@@ -134,6 +142,7 @@ export function ImportScreen() {
   };
 
   const load = async (loaded: LoadedFile) => {
+    parser.cancel();
     setFile(loaded);
     setStatements([]);
     if (loaded.format === "csv") {
@@ -152,6 +161,8 @@ export function ImportScreen() {
     e.target.value = "";
     setError(null);
     if (!f) return;
+    // Another file: the one still being read (perhaps a large one) is no longer wanted.
+    parser.cancel();
     if (f.size > MAX_FILE_BYTES) {
       setError({ line: 0, key: "statementImport.errors.tooLarge", params: { line: 0, max: 50 } });
       return;
@@ -213,19 +224,14 @@ export function ImportScreen() {
     }
   };
 
-  const errorText = (e: ParseError) => {
-    const params = { ...e.params };
-    if (typeof params.field === "string") params.field = t(`statementImport.n43Fields.${params.field}` as never);
-    const text = translateKey(i18n, { key: e.key, params });
-    return e.line > 0 ? t("statementImport.errors.atLine", { line: String(e.line), text }) : text;
-  };
+  const errorText = (e: ParseError) => statementErrorText(i18n, e);
 
   const stepIndex = { file: 0, mapping: 1, preview: 2, done: 3 }[step];
   const isCsv = file?.format === "csv";
   const steps = [t("statementImport.steps.file"), t("statementImport.steps.mapping"), t("statementImport.steps.preview"), t("statementImport.steps.done")];
 
   return (
-    <div className={`${page.page} ${page.medium}`} data-testid="import-screen">
+    <div ref={root} className={`${page.page} ${page.medium}`} data-testid="import-screen">
       <PageHeader title={t("statementImport.title")} subtitle={t("statementImport.subtitle")} />
       <ReadOnlyNotice />
       {!workspace.canEdit ? (
@@ -242,7 +248,7 @@ export function ImportScreen() {
           )}
 
           {(step === "file" || step === "mapping") && (
-            <Card title={t("statementImport.file.title")} description={t("statementImport.file.description")}>
+            <Card title={t("statementImport.file.title")} description={t("statementImport.file.description")} {...(step === "file" ? { "data-step-focus": "", tabIndex: -1 } : {})}>
               <div className={styles.grid}>
                 <Field label={t("statementImport.file.choose")} hint={file ? t("statementImport.file.chosen", { name: file.name, format: FORMAT_NAMES[file.format] }) : t("statementImport.file.hint")}>
                   {(control) => (
@@ -271,9 +277,17 @@ export function ImportScreen() {
           )}
 
           {parser.progress !== undefined && (
-            <div className={styles.progress} role="status" data-testid="import-progress">
-              <span>{t("statementImport.reading", { percent: Math.round(parser.progress * 100) })}</span>
-              <progress value={parser.progress} max={1} aria-label={t("statementImport.readingLabel")} />
+            <div className={styles.progress}>
+              <div className={styles.progress} role="status" data-testid="import-progress">
+                <span>{t("statementImport.reading", { percent: Math.round(parser.progress * 100) })}</span>
+                <progress value={parser.progress} max={1} aria-label={t("statementImport.readingLabel")} />
+              </div>
+              {/* Outside the status region, so its label is not read out with every percent. */}
+              <div>
+                <Button variant="ghost" size="sm" onClick={parser.cancel} data-testid="import-cancel-reading">
+                  {t("statementImport.stopReading")}
+                </Button>
+              </div>
             </div>
           )}
 
@@ -387,7 +401,7 @@ export function ImportScreen() {
           )}
 
           {step === "done" && result && (
-            <Card title={t("statementImport.done.title")} data-testid="import-summary">
+            <Card title={t("statementImport.done.title")} data-testid="import-summary" data-step-focus="" tabIndex={-1}>
               {result.created + result.updated + result.flowsCreated === 0 ? (
                 <Alert tone="info" title={t("statementImport.done.nothingTitle")}>
                   <span data-testid="import-nothing">{t("statementImport.done.nothing")}</span>

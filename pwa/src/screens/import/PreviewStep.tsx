@@ -62,7 +62,7 @@ export function PreviewStep({ statement, period, known, plans, recurring, chosen
 
   return (
     <>
-      <Card title={t("statementImport.preview.title")} data-testid="import-preview">
+      <Card title={t("statementImport.preview.title")} data-testid="import-preview" data-step-focus="" tabIndex={-1}>
         <Facts
           testId="import-facts"
           facts={[

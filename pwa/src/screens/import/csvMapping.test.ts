@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { csvTable } from "../../import/csv";
 import { decodeStatement } from "../../import/detect";
-import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, isSavedCsvMapping, toMapping } from "./csvMapping";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 
 const bankinter = decodeStatement(new Uint8Array(readFileSync(join(import.meta.dirname, "..", "..", "import", "testdata", "csv-bankinter.csv"))), "csv");
 
@@ -57,5 +57,38 @@ describe("the form", () => {
       descriptionColumn: 1,
       balanceColumn: 4,
     });
+  });
+});
+
+describe("the mapping a file starts with", () => {
+  const bankinterForm = { ...EMPTY_MAPPING, institution: "Bankinter", skipRows: "2", valueDateColumn: "1", descriptionColumn: "2", amountColumn: "3", balanceColumn: "4", referenceColumn: "5" };
+  const bankinterSaved: SavedCsvMapping = {
+    mapping: toMapping(bankinterForm),
+    account: "",
+    currency: "EUR",
+    columns: ["Fecha", "Fecha valor", "Concepto", "Importe", "Saldo", "Referencia"],
+  };
+  // Another bank's export: a header on the first line, money out and in apart, ISO dates.
+  const other = "F. Operacion,Descripcion,Cargo,Abono,Disponible\n2025-03-28,Compra supermercado,\"12,40\",,\"980,10\"\n";
+  const otherGuess = guessMapping(["F. Operacion", "Descripcion", "Cargo", "Abono", "Disponible"], EMPTY_MAPPING);
+  const otherForm = { ...otherGuess, institution: "Otro Banco", delimiter: "," as const, dateFormat: "YYYY-MM-DD" as const };
+  const otherSaved: SavedCsvMapping = { mapping: toMapping(otherForm), account: "", currency: "EUR", columns: ["F. Operacion", "Descripcion", "Cargo", "Abono", "Disponible"] };
+  // Newest first, as the device lists them.
+  const saved = [
+    { institution: "Otro Banco", mapping: otherSaved },
+    { institution: "Bankinter", mapping: bankinterSaved },
+  ];
+
+  test("a bank's file gets that bank's saved mapping, not the newest one of another bank", () => {
+    expect(initialMapping(saved, bankinter, EMPTY_MAPPING)).toEqual(fromSaved("Bankinter", bankinterSaved));
+    expect(initialMapping(saved, other, EMPTY_MAPPING)).toEqual(fromSaved("Otro Banco", otherSaved));
+  });
+
+  test("a file no saved mapping reads gets the guess from its columns", () => {
+    expect(initialMapping([{ institution: "Bankinter", mapping: bankinterSaved }], other, otherGuess)).toEqual(otherGuess);
+    // A mapping saved before column names were kept is still tried: by its first row's date and amount.
+    const { columns: _c, ...old } = bankinterSaved;
+    expect(initialMapping([{ institution: "Bankinter", mapping: old }], other, otherGuess)).toEqual(otherGuess);
+    expect(initialMapping([{ institution: "Bankinter", mapping: old }], bankinter, otherGuess)).toEqual(fromSaved("Bankinter", old));
   });
 });

@@ -3,7 +3,7 @@
 // column names of a file no mapping was saved for.
 import { currency } from "@patrimonio/shared-schema";
 import * as z from "zod";
-import { CSV_DATE_FORMATS, type CsvMapping } from "../../import/csv";
+import { CSV_DATE_FORMATS, csvAmount, csvDate, csvTable, type CsvMapping } from "../../import/csv";
 
 const column = z.string().regex(/^\d+$/);
 const optionalColumn = z.union([z.literal(""), column]);
@@ -63,11 +63,13 @@ export function toMapping(v: CsvMappingForm): CsvMapping {
   };
 }
 
-/** What is saved per institution: the mapping and the account and currency typed with it. */
+/** What is saved per institution: the mapping and the account and currency typed with it, and the
+ * column names of the file it was made for (when it had a header), to know that file's kind again. */
 export interface SavedCsvMapping {
   mapping: CsvMapping;
   account: string;
   currency: string;
+  columns?: string[];
 }
 
 export function isSavedCsvMapping(value: unknown): value is SavedCsvMapping {
@@ -159,3 +161,33 @@ export const EMPTY_MAPPING: CsvMappingForm = {
   referenceColumn: "",
   balanceColumn: "",
 };
+
+/** Whether a saved mapping reads this file: the same column names (when it saved them), and the
+ * first data row's date and amount readable with it. */
+export function fitsFile(saved: SavedCsvMapping, text: string): boolean {
+  const m = saved.mapping;
+  const table = csvTable(text, { delimiter: m.delimiter, skipRows: m.skipRows, header: m.header, sampleRows: 1 });
+  const norm = (cols: readonly string[]) => cols.map((c) => c.trim().toLowerCase()).join("\u001f");
+  if (m.header && saved.columns && norm(saved.columns) !== norm(table.columns)) return false;
+  const row = table.sample[0];
+  if (!row) return false;
+  if (csvDate(row[m.dateColumn] ?? "", m.dateFormat) === undefined) return false;
+  const amount = (col: number) => {
+    const cell = (row[col] ?? "").trim();
+    return cell === "" ? "empty" : csvAmount(cell, m.decimalSeparator) === undefined ? "bad" : "ok";
+  };
+  if (m.amount.kind === "signed") return amount(m.amount.column) === "ok";
+  const out = amount(m.amount.debitColumn);
+  const inn = amount(m.amount.creditColumn);
+  return out !== "bad" && inn !== "bad" && (out === "ok" || inn === "ok");
+}
+
+/** The form a file starts with: the newest saved mapping that reads it (its institution's, most
+ * likely), else the guess from its columns. The newest mapping of another bank's export would fill
+ * in that bank's name and columns, and saving would replace that bank's mapping. */
+export function initialMapping(saved: readonly { institution: string; mapping: unknown }[], text: string, guess: CsvMappingForm): CsvMappingForm {
+  for (const row of saved) {
+    if (isSavedCsvMapping(row.mapping) && fitsFile(row.mapping, text)) return fromSaved(row.institution, row.mapping);
+  }
+  return guess;
+}
