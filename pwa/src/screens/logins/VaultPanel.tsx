@@ -18,6 +18,7 @@ import {
   createVaultKey,
   IDLE_LOCK_MS,
   passphraseStrength,
+  UnlockCancelledError,
   vaultSession,
   VAULT_PASSPHRASE_MAX,
   VAULT_PASSPHRASE_MIN,
@@ -166,6 +167,8 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
       await vaultSession.unlock(workspaceId, keys, passphrase);
       setPassphrase("");
     } catch (err) {
+      // Locked (or signed out) meanwhile: nothing to say, the vault stays locked.
+      if (err instanceof UnlockCancelledError) return;
       setError(err instanceof WrongPassphraseError ? t("vault.errors.wrong") : t("vault.errors.unavailable"));
     } finally {
       setBusy(false);
