@@ -5,3 +5,4 @@ export { DEFAULT_KDF, WrongPassphraseError, createVaultKey, rewrapVaultKey, unwr
 export { IDLE_LOCK_MS, UnlockCancelledError, VaultSession, useVault, vaultSession, type StoredVaultKey, type UnlockedVault } from "./session";
 export { VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, passphraseStrength, type PassphraseStrength } from "./strength";
 export { sealerOf } from "./sealer";
+export { CLIPBOARD_CLEAR_MS, copySecret } from "./clipboard";

@@ -88,4 +88,14 @@ describe("logins screen", () => {
     expect(screen.queryByTestId("login-form")).toBeNull();
     expect(document.body.innerHTML).not.toContain("MARCA-");
   });
+
+  test("a copied password leaves the clipboard when the vault locks", async () => {
+    await setUp("viewer");
+    const clipboard = { text: "", writeText: (t: string) => Promise.resolve(void (clipboard.text = t)) };
+    Object.defineProperty(navigator, "clipboard", { value: clipboard, configurable: true });
+    await act(async () => fireEvent.click(await screen.findByRole("button", { name: "Copiar la contraseña de Banco Marcador" })));
+    await waitFor(() => expect(clipboard.text).toBe(SECRET));
+    act(() => vaultSession.lock(WS));
+    await waitFor(() => expect(clipboard.text).toBe(""));
+  });
 });

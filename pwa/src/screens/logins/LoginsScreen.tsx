@@ -20,7 +20,7 @@ import { MenuItem } from "../../ui/DropdownMenu";
 import { EmptyState } from "../../ui/EmptyState";
 import { PageHeader } from "../../ui/PageHeader";
 import { Skeleton } from "../../ui/Skeleton";
-import { useVault, type UnlockedVault } from "../../vault";
+import { CLIPBOARD_CLEAR_MS, copySecret, useVault, type UnlockedVault } from "../../vault";
 import page from "../page.module.css";
 import { ChangePassphraseDialog } from "./ChangePassphraseDialog";
 import { EmergencySheet } from "./EmergencySheet";
@@ -286,7 +286,7 @@ export function LoginsScreen() {
 }
 
 /** The secret of one row: hidden while locked; unlocked, "Show" decrypts it in memory and "Copy"
- * puts it on the clipboard. */
+ * puts it on the clipboard until 30 seconds later or the vault locks (copySecret). */
 function SecretCell({ login, vault }: { login: LoginRec; vault: UnlockedVault | undefined }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(false);
@@ -305,8 +305,8 @@ function SecretCell({ login, vault }: { login: LoginRec; vault: UnlockedVault | 
   const copy = async () => {
     try {
       const text = await openLoginField(vault, login.workspaceId, login.id, "secret", ciphertext);
-      await navigator.clipboard.writeText(text);
-      notify("success", t("logins.secret.copied"));
+      await copySecret(login.workspaceId, text);
+      notify("success", t("logins.secret.copied", { seconds: CLIPBOARD_CLEAR_MS / 1000 }));
     } catch {
       notify("error", t("common.copyFailed"));
     }
