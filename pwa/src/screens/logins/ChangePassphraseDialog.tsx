@@ -16,6 +16,7 @@ import { rewrapVaultKey, VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, WrongPassph
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
 import { checkNewPassphrase, StrengthHint } from "./VaultPanel";
+import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
 
 /** A key record the change could not write (gone meanwhile): the whole change is undone. */
 class RewrapRefused extends Error {}
@@ -98,13 +99,13 @@ export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
           {t("vault.change.oldCopies")}
         </p>
         <Field label={t("vault.change.current")} error={text(errors.current)} required>
-          <TextInput type="password" autoComplete="current-password" data-autofocus="" value={current} onChange={(e) => setCurrent(e.target.value)} data-testid="vault-current-passphrase" />
+          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} data-autofocus="" value={current} onChange={(e) => setCurrent(e.target.value)} data-testid="vault-current-passphrase" />
         </Field>
         <Field label={t("vault.change.next")} hint={<StrengthHint passphrase={next} />} error={text(errors.passphrase)} required>
-          <TextInput type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} data-testid="vault-new-passphrase" />
+          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={next} onChange={(e) => setNext(e.target.value)} data-testid="vault-new-passphrase" />
         </Field>
         <Field label={t("vault.setup.repeat")} error={text(errors.repeat)} required>
-          <TextInput type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
+          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
         </Field>
         {errors.other && <Alert tone="error">{text(errors.other)}</Alert>}
       </form>

@@ -98,4 +98,27 @@ describe("logins screen", () => {
     act(() => vaultSession.lock(WS));
     await waitFor(() => expect(clipboard.text).toBe(""));
   });
+
+  test("no password field of the vault is offered to the browser's password manager", async () => {
+    await setUp("owner");
+    const offered = () =>
+      [...document.querySelectorAll<HTMLInputElement>('input[type="password"]')].filter(
+        (i) => i.getAttribute("autocomplete") !== "off" || i.getAttribute("data-1p-ignore") === null || i.getAttribute("data-lpignore") === null,
+      );
+    fireEvent.click(await screen.findByTestId("login-new"));
+    await screen.findByTestId("login-form");
+    expect(document.querySelectorAll('input[type="password"]')).toHaveLength(1);
+    expect(offered()).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Cancelar" }));
+    await waitFor(() => expect(screen.queryByTestId("login-form")).toBeNull());
+    fireEvent.click(screen.getByTestId("vault-change-open"));
+    await screen.findByTestId("vault-change");
+    expect(document.querySelectorAll('input[type="password"]')).toHaveLength(3);
+    expect(offered()).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Cancelar" }));
+    await waitFor(() => expect(screen.queryByTestId("vault-change")).toBeNull());
+    act(() => vaultSession.lock(WS));
+    await screen.findByTestId("vault-passphrase");
+    expect(offered()).toEqual([]);
+  });
 });

@@ -27,6 +27,7 @@ import {
 } from "../../vault";
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
+import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
 
 const IDLE_MINUTES = IDLE_LOCK_MS / 60_000;
 
@@ -133,10 +134,10 @@ function SetUp({ workspaceId }: { workspaceId: string }) {
     <Card icon={<ShieldCheck size={20} />} title={t("vault.setup.title")} description={t("vault.setup.text")} data-testid="vault-setup">
       <form id={formId} className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
         <Field label={t("vault.setup.passphrase")} hint={<StrengthHint passphrase={passphrase} />} error={errors.passphrase && t(errors.passphrase as never, { min: VAULT_PASSPHRASE_MIN, max: VAULT_PASSPHRASE_MAX })} required>
-          <TextInput type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-new-passphrase" />
+          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-new-passphrase" />
         </Field>
         <Field label={t("vault.setup.repeat")} error={errors.repeat && t(errors.repeat as never)} required>
-          <TextInput type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
+          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
         </Field>
         <Alert tone="warning">{t("vault.setup.warning")}</Alert>
         <div>
@@ -179,7 +180,7 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
     <Card icon={<Lock size={20} />} title={t("vault.locked.title")} description={t("vault.locked.text")} data-testid="vault-locked">
       <form className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
         <Field label={t("vault.passphrase")} error={error} required>
-          <TextInput type="password" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-passphrase" />
+          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-passphrase" />
         </Field>
         <div>
           <Button type="submit" variant="primary" icon={<LockOpen size={16} />} loading={busy} loadingText={t("vault.unlocking")} data-testid="vault-unlock">
