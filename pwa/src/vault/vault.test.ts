@@ -31,7 +31,9 @@ describe("base64url", () => {
 });
 
 describe("vault keys", () => {
-  test("the default parameters are Argon2id m=64 MiB, t=3, p=1 and a real unlock works with them", async () => {
+  // Two real 64 MiB derivations (~1.3 s each alone): more than Vitest's default 5 s when the
+  // passphrase dialog's run beside it on two cores.
+  test("the default parameters are Argon2id m=64 MiB, t=3, p=1 and a real unlock works with them", { timeout: 30_000 }, async () => {
     expect(DEFAULT_KDF).toEqual({ algorithm: "argon2id", memoryKiB: 65536, iterations: 3, parallelism: 1 });
     const { record } = await createVaultKey("correct horse battery staple", WS);
     expect(record.kdf).toMatchObject(DEFAULT_KDF);

@@ -60,7 +60,9 @@ afterEach(() => {
   vaultSession.lockAll();
 });
 
-describe("logins screen", () => {
+// Generous, like the passphrase dialog's: under a full parallel run on two cores the real Argon2id of
+// the other files slows the first render down.
+describe("logins screen", { timeout: 30_000 }, () => {
   test("a viewer with the vault unlocked reads a login's notes for heirs; locked, they are gone", async () => {
     await setUp("viewer");
     fireEvent.click(await screen.findByRole("button", { name: "Leer las notas de Banco Marcador" }));
