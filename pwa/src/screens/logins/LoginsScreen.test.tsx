@@ -123,4 +123,18 @@ describe("logins screen", { timeout: 30_000 }, () => {
     await screen.findByTestId("vault-passphrase");
     expect(offered()).toEqual([]);
   });
+
+  test("keyboard focus follows the vault: Lock moves it to the passphrase, unlocking to Lock", async () => {
+    await setUp("owner");
+    const lock = await screen.findByTestId("vault-lock");
+    lock.focus();
+    fireEvent.click(lock);
+    const passphrase = await screen.findByTestId("vault-passphrase");
+    await waitFor(() => expect(document.activeElement).toBe(passphrase));
+    fireEvent.change(passphrase, { target: { value: "frase de paso de prueba" } });
+    screen.getByTestId("vault-unlock").focus();
+    fireEvent.click(screen.getByTestId("vault-unlock"));
+    const lockAgain = await screen.findByTestId("vault-lock", {}, { timeout: 10_000 });
+    await waitFor(() => expect(document.activeElement).toBe(lockAgain));
+  });
 });

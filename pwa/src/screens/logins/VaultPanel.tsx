@@ -6,7 +6,7 @@
 // and a second set-up would split the logins between two passphrases.
 import { saveVaultKey, useClientDb, useSyncStatus, useWorkspaceHeld } from "@patrimonio/clientdb";
 import { Lock, LockOpen, ShieldCheck } from "lucide-react";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
@@ -38,7 +38,28 @@ interface Props {
   canEdit: boolean;
 }
 
-export function VaultPanel({ workspaceId, keys, vault, canEdit }: Props) {
+/** The vault's state, and keyboard focus kept across its changes: unlocking or locking removes the
+ * control that had focus (the Unlock button, the Lock button, a row's Show button); then focus goes
+ * to the new state's first control (Lock, or the passphrase) instead of falling to the page. */
+export function VaultPanel(props: Props) {
+  const unlocked = props.vault !== undefined;
+  const ref = useRef<HTMLDivElement>(null);
+  const before = useRef(unlocked);
+  useEffect(() => {
+    if (before.current === unlocked) return;
+    before.current = unlocked;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) return;
+    ref.current?.querySelector<HTMLElement>("[data-vault-focus]")?.focus();
+  }, [unlocked]);
+  return (
+    <div ref={ref}>
+      <VaultState {...props} />
+    </div>
+  );
+}
+
+function VaultState({ workspaceId, keys, vault, canEdit }: Props) {
   const { t } = useTranslation();
   if (vault) {
     return (
@@ -48,7 +69,7 @@ export function VaultPanel({ workspaceId, keys, vault, canEdit }: Props) {
         description={t("vault.unlocked.text", { minutes: IDLE_MINUTES })}
         data-testid="vault-unlocked"
         actions={
-          <Button variant="secondary" icon={<Lock size={16} />} onClick={() => vaultSession.lock(workspaceId)} data-testid="vault-lock">
+          <Button variant="secondary" icon={<Lock size={16} />} onClick={() => vaultSession.lock(workspaceId)} data-vault-focus="" data-testid="vault-lock">
             {t("vault.lock")}
           </Button>
         }
@@ -180,7 +201,7 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
     <Card icon={<Lock size={20} />} title={t("vault.locked.title")} description={t("vault.locked.text")} data-testid="vault-locked">
       <form className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
         <Field label={t("vault.passphrase")} error={error} required>
-          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-passphrase" />
+          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-vault-focus="" data-testid="vault-passphrase" />
         </Field>
         <div>
           <Button type="submit" variant="primary" icon={<LockOpen size={16} />} loading={busy} loadingText={t("vault.unlocking")} data-testid="vault-unlock">
