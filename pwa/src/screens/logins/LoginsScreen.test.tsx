@@ -137,4 +137,16 @@ describe("logins screen", { timeout: 30_000 }, () => {
     const lockAgain = await screen.findByTestId("vault-lock", {}, { timeout: 10_000 });
     await waitFor(() => expect(document.activeElement).toBe(lockAgain));
   });
+
+  test("the passphrase change dialog closes when the vault locks, with what was typed in it", async () => {
+    const { key } = await setUp("owner");
+    fireEvent.click(await screen.findByTestId("vault-change-open"));
+    fireEvent.change(await screen.findByTestId("vault-current-passphrase"), { target: { value: "MARCA-frase-actual" } });
+    act(() => vaultSession.lock(WS));
+    await waitFor(() => expect(screen.queryByTestId("vault-change")).toBeNull());
+    act(() => vaultSession.adopt(WS, key));
+    await screen.findByTestId("vault-unlocked");
+    expect(screen.queryByTestId("vault-change")).toBeNull();
+    expect(document.body.innerHTML).not.toContain("MARCA-");
+  });
 });

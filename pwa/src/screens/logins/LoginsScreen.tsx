@@ -57,10 +57,12 @@ export function LoginsScreen() {
   // The login whose notes are being read (its id: the dialog follows the record as it syncs).
   const [reading, setReading] = useState<string | null>(null);
   // Locked: what an open vault let the screen hold goes (the decrypted secret and notes of a login
-  // being edited, the notes being read); unlocking again does not bring it back.
-  if (!vault && (editing !== null || reading !== null)) {
+  // being edited, the notes being read, the passphrases typed into the change dialog); unlocking
+  // again does not bring it back.
+  if (!vault && (editing !== null || reading !== null || changing)) {
     setEditing(null);
     setReading(null);
+    setChanging(false);
   }
   const assetNames = useMemo(() => new Map((assets ?? []).map((a) => [a.id, a.fields.name])), [assets]);
   const sorted = useMemo(() => [...(logins ?? [])].sort((a, b) => a.fields.institution.localeCompare(b.fields.institution)), [logins]);
@@ -267,7 +269,7 @@ export function LoginsScreen() {
           }}
         />
       )}
-      {changing && workspaceId && keys && <ChangePassphraseDialog workspaceId={workspaceId} keys={keys} onClose={() => setChanging(false)} />}
+      {changing && vault && workspaceId && keys && <ChangePassphraseDialog workspaceId={workspaceId} keys={keys} onClose={() => setChanging(false)} />}
       {readingLogin && vault && <NotesDialog login={readingLogin} vault={vault} onClose={() => setReading(null)} />}
       {sheet && <EmergencySheet logins={sorted} assetNames={assetNames} onClose={() => setSheet(false)} />}
       <AlertDialog
