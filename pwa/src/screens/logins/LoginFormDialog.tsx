@@ -142,7 +142,7 @@ export function LoginFormDialog({ db, workspaceId, vault, assets, editing, onClo
             data-testid="login-secret"
             end={
               <IconButton
-                label={showSecret ? t("logins.actions.hide") : t("logins.actions.reveal")}
+                label={t("logins.actions.reveal")}
                 icon={showSecret ? <EyeOff size={16} /> : <Eye size={16} />}
                 onClick={() => setShowSecret((s) => !s)}
                 aria-pressed={showSecret}

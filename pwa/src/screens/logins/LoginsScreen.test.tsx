@@ -149,4 +149,19 @@ describe("logins screen", { timeout: 30_000 }, () => {
     expect(screen.queryByTestId("vault-change")).toBeNull();
     expect(document.body.innerHTML).not.toContain("MARCA-");
   });
+
+  test("the show-password toggles keep their name and say their state with aria-pressed", async () => {
+    await setUp("owner");
+    const toggle = await screen.findByRole("button", { name: "Mostrar la contraseña de Banco Marcador" });
+    expect(toggle.getAttribute("aria-pressed")).toBe("false");
+    fireEvent.click(toggle);
+    await waitFor(() => expect(screen.getByTestId("login-secret").textContent).toBe(SECRET));
+    expect(screen.getByRole("button", { name: "Mostrar la contraseña de Banco Marcador" }).getAttribute("aria-pressed")).toBe("true");
+    fireEvent.click(screen.getByTestId("login-new"));
+    const form = await screen.findByTestId("login-form");
+    const formToggle = within(form).getByRole("button", { name: "Mostrar la contraseña" });
+    fireEvent.click(formToggle);
+    expect(within(form).getByRole("button", { name: "Mostrar la contraseña" }).getAttribute("aria-pressed")).toBe("true");
+    expect(within(form).getByTestId<HTMLInputElement>("login-secret").type).toBe("text");
+  });
 });

@@ -321,7 +321,8 @@ function SecretCell({ login, vault }: { login: LoginRec; vault: UnlockedVault | 
       </span>
       <IconButton
         size="sm"
-        label={shown ? t("logins.actions.hideFor", { name: login.fields.institution }) : t("logins.actions.revealFor", { name: login.fields.institution })}
+        // A toggle keeps its name; aria-pressed says whether it is shown (the icon changes for the eye).
+        label={t("logins.actions.revealFor", { name: login.fields.institution })}
         icon={shown ? <EyeOff size={16} /> : <Eye size={16} />}
         aria-pressed={shown}
         onClick={() => setShown((s) => !s)}
