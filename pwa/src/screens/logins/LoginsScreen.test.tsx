@@ -164,4 +164,35 @@ describe("logins screen", { timeout: 30_000 }, () => {
     expect(within(form).getByRole("button", { name: "Mostrar la contraseña" }).getAttribute("aria-pressed")).toBe("true");
     expect(within(form).getByTestId<HTMLInputElement>("login-secret").type).toBe("text");
   });
+
+  test("a refused passphrase puts focus on its field, which names the error", async () => {
+    await setUp("owner");
+    const described = (el: Element) =>
+      (el.getAttribute("aria-describedby") ?? "")
+        .split(" ")
+        .map((id) => document.getElementById(id)?.textContent ?? "")
+        .join(" ");
+
+    fireEvent.click(await screen.findByTestId("vault-change-open"));
+    const dialog = await screen.findByTestId("vault-change");
+    fireEvent.change(within(dialog).getByTestId("vault-current-passphrase"), { target: { value: "frase de paso de prueba" } });
+    fireEvent.change(within(dialog).getByTestId("vault-new-passphrase"), { target: { value: "una frase nueva bastante larga" } });
+    fireEvent.change(within(dialog).getByTestId("vault-repeat-passphrase"), { target: { value: "otra frase distinta" } });
+    within(dialog).getByTestId("vault-change-submit").focus();
+    fireEvent.click(within(dialog).getByTestId("vault-change-submit"));
+    const repeat = within(dialog).getByTestId("vault-repeat-passphrase");
+    await waitFor(() => expect(document.activeElement).toBe(repeat));
+    expect(described(repeat)).toContain("Las dos frases de paso no coinciden");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cancelar" }));
+    await waitFor(() => expect(screen.queryByTestId("vault-change")).toBeNull());
+
+    act(() => vaultSession.lock(WS));
+    const passphrase = await screen.findByTestId("vault-passphrase");
+    fireEvent.change(passphrase, { target: { value: "no es la frase de paso" } });
+    screen.getByTestId("vault-unlock").focus();
+    fireEvent.click(screen.getByTestId("vault-unlock"));
+    await screen.findByText("La frase de paso no es correcta. No se ha cambiado nada.", {}, { timeout: 10_000 });
+    await waitFor(() => expect(document.activeElement).toBe(passphrase));
+    expect(described(passphrase)).toContain("La frase de paso no es correcta");
+  });
 });

@@ -126,6 +126,12 @@ function SetUp({ workspaceId }: { workspaceId: string }) {
   const [repeat, setRepeat] = useState("");
   const [errors, setErrors] = useState<{ passphrase?: string; repeat?: string }>({});
   const [busy, setBusy] = useState(false);
+  const passphraseRef = useRef<HTMLInputElement>(null);
+  const repeatRef = useRef<HTMLInputElement>(null);
+  // A refused passphrase: focus on its field, which then names the error (aria-describedby).
+  useEffect(() => {
+    (errors.passphrase ? passphraseRef : errors.repeat ? repeatRef : undefined)?.current?.focus();
+  }, [errors]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -155,10 +161,10 @@ function SetUp({ workspaceId }: { workspaceId: string }) {
     <Card icon={<ShieldCheck size={20} />} title={t("vault.setup.title")} description={t("vault.setup.text")} data-testid="vault-setup">
       <form id={formId} className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
         <Field label={t("vault.setup.passphrase")} hint={<StrengthHint passphrase={passphrase} />} error={errors.passphrase && t(errors.passphrase as never, { min: VAULT_PASSPHRASE_MIN, max: VAULT_PASSPHRASE_MAX })} required>
-          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-new-passphrase" />
+          <TextInput ref={passphraseRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-new-passphrase" />
         </Field>
         <Field label={t("vault.setup.repeat")} error={errors.repeat && t(errors.repeat as never)} required>
-          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
+          <TextInput ref={repeatRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
         </Field>
         <Alert tone="warning">{t("vault.setup.warning")}</Alert>
         <div>
@@ -176,6 +182,13 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
   const [passphrase, setPassphrase] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  // A wrong passphrase: focus back on the field, which then names the error (aria-describedby).
+  useEffect(() => {
+    if (!error) return;
+    inputRef.current?.focus();
+    inputRef.current?.select();
+  }, [error]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -201,7 +214,7 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
     <Card icon={<Lock size={20} />} title={t("vault.locked.title")} description={t("vault.locked.text")} data-testid="vault-locked">
       <form className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
         <Field label={t("vault.passphrase")} error={error} required>
-          <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-vault-focus="" data-testid="vault-passphrase" />
+          <TextInput ref={inputRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-vault-focus="" data-testid="vault-passphrase" />
         </Field>
         <div>
           <Button type="submit" variant="primary" icon={<LockOpen size={16} />} loading={busy} loadingText={t("vault.unlocking")} data-testid="vault-unlock">
