@@ -3,7 +3,7 @@
 // change log) nor Chromium's IndexedDB — only its ciphertext does; a second device sees the list
 // locked, refuses a wrong passphrase, unlocks offline; a passphrase change re-wraps the key and the
 // other device needs the new one; editing and deleting; English once; axe light and dark at 1280 and
-// 390 wide. And a viewer of a shared workspace unlocks and reads but cannot write.
+// 390 wide. And a viewer of a shared workspace unlocks and reads (secret and notes) but cannot write.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
@@ -256,7 +256,7 @@ test.describe("logins vault", () => {
     await expect(a.page.getByTestId("vault-not-held")).toHaveCount(0);
   });
 
-  test("a viewer unlocks and reads a shared workspace's logins but cannot write", async ({ browser, devices }) => {
+  test("a viewer unlocks and reads a shared workspace's logins and their notes but cannot write", async ({ browser, devices }) => {
     const baseURL = devices.baseURL;
     const viewer = await createOnboardedAccount(baseURL, `e2e-logins-viewer-${Date.now()}@example.com`, "lengthy e2e viewer passphrase 4471");
     const owner = await devices.open();
@@ -281,6 +281,7 @@ test.describe("logins vault", () => {
       await onOwner.form.getByTestId("login-institution").fill("Bróker Familiar");
       await onOwner.form.getByTestId("login-username").fill("familia-2024");
       await onOwner.form.getByTestId("login-secret").fill(SECRET);
+      await onOwner.form.getByTestId("login-notes").fill(NOTES);
       await onOwner.form.getByTestId("login-save").click();
       await expect(onOwner.form).toBeHidden();
       await new SyncIndicator(owner.page).toHaveState("synced");
@@ -294,6 +295,11 @@ test.describe("logins vault", () => {
       await expect(onViewer.row("Bróker Familiar")).toContainText("familia-2024");
       await onViewer.unlock(PASS_1);
       await expect(await onViewer.reveal("Bróker Familiar")).toHaveText(SECRET);
+      // The notes for heirs are theirs to read too.
+      await onViewer.row("Bróker Familiar").getByRole("button", { name: "Leer las notas de Bróker Familiar" }).click();
+      await expect(page.getByTestId("login-notes-dialog")).toContainText(NOTES);
+      await page.keyboard.press("Escape");
+      await expect(page.getByTestId("login-notes-dialog")).toHaveCount(0);
       await expect(page.getByTestId("login-new")).toHaveCount(0);
       await expect(page.getByTestId("vault-change-open")).toHaveCount(0);
       await expect(onViewer.row("Bróker Familiar").getByRole("button", { name: /Acciones/ })).toHaveCount(0);

@@ -2,6 +2,7 @@
 export { fromBase64url, toBase64url } from "./base64url";
 export { fieldAad, isVaultCiphertext, keyIdOf, openField, sealField, VaultOpenError, type FieldPlace, type SessionKey } from "./cipher";
 export { DEFAULT_KDF, WrongPassphraseError, createVaultKey, rewrapVaultKey, unwrapVaultKey } from "./keys";
-export { IDLE_LOCK_MS, VaultSession, useVault, vaultSession, type StoredVaultKey, type UnlockedVault } from "./session";
+export { IDLE_LOCK_MS, UnlockCancelledError, VaultSession, useVault, vaultSession, type StoredVaultKey, type UnlockedVault } from "./session";
 export { VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, passphraseStrength, type PassphraseStrength } from "./strength";
 export { sealerOf } from "./sealer";
+export { CLIPBOARD_CLEAR_MS, copySecret } from "./clipboard";

@@ -26,6 +26,15 @@ export interface StoredVaultKey {
   fields: VaultKey;
 }
 
+/** An unlock that was still deriving its key when the vault was locked, or the session ended or
+ * changed hands: it does not open the vault afterwards. */
+export class UnlockCancelledError extends Error {
+  constructor() {
+    super("The vault was locked while it was being unlocked.");
+    this.name = "UnlockCancelledError";
+  }
+}
+
 const ACTIVITY = ["pointerdown", "keydown", "touchstart", "wheel"] as const;
 /** The tab coming back (into view, or the window into focus): the idle time is checked. */
 const RETURN = ["visibilitychange", "focus"] as const;
@@ -40,6 +49,8 @@ export class VaultSession {
   #now: () => number;
   /** When the app was last used while a vault was open (by #now). */
   #lastUse = 0;
+  /** Counts locks (even of a vault not open yet): an unlock that saw a lock meanwhile is cancelled. */
+  #locks = 0;
 
   constructor(options: { idleMs?: number; target?: EventTarget; now?: () => number } = {}) {
     this.#idleMs = options.idleMs ?? IDLE_LOCK_MS;
@@ -50,8 +61,10 @@ export class VaultSession {
   }
 
   /** Opens the workspace's vault with the passphrase: every record it opens contributes its key.
-   * WrongPassphraseError (and nothing changes) when it opens none. */
+   * WrongPassphraseError (and nothing changes) when it opens none; UnlockCancelledError when a
+   * lock, a sign-out or a change of session came while the key was being derived. */
   async unlock(workspaceId: string, records: readonly StoredVaultKey[], passphrase: string): Promise<UnlockedVault> {
+    const locks = this.#locks;
     const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const keys = new Map<string, CryptoKey>();
     let primary: SessionKey | undefined;
@@ -64,6 +77,7 @@ export class VaultSession {
         if (!(err instanceof WrongPassphraseError)) throw err;
       }
     }
+    if (this.#locks !== locks) throw new UnlockCancelledError();
     if (!primary) throw new WrongPassphraseError();
     const vault = { primary, keys };
     this.#set(workspaceId, vault);
@@ -86,10 +100,12 @@ export class VaultSession {
   }
 
   lock(workspaceId: string): void {
+    this.#locks++;
     if (this.#open.delete(workspaceId)) this.#changed();
   }
 
   lockAll(): void {
+    this.#locks++;
     if (this.#open.size === 0) return;
     this.#open.clear();
     this.#changed();

@@ -4,7 +4,7 @@
 // split between two passphrases. No login is rewritten; the other devices and members need the new
 // passphrase from the next unlock on.
 import { saveVaultKey, useClientDb } from "@patrimonio/clientdb";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
@@ -16,6 +16,7 @@ import { rewrapVaultKey, VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, WrongPassph
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
 import { checkNewPassphrase, StrengthHint } from "./VaultPanel";
+import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
 
 /** A key record the change could not write (gone meanwhile): the whole change is undone. */
 class RewrapRefused extends Error {}
@@ -35,6 +36,15 @@ export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
   const [repeat, setRepeat] = useState("");
   const [errors, setErrors] = useState<{ current?: string; passphrase?: string; repeat?: string; other?: string }>({});
   const [busy, setBusy] = useState(false);
+  const currentRef = useRef<HTMLInputElement>(null);
+  const nextRef = useRef<HTMLInputElement>(null);
+  const repeatRef = useRef<HTMLInputElement>(null);
+  // A refused passphrase: focus on its field, which then names the error (aria-describedby).
+  useEffect(() => {
+    const field = (errors.current ? currentRef : errors.passphrase ? nextRef : errors.repeat ? repeatRef : undefined)?.current;
+    field?.focus();
+    field?.select();
+  }, [errors]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -98,13 +108,13 @@ export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
           {t("vault.change.oldCopies")}
         </p>
         <Field label={t("vault.change.current")} error={text(errors.current)} required>
-          <TextInput type="password" autoComplete="current-password" data-autofocus="" value={current} onChange={(e) => setCurrent(e.target.value)} data-testid="vault-current-passphrase" />
+          <TextInput ref={currentRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} data-autofocus="" value={current} onChange={(e) => setCurrent(e.target.value)} data-testid="vault-current-passphrase" />
         </Field>
         <Field label={t("vault.change.next")} hint={<StrengthHint passphrase={next} />} error={text(errors.passphrase)} required>
-          <TextInput type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} data-testid="vault-new-passphrase" />
+          <TextInput ref={nextRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={next} onChange={(e) => setNext(e.target.value)} data-testid="vault-new-passphrase" />
         </Field>
         <Field label={t("vault.setup.repeat")} error={text(errors.repeat)} required>
-          <TextInput type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
+          <TextInput ref={repeatRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
         </Field>
         {errors.other && <Alert tone="error">{text(errors.other)}</Alert>}
       </form>

@@ -24,6 +24,7 @@ import { sealerOf, type UnlockedVault } from "../../vault";
 import { ConflictNote } from "../assets/common/ConflictNote";
 import type { LoginRec } from "./hooks";
 import { SecretConflicts } from "./SecretConflicts";
+import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
 
 export interface LoginValues {
   institution: string;
@@ -136,12 +137,12 @@ export function LoginFormDialog({ db, workspaceId, vault, assets, editing, onClo
         <Field label={t("logins.fields.secret")} hint={t("logins.form.secretHint")} error={errorText("secret")}>
           <TextInput
             type={showSecret ? "text" : "password"}
-            autoComplete="new-password"
+            {...NOT_FOR_PASSWORD_MANAGERS}
             spellCheck={false}
             data-testid="login-secret"
             end={
               <IconButton
-                label={showSecret ? t("logins.actions.hide") : t("logins.actions.reveal")}
+                label={t("logins.actions.reveal")}
                 icon={showSecret ? <EyeOff size={16} /> : <Eye size={16} />}
                 onClick={() => setShowSecret((s) => !s)}
                 aria-pressed={showSecret}

@@ -1,12 +1,12 @@
 // /logins: the logins vault, end-to-end encrypted (pwa/src/vault). Locked by default: the list shows
 // institutions, addresses, user names and linked assets, never a secret. Unlocked (the vault
 // passphrase, for this tab's session; it locks again after 5 idle minutes and at sign-out), a
-// secret can be revealed or copied, and owners and editors add, edit and delete logins, change the
+// secret can be revealed or copied and the notes for heirs read (viewers too), and owners and editors add, edit and delete logins, change the
 // passphrase (re-wraps the key only) and print the emergency sheet for heirs. Viewers unlock to read
 // and cannot write (the server refuses their writes too). Everything reads and writes the device
 // database, so it works offline and syncs.
 import { deleteLogin, useClientDb } from "@patrimonio/clientdb";
-import { Copy, Eye, EyeOff, FileText, KeyRound, Pencil, Plus, Trash2 } from "lucide-react";
+import { Copy, Eye, EyeOff, FileText, KeyRound, NotebookText, Pencil, Plus, Trash2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAssets, useAssetWorkspace } from "../../assets/hooks";
@@ -20,12 +20,13 @@ import { MenuItem } from "../../ui/DropdownMenu";
 import { EmptyState } from "../../ui/EmptyState";
 import { PageHeader } from "../../ui/PageHeader";
 import { Skeleton } from "../../ui/Skeleton";
-import { useVault, type UnlockedVault } from "../../vault";
+import { CLIPBOARD_CLEAR_MS, copySecret, useVault, type UnlockedVault } from "../../vault";
 import page from "../page.module.css";
 import { ChangePassphraseDialog } from "./ChangePassphraseDialog";
 import { EmergencySheet } from "./EmergencySheet";
 import { openLoginField, useLogins, useOpened, useVaultKeys, type LoginRec } from "./hooks";
 import { LoginFormDialog } from "./LoginFormDialog";
+import { NotesDialog } from "./NotesDialog";
 import styles from "./logins.module.css";
 import { SecretConflicts } from "./SecretConflicts";
 import { VaultPanel } from "./VaultPanel";
@@ -53,6 +54,16 @@ export function LoginsScreen() {
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [changing, setChanging] = useState(false);
   const [sheet, setSheet] = useState(false);
+  // The login whose notes are being read (its id: the dialog follows the record as it syncs).
+  const [reading, setReading] = useState<string | null>(null);
+  // Locked: what an open vault let the screen hold goes (the decrypted secret and notes of a login
+  // being edited, the notes being read, the passphrases typed into the change dialog); unlocking
+  // again does not bring it back.
+  if (!vault && (editing !== null || reading !== null || changing)) {
+    setEditing(null);
+    setReading(null);
+    setChanging(false);
+  }
   const assetNames = useMemo(() => new Map((assets ?? []).map((a) => [a.id, a.fields.name])), [assets]);
   const sorted = useMemo(() => [...(logins ?? [])].sort((a, b) => a.fields.institution.localeCompare(b.fields.institution)), [logins]);
 
@@ -116,6 +127,25 @@ export function LoginsScreen() {
       cell: (r) => (workspaceId ? <SecretCell login={r} vault={vault} /> : null),
     },
     {
+      id: "notes",
+      header: t("logins.fields.notes"),
+      width: "minmax(110px, 0.7fr)",
+      cell: (r) =>
+        r.fields.notes === undefined ? (
+          <span className={styles.muted}>{NO_VALUE}</span>
+        ) : vault ? (
+          <IconButton
+            size="sm"
+            label={t("logins.actions.notesFor", { name: r.fields.institution })}
+            icon={<NotebookText size={16} />}
+            onClick={() => setReading(r.id)}
+            data-testid="login-notes-open"
+          />
+        ) : (
+          <span className={styles.muted}>{t("logins.secret.locked")}</span>
+        ),
+    },
+    {
       id: "url",
       header: t("logins.fields.url"),
       sortValue: (r) => r.fields.url,
@@ -148,6 +178,7 @@ export function LoginsScreen() {
       </>
     ) : undefined;
 
+  const readingLogin = reading === null ? undefined : sorted.find((l) => l.id === reading);
   const loading = logins === undefined || keys === undefined || workspaceId === undefined;
   const hasVault = (keys?.length ?? 0) > 0;
 
@@ -238,7 +269,8 @@ export function LoginsScreen() {
           }}
         />
       )}
-      {changing && workspaceId && keys && <ChangePassphraseDialog workspaceId={workspaceId} keys={keys} onClose={() => setChanging(false)} />}
+      {changing && vault && workspaceId && keys && <ChangePassphraseDialog workspaceId={workspaceId} keys={keys} onClose={() => setChanging(false)} />}
+      {readingLogin && vault && <NotesDialog login={readingLogin} vault={vault} onClose={() => setReading(null)} />}
       {sheet && <EmergencySheet logins={sorted} assetNames={assetNames} onClose={() => setSheet(false)} />}
       <AlertDialog
         open={deleting !== null}
@@ -256,7 +288,7 @@ export function LoginsScreen() {
 }
 
 /** The secret of one row: hidden while locked; unlocked, "Show" decrypts it in memory and "Copy"
- * puts it on the clipboard. */
+ * puts it on the clipboard until 30 seconds later or the vault locks (copySecret). */
 function SecretCell({ login, vault }: { login: LoginRec; vault: UnlockedVault | undefined }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(false);
@@ -275,8 +307,8 @@ function SecretCell({ login, vault }: { login: LoginRec; vault: UnlockedVault | 
   const copy = async () => {
     try {
       const text = await openLoginField(vault, login.workspaceId, login.id, "secret", ciphertext);
-      await navigator.clipboard.writeText(text);
-      notify("success", t("logins.secret.copied"));
+      await copySecret(login.workspaceId, text);
+      notify("success", t("logins.secret.copied", { seconds: CLIPBOARD_CLEAR_MS / 1000 }));
     } catch {
       notify("error", t("common.copyFailed"));
     }
@@ -289,7 +321,8 @@ function SecretCell({ login, vault }: { login: LoginRec; vault: UnlockedVault | 
       </span>
       <IconButton
         size="sm"
-        label={shown ? t("logins.actions.hideFor", { name: login.fields.institution }) : t("logins.actions.revealFor", { name: login.fields.institution })}
+        // A toggle keeps its name; aria-pressed says whether it is shown (the icon changes for the eye).
+        label={t("logins.actions.revealFor", { name: login.fields.institution })}
         icon={shown ? <EyeOff size={16} /> : <Eye size={16} />}
         aria-pressed={shown}
         onClick={() => setShown((s) => !s)}

@@ -6,7 +6,7 @@
 // and a second set-up would split the logins between two passphrases.
 import { saveVaultKey, useClientDb, useSyncStatus, useWorkspaceHeld } from "@patrimonio/clientdb";
 import { Lock, LockOpen, ShieldCheck } from "lucide-react";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
@@ -18,6 +18,7 @@ import {
   createVaultKey,
   IDLE_LOCK_MS,
   passphraseStrength,
+  UnlockCancelledError,
   vaultSession,
   VAULT_PASSPHRASE_MAX,
   VAULT_PASSPHRASE_MIN,
@@ -26,6 +27,7 @@ import {
 } from "../../vault";
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
+import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
 
 const IDLE_MINUTES = IDLE_LOCK_MS / 60_000;
 
@@ -36,7 +38,28 @@ interface Props {
   canEdit: boolean;
 }
 
-export function VaultPanel({ workspaceId, keys, vault, canEdit }: Props) {
+/** The vault's state, and keyboard focus kept across its changes: unlocking or locking removes the
+ * control that had focus (the Unlock button, the Lock button, a row's Show button); then focus goes
+ * to the new state's first control (Lock, or the passphrase) instead of falling to the page. */
+export function VaultPanel(props: Props) {
+  const unlocked = props.vault !== undefined;
+  const ref = useRef<HTMLDivElement>(null);
+  const before = useRef(unlocked);
+  useEffect(() => {
+    if (before.current === unlocked) return;
+    before.current = unlocked;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) return;
+    ref.current?.querySelector<HTMLElement>("[data-vault-focus]")?.focus();
+  }, [unlocked]);
+  return (
+    <div ref={ref}>
+      <VaultState {...props} />
+    </div>
+  );
+}
+
+function VaultState({ workspaceId, keys, vault, canEdit }: Props) {
   const { t } = useTranslation();
   if (vault) {
     return (
@@ -46,7 +69,7 @@ export function VaultPanel({ workspaceId, keys, vault, canEdit }: Props) {
         description={t("vault.unlocked.text", { minutes: IDLE_MINUTES })}
         data-testid="vault-unlocked"
         actions={
-          <Button variant="secondary" icon={<Lock size={16} />} onClick={() => vaultSession.lock(workspaceId)} data-testid="vault-lock">
+          <Button variant="secondary" icon={<Lock size={16} />} onClick={() => vaultSession.lock(workspaceId)} data-vault-focus="" data-testid="vault-lock">
             {t("vault.lock")}
           </Button>
         }
@@ -103,6 +126,12 @@ function SetUp({ workspaceId }: { workspaceId: string }) {
   const [repeat, setRepeat] = useState("");
   const [errors, setErrors] = useState<{ passphrase?: string; repeat?: string }>({});
   const [busy, setBusy] = useState(false);
+  const passphraseRef = useRef<HTMLInputElement>(null);
+  const repeatRef = useRef<HTMLInputElement>(null);
+  // A refused passphrase: focus on its field, which then names the error (aria-describedby).
+  useEffect(() => {
+    (errors.passphrase ? passphraseRef : errors.repeat ? repeatRef : undefined)?.current?.focus();
+  }, [errors]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -132,10 +161,10 @@ function SetUp({ workspaceId }: { workspaceId: string }) {
     <Card icon={<ShieldCheck size={20} />} title={t("vault.setup.title")} description={t("vault.setup.text")} data-testid="vault-setup">
       <form id={formId} className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
         <Field label={t("vault.setup.passphrase")} hint={<StrengthHint passphrase={passphrase} />} error={errors.passphrase && t(errors.passphrase as never, { min: VAULT_PASSPHRASE_MIN, max: VAULT_PASSPHRASE_MAX })} required>
-          <TextInput type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-new-passphrase" />
+          <TextInput ref={passphraseRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-new-passphrase" />
         </Field>
         <Field label={t("vault.setup.repeat")} error={errors.repeat && t(errors.repeat as never)} required>
-          <TextInput type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
+          <TextInput ref={repeatRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
         </Field>
         <Alert tone="warning">{t("vault.setup.warning")}</Alert>
         <div>
@@ -153,6 +182,13 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
   const [passphrase, setPassphrase] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  // A wrong passphrase: focus back on the field, which then names the error (aria-describedby).
+  useEffect(() => {
+    if (!error) return;
+    inputRef.current?.focus();
+    inputRef.current?.select();
+  }, [error]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -166,6 +202,8 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
       await vaultSession.unlock(workspaceId, keys, passphrase);
       setPassphrase("");
     } catch (err) {
+      // Locked (or signed out) meanwhile: nothing to say, the vault stays locked.
+      if (err instanceof UnlockCancelledError) return;
       setError(err instanceof WrongPassphraseError ? t("vault.errors.wrong") : t("vault.errors.unavailable"));
     } finally {
       setBusy(false);
@@ -176,7 +214,7 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
     <Card icon={<Lock size={20} />} title={t("vault.locked.title")} description={t("vault.locked.text")} data-testid="vault-locked">
       <form className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
         <Field label={t("vault.passphrase")} error={error} required>
-          <TextInput type="password" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-passphrase" />
+          <TextInput ref={inputRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-vault-focus="" data-testid="vault-passphrase" />
         </Field>
         <div>
           <Button type="submit" variant="primary" icon={<LockOpen size={16} />} loading={busy} loadingText={t("vault.unlocking")} data-testid="vault-unlock">
