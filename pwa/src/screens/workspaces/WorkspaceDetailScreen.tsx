@@ -6,6 +6,7 @@ import { WORKSPACE_NAME_MAX, workspaceNameRequestSchema } from "@patrimonio/shar
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Check, CircleAlert, Lock } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import type { ReactNode } from "react";
 import { ERROR_CODES, isApiError } from "../../api/client";
 import { useMe } from "../../api/queries";
 import type { Me, Workspace, WorkspaceDetail } from "../../api/types";
@@ -39,6 +40,17 @@ interface WorkspaceDetailScreenProps {
   onGone: () => void;
 }
 
+/** The page when the workspace cannot be shown: why, and what can be done. */
+function Unavailable({ text, action, testId }: { text: string; action?: ReactNode; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className={cx(page.page, page.medium, page.stack)}>
+      <BackLink />
+      <EmptyState icon={<CircleAlert size={24} />} headingLevel={1} title={t("workspaces.detail.unavailable")} text={text} action={action} data-testid={testId} />
+    </div>
+  );
+}
+
 export function WorkspaceDetailScreen({ workspaceId, onGone }: WorkspaceDetailScreenProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
@@ -47,35 +59,16 @@ export function WorkspaceDetailScreen({ workspaceId, onGone }: WorkspaceDetailSc
 
   if (detail.isError) {
     return (
-      <div className={cx(page.page, page.medium, page.stack)}>
-        <BackLink />
-        <EmptyState
-          icon={<CircleAlert size={24} />}
-          headingLevel={1}
-          title={t("workspaces.detail.unavailable")}
-          text={errorText(detail.error)}
-          action={
-            !isApiError(detail.error, ERROR_CODES.notFound) && <Button onClick={() => void detail.refetch()}>{t("common.retry")}</Button>
-          }
-          data-testid="workspace-unavailable"
-        />
-      </div>
+      <Unavailable
+        text={errorText(detail.error)}
+        action={!isApiError(detail.error, ERROR_CODES.notFound) && <Button onClick={() => void detail.refetch()}>{t("common.retry")}</Button>}
+        testId="workspace-unavailable"
+      />
     );
   }
   if (!detail.data && detail.fetchStatus === "paused") {
     // Offline: the detail (members, invitations) is on the server only; say so instead of waiting.
-    return (
-      <div className={cx(page.page, page.medium, page.stack)}>
-        <BackLink />
-        <EmptyState
-          icon={<CircleAlert size={24} />}
-          headingLevel={1}
-          title={t("workspaces.detail.unavailable")}
-          text={t("workspaces.detail.offline")}
-          data-testid="workspace-offline"
-        />
-      </div>
-    );
+    return <Unavailable text={t("workspaces.detail.offline")} testId="workspace-offline" />;
   }
   if (!detail.data || !me) return <RoutePending />;
   return <WorkspaceDetailView detail={detail.data} me={me} onGone={onGone} />;
