@@ -238,7 +238,7 @@ test.describe("logins vault", () => {
     const a = await devices.open();
     // The device's sync socket is refused until `connect`: it opens the app but receives nothing.
     let connect = false;
-    await a.context.routeWebSocket(/\/api\/v1\/sync$/, (ws) => {
+    await a.context.routeWebSocket(/\/api\/v1\/sync(\?|$)/, (ws) => {
       if (connect) ws.connectToServer();
       else ws.close();
     });
