@@ -1,7 +1,7 @@
 // The shell's wiring: signed in, the device database opens and the top bar shows its sync status;
 // signed out, nothing. jsdom has neither IndexedDB nor Web Locks: the test provides both.
 import "fake-indexeddb/auto";
-import { MemoryLockManager, type SocketLike } from "@patrimonio/clientdb";
+import { MemoryLockManager } from "@patrimonio/clientdb";
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen, waitFor } from "@testing-library/react";
@@ -12,6 +12,7 @@ import { createI18n } from "../i18n/i18n";
 import { createQueryClient } from "../query/queryClient";
 import { createFakeServer } from "../test/fakeServer";
 import { renderApp } from "../test/renderApp";
+import { FakeSyncSocket as FakeSocket } from "../test/fakeSyncSocket";
 import { DeviceSync, deviceDbName } from "./DeviceSync";
 import { keepStorage } from "./engine";
 
@@ -57,22 +58,6 @@ describe("device sync in the shell", () => {
 });
 
 describe("a workspace the server denies (the user was removed from it)", () => {
-  // The server's side, on a fake socket.
-  class FakeSocket implements SocketLike {
-    readyState = 0;
-    readonly sent: { type: string }[] = [];
-    onopen: ((ev: unknown) => void) | null = null;
-    onmessage: ((ev: { data: unknown }) => void) | null = null;
-    onclose: ((ev: { code: number; reason: string }) => void) | null = null;
-    onerror: ((ev: unknown) => void) | null = null;
-    send(data: string): void {
-      this.sent.push(JSON.parse(data) as { type: string });
-    }
-    close(): void {
-      this.readyState = 3;
-    }
-  }
-
   test("the lists of workspaces are asked again, not only /me: the switcher and the role come from them", async () => {
     const USER = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c";
     const TEAM = "0a1b2c3d-0000-4000-8000-000000000002";
@@ -102,22 +87,18 @@ describe("a workspace the server denies (the user was removed from it)", () => {
     );
     await waitFor(() => expect(sockets).toHaveLength(1));
     const s = sockets[0]!;
-    act(() => {
-      s.readyState = 1;
-      s.onopen?.({});
-    });
+    act(() => s.open());
     await waitFor(() => expect(s.sent.some((m) => m.type === "hello")).toBe(true));
     expect(queryClient.getQueryState(queryKeys.workspaces)?.isInvalidated).toBe(false);
     act(() => {
-      const send = (message: unknown) => s.onmessage?.({ data: JSON.stringify(message) });
-      send({
+      s.receive({
         type: "welcome",
         protocolVersion: PROTOCOL_VERSION,
         schemaVersion: SCHEMA_VERSION,
         serverTime: "2025-03-01T10:00:00.000Z-0000-5e5e5e5e5e5e5e5e",
         limits: { maxMessageBytes: 1_048_576, maxMutationsPerPush: 500, maxChangesPerPage: 500, maxMessagesPerSecond: 100 },
       });
-      send({ type: "accessDenied", workspaceId: TEAM, reason: "not_a_member" });
+      s.receive({ type: "accessDenied", workspaceId: TEAM, reason: "not_a_member" });
     });
     await waitFor(() => expect(queryClient.getQueryState(queryKeys.me)?.isInvalidated).toBe(true));
     expect(queryClient.getQueryState(queryKeys.workspaces)?.isInvalidated).toBe(true);

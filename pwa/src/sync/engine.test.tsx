@@ -2,41 +2,16 @@
 // version or a workspace, that the client's errors reach the console, and a device database that
 // cannot be opened. The test plays the server on a fake socket; the database is fake-indexeddb.
 import "fake-indexeddb/auto";
-import { ClientDb, MemoryLockManager, type SocketLike } from "@patrimonio/clientdb";
+import { ClientDb, MemoryLockManager } from "@patrimonio/clientdb";
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
 import { act, render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { FakeSyncSocket as FakeSocket } from "../test/fakeSyncSocket";
 import { DeviceEngine, type DeviceEngineProps } from "./engine";
 
 const USER = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c";
 const WORKSPACE = "0a1b2c3d-0000-4000-8000-000000000001";
 const OTHER = "0a1b2c3d-0000-4000-8000-000000000002";
-
-class FakeSocket implements SocketLike {
-  readyState = 0;
-  readonly sent: { type: string }[] = [];
-  onopen: ((ev: unknown) => void) | null = null;
-  onmessage: ((ev: { data: unknown }) => void) | null = null;
-  onclose: ((ev: { code: number; reason: string }) => void) | null = null;
-  onerror: ((ev: unknown) => void) | null = null;
-  send(data: string): void {
-    this.sent.push(JSON.parse(data) as { type: string });
-  }
-  close(): void {
-    this.readyState = 3;
-  }
-  open(): void {
-    this.readyState = 1;
-    this.onopen?.({});
-  }
-  receive(message: unknown): void {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-  drop(code: number): void {
-    this.readyState = 3;
-    this.onclose?.({ code, reason: "" });
-  }
-}
 
 function setup(over: Partial<DeviceEngineProps> = {}) {
   const sockets: FakeSocket[] = [];
