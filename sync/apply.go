@@ -635,6 +635,9 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		records[key] = entry
 	}
 
+	if entry.state == &noRecordState && !entry.hasCreated && g.collectedBefore(we, cm.Mutation) {
+		return reject(RejectNotFound, "sync.reject.recordGone", nil)
+	}
 	m := canonicalMutation(cm.Mutation)
 	m.Author = client.ClientID
 	effective, restamped := e.clock.Bound(m.Stamp)
@@ -765,6 +768,28 @@ func (g *groupTxn) appendChange(c changeRow) {
 	c.run = 1
 	g.runStart = len(g.changes)
 	g.changes = append(g.changes, c)
+}
+
+// collectedBefore reports whether m, a put or restore of a record the server does not hold, edits
+// a record whose tombstone garbage collection has removed: its base names writes the device saw
+// (a creation has none), all of them older than the retention period (no change of a record
+// collected is younger: its tombstone is removed only once its last change is that old; the
+// allowance is the clock lead a stamp may have, MaxDrift), in a workspace collected at least once.
+// Taking it for a creation would bring the deleted record back (MERGE.md rule 2: only a restore
+// undoes a delete) or refuse it as invalid for the fields it did not write. An edit whose base is
+// younger, of a record never seen (its creation not decided yet, ids out of order), is judged as
+// before.
+func (g *groupTxn) collectedBefore(we *workspaceEntry, m Mutation) bool {
+	if m.Op != OpPut && m.Op != OpRestore || len(m.Base) == 0 || we == nil || we.gcSeq == 0 {
+		return false
+	}
+	limit := g.now.Add(-g.e.opts.Retention).Add(g.e.opts.MaxDrift).UnixMilli()
+	for _, s := range m.Base {
+		if s.Millis >= limit {
+			return false
+		}
+	}
+	return true
 }
 
 // noRecordState is the state of a record not written yet. It is only ever read: a mutation

@@ -543,3 +543,54 @@ func TestAResolveClosesAConflictWithoutWritingAndDeletesKeepFieldsUnderTheTombst
 		}
 	})
 }
+
+// A device away for longer than the retention period may still hold a record that another
+// device deleted meanwhile, and edit it: once the tombstone is collected, the server no longer
+// knows the record. An edit of it (a put or restore whose base names writes the device saw) used
+// to be taken for the record's creation: a complete one brought the deleted record back alive
+// (against MERGE.md rule 2: only a restore undoes a delete), a partial one was refused as invalid
+// for the required fields it did not write. Both are refused as not_found, saying why.
+func TestAnEditOfARecordWhoseTombstoneWasCollectedIsRefusedNotRevived(t *testing.T) {
+	forEachStore(t, func(t *testing.T, db *store.DB) {
+		clock := newFakeClock()
+		e := newEngine(t, db, psync.Options{Now: clock.Now, Retention: 24 * time.Hour, GCInterval: -1})
+		owner, w := addUser(t, db), addWorkspace(t, db)
+		addMember(t, db, w, owner, "owner")
+		away, here := newDevice(t, e, owner, clock.Now), newDevice(t, e, owner, clock.Now)
+		rec := newRecordID(t)
+		create := here.Put(w, rec, task("Renovar el DNI"), nil)
+		wantStatus(t, apply(t, e, here, create), psync.StatusApplied)
+		seen := map[string]psync.Stamp{"title": create.Mutation.Stamp, "status": create.Mutation.Stamp}
+		wantStatus(t, apply(t, e, here, here.Mutation(psync.OpDelete, w, "tasks", rec, nil, seen)), psync.StatusApplied)
+		clock.Advance(25 * time.Hour)
+		if stats, err := e.CollectGarbage(context.Background()); err != nil || stats.Records != 1 {
+			t.Fatalf("collected %+v (%v), want the tombstone", stats, err)
+		}
+
+		whole := away.Put(w, rec, map[string]any{"title": "Renovar el DNI y el pasaporte", "status": "in_progress"}, seen)
+		partial := away.Put(w, rec, map[string]any{"notes": "pedir cita"}, seen)
+		restore := away.Mutation(psync.OpRestore, w, "tasks", rec, map[string]any{"status": "todo"}, seen)
+		got := apply(t, e, away, whole, partial, restore)
+		wantStatus(t, got, psync.StatusRejected, psync.StatusRejected, psync.StatusRejected)
+		for i, o := range got {
+			if o.Code != psync.RejectNotFound || len(o.Issues) != 1 || o.Issues[0].Key != "sync.reject.recordGone" {
+				t.Errorf("outcome %d: %s %+v, want not_found with sync.reject.recordGone", i, o.Code, o.Issues)
+			}
+		}
+		if st, ok := serverState(t, e, owner, w)["tasks/"+rec]; ok {
+			t.Fatalf("the deleted record is back: %+v", st.Fields)
+		}
+
+		// A creation (no base) with the same id is still a new record, and an edit whose base is
+		// recent, on a record the server has not seen (its creation not decided yet), is judged
+		// as before: invalid on its own.
+		fresh := newRecordID(t)
+		mine := map[string]psync.Stamp{"title": away.Clock.Now()}
+		early := apply(t, e, away, away.Put(w, fresh, map[string]any{"notes": "antes de crearla"}, mine))
+		wantStatus(t, early, psync.StatusRejected)
+		if early[0].Code != psync.RejectInvalid {
+			t.Fatalf("an edit with a recent base: %s %+v, want invalid", early[0].Code, early[0].Issues)
+		}
+		wantStatus(t, apply(t, e, away, away.Put(w, rec, task("Renovar el DNI, otra vez"), nil)), psync.StatusApplied)
+	})
+}

@@ -22,7 +22,7 @@ const (
 const (
 	RejectInvalid   = "invalid"   // the mutation, or the record it would make, breaks the schema
 	RejectForbidden = "forbidden" // the user's role in the workspace may not write (viewer)
-	RejectNotFound  = "not_found" // the user is not a member of the workspace (or it does not exist)
+	RejectNotFound  = "not_found" // not a member of the workspace (or it does not exist), or the record is gone (collected)
 	RejectTooLarge  = "too_large" // the record would grow over its size limit
 )
 
