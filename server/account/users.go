@@ -15,6 +15,7 @@ import (
 	"patrimonio/core"
 	"patrimonio/server/authz"
 	"patrimonio/server/members"
+	"patrimonio/server/store"
 )
 
 // queryer is what both *store.DB and *store.Tx offer.
@@ -176,11 +177,73 @@ func (s *base) applyConfiguredAdmin(ctx context.Context, u *User) error {
 	return nil
 }
 
+// ErrLastAdmin refuses to revoke the admin role of the last enabled admin (SetAdmin): nobody would
+// be left to run the admin area. The admin area refuses the same (an admin acts on nobody but
+// others, and only while an enabled admin).
+var ErrLastAdmin = errors.New("account: the last enabled admin keeps the role")
+
 // SetAdmin grants (admin true) or revokes the app admin flag of the user with the address. It
 // answers ENOTFOUND for an unknown address. A revoked address that is still in
-// PATRIMONIO_ADMIN_EMAILS stays an admin; the caller should say so.
+// PATRIMONIO_ADMIN_EMAILS stays an admin; the caller should say so. Revoking the role of the last
+// enabled admin (no other enabled user is an admin, stored or configured) is refused with
+// ErrLastAdmin; the admin rows are read locked (Postgres; SQLite's write lock at BEGIN), so two
+// revokes at once cannot each leave the other as the last.
 func (s *Users) SetAdmin(ctx context.Context, email string, admin bool) (*User, error) {
-	res, err := s.db.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, s.now(), normalizeEmail(email))
+	tx, err := s.db.BeginTx(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("set admin: %w", err)
+	}
+	defer tx.Rollback()
+	if !admin {
+		target, err := s.userWhere(ctx, tx, "u.email = ?", normalizeEmail(email))
+		if err != nil {
+			return nil, err
+		}
+		if target.IsAdmin && target.DisabledAt.IsZero() && !s.isConfiguredAdmin(target.Email) {
+			lock := ""
+			if s.db.Dialect() == store.Postgres {
+				lock = " FOR UPDATE"
+			}
+			rows, err := tx.Query(ctx, `SELECT id FROM users WHERE disabled_at IS NULL AND (is_admin = ? OR id = ?) ORDER BY id`+lock,
+				true, target.ID)
+			if err != nil {
+				return nil, fmt.Errorf("set admin: read admins: %w", err)
+			}
+			admins := map[string]bool{} // the other enabled admins
+			for rows.Next() {
+				var id string
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return nil, fmt.Errorf("set admin: read admins: %w", err)
+				}
+				if id != target.ID {
+					admins[id] = true
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, fmt.Errorf("set admin: read admins: %w", err)
+			}
+			// Configured addresses are admins once verified, even before their flag is stored.
+			for _, addr := range s.cfg.AdminEmails {
+				u, err := s.userWhere(ctx, tx, "u.email = ?", addr)
+				if core.ErrorCode(err) == core.ENOTFOUND {
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				if u.ID != target.ID && u.IsAdmin && u.DisabledAt.IsZero() {
+					admins[u.ID] = true
+				}
+			}
+			others := len(admins)
+			if others == 0 {
+				return nil, ErrLastAdmin
+			}
+		}
+	}
+	res, err := tx.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, s.now(), normalizeEmail(email))
 	if err != nil {
 		return nil, fmt.Errorf("set admin: %w", err)
 	}
@@ -188,6 +251,9 @@ func (s *Users) SetAdmin(ctx context.Context, email string, admin bool) (*User, 
 		return nil, fmt.Errorf("set admin: %w", err)
 	} else if n == 0 {
 		return nil, core.Refuse(ctx, core.ENOTFOUND, "account.user.notFound")
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("set admin: commit: %w", err)
 	}
 	return s.userByEmail(ctx, email)
 }

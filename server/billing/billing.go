@@ -502,16 +502,86 @@ func lockStripe(userID string) int {
 }
 
 // refuseLive refuses a new plan (409) while a subscription in status still bills or may bill: an
-// active or trialing one ("you already have one"), or a past_due, unpaid, incomplete or paused one
-// (manage it in the portal instead: a second subscription would be charged alongside it).
+// active or trialing one ("you already have one"), an incomplete one (abandon it first:
+// AbandonIncomplete), or a past_due, unpaid or paused one (manage it in the portal instead: a
+// second subscription would be charged alongside it).
 func refuseLive(ctx context.Context, status string) error {
 	switch {
 	case slices.Contains(endedStatuses, status):
 		return nil
 	case slices.Contains(entitledStatuses, status):
 		return core.Refuse(ctx, core.ECONFLICT, "billing.checkout.alreadyActive")
+	case status == string(stripe.SubscriptionStatusIncomplete):
+		return core.Refuse(ctx, core.ECONFLICT, "billing.checkout.incomplete")
 	}
 	return core.Refuse(ctx, core.ECONFLICT, "billing.checkout.manageExisting")
+}
+
+// AbandonIncomplete gives up a subscription of the user whose first payment has not gone through
+// (status incomplete: a card that needs an action the user did not finish, or a failed first
+// payment), so that they can choose a plan again at once instead of waiting the 23 hours after
+// which Stripe ends it (incomplete_expired). The subscription is read from Stripe (ours by its
+// customer, else ENOTFOUND), cancelled there only while Stripe still says incomplete, and what
+// Stripe answers is recorded as "check again" records it; it returns the user's billing. One that
+// is no longer incomplete is not cancelled: an ended one answers the state, any other (its payment
+// went through meanwhile) is recorded and refused (409). It takes the user's checkout lock, so no
+// plan checkout of theirs interleaves in this process; a later checkout still asks Stripe, so at
+// most one subscription is ever live.
+func (s *Service) AbandonIncomplete(ctx context.Context, u User, subscriptionID string) (State, error) {
+	if err := s.requireOn(ctx); err != nil {
+		return State{}, err
+	}
+	notFound := core.Refuse(ctx, core.ENOTFOUND, "billing.abandon.notFound")
+	customer, _, err := s.customerOf(ctx, u.ID)
+	if err != nil {
+		return State{}, err
+	}
+	if customer == "" || subscriptionID == "" || !strings.HasPrefix(subscriptionID, "sub_") {
+		return State{}, notFound
+	}
+	lock := &s.checkoutLocks[lockStripe(u.ID)]
+	lock.Lock()
+	defer lock.Unlock()
+	sub, err := s.stripe.V1Subscriptions.Retrieve(ctx, subscriptionID, nil)
+	if err != nil {
+		err = s.translate(ctx, "retrieve subscription", err)
+		if core.ErrorCode(err) == core.ENOTFOUND {
+			return State{}, notFound
+		}
+		return State{}, err
+	}
+	if sub.Customer == nil || sub.Customer.ID != customer {
+		return State{}, notFound
+	}
+	now := s.Now().Unix()
+	record := func(sub *stripe.Subscription) error {
+		return s.inTx(ctx, func(tx *store.Tx) error {
+			return s.applySubscription(ctx, tx, sub, now, now-int64(RefreshSkew/time.Second), false)
+		})
+	}
+	switch {
+	case slices.Contains(endedStatuses, string(sub.Status)):
+		if err := record(sub); err != nil {
+			return State{}, err
+		}
+		return s.State(ctx, u.ID)
+	case sub.Status != stripe.SubscriptionStatusIncomplete:
+		if err := record(sub); err != nil {
+			return State{}, err
+		}
+		return State{}, core.Refuse(ctx, core.ECONFLICT, "billing.abandon.notIncomplete")
+	}
+	canceled, err := s.stripe.V1Subscriptions.Cancel(ctx, sub.ID, &stripe.SubscriptionCancelParams{})
+	if err != nil {
+		return State{}, s.translate(ctx, "cancel incomplete subscription", err)
+	}
+	if canceled.Status == stripe.SubscriptionStatusCanceled || canceled.Status == stripe.SubscriptionStatusIncompleteExpired {
+		s.logger.InfoContext(ctx, "incomplete subscription abandoned by its owner", "subscription", sub.ID, "status", string(canceled.Status))
+	}
+	if err := record(canceled); err != nil {
+		return State{}, err
+	}
+	return s.State(ctx, u.ID)
 }
 
 // subscriptionInFlight asks Stripe, before a plan checkout, what our database may not know yet:

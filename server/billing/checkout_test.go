@@ -57,14 +57,14 @@ func (e *env) verifiedUser(t *testing.T) (billing.User, string) {
 var planReq = billing.CheckoutRequest{Kind: billing.KindSubscription, PriceID: mockPrice}
 
 // A second plan is refused (409, in the user's words) while a subscription we hold still bills or
-// may bill: active and trialing, but also past_due, unpaid, incomplete and paused (those are for
-// "Manage"). Only canceled and incomplete_expired ones leave the way open.
+// may bill: active and trialing, but also past_due, unpaid and paused (those are for "Manage") and
+// incomplete (abandon it first). Only canceled and incomplete_expired ones leave the way open.
 func TestAPlanIsRefusedWhileAStoredSubscriptionStillBills(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		u, cus := e.verifiedUser(t)
 		s := e.now.Unix()
 		for i, c := range []struct{ status, want string }{
-			{"canceled", ""}, {"past_due", "manage"}, {"unpaid", "manage"}, {"incomplete", "manage"}, {"paused", "manage"},
+			{"canceled", ""}, {"past_due", "manage"}, {"unpaid", "manage"}, {"incomplete", "abandon"}, {"paused", "manage"},
 			{"incomplete_expired", ""}, {"active", "already"}, {"trialing", "already"},
 		} {
 			sub := fmt.Sprintf("sub_%d", i)
@@ -78,6 +78,11 @@ func TestAPlanIsRefusedWhileAStoredSubscriptionStillBills(t *testing.T) {
 			case "manage":
 				wantCode(t, err, core.ECONFLICT)
 				if msg := core.ErrorMessage(err); !strings.Contains(msg, "Manage") {
+					t.Errorf("%s: message %q", c.status, msg)
+				}
+			case "abandon":
+				wantCode(t, err, core.ECONFLICT)
+				if msg := core.ErrorMessage(err); !strings.Contains(msg, "Choose another plan") {
 					t.Errorf("%s: message %q", c.status, msg)
 				}
 			case "already":

@@ -842,6 +842,15 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 	if c.ConsentExpiresAt.Valid && !now.Before(c.ConsentExpiresAt.Time) {
 		return res, core.Refuse(ctx, core.ECONFLICT, "connect.consent.expired", providerNames[c.Provider])
 	}
+	// The connection reads as the member who linked it: one who may no longer write in the
+	// workspace (a viewer now, or gone; the workspace service ends their connections then, this
+	// is for a change made without it) is not read for at all, nor is their consent used.
+	if role, err := members.Role(ctx, s.db, c.WorkspaceID, c.UserID); err != nil {
+		return res, err
+	} else if authz.Authorize(authz.Request{Role: role, Action: authz.ConnectionManage}) != nil {
+		_, _ = s.db.Exec(ctx, `UPDATE connections SET last_error = 'write_failed', updated_at = ? WHERE id = ?`, now, c.ID)
+		return res, core.Refuse(ctx, core.EFORBIDDEN, "connect.connection.linkerCannotWrite")
+	}
 	creds, err := s.box.open(c.Credentials.String, c.ID)
 	if err != nil {
 		return res, err

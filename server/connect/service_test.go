@@ -25,6 +25,7 @@ import (
 	"patrimonio/core"
 	"patrimonio/internal/pgtest"
 	"patrimonio/internal/testkit"
+	"patrimonio/server/authz"
 	"patrimonio/server/config"
 	"patrimonio/server/connect"
 	"patrimonio/server/connect/enablebanking"
@@ -1108,9 +1109,9 @@ func TestARemovedOrLeavingMembersConnectionsEndAndTheirAssetsStay(t *testing.T) 
 	})
 }
 
-// A membership ended without the workspace service (a race, or a row deleted by hand): the sync
-// engine refuses the connection's writes, and the connection says so instead of staying "active"
-// with no error.
+// A membership ended without the workspace service (a race, or a row deleted by hand): the
+// connection is not read for a member who is gone (nor would the sync engine take its writes), and
+// the connection says so instead of staying "active" with no error.
 func TestARefusedWriteIsKeptAsTheConnectionsError(t *testing.T) {
 	testkit.Stores(t, func(t *testing.T, db *store.DB) {
 		w := setup(t, db, "snaptrade")
@@ -1128,6 +1129,104 @@ func TestARefusedWriteIsKeptAsTheConnectionsError(t *testing.T) {
 		got, err := w.svc.Get(ctx, owner, c.ID)
 		if err != nil || got.LastError != "write_failed" {
 			t.Errorf("the connection after its writes were refused: %+v %v", got, err)
+		}
+	})
+}
+
+// A member made a viewer may no longer write in the workspace, so their connections there end with
+// the change, as when they leave: the institution is not read with their consent any more (no
+// request at all), the assets stay, and being made an editor again brings nothing back (they, or
+// another editor, link the institution again: its accounts are matched to the same assets). A
+// member who stays an editor or becomes an owner keeps theirs.
+func TestAMemberMadeViewerLosesTheirConnectionsAndTheirInstitutionIsReadNoMore(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "snaptrade", "enablebanking")
+		ctx := context.Background()
+		owner, promoted := w.member(t, "owner"), w.member(t, "editor")
+		c := w.linkBankAdoptingAll(t, ctx)
+		kept := w.linkAs(t, ctx, promoted, connect.StartRequest{WorkspaceID: w.w, Provider: "snaptrade", InstitutionID: "DEGIRO"})
+		if _, err := w.svc.Adopt(ctx, promoted, kept.ID, []connect.Choice{{AccountID: kept.Accounts[0].ID, AssetClass: "investments"}}); err != nil {
+			t.Fatal(err)
+		}
+		assets := w.liveAssets(t)
+		ws := workspace.NewService(db)
+		if _, err := ws.ChangeRole(ctx, owner, w.w, promoted, authz.Owner); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.ChangeRole(ctx, owner, w.w, w.editor, authz.Viewer); err != nil {
+			t.Fatal(err)
+		}
+		list, err := w.svc.List(ctx, owner, w.w)
+		if err != nil || len(list) != 1 || list[0].ID != kept.ID {
+			t.Fatalf("connections after the change of roles: %+v %v (want only %s)", list, err, kept.ID)
+		}
+		if _, err := w.svc.Get(ctx, owner, c.ID); code(err) != core.ENOTFOUND {
+			t.Errorf("the viewer's connection: %v", err)
+		}
+		count := func(requests []string, part string) int {
+			n := 0
+			for _, r := range requests {
+				if strings.Contains(r, part) {
+					n++
+				}
+			}
+			return n
+		}
+		bankReads, brokerReads := count(w.eb.Requests(), "/accounts/"), count(w.st.Requests(), "/accounts")
+		w.clock.Advance(24 * time.Hour)
+		w.svc.RefreshAll(ctx)
+		if _, err := ws.ChangeRole(ctx, owner, w.w, w.editor, authz.Editor); err != nil {
+			t.Fatal(err)
+		}
+		w.clock.Advance(24 * time.Hour)
+		w.svc.RefreshAll(ctx)
+		if got := count(w.eb.Requests(), "/accounts/"); got != bankReads {
+			t.Errorf("the bank was read %d times after its linker became a viewer", got-bankReads)
+		}
+		if got := count(w.st.Requests(), "/accounts"); got == brokerReads {
+			t.Error("the new owner's broker connection was not read")
+		}
+		if got := w.liveAssets(t); got != assets {
+			t.Errorf("%d assets after the change of roles, want the %d there were", got, assets)
+		}
+	})
+}
+
+// A linker who may no longer write (made a viewer without the workspace service: a row changed by
+// hand, or a race) is not read for: the refresh stops before calling the institution and says why.
+func TestAConnectionWhoseLinkerCannotWriteIsNotRead(t *testing.T) {
+	testkit.Stores(t, func(t *testing.T, db *store.DB) {
+		w := setup(t, db, "enablebanking")
+		ctx := context.Background()
+		c := w.linkBankAdoptingAll(t, ctx)
+		owner := w.member(t, "owner")
+		add(t, db, `UPDATE memberships SET role = 'viewer' WHERE workspace_id = ? AND user_id = ?`, w.w, w.editor)
+		reads := func() int {
+			n := 0
+			for _, r := range w.eb.Requests() {
+				if strings.Contains(r, "/balances") || strings.Contains(r, "/transactions") {
+					n++
+				}
+			}
+			return n
+		}
+		before := reads()
+		w.clock.Advance(24 * time.Hour)
+		if n := w.svc.RefreshAll(ctx); n != 0 {
+			t.Errorf("the schedule read %d accounts for a viewer", n)
+		}
+		if got := reads(); got != before {
+			t.Errorf("%d reads of the bank for a linker who is a viewer now", got-before)
+		}
+		if _, err := w.svc.Refresh(ctx, owner, c.ID); code(err) != core.EFORBIDDEN {
+			t.Errorf("the owner's refresh of the viewer's connection: %v", err)
+		}
+		if got := reads(); got != before {
+			t.Errorf("%d reads of the bank for a linker who is a viewer now", got-before)
+		}
+		got, err := w.svc.Get(ctx, owner, c.ID)
+		if err != nil || got.LastError != "write_failed" {
+			t.Errorf("the connection: %+v %v", got, err)
 		}
 	})
 }

@@ -129,6 +129,10 @@ func TestRevokedAdminLosesAccessAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.expect(f.call(root, "GET", "/api/v1/admin/users", nil), "GET", "/api/v1/admin/users", 200, nil)
+	// Another admin remains: the last enabled one cannot be revoked.
+	if _, err := f.accounts.Users.SetAdmin(ctx, f.signUp("other@example.com").email, true); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := f.accounts.Users.SetAdmin(ctx, root.email, false); err != nil {
 		t.Fatal(err)
 	}

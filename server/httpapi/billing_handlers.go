@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"patrimonio/core"
 	"patrimonio/server/account"
 	"patrimonio/server/billing"
@@ -161,6 +163,21 @@ func (a *api) stripeRefresh(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, err := a.billing.Refresh(r.Context(), billingUser(r))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toBillingStateJSON(st))
+}
+
+// POST /api/v1/stripe/subscriptions/{id}/abandon → 200 billing state, after cancelling at Stripe
+// the caller's subscription {id} while its first payment is still incomplete (409 when it is no
+// longer incomplete, 404 when it is not theirs); counted with the Checkout creations.
+func (a *api) stripeAbandon(w http.ResponseWriter, r *http.Request) {
+	if !a.limitBilling(w, r, "billing-checkout", billing.CheckoutLimit, billing.CheckoutWindow) {
+		return
+	}
+	st, err := a.billing.AbandonIncomplete(r.Context(), billingUser(r), chi.URLParam(r, "id"))
 	if err != nil {
 		a.writeError(w, r, err)
 		return

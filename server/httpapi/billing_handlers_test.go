@@ -142,6 +142,15 @@ func TestBillingFromThePlansToAnActiveSubscriptionOverHTTP(t *testing.T) {
 		f.expect(f.call(ana, "POST", "/api/v1/workspaces", map[string]string{"name": "Familia"}), "POST", "/api/v1/workspaces", 201, nil)
 
 		f.expect(f.call(ana, "POST", "/api/v1/stripe/subscriptions/refresh", nil), "POST", "/api/v1/stripe/subscriptions/refresh", 200, &st)
+		// Abandoning an incomplete subscription (server/billing's tests): stripe-mock's description
+		// of sub_http names another customer, so it is not hers to abandon.
+		const abandon = "/api/v1/stripe/subscriptions/{id}/abandon"
+		rec = f.call(ana, "POST", "/api/v1/stripe/subscriptions/sub_http/abandon", nil)
+		f.expect(rec, "POST", abandon, 404, nil)
+		if msg := errorOf(t, rec).Message; !strings.Contains(msg, "not found among yours") {
+			t.Errorf("abandon another customer's subscription: %q", msg)
+		}
+		f.expect(f.call(person{}, "POST", "/api/v1/stripe/subscriptions/sub_http/abandon", nil), "POST", abandon, 401, nil)
 		var portal struct{ URL string }
 		f.expect(f.call(ana, "POST", "/api/v1/stripe/portal-session", nil), "POST", "/api/v1/stripe/portal-session", 200, &portal)
 		if !strings.HasPrefix(portal.URL, "https://") {

@@ -127,6 +127,7 @@ func (a *api) routes() *chi.Mux {
 			r.Post("/stripe/portal-session", a.stripePortal)
 			r.Get("/stripe/subscriptions", a.stripeSubscriptions)
 			r.Post("/stripe/subscriptions/refresh", a.stripeRefresh)
+			r.Post("/stripe/subscriptions/{id}/abandon", a.stripeAbandon)
 		})
 		r.Post("/stripe/webhook", a.stripeWebhook)
 		// Bank and broker connections (issue 15): connections_handlers.go (who may: authz).

@@ -172,7 +172,7 @@ func DeleteWorkspace(ctx context.Context, tx Execer, workspaceID string) (bool, 
 }
 
 // EndConnections ends a member's bank and broker connections in a workspace they are leaving (or
-// are removed from): the connections are deleted as a member's "remove connection" does
+// are removed from, or where they were made a viewer and may no longer write): the connections are deleted as a member's "remove connection" does
 // (connect.Service.Delete), with their accounts and sealed credentials, so nothing reads their
 // institution any more and nobody renews them with the departed member's identity. The assets and
 // valuations they wrote stay: they are the workspace's records. Call it in the transaction that

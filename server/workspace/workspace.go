@@ -471,7 +471,8 @@ func (s *Service) RemoveMember(ctx context.Context, userID, workspaceID, memberI
 	return nil
 }
 
-// ChangeRole gives a member another role and returns the member.
+// ChangeRole gives a member another role and returns the member. A member made a viewer loses their
+// bank and broker connections in the workspace (members.EndConnections).
 func (s *Service) ChangeRole(ctx context.Context, userID, workspaceID, memberID string, role authz.Role) (Member, error) {
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
@@ -501,6 +502,14 @@ func (s *Service) ChangeRole(ctx context.Context, userID, workspaceID, memberID 
 	}
 	if err := withdrawInvitationsOf(ctx, tx, w, memberID, role); err != nil {
 		return Member{}, err
+	}
+	// A member who may no longer write here (made a viewer) keeps no bank or broker connection in
+	// the workspace: they end as when the member leaves (their assets stay; an editor links the
+	// institution again, and its accounts are matched to the same assets).
+	if authz.Authorize(authz.Request{Role: role, Action: authz.ConnectionManage}) != nil {
+		if err := members.EndConnections(ctx, tx, w.ID, memberID); err != nil {
+			return Member{}, err
+		}
 	}
 	list, err := members.List(ctx, tx, w.ID)
 	if err != nil {

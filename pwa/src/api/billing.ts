@@ -61,7 +61,8 @@ export interface CheckoutRequest {
 export const ENTITLED_STATUSES: readonly string[] = ["active", "trialing"];
 
 /** The statuses of a subscription that still bills (or may) without being paid up: "Manage" (the
- * portal) sorts it out; a new plan would be charged alongside it, so the server refuses one. */
+ * portal) sorts it out, or, for an incomplete one, abandoning it (useAbandonSubscriptionMutation); a
+ * new plan would be charged alongside it, so the server refuses one. */
 export const MANAGE_STATUSES: readonly string[] = ["past_due", "unpaid", "incomplete", "paused"];
 
 /** Whether the user's subscription needs "Manage" rather than a new plan. */
@@ -107,6 +108,23 @@ export function useRefreshBillingMutation(callbacks?: MutationCallbacks<BillingS
   return useApiMutation(
     {
       mutationFn: () => endpoints.refreshStripeSubscriptions(api),
+      afterSuccess: async (state) => {
+        queryClient.setQueryData(queryKeys.stripeSubscriptions, state);
+        await queryClient.invalidateQueries({ queryKey: queryKeys.me });
+      },
+    },
+    callbacks,
+  );
+}
+
+/** Abandons a subscription whose first payment did not go through (status incomplete): the server
+ * cancels it at Stripe while it is still incomplete, so that a plan can be chosen again at once. */
+export function useAbandonSubscriptionMutation(callbacks?: MutationCallbacks<BillingState, string>) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useApiMutation(
+    {
+      mutationFn: (id: string) => endpoints.abandonStripeSubscription(api, id),
       afterSuccess: async (state) => {
         queryClient.setQueryData(queryKeys.stripeSubscriptions, state);
         await queryClient.invalidateQueries({ queryKey: queryKeys.me });

@@ -41,6 +41,7 @@ export const endpoints = {
   stripeProducts: (api: ApiClient) => api.get<BillingProduct[]>("/stripe/products"),
   stripeSubscriptions: (api: ApiClient) => api.get<BillingState>("/stripe/subscriptions"),
   refreshStripeSubscriptions: (api: ApiClient) => api.post<BillingState>("/stripe/subscriptions/refresh"),
+  abandonStripeSubscription: (api: ApiClient, id: string) => api.post<BillingState>(`/stripe/subscriptions/${encodeURIComponent(id)}/abandon`),
   createCheckoutSession: (api: ApiClient, body: CheckoutRequest) => api.post<{ id: string; url: string }>("/stripe/create-checkout-session", body),
   createPortalSession: (api: ApiClient) => api.post<{ url: string }>("/stripe/portal-session"),
 

@@ -107,6 +107,81 @@ describe("a workspace the server denies (the user was removed from it)", () => {
   });
 });
 
+describe("the sync socket refused as unauthorized (4401)", () => {
+  const USER = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c";
+  const TEAM = "0a1b2c3d-0000-4000-8000-000000000002";
+
+  /** DeviceSync signed in as USER, whose /me answers `me()` each time it is asked. */
+  function renderSync(me: () => { user: { id: string } } | null) {
+    const sockets: FakeSocket[] = [];
+    const asked = { me: 0 };
+    const queryClient = createQueryClient();
+    queryClient.setQueryDefaults(queryKeys.me, {
+      queryFn: async () => {
+        asked.me++;
+        return me();
+      },
+    });
+    queryClient.setQueryData(queryKeys.me, { user: { id: USER } });
+    const view = render(
+      <I18nextProvider i18n={createI18n({ lng: "en" })}>
+        <QueryClientProvider client={queryClient}>
+          <DeviceSync
+            user={{ id: USER }}
+            workspaceIds={[TEAM]}
+            clientOptions={{
+              socket: () => {
+                const s = new FakeSocket();
+                sockets.push(s);
+                return s;
+              },
+              network: { online: () => true, subscribe: () => () => {} },
+              pingIntervalMs: 0,
+              backoff: { baseMs: 2, maxMs: 8 },
+            }}
+          />
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+    return { sockets, asked, queryClient, view };
+  }
+
+  /** The socket number n opens, says hello, and the server refuses it as unauthorized. */
+  async function refused(sockets: FakeSocket[], n: number) {
+    await waitFor(() => expect(sockets).toHaveLength(n));
+    const s = sockets[n - 1]!;
+    act(() => s.open());
+    await waitFor(() => expect(s.sent.some((m) => m.type === "hello")).toBe(true));
+    act(() => s.drop(4401));
+  }
+
+  test("while /me still answers the same user (a refusal during a session refresh), the sync tries again with backoff", async () => {
+    const { sockets, asked, view } = renderSync(() => ({ user: { id: USER } }));
+    await refused(sockets, 1);
+    await refused(sockets, 2);
+    await waitFor(() => expect(sockets).toHaveLength(3));
+    expect(asked.me).toBe(2);
+    // The third connection is welcomed: the sync runs again.
+    const s = sockets[2]!;
+    act(() => s.open());
+    await waitFor(() => expect(s.sent.some((m) => m.type === "hello")).toBe(true));
+    view.unmount();
+  });
+
+  test.each([
+    ["the session ended (/me answers nobody)", () => null],
+    ["the session changed hands (/me answers another user)", () => ({ user: { id: "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a99" } })],
+  ])("stops when %s", async (_, me) => {
+    const { sockets, asked, queryClient, view } = renderSync(me);
+    await refused(sockets, 1);
+    await waitFor(() => expect(asked.me).toBe(1));
+    await waitFor(() => expect(queryClient.getQueryState(queryKeys.me)?.fetchStatus).toBe("idle"));
+    for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(sockets).toHaveLength(1);
+    view.unmount();
+  });
+});
+
 describe("the device database deleted under the shell (sign-out in another tab)", () => {
   test("the shell lets the closed database go and never makes it again", async () => {
     await renderApp("/", "en");

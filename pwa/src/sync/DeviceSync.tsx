@@ -56,8 +56,14 @@ export function DeviceSync({ user, workspaceIds, children, clientOptions, open }
     };
   }, [active, engine]);
 
-  // The session ended: let the session guard take the user to sign-in.
-  const onUnauthorized = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.me }), [queryClient]);
+  // The socket was refused as unauthorized: /me again (observed or not) says who is signed in now.
+  // Nobody, or another user: the session guard takes over (sign-in, or the other user's app). Still
+  // this user (a refusal while the session was refreshed, a /me that could not be reached): the
+  // engine tries again with backoff.
+  const onUnauthorized = useCallback(async () => {
+    await queryClient.invalidateQueries({ queryKey: queryKeys.me, refetchType: "all" });
+    return queryClient.getQueryData<{ user: { id: string } } | null>(queryKeys.me)?.user.id ?? null;
+  }, [queryClient]);
   // A workspace was denied (the user was removed from it, or it was deleted): /me again, whose new
   // list of workspaces restarts the sync without it, and the lists of workspaces (the switcher, the
   // active workspace and the role the screens read come from them) with the workspace's detail.

@@ -21,7 +21,7 @@ function setup(over: Partial<DeviceEngineProps> = {}) {
     language: "en",
     onOpened: vi.fn(),
     onOpenFailed: vi.fn(),
-    onUnauthorized: vi.fn(),
+    onUnauthorized: vi.fn(async () => null),
     onUpdateRequired: vi.fn(),
     onAccessDenied: vi.fn(),
     clientOptions: {

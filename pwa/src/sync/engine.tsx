@@ -1,7 +1,7 @@
 // The device database and its sync, loaded after the first paint (see engineContext.ts): opens the
 // user's database, runs the SyncClient in the leader tab (Web Locks) and hands the database to
 // DeviceSync, which provides it to the screens; and the live sync indicator.
-import { ClientDb, SyncClient, useSyncStatus, type SyncClientOptions, type SyncEvent } from "@patrimonio/clientdb";
+import { backoffDelay, ClientDb, SyncClient, useSyncStatus, type SyncClientOptions, type SyncEvent } from "@patrimonio/clientdb";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { invalidateWorkspaces } from "../api/workspaces";
@@ -81,6 +81,10 @@ export function useDeviceDb(userId: string | undefined, open: OpenDeviceDb = ope
   };
 }
 
+/** A connection welcomed this long before an unauthorized refusal starts the restarts' backoff
+ * again (as the sync client does for its reconnects). */
+const STABLE_MS = 120_000;
+
 /** Errors of the sync client go to the console (the link row tells the user what they need to
  * know: storage full, a version too old...). */
 function logSyncEvent(event: SyncEvent): void {
@@ -97,8 +101,10 @@ export interface DeviceEngineProps {
   /** The device database could not be opened: `retry` tries again (null once it opened, or while
    * it is trying). */
   onOpenFailed: (retry: (() => void) | null) => void;
-  /** The server ended the session. */
-  onUnauthorized: () => void;
+  /** The server refused the socket as unauthorized: asks /me again and resolves to the id of the
+   * user signed in now (null: nobody). The same user (a refusal during a session refresh) makes the
+   * sync try again after a backoff; nobody or another user stops it (the session guard takes over). */
+  onUnauthorized: () => Promise<string | null>;
   /** The server refused this app's version (protocol_version, schema_version). */
   onUpdateRequired: () => void;
   /** The server denied a workspace of the list (the user is no longer a member): fetch it again. */
@@ -123,22 +129,48 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFai
   useEffect(() => {
     if (!db || workspaces === "") return;
     const ids = workspaces.split(",");
+    const timers = clientOptions?.timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+    let ended = false;
+    // Restarts after an unauthorized refusal that /me did not confirm (see onUnauthorized), and when
+    // the last welcome came: a connection that stayed up a while starts the backoff again.
+    let restarts = 0;
+    let welcomedAt: number | undefined;
+    let restartTimer: unknown;
     const client = new SyncClient(db, {
       url: syncUrl(window.location, userId),
       workspaces: () => ids,
       language,
       onFatal: (code) => {
-        // The session ended: let the session guard take the user to sign-in.
-        if (code === "unauthorized") onUnauthorized();
+        // Refused as unauthorized: the session ended or changed hands (/me says so, and the session
+        // guard takes the user to sign-in or to the other user's app), or it did not (a refusal while
+        // the session was being refreshed): then the sync starts again after a backoff.
+        if (code === "unauthorized") {
+          if (welcomedAt !== undefined && Date.now() - welcomedAt >= STABLE_MS) restarts = 0;
+          welcomedAt = undefined;
+          onUnauthorized().then(
+            (current) => {
+              if (ended || current !== userId) return;
+              restartTimer = timers.setTimeout(() => {
+                if (!ended) client.start();
+              }, backoffDelay(restarts++, clientOptions?.backoff));
+            },
+            (err: unknown) => console.error("Sync: the session could not be checked.", err),
+          );
+        }
         // The server was updated: the app must be too.
         if (code === "protocol_version" || code === "schema_version") onUpdateRequired();
       },
       onAccessDenied,
-      onEvent: logSyncEvent,
+      onEvent: (event) => {
+        if (event.type === "welcome") welcomedAt = Date.now();
+        logSyncEvent(event);
+      },
       ...clientOptions,
     });
     client.start();
     return () => {
+      ended = true;
+      timers.clearTimeout(restartTimer);
       void client.stop();
     };
   }, [db, userId, workspaces, language, onUnauthorized, onUpdateRequired, onAccessDenied, clientOptions]);

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"patrimonio/core"
 	"patrimonio/server/account"
@@ -22,10 +23,12 @@ const adminUsage = `Usage:
 The database is the one the server uses (DATABASE_URL or -database-url; SQLite by default).
 Addresses in PATRIMONIO_ADMIN_EMAILS are admins whatever is stored; revoke them there too.
 Granting does not enable a disabled account (the command says so); enable it with enable.
+Revoking the last enabled admin is refused, as in the admin area: grant another account first.
 `
 
 // adminCommand grants or revokes the app admin flag of a user, or enables their account again, in
-// the database the configuration selects. It returns the process exit code: 0 done, 1 failed (unknown user, database), 2 usage.
+// the database the configuration selects. It returns the process exit code: 0 done, 1 failed (unknown user, the last
+// enabled admin, database), 2 usage.
 func adminCommand(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "help") {
 		fmt.Fprint(stdout, adminUsage)
@@ -65,6 +68,11 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 	} else {
 		u, err = accounts.Users.SetAdmin(ctx, email, verb == "grant")
 	}
+	if errors.Is(err, account.ErrLastAdmin) {
+		fmt.Fprintf(stderr, "patrimonio admin: %s is the last enabled app admin: nothing was changed (nobody would be left to run the admin area).\n"+
+			"Make another account an admin first with\n  patrimonio admin grant <email>\n", normalizedEmail(email))
+		return 1
+	}
 	if core.ErrorCode(err) == core.ENOTFOUND {
 		fmt.Fprintf(stderr, "patrimonio admin: no user has the e-mail address %s (they must sign up first)\n", email)
 		return 1
@@ -93,3 +101,6 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 	fmt.Fprintf(stdout, "%s is no longer an app admin.\n", u.Email)
 	return 0
 }
+
+// normalizedEmail is the address as stored (trimmed, lower case), for messages.
+func normalizedEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }

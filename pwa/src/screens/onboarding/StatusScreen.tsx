@@ -3,7 +3,8 @@
 // again": the server asks Stripe). Back from Checkout it waits for the signed webhook, asking every
 // 2 s, and offers no plan meanwhile (the paid one is on its way); once the subscription is active
 // onboarding is over and the dashboard is one click away. A subscription that bills unpaid
-// (past_due, unpaid, incomplete, paused) gets "Manage" (the portal), never a second plan.
+// (past_due, unpaid, incomplete, paused) gets "Manage" (the portal), never a second plan; an
+// incomplete one can be abandoned, and then the plans are one step away.
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { ArrowRight, ExternalLink, RefreshCw } from "lucide-react";
 import { useTranslation } from "react-i18next";
@@ -47,7 +48,7 @@ export function StatusScreen() {
       {manage && <Alert tone="warning">{t("billing.page.manageInstead")}</Alert>}
       {state?.subscriptions.map((s) => (
         <Card key={s.id} title={s.product} headingLevel={2}>
-          <SubscriptionDetails subscription={s} />
+          <SubscriptionDetails subscription={s} onAbandoned={() => void navigate({ to: "/onboarding/suscription" })} />
         </Card>
       ))}
       <div className={styles.actions}>

@@ -229,6 +229,44 @@ describe("no second subscription from the screens", () => {
     expect(screen.queryByText(/Waiting for Stripe to confirm/)).toBeNull();
   });
 
+  test("an incomplete subscription can be abandoned, and the plans are offered again at once", async () => {
+    const incomplete = { ...SUB, id: "sub_inc", status: "incomplete", lastInvoice: "payment_failed" as const };
+    let current = state({ subscriptions: [incomplete] });
+    const server = createFakeServer({
+      handlers: {
+        "GET /stripe/products": () => json(200, PLANS),
+        "GET /stripe/subscriptions": () => json(200, current),
+        "POST /stripe/subscriptions/sub_inc/abandon": () => {
+          current = state({ subscriptions: [{ ...incomplete, status: "incomplete_expired" }] });
+          return json(200, current);
+        },
+      },
+    });
+    await renderApp("/profile/billing?tab=billing", "en", server);
+    const abandon = await screen.findByRole("button", { name: "Abandon Básico and choose another plan" });
+    expect(screen.getByText("The first payment did not go through")).toBeTruthy();
+    await act(async () => fireEvent.click(abandon));
+    const plans = await screen.findAllByTestId("plan");
+    expect(within(plans[0]!).getByRole("button", { name: "Subscribe to Básico" }).hasAttribute("disabled")).toBe(false);
+    expect(server.state.calls).toContain("POST /stripe/subscriptions/sub_inc/abandon");
+    expect(screen.queryByRole("button", { name: "Abandon Básico and choose another plan" })).toBeNull();
+  });
+
+  test("on the status screen, abandoning an incomplete subscription leads to the plans", async () => {
+    const incomplete = { ...SUB, id: "sub_inc", status: "incomplete", lastInvoice: "" as const };
+    const server = createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: {
+        "GET /stripe/products": () => json(200, PLANS),
+        "GET /stripe/subscriptions": () => json(200, state({ subscriptions: [incomplete] })),
+        "POST /stripe/subscriptions/sub_inc/abandon": () => json(200, state({ subscriptions: [{ ...incomplete, status: "incomplete_expired" }] })),
+      },
+    });
+    await renderApp("/onboarding/status?checkout=success&session_id=cs_1", "es", server);
+    await act(async () => fireEvent.click(await screen.findByRole("button", { name: "Abandonar Básico y elegir otro plan" })));
+    expect(await screen.findAllByTestId("plan")).toHaveLength(2);
+  });
+
   test("the card check hides 'Pay' while the paid check waits for its webhook", async () => {
     const server = createFakeServer({
       me: fakeMe({ step: "billing", completed: false }),

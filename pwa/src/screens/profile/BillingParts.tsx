@@ -4,7 +4,14 @@
 // the Checkout call that sends the browser to Stripe.
 import { CreditCard } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { goToStripe, useCheckoutMutation, type BillingProduct, type BillingSubscription, type CheckoutRequest } from "../../api/billing";
+import {
+  goToStripe,
+  useAbandonSubscriptionMutation,
+  useCheckoutMutation,
+  type BillingProduct,
+  type BillingSubscription,
+  type CheckoutRequest,
+} from "../../api/billing";
 import { useErrorText } from "../../api/useErrorText";
 import { useFormatters } from "../../i18n/useFormatters";
 import { notify } from "../../toast/toast";
@@ -44,8 +51,10 @@ export function usePriceText(): (amount: string | null | undefined, currency: st
   };
 }
 
-/** One subscription: id, status, currency, created, product, price, current period start and end. */
-export function SubscriptionDetails({ subscription }: { subscription: BillingSubscription }) {
+/** One subscription: id, status, currency, created, product, price, current period start and end.
+ * An incomplete one (its first payment did not go through) offers to abandon it and choose again;
+ * `onAbandoned` runs once it is. */
+export function SubscriptionDetails({ subscription, onAbandoned }: { subscription: BillingSubscription; onAbandoned?: () => void }) {
   const { t } = useTranslation();
   const format = useFormatters();
   const statusLabel = useStatusLabel();
@@ -73,7 +82,35 @@ export function SubscriptionDetails({ subscription }: { subscription: BillingSub
       </dl>
       {subscription.cancelAtPeriodEnd && <Alert tone="info">{t("billing.cancelAtPeriodEnd")}</Alert>}
       {subscription.lastInvoice === "payment_failed" && <Alert tone="warning">{t("billing.invoiceFailed")}</Alert>}
+      {subscription.status === "incomplete" && <AbandonIncomplete subscription={subscription} onAbandoned={onAbandoned} />}
     </div>
+  );
+}
+
+/** "Choose another plan" for a subscription whose first payment did not go through: the server
+ * cancels it at Stripe (only while it is still incomplete), and a plan can be chosen at once. */
+function AbandonIncomplete({ subscription, onAbandoned }: { subscription: BillingSubscription; onAbandoned?: (() => void) | undefined }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const abandon = useAbandonSubscriptionMutation({
+    onSuccess: () => {
+      notify("success", t("billing.abandon.done"));
+      onAbandoned?.();
+    },
+    onError: (error) => notify("error", errorText(error)),
+  });
+  return (
+    <Alert tone="warning" title={t("billing.abandon.title")}>
+      <p>{t("billing.abandon.text")}</p>
+      <Button
+        size="sm"
+        loading={abandon.isPending}
+        aria-label={t("billing.abandon.buttonFor", { name: subscription.product })}
+        onClick={() => abandon.mutate(subscription.id)}
+      >
+        {t("billing.abandon.button")}
+      </Button>
+    </Alert>
   );
 }
 

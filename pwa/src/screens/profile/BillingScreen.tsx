@@ -2,7 +2,8 @@
 // "You don't have any active subscriptions" when none is active, and "Manage" through Stripe's
 // customer portal (change the card, cancel). The plans tab subscribes again (after the card check
 // when it was never done), except while a paid plan awaits Stripe's confirmation or a subscription
-// bills unpaid (past_due, unpaid, incomplete, paused: "Manage" is the way, never a second plan).
+// bills unpaid (past_due, unpaid, incomplete, paused: "Manage" is the way, never a second plan; an
+// incomplete one can also be abandoned, which opens the plans at once).
 // With billing off the page says billing is not configured.
 import { getRouteApi } from "@tanstack/react-router";
 import { CircleSlash, CreditCard, ExternalLink, PackageOpen } from "lucide-react";
@@ -78,7 +79,7 @@ export function BillingScreen() {
             )}
             {active.map((s) => (
               <Card key={s.id} title={s.product} headingLevel={2}>
-                <SubscriptionDetails subscription={s} />
+                <SubscriptionDetails subscription={s} onAbandoned={() => setTab("plans")} />
               </Card>
             ))}
             {state.hasCustomer && (
