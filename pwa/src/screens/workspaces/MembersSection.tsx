@@ -1,6 +1,7 @@
 // A workspace's members with their roles: owners change roles and remove members, anyone but the
 // last owner of a team leaves it. Removing, leaving and lowering one's own role (an owner who can
-// only get it back from another owner) are confirmed in the kit's AlertDialog.
+// only get it back from another owner) and making a member a viewer (which ends their bank and
+// broker connections in the workspace) are confirmed in the kit's AlertDialog.
 import { LogOut, UserMinus } from "lucide-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -32,7 +33,8 @@ interface MembersSectionProps {
 type Confirmation =
   | { kind: "remove"; member: WorkspaceMember }
   | { kind: "leave"; member: WorkspaceMember }
-  | { kind: "ownRole"; member: WorkspaceMember; role: WorkspaceRole };
+  | { kind: "ownRole"; member: WorkspaceMember; role: WorkspaceRole }
+  | { kind: "viewer"; member: WorkspaceMember };
 
 const memberKey = (member: OfferedMember) => member.userId;
 
@@ -101,7 +103,9 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
                     onChange={(role) => {
                       if (role === member.role) return;
                       // Only owners change roles: one's own change gives up being an owner.
+                      // Making someone a viewer ends their bank and broker connections here: asked first.
                       if (isMe) setConfirming({ kind: "ownRole", member, role: role as WorkspaceRole });
+                      else if (role === "viewer") setConfirming({ kind: "viewer", member });
                       else changeRole.mutate({ member, role: role as WorkspaceRole });
                     }}
                     options={[member.role, ...offer.roles].map((role) => ({ value: role, label: t(`workspaces.role.${role}`) }))}
@@ -139,7 +143,10 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
           open
           onOpenChange={(open) => !open && setConfirming(null)}
           title={t("workspaces.members.ownRoleTitle", { workspace: workspace.name })}
-          description={t("workspaces.members.ownRoleText", { role: t(`workspaces.roleName.${confirming.role}`) })}
+          description={
+            t("workspaces.members.ownRoleText", { role: t(`workspaces.roleName.${confirming.role}`) }) +
+            (confirming.role === "viewer" ? ` ${t("workspaces.members.ownConnectionsEnd")}` : "")
+          }
           confirmLabel={t("workspaces.members.ownRoleConfirm")}
           onConfirm={() => {
             changeRole.mutate({ member: confirming.member, role: confirming.role });
@@ -148,7 +155,21 @@ export function MembersSection({ workspace, actions, members, me, onLeft }: Memb
           data-testid="confirm-own-role"
         />
       )}
-      {confirming && confirming.kind !== "ownRole" && (
+      {confirming?.kind === "viewer" && (
+        <AlertDialog
+          open
+          onOpenChange={(open) => !open && setConfirming(null)}
+          title={t("workspaces.members.viewerTitle", { name: memberName(confirming.member) })}
+          description={t("workspaces.members.viewerText", { name: memberName(confirming.member), workspace: workspace.name })}
+          confirmLabel={t("workspaces.members.viewerConfirm")}
+          onConfirm={() => {
+            changeRole.mutate({ member: confirming.member, role: "viewer" });
+            setConfirming(null);
+          }}
+          data-testid="confirm-viewer"
+        />
+      )}
+      {confirming && (confirming.kind === "remove" || confirming.kind === "leave") && (
         <AlertDialog
           open
           onOpenChange={(open) => !open && close()}

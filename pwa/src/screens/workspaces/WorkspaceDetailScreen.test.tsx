@@ -160,6 +160,29 @@ describe("changes", () => {
     await waitFor(() => expect(within(memberRow("marta@example.com")).getByRole("combobox").textContent).toBe("Editor/a"));
   });
 
+  test("making a member a viewer is asked first (their connections end): cancelling sends nothing, confirming changes it", async () => {
+    const world = teamWorld("owner");
+    const team = world.workspaces.find((w) => w.id === "w-team")!;
+    team.members.find((m) => m.userId === "u-marta")!.role = "editor";
+    const app = await renderApp("/workspaces/w-team", "es", serverFor(world));
+    await screen.findByTestId("workspace-detail");
+    const path = "PATCH /workspaces/w-team/members/u-marta";
+    await choose(within(memberRow("marta@example.com")).getByRole("combobox", { name: "Rol de Marta" }), "Lector/a");
+    let dialog = await screen.findByRole("alertdialog", { name: "¿Hacer lector/a a Marta?" });
+    expect(dialog.textContent).toContain("Sus conexiones con bancos y brókeres en este espacio terminan");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cancelar" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(app.server.state.calls).not.toContain(path);
+    expect(within(memberRow("marta@example.com")).getByRole("combobox").textContent).toBe("Editor/a");
+
+    await choose(within(memberRow("marta@example.com")).getByRole("combobox", { name: "Rol de Marta" }), "Lector/a");
+    dialog = await screen.findByRole("alertdialog", { name: "¿Hacer lector/a a Marta?" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Hacer lector/a" }));
+    expect(await screen.findByText("Marta ahora es lector/a")).toBeTruthy();
+    expect(app.server.state.bodies[app.server.state.calls.indexOf(path)]).toEqual({ role: "viewer" });
+    expect(team.members.find((m) => m.userId === "u-marta")?.role).toBe("viewer");
+  });
+
   test("an owner lowering their own role is asked first: cancelling sends nothing, confirming changes it", async () => {
     const world = teamWorld("owner");
     const team = world.workspaces.find((w) => w.id === "w-team")!;
