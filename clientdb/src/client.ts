@@ -276,8 +276,11 @@ export class SyncClient {
     this.#stopped = true;
     this.#unsubscribeGone?.();
     this.#unsubscribeGone = undefined;
-    await this.#election?.stop();
+    // Taken before waiting: a start() while this election leaves makes a new one, which the next
+    // stop() must find (clearing the field after the wait lost it, and it went on leading).
+    const election = this.#election;
     this.#election = undefined;
+    await election?.stop();
   }
 
   /** Resolves once the client is connected with nothing left to push or to catch up (tests,

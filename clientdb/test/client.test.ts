@@ -548,6 +548,24 @@ describe("protocol flow", () => {
     await h.client.stop();
   });
 
+  test("a start while the stop before it is still leaving leadership leads again, and the next stop stops it", async () => {
+    // The app restarts the client after an unauthorized refusal that /me did not confirm; the stop
+    // that refusal began may not have finished yet.
+    const d = await openDevice();
+    const h = harness(d.db);
+    h.client.start();
+    const first = await connect(h);
+    const stopping = h.client.stop();
+    h.client.start();
+    await stopping;
+    expect(first.readyState).toBe(3);
+    await until(() => h.sockets.length === 2);
+    const second = await connect(h);
+    await h.client.stop();
+    expect(second.readyState).toBe(3);
+    expect(h.client.connected).toBe(false);
+  });
+
   test("resyncRequired starts a snapshot again and keeps the outbox", async () => {
     const d = await openDevice();
     await d.db.create("tasks", WORKSPACE, task());
