@@ -99,6 +99,9 @@ export interface RejectedView {
   rejectedAt: number;
 }
 
+/** The server's and the device's refusal to delete a wrapped vault key (shared-schema messages). */
+export const VAULT_KEY_KEPT = "sync.reject.vaultKeyKept";
+
 export type CommandResult<T extends object = object> = ({ ok: true } & T) | { ok: false; issues: Issue[] };
 
 /** An impossible command (unknown record, conflict or rejected mutation). Validation failures are
@@ -467,6 +470,9 @@ export class ClientDb {
   }
 
   async #life(collection: CollectionName, id: string, op: "delete" | "restore"): Promise<CommandResult> {
+    // A wrapped vault key is never deleted (the server refuses it too: sync/PROTOCOL.md): the
+    // logins it sealed name it, and they would become unreadable for everyone.
+    if (collection === "vaultKeys" && op === "delete") return { ok: false, issues: [{ path: "", key: VAULT_KEY_KEPT, params: {} }] };
     return this.#write(collection, async () => {
       const row = await this.#row(collection, id);
       if (isDeleted(row.state) === (op === "delete")) return { ok: true };
