@@ -328,21 +328,7 @@ export class ClientDb {
     const { collection, recordId } = parseConflictId(id);
     return this.#write(collection, async () => {
       const row = await this.#row(collection, recordId);
-      const c = this.#conflict(collection, row, id);
-      const next = { ...row.state.fields, [c.field]: c.value };
-      const checked = validateLoaded(collection, visibleFields({ ...row.state, fields: next }));
-      if (!checked.ok) return checked;
-      const issued = await this.#issue();
-      const mutation: Mutation = {
-        op: "put",
-        stamp: issued.stamp,
-        author: this.clientId,
-        fields: { [c.field]: c.value },
-        base: baseFor(row),
-        resolves: [{ field: c.field, stamp: c.stamp }],
-      };
-      await this.#commit(collection, row.workspaceId, recordId, row, row.local, { mutationId: issued.mutationId, mutation, status: "pending" });
-      return { ok: true };
+      return this.#restoreLost(collection, row, [this.#conflict(collection, row, id)]);
     });
   }
 
@@ -351,13 +337,59 @@ export class ClientDb {
     const { collection, recordId } = parseConflictId(id);
     return this.#write(collection, async () => {
       const row = await this.#row(collection, recordId);
-      const c = this.#conflict(collection, row, id);
-      const issued = await this.#issue();
-      const resolves: ConflictKey[] = [{ field: c.field, stamp: c.stamp }];
-      const mutation: Mutation = { op: "resolve", stamp: issued.stamp, author: this.clientId, base: baseFor(row), resolves };
-      await this.#commit(collection, row.workspaceId, recordId, row, row.local, { mutationId: issued.mutationId, mutation, status: "pending" });
-      return { ok: true };
+      return this.#dismissLost(collection, row, [this.#conflict(collection, row, id)]);
     });
+  }
+
+  /** Writes back every value one losing mutation left as conflicts (its fields share `stamp`), in
+   * one mutation, and closes them: for fields that only make sense together (a wrapped vault key
+   * and the parameters it was wrapped with), which restoring one by one would mix. Conflicts whose
+   * value equals the current one (not shown) are written and closed too. */
+  restoreWrite(collection: CollectionName, recordId: string, stamp: string): Promise<CommandResult> {
+    return this.#write(collection, async () => {
+      const row = await this.#row(collection, recordId);
+      return this.#restoreLost(collection, row, this.#conflictsOfWrite(row, stamp));
+    });
+  }
+
+  /** Keeps the current values and closes every conflict one losing mutation (`stamp`) left. */
+  dismissWrite(collection: CollectionName, recordId: string, stamp: string): Promise<CommandResult> {
+    return this.#write(collection, async () => {
+      const row = await this.#row(collection, recordId);
+      return this.#dismissLost(collection, row, this.#conflictsOfWrite(row, stamp));
+    });
+  }
+
+  #conflictsOfWrite(row: RecordRow, stamp: string): Conflict[] {
+    const found = row.state.conflicts.filter((c) => c.stamp === stamp);
+    if (found.length === 0) throw notFound(`Conflicts ${row.id}@${stamp}`);
+    return found;
+  }
+
+  async #restoreLost(collection: CollectionName, row: RecordRow, lost: Conflict[]): Promise<CommandResult> {
+    const fields: Record<string, JsonValue> = {};
+    for (const c of lost) fields[c.field] = c.value;
+    const checked = validateLoaded(collection, visibleFields({ ...row.state, fields: { ...row.state.fields, ...fields } }));
+    if (!checked.ok) return checked;
+    const issued = await this.#issue();
+    const mutation: Mutation = {
+      op: "put",
+      stamp: issued.stamp,
+      author: this.clientId,
+      fields,
+      base: baseFor(row),
+      resolves: lost.map((c) => ({ field: c.field, stamp: c.stamp })),
+    };
+    await this.#commit(collection, row.workspaceId, row.id, row, row.local, { mutationId: issued.mutationId, mutation, status: "pending" });
+    return { ok: true };
+  }
+
+  async #dismissLost(collection: CollectionName, row: RecordRow, lost: Conflict[]): Promise<CommandResult> {
+    const issued = await this.#issue();
+    const resolves: ConflictKey[] = lost.map((c) => ({ field: c.field, stamp: c.stamp }));
+    const mutation: Mutation = { op: "resolve", stamp: issued.stamp, author: this.clientId, base: baseFor(row), resolves };
+    await this.#commit(collection, row.workspaceId, row.id, row, row.local, { mutationId: issued.mutationId, mutation, status: "pending" });
+    return { ok: true };
   }
 
   /** Drops a rejected mutation: the record shows the server's value again (a rejected create
