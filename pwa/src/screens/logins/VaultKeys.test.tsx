@@ -162,7 +162,7 @@ describe("the vault's keys when two devices act at once", { timeout: 30_000 }, (
     });
     show(db, "owner");
     await unlock(THEIRS);
-    expect((await screen.findByTestId("vault-concurrent-won", {}, { timeout: 10_000 })).textContent).toContain("también lo abre hasta que la descartes");
+    expect((await screen.findByTestId("vault-concurrent-won", {}, { timeout: 10_000 })).textContent).toContain("también lo abre hasta que se descarte");
     await act(async () => fireEvent.click(screen.getByTestId("vault-dismiss-other")));
     await waitFor(() => expect(screen.queryByTestId("vault-concurrent-won")).toBeNull());
     expect(await db.conflicts(WS)).toEqual([]);
