@@ -77,8 +77,9 @@ export class VaultSession {
    * lock, a sign-out or a change of session came while the key was being derived. */
   async unlock(workspaceId: string, records: readonly StoredVaultKey[], passphrase: string): Promise<UnlockedVault> {
     const locks = this.#locks;
-    const order = (r: StoredVaultKey) => `${r.id}|${r.lost === undefined ? "0" : `1${r.lost}`}`;
-    const sorted = [...records].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+    // By record id (the lowest one the passphrase opens is the primary), its own wrapping first.
+    const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const sorted = [...records].sort((a, b) => cmp(a.id, b.id) || cmp(a.lost === undefined ? "" : `~${a.lost}`, b.lost === undefined ? "" : `~${b.lost}`));
     const keys = new Map<string, CryptoKey>();
     const opened = new Map<string, string>();
     let primary: SessionKey | undefined;
