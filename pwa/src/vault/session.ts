@@ -117,8 +117,9 @@ export class VaultSession {
   }
 
   /** An open vault's key records were wrapped again on this device (a passphrase change, a key
-   * joined, a lost change kept): the session now holds these wrappings (and `key`, when one more
-   * key opens). Nothing happens to a locked vault. */
+   * joined) or opened with another passphrase (a viewer's second key): the session now holds these
+   * wrappings (and `key`, when one more key opens; `kek`, a new passphrase's). Nothing happens to a
+   * locked vault. */
   rewrapped(workspaceId: string, wrappings: ReadonlyMap<string, string>, extra?: { key?: SessionKey; kek?: Kek }): void {
     const vault = this.#open.get(workspaceId);
     if (!vault) return;
