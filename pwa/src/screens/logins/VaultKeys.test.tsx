@@ -201,4 +201,37 @@ describe("the vault's keys when two devices act at once", { timeout: 30_000 }, (
     expect(screen.queryByTestId("vault-other-key")).toBeNull();
     db.close();
   });
+
+  test("a key deleted before the server refused it: the screen offers to restore it instead of a new set-up, and its logins open again", async () => {
+    const db = await openDb();
+    const { id } = await keyWithLogin(db, MINE, "Banco Marcador", "MARCA-secreto");
+    const created = (await db.get("vaultKeys", id))!;
+    await applyServerPage(db, {
+      workspaceId: WS,
+      cursor: 1,
+      hasMore: false,
+      snapshot: false,
+      changes: [
+        {
+          seq: 1,
+          collection: "vaultKeys",
+          recordId: id,
+          kind: "mutation",
+          mutationId: 1,
+          mutation: { op: "delete", stamp: "2099-01-01T00:00:00.000Z-0000-0f0f0f0f0f0f0f0f", author: OTHER_CLIENT, base: created.clocks },
+        },
+      ],
+    });
+    expect((await db.get("vaultKeys", id))!.deleted).toBe(true);
+    show(db, "editor");
+    const notice = await screen.findByTestId("vault-deleted-key", {}, { timeout: 5000 });
+    expect(notice.textContent).toContain("los accesos que cifró no se pueden leer sin ella");
+    expect(screen.queryByTestId("vault-setup")).toBeNull();
+    await act(async () => fireEvent.click(screen.getByTestId("vault-restore-key")));
+    await waitFor(() => expect(screen.queryByTestId("vault-deleted-key")).toBeNull());
+    expect((await db.get("vaultKeys", id))!.deleted).toBe(false);
+    await unlock(MINE);
+    expect(await reveal("Banco Marcador")).toBe("MARCA-secreto");
+    db.close();
+  });
 });

@@ -6,7 +6,7 @@
 // and a second set-up would split the logins between two passphrases. Unlocked, it says what a
 // concurrent passphrase change or a second key (a concurrent set-up) means and offers to settle it
 // (VaultNotices: pwa/src/vault/README.md, "Concurrent changes and second keys").
-import { saveVaultKey, useClientDb, useSyncStatus, useWorkspaceHeld, type ConflictView } from "@patrimonio/clientdb";
+import { saveVaultKey, useClientDb, useDeletedRecords, useSyncStatus, useWorkspaceHeld, type ConflictView } from "@patrimonio/clientdb";
 import { Lock, LockOpen, ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -67,6 +67,10 @@ export function VaultPanel(props: Props) {
 
 function VaultState({ workspaceId, keys, conflicts, vault, canEdit }: Props) {
   const { t } = useTranslation();
+  // A key deleted before the server refused it: its logins cannot be read, and setting a new vault
+  // up beside it would split them. It is restored instead (a vault key is never deleted).
+  const deleted = useDeletedRecords("vaultKeys", workspaceId);
+  const restore = deleted !== undefined && deleted.length > 0 ? <DeletedKeys keys={deleted} canEdit={canEdit} /> : null;
   if (vault) {
     return (
       <>
@@ -82,16 +86,63 @@ function VaultState({ workspaceId, keys, conflicts, vault, canEdit }: Props) {
           }
         />
         <VaultNotices workspaceId={workspaceId} keys={keys} conflicts={conflicts} vault={vault} canEdit={canEdit} />
+        {restore}
       </>
     );
   }
   if (keys.length === 0) {
+    if (deleted === undefined) return null;
+    if (restore) return restore;
     if (!canEdit) {
       return <Alert tone="info" title={t("vault.none.title")}>{t("vault.none.viewer")}</Alert>;
     }
     return <SetUpOnceHeld workspaceId={workspaceId} />;
   }
-  return <Unlock workspaceId={workspaceId} keys={keys} conflicts={conflicts} />;
+  return (
+    <>
+      {restore}
+      <Unlock workspaceId={workspaceId} keys={keys} conflicts={conflicts} />
+    </>
+  );
+}
+
+/** Vault keys deleted before the server refused it: editors restore them (no passphrase changes). */
+function DeletedKeys({ keys, canEdit }: { keys: VaultKeyRec[]; canEdit: boolean }) {
+  const { t } = useTranslation();
+  const db = useClientDb();
+  const [busy, setBusy] = useState(false);
+  const restore = async () => {
+    if (!db) return;
+    setBusy(true);
+    try {
+      const results = await db.batch(async () => {
+        const out = [];
+        for (const k of keys) out.push(await db.restore("vaultKeys", k.id));
+        return out;
+      });
+      notify(results.every((r) => r.ok) ? "success" : "error", results.every((r) => r.ok) ? t("vault.deleted.done") : t("vault.concurrent.failed"));
+    } catch {
+      notify("error", t("vault.concurrent.failed"));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Alert tone="warning" title={t("vault.deleted.title")}>
+      <div className={styles.vaultNotice} data-testid="vault-deleted-key">
+        <p>
+          {t("vault.deleted.text")} {canEdit ? t("vault.deleted.restoreHint") : t("vault.deleted.viewer")}
+        </p>
+        {canEdit && (
+          <div>
+            <Button size="sm" variant="secondary" loading={busy} onClick={() => void restore()} data-testid="vault-restore-key">
+              {t("vault.deleted.restore")}
+            </Button>
+          </div>
+        )}
+      </div>
+    </Alert>
+  );
 }
 
 export function StrengthHint({ passphrase }: { passphrase: string }) {
