@@ -622,6 +622,12 @@ func (g *groupTxn) applyOne(client Client, cm ClientMutation) (Outcome, error) {
 		}
 		return reject(RejectNotFound, "sync.reject.notMember", nil)
 	}
+	if cm.Collection == vaultKeysCollection && cm.Mutation.Op == OpDelete {
+		// A wrapped vault key is never deleted (authz.VaultKeyDelete): the logins it sealed name it.
+		if err := authz.Authorize(authz.Request{Role: role, Action: authz.VaultKeyDelete}); err != nil {
+			return reject(RejectForbidden, "sync.reject.vaultKeyKept", nil)
+		}
+	}
 	entity, ok := e.collections[cm.Collection]
 	if !ok {
 		return Outcome{MutationID: cm.MutationID, Status: StatusRejected, Code: RejectInvalid,
@@ -791,6 +797,8 @@ func (g *groupTxn) collectedBefore(we *workspaceEntry, m Mutation) bool {
 	}
 	return true
 }
+// vaultKeysCollection holds the logins vault's wrapped keys (pwa/src/vault/README.md).
+const vaultKeysCollection = "vaultKeys"
 
 // noRecordState is the state of a record not written yet. It is only ever read: a mutation
 // merges into a copy (cloneFor).

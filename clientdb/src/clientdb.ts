@@ -99,6 +99,9 @@ export interface RejectedView {
   rejectedAt: number;
 }
 
+/** The server's and the device's refusal to delete a wrapped vault key (shared-schema messages). */
+export const VAULT_KEY_KEPT = "sync.reject.vaultKeyKept";
+
 export type CommandResult<T extends object = object> = ({ ok: true } & T) | { ok: false; issues: Issue[] };
 
 /** An impossible command (unknown record, conflict or rejected mutation). Validation failures are
@@ -325,21 +328,7 @@ export class ClientDb {
     const { collection, recordId } = parseConflictId(id);
     return this.#write(collection, async () => {
       const row = await this.#row(collection, recordId);
-      const c = this.#conflict(collection, row, id);
-      const next = { ...row.state.fields, [c.field]: c.value };
-      const checked = validateLoaded(collection, visibleFields({ ...row.state, fields: next }));
-      if (!checked.ok) return checked;
-      const issued = await this.#issue();
-      const mutation: Mutation = {
-        op: "put",
-        stamp: issued.stamp,
-        author: this.clientId,
-        fields: { [c.field]: c.value },
-        base: baseFor(row),
-        resolves: [{ field: c.field, stamp: c.stamp }],
-      };
-      await this.#commit(collection, row.workspaceId, recordId, row, row.local, { mutationId: issued.mutationId, mutation, status: "pending" });
-      return { ok: true };
+      return this.#restoreLost(collection, row, [this.#conflict(collection, row, id)]);
     });
   }
 
@@ -348,13 +337,59 @@ export class ClientDb {
     const { collection, recordId } = parseConflictId(id);
     return this.#write(collection, async () => {
       const row = await this.#row(collection, recordId);
-      const c = this.#conflict(collection, row, id);
-      const issued = await this.#issue();
-      const resolves: ConflictKey[] = [{ field: c.field, stamp: c.stamp }];
-      const mutation: Mutation = { op: "resolve", stamp: issued.stamp, author: this.clientId, base: baseFor(row), resolves };
-      await this.#commit(collection, row.workspaceId, recordId, row, row.local, { mutationId: issued.mutationId, mutation, status: "pending" });
-      return { ok: true };
+      return this.#dismissLost(collection, row, [this.#conflict(collection, row, id)]);
     });
+  }
+
+  /** Writes back every value one losing mutation left as conflicts (its fields share `stamp`), in
+   * one mutation, and closes them: for fields that only make sense together (a wrapped vault key
+   * and the parameters it was wrapped with), which restoring one by one would mix. Conflicts whose
+   * value equals the current one (not shown) are written and closed too. */
+  restoreWrite(collection: CollectionName, recordId: string, stamp: string): Promise<CommandResult> {
+    return this.#write(collection, async () => {
+      const row = await this.#row(collection, recordId);
+      return this.#restoreLost(collection, row, this.#conflictsOfWrite(row, stamp));
+    });
+  }
+
+  /** Keeps the current values and closes every conflict one losing mutation (`stamp`) left. */
+  dismissWrite(collection: CollectionName, recordId: string, stamp: string): Promise<CommandResult> {
+    return this.#write(collection, async () => {
+      const row = await this.#row(collection, recordId);
+      return this.#dismissLost(collection, row, this.#conflictsOfWrite(row, stamp));
+    });
+  }
+
+  #conflictsOfWrite(row: RecordRow, stamp: string): Conflict[] {
+    const found = row.state.conflicts.filter((c) => c.stamp === stamp);
+    if (found.length === 0) throw notFound(`Conflicts ${row.id}@${stamp}`);
+    return found;
+  }
+
+  async #restoreLost(collection: CollectionName, row: RecordRow, lost: Conflict[]): Promise<CommandResult> {
+    const fields: Record<string, JsonValue> = {};
+    for (const c of lost) fields[c.field] = c.value;
+    const checked = validateLoaded(collection, visibleFields({ ...row.state, fields: { ...row.state.fields, ...fields } }));
+    if (!checked.ok) return checked;
+    const issued = await this.#issue();
+    const mutation: Mutation = {
+      op: "put",
+      stamp: issued.stamp,
+      author: this.clientId,
+      fields,
+      base: baseFor(row),
+      resolves: lost.map((c) => ({ field: c.field, stamp: c.stamp })),
+    };
+    await this.#commit(collection, row.workspaceId, row.id, row, row.local, { mutationId: issued.mutationId, mutation, status: "pending" });
+    return { ok: true };
+  }
+
+  async #dismissLost(collection: CollectionName, row: RecordRow, lost: Conflict[]): Promise<CommandResult> {
+    const issued = await this.#issue();
+    const resolves: ConflictKey[] = lost.map((c) => ({ field: c.field, stamp: c.stamp }));
+    const mutation: Mutation = { op: "resolve", stamp: issued.stamp, author: this.clientId, base: baseFor(row), resolves };
+    await this.#commit(collection, row.workspaceId, row.id, row, row.local, { mutationId: issued.mutationId, mutation, status: "pending" });
+    return { ok: true };
   }
 
   /** Drops a rejected mutation: the record shows the server's value again (a rejected create
@@ -467,6 +502,9 @@ export class ClientDb {
   }
 
   async #life(collection: CollectionName, id: string, op: "delete" | "restore"): Promise<CommandResult> {
+    // A wrapped vault key is never deleted (the server refuses it too: sync/PROTOCOL.md): the
+    // logins it sealed name it, and they would become unreadable for everyone.
+    if (collection === "vaultKeys" && op === "delete") return { ok: false, issues: [{ path: "", key: VAULT_KEY_KEPT, params: {} }] };
     return this.#write(collection, async () => {
       const row = await this.#row(collection, id);
       if (isDeleted(row.state) === (op === "delete")) return { ok: true };

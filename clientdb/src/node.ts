@@ -2,10 +2,13 @@
 // fake-indexeddb, a WebSocket factory on the `ws` package that sends the session cookie and the
 // Origin a browser would, an in-process lock manager, and sign-in through the HTTP API.
 // `import { ... } from "@patrimonio/clientdb/node"`. Not for the browser bundle.
+// Also: applying a server page by hand (tests that play the server).
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import WebSocket from "ws";
 import type { SocketFactory, SocketLike } from "./client";
+import { applyPage, type ServerPage } from "./apply";
 import { ClientDb } from "./clientdb";
+import { internals } from "./internal";
 
 export interface NodeDeviceOptions {
   /** Database name (unique per device within a factory). */
@@ -86,4 +89,10 @@ export async function signUp(baseUrl: string, email: string, password: string): 
 /** Signs in (POST /api/v1/auth/signin): another session of the user, as a second device has. */
 export async function signIn(baseUrl: string, email: string, password: string): Promise<Session> {
   return me(baseUrl, await authRequest(baseUrl, "/api/v1/auth/signin", { email, password }));
+}
+
+/** Applies a page of the server's changes to a device database as its sync client would: for
+ * tests that play the server by hand (another device's concurrent write, the echo of this one's). */
+export async function applyServerPage(db: ClientDb, page: ServerPage): Promise<void> {
+  await applyPage(internals(db), page);
 }

@@ -14,6 +14,7 @@ import { uuidv4 } from "../src/ids";
 import { MemoryLockManager } from "../src/leader";
 import { nodeSocket, openNodeDevice, signIn, signUp, syncUrlOf, type Session } from "../src/node";
 import { encodeHello, encodePush } from "../src/wire";
+import { saveVaultKey } from "../src/features/logins";
 import { buildServer, startServer, type RealServer } from "./realServer";
 import { FakeNetwork, until } from "./support";
 
@@ -160,6 +161,67 @@ describe("two devices against the real server", () => {
 
     await Promise.all([syncA.stop(), syncB.stop()]);
     a2.db.close();
+    b.db.close();
+  });
+
+  test("two passphrase changes at once: the losing wrapping is kept whole (salt and wrapped key) on both devices, and restoring it brings it back whole", { timeout: 120_000 }, async () => {
+    const email = `vault-${Date.now()}@example.com`;
+    const password = "correct horse battery staple 42";
+    const sessionA = await signUp(server.url, email, password);
+    const sessionB = await signIn(server.url, email, password);
+    const ws = sessionA.workspaces.find((w) => w.kind === "personal")!.id;
+    const events: string[] = [];
+    const report = () => `\nclient events:\n${events.slice(-40).join("\n")}\nserver output:\n${server.output().slice(-4000)}`;
+    const a = await openNodeDevice({ name: "vault-a" });
+    const b = await openNodeDevice({ name: "vault-b" });
+    const netA = new FakeNetwork();
+    const syncA = client(a.db, sessionA, ws, netA, events);
+    const syncB = client(b.db, sessionB, ws, new FakeNetwork(), events);
+    syncA.start();
+    syncB.start();
+    await Promise.all([syncA.idle(), syncB.idle()]);
+    const wrapping = (salt: string, body: string) => ({
+      keyId: "AAECAwQFBgc",
+      kdf: { algorithm: "argon2id" as const, memoryKiB: 65536, iterations: 3, parallelism: 1, salt: `${salt}ECAwQFBgcICQoLDA0ODw` },
+      wrappedKey: `v1.AAECAwQFBgcICQoL.${body.repeat(64)}`,
+    });
+    const created = await saveVaultKey(a.db, ws, wrapping("AA", "A"));
+    if (!created.ok) throw new Error(JSON.stringify(created.issues));
+    const id = created.id;
+    await until(async () => (await b.db.get("vaultKeys", id)) !== undefined);
+    await until(async () => (await a.db.pendingCount()) === 0);
+
+    // A changes the passphrase offline; B changes it online, later (its stamp wins).
+    netA.set(false);
+    await until(() => !syncA.connected);
+    const mine = wrapping("BB", "B");
+    expect((await saveVaultKey(a.db, ws, mine, id)).ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 5));
+    const theirs = wrapping("CC", "C");
+    expect((await saveVaultKey(b.db, ws, theirs, id)).ok).toBe(true);
+    await syncB.idle();
+    netA.set(true);
+    await syncA.idle();
+    await until(async () => (await a.db.cursor(ws)) === (await b.db.cursor(ws)) && (await a.db.pendingCount()) === 0);
+    await until(async () => (await b.db.conflicts(ws)).length === 2);
+
+    for (const db of [a.db, b.db]) {
+      expect((await db.get("vaultKeys", id))?.fields, report()).toEqual(theirs);
+      const lost = await db.conflicts(ws);
+      expect(new Set(lost.map((c) => c.stamp)).size).toBe(1);
+      expect(Object.fromEntries(lost.map((c) => [c.field, c.value]))).toEqual({ kdf: mine.kdf, wrappedKey: mine.wrappedKey });
+    }
+    // A keeps its passphrase: the whole wrapping comes back on both, the conflicts close everywhere.
+    const stamp = (await a.db.conflicts(ws))[0]!.stamp;
+    expect(await a.db.restoreWrite("vaultKeys", id, stamp)).toEqual({ ok: true });
+    await syncA.idle();
+    await until(async () => canonical((await b.db.get("vaultKeys", id))?.fields) === canonical(mine));
+    await until(async () => (await b.db.conflicts(ws)).length === 0);
+    expect(await a.db.conflicts(ws)).toEqual([]);
+    expect(canonical(await a.db.confirmed("vaultKeys", id))).toBe(canonical(await b.db.confirmed("vaultKeys", id)));
+
+    await Promise.all([syncA.stop(), syncB.stop()]);
+    a.db.close();
     b.db.close();
   });
 

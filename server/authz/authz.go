@@ -87,6 +87,10 @@ const (
 
 	RecordRead  Action = "record.read"  // read the synced records (assets, liabilities, ...)
 	RecordWrite Action = "record.write" // create, change or delete a synced record
+	// Delete a wrapped vault key (collection vaultKeys): nobody. The ciphertexts of every login it
+	// sealed name it (their values, conflicts, tombstones, other devices' unsynced writes), so
+	// deleting it would make those secrets unreadable for everyone; it goes with its workspace.
+	VaultKeyDelete Action = "vault_key.delete"
 
 	ConnectionRead   Action = "connection.read"   // see the workspace's bank and broker connections
 	ConnectionManage Action = "connection.manage" // link, renew, refresh or remove a connection (issue 15)
@@ -97,7 +101,7 @@ var Actions = []Action{
 	WorkspaceRead, WorkspaceRename, WorkspaceDelete,
 	MemberInvite, MemberRemove, MemberChangeRole, MemberLeave,
 	InvitationRevoke, InvitationAccept, InvitationDecline,
-	RecordRead, RecordWrite,
+	RecordRead, RecordWrite, VaultKeyDelete,
 	ConnectionRead, ConnectionManage,
 }
 
@@ -192,6 +196,12 @@ func Authorize(req Request) error {
 	switch req.Action {
 	case RecordRead, RecordWrite, ConnectionRead, ConnectionManage:
 		return byRole(req)
+	case VaultKeyDelete:
+		// Members are told why; someone who is not a member learns nothing.
+		if err := byRole(Request{Role: req.Role, Action: RecordRead}); err != nil {
+			return err
+		}
+		return refuse(core.EFORBIDDEN, "vaultKeyKept", None)
 	case InvitationAccept, InvitationDecline:
 		if err := needKind(req); err != nil {
 			return err

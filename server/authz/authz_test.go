@@ -46,6 +46,7 @@ invitation.accept    yes    yes     yes     yes
 invitation.decline   yes    yes     yes     yes
 record.read          yes    yes     yes     404
 record.write         yes    yes     403     404
+vault_key.delete     403    403     403     404
 connection.read      yes    yes     yes     404
 connection.manage    yes    yes     403     404
 `

@@ -4,7 +4,8 @@
 // unwrapped key never leave the device. Normally one record per workspace; two devices that set a
 // vault up concurrently make two, and unlocking opens every one the passphrase opens (the key id in
 // each ciphertext says which key encrypted it). Every write sets all three fields together, so
-// the per-field merge keeps them consistent (one mutation, one stamp).
+// the per-field merge keeps them consistent (one mutation, one stamp). A record is never deleted
+// (the server refuses it: sync.reject.vaultKeyKept); pwa/src/vault/README.md tells the rest.
 //
 // wrappedKey (version 1): v1.<nonce: 16 chars = 12 bytes>.<ciphertext of the 32-byte key + tag: 64 chars>,
 // base64url without padding; associated data "patrimonio.vaultKey.v1|<workspaceId>|<keyId>".

@@ -58,6 +58,19 @@ export function useRecordsWhere<C extends CollectionName>(
   return current(result, handle, key);
 }
 
+/** The deleted records (tombstones) of a workspace's collection, live; undefined while loading. For
+ * what must not stay deleted (a vault key deleted before the server refused it). */
+export function useDeletedRecords<C extends CollectionName>(collection: C, workspaceId: string | undefined): SyncedRecord<C>[] | undefined {
+  const handle = useClientDb();
+  const key = `${collection}\u0000${workspaceId ?? ""}\u0000deleted`;
+  const result = useLive(handle, async (): Promise<Tagged<SyncedRecord<C>[]> | null> => {
+    if (!handle || workspaceId === undefined) return null;
+    const rows = await listRows(dbOf(handle), collection, workspaceId, true);
+    return { handle, key, value: rows.map((r) => toRecord(collection, r)).filter((r) => r.deleted) };
+  }, [handle, key]);
+  return current(result, handle, key);
+}
+
 /** One record, live: null when this device has no such record, undefined while loading. */
 export function useRecordById<C extends CollectionName>(collection: C, id: string | undefined): SyncedRecord<C> | null | undefined {
   const handle = useClientDb();

@@ -15,7 +15,7 @@ export {
 export { CYCLE_KEY, PARENT_MISSING_KEY, deleteLegalStructure, saveLegalStructure, setStructureParent } from "./legalStructures";
 export { ancestorChain, findCycles, idsInCycles, structureTree, wouldCreateCycle, type StructureLink } from "./structureGraph";
 export { useDanglingRefs } from "./dangling";
-export { useRecordById, useRecordsWhere, useWorkspaceConflicts, useWorkspaceRecords, useWorkspaceRejected } from "./hooks";
+export { useDeletedRecords, useRecordById, useRecordsWhere, useWorkspaceConflicts, useWorkspaceRecords, useWorkspaceRejected } from "./hooks";
 export { findDanglingRefs, repairDanglingRefs, type DanglingRef } from "./dangling";
 export { deleteLiability, saveLiability } from "./liabilities";
 export { deleteCashFlow, saveCashFlow } from "./flows";

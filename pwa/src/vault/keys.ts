@@ -54,8 +54,7 @@ async function importVaultKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> 
   return globalThis.crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
-async function wrap(raw: Uint8Array<ArrayBuffer>, passphrase: string, kdf: VaultKdf, workspaceId: string, keyId: string): Promise<string> {
-  const kek = await deriveKek(passphrase, kdf);
+async function wrapWith(raw: Uint8Array<ArrayBuffer>, kek: CryptoKey, workspaceId: string, keyId: string): Promise<string> {
   const nonce = randomBytes(12);
   const sealed = new Uint8Array(await globalThis.crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce, additionalData: wrapAad(workspaceId, keyId) }, kek, raw));
   return `v1.${toBase64url(nonce)}.${toBase64url(sealed)}`;
@@ -63,7 +62,10 @@ async function wrap(raw: Uint8Array<ArrayBuffer>, passphrase: string, kdf: Vault
 
 /** The raw key bytes of a wrapped key (callers zero them after use); WrongPassphraseError. */
 async function unwrapRaw(record: VaultKey, passphrase: string, workspaceId: string): Promise<Uint8Array<ArrayBuffer>> {
-  const kek = await deriveKek(passphrase, record.kdf);
+  return unwrapRawWith(record, await deriveKek(passphrase, record.kdf), workspaceId);
+}
+
+async function unwrapRawWith(record: VaultKey, kek: CryptoKey, workspaceId: string): Promise<Uint8Array<ArrayBuffer>> {
   const [version, nonce, body] = record.wrappedKey.split(".");
   if (version !== "v1" || nonce === undefined || body === undefined) throw new WrongPassphraseError();
   try {
@@ -84,13 +86,14 @@ export async function createVaultKey(
   passphrase: string,
   workspaceId: string,
   params: Omit<VaultKdf, "salt"> = DEFAULT_KDF,
-): Promise<{ record: VaultKey; key: SessionKey }> {
+): Promise<{ record: VaultKey; key: SessionKey; kek: Kek }> {
   const raw = randomBytes(32);
   const keyId = toBase64url(randomBytes(8));
   const kdf = freshKdf(params);
   try {
-    const wrappedKey = await wrap(raw, passphrase, kdf, workspaceId, keyId);
-    return { record: { keyId, kdf, wrappedKey }, key: { keyId, key: await importVaultKey(raw) } };
+    const kek = await deriveKek(passphrase, kdf);
+    const wrappedKey = await wrapWith(raw, kek, workspaceId, keyId);
+    return { record: { keyId, kdf, wrappedKey }, key: { keyId, key: await importVaultKey(raw) }, kek: { kdf, key: kek } };
   } finally {
     raw.fill(0);
   }
@@ -115,10 +118,55 @@ export async function rewrapVaultKey(
   workspaceId: string,
   params: Omit<VaultKdf, "salt"> = DEFAULT_KDF,
 ): Promise<VaultKey> {
+  return (await rewrapVaultKeyKeepingKek(record, current, next, workspaceId, params)).record;
+}
+
+/** rewrapVaultKey, with the new passphrase's key-encryption key (for the open session). */
+export async function rewrapVaultKeyKeepingKek(
+  record: VaultKey,
+  current: string,
+  next: string,
+  workspaceId: string,
+  params: Omit<VaultKdf, "salt"> = DEFAULT_KDF,
+): Promise<{ record: VaultKey; kek: Kek }> {
   const raw = await unwrapRaw(record, current, workspaceId);
   try {
     const kdf = freshKdf(params);
-    return { keyId: record.keyId, kdf, wrappedKey: await wrap(raw, next, kdf, workspaceId, record.keyId) };
+    const kek = await deriveKek(next, kdf);
+    return { record: { keyId: record.keyId, kdf, wrappedKey: await wrapWith(raw, kek, workspaceId, record.keyId) }, kek: { kdf, key: kek } };
+  } finally {
+    raw.fill(0);
+  }
+}
+
+/** The key-encryption key a passphrase gave for one wrapped key (non-extractable, memory only),
+ * with the parameters and salt it was derived with: another key wrapped with it opens with the
+ * same passphrase, without a second derivation (joinVaultKey). */
+export interface Kek {
+  kdf: VaultKdf;
+  key: CryptoKey;
+}
+
+/** Opens a wrapped key with the passphrase and keeps the key-encryption key; WrongPassphraseError. */
+export async function openVaultKey(record: VaultKey, passphrase: string, workspaceId: string): Promise<{ key: SessionKey; kek: Kek }> {
+  const kek = await deriveKek(passphrase, record.kdf);
+  const raw = await unwrapRawWith(record, kek, workspaceId);
+  try {
+    return { key: { keyId: record.keyId, key: await importVaultKey(raw) }, kek: { kdf: record.kdf, key: kek } };
+  } finally {
+    raw.fill(0);
+  }
+}
+
+/** Another vault key of the workspace (made by a concurrent set-up under another passphrase),
+ * opened with its own passphrase and wrapped again under `kek`: from then on the passphrase `kek`
+ * came from opens it, and its own passphrase no longer does. Only the wrapping changes; the key
+ * and every login it sealed stay as they are. WrongPassphraseError when `passphrase` does not open it. */
+export async function joinVaultKey(other: VaultKey, passphrase: string, kek: Kek, workspaceId: string): Promise<{ record: VaultKey; key: SessionKey }> {
+  const raw = await unwrapRaw(other, passphrase, workspaceId);
+  try {
+    const wrappedKey = await wrapWith(raw, kek.key, workspaceId, other.keyId);
+    return { record: { keyId: other.keyId, kdf: kek.kdf, wrappedKey }, key: { keyId: other.keyId, key: await importVaultKey(raw) } };
   } finally {
     raw.fill(0);
   }

@@ -8,7 +8,7 @@ import type { VaultKey } from "@patrimonio/shared-schema";
 import { useSyncExternalStore } from "react";
 import { SESSION_CHANGED_EVENT, SIGN_OUT_EVENT } from "../auth/signOut";
 import type { SessionKey } from "./cipher";
-import { unwrapVaultKey, WrongPassphraseError } from "./keys";
+import { openVaultKey, WrongPassphraseError, type Kek } from "./keys";
 
 /** Idle time after which an unlocked vault locks itself. */
 export const IDLE_LOCK_MS = 5 * 60 * 1000;
@@ -18,12 +18,22 @@ export interface UnlockedVault {
   primary: SessionKey;
   /** Every key the passphrase opened, by key id (to read what any of them sealed). */
   keys: ReadonlyMap<string, CryptoKey>;
+  /** The wrapping this session opened (or wrote) of each key record, by record id: compared with
+   * the records as they are now, it tells a passphrase change that lost to a concurrent one, or
+   * one made elsewhere since (vaultNotices). */
+  opened: ReadonlyMap<string, string>;
+  /** The key-encryption key of the primary's wrapping: wraps another key under the same
+   * passphrase (joining a second key, joinVaultKey). Absent when unknown. */
+  kek?: Kek;
 }
 
-/** A vault key record as stored (id for ordering, fields = the wrapped key). */
+/** A vault key record as stored (id for ordering, fields = the wrapped key), or one of its losing
+ * wrappings (`lost`: the stamp of a passphrase change that lost to a concurrent one, kept by the
+ * merge as conflicts; wrappingsOf). */
 export interface StoredVaultKey {
   id: string;
   fields: VaultKey;
+  lost?: string;
 }
 
 /** An unlock that was still deriving its key when the vault was locked, or the session ended or
@@ -60,33 +70,63 @@ export class VaultSession {
     this.#target?.addEventListener(SESSION_CHANGED_EVENT, () => this.lockAll());
   }
 
-  /** Opens the workspace's vault with the passphrase: every record it opens contributes its key.
+  /** Opens the workspace's vault with the passphrase: every record it opens contributes its key,
+   * through the record's current wrapping or, failing that, one of its losing wrappings (a
+   * passphrase change that lost to a concurrent one still opens the vault: the key is the same).
    * WrongPassphraseError (and nothing changes) when it opens none; UnlockCancelledError when a
    * lock, a sign-out or a change of session came while the key was being derived. */
   async unlock(workspaceId: string, records: readonly StoredVaultKey[], passphrase: string): Promise<UnlockedVault> {
     const locks = this.#locks;
-    const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // By record id (the lowest one the passphrase opens is the primary), its own wrapping first.
+    const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const sorted = [...records].sort((a, b) => cmp(a.id, b.id) || cmp(a.lost === undefined ? "" : `~${a.lost}`, b.lost === undefined ? "" : `~${b.lost}`));
     const keys = new Map<string, CryptoKey>();
+    const opened = new Map<string, string>();
     let primary: SessionKey | undefined;
+    let kek: Kek | undefined;
     for (const r of sorted) {
+      if (opened.has(r.id)) continue;
       try {
-        const k = await unwrapVaultKey(r.fields, passphrase, workspaceId);
-        keys.set(k.keyId, k.key);
-        primary ??= k;
+        const k = await openVaultKey(r.fields, passphrase, workspaceId);
+        keys.set(k.key.keyId, k.key.key);
+        opened.set(r.id, r.fields.wrappedKey);
+        if (!primary) {
+          primary = k.key;
+          kek = k.kek;
+        }
       } catch (err) {
         if (!(err instanceof WrongPassphraseError)) throw err;
       }
     }
     if (this.#locks !== locks) throw new UnlockCancelledError();
     if (!primary) throw new WrongPassphraseError();
-    const vault = { primary, keys };
+    const vault: UnlockedVault = { primary, keys, opened, ...(kek ? { kek } : {}) };
     this.#set(workspaceId, vault);
     return vault;
   }
 
-  /** Marks the vault open with a key just created on this device (vault set-up). */
-  adopt(workspaceId: string, key: SessionKey): void {
-    this.#set(workspaceId, { primary: key, keys: new Map([[key.keyId, key.key]]) });
+  /** Marks the vault open with a key just created on this device (vault set-up); `record` is the
+   * key record it was saved as. */
+  adopt(workspaceId: string, key: SessionKey, record?: { id: string; wrappedKey: string; kek?: Kek }): void {
+    this.#set(workspaceId, {
+      primary: key,
+      keys: new Map([[key.keyId, key.key]]),
+      opened: new Map(record ? [[record.id, record.wrappedKey]] : []),
+      ...(record?.kek ? { kek: record.kek } : {}),
+    });
+  }
+
+  /** An open vault's key records were wrapped again on this device (a passphrase change, a key
+   * joined) or opened with another passphrase (a viewer's second key): the session now holds these
+   * wrappings (and `key`, when one more key opens; `kek`, a new passphrase's). Nothing happens to a
+   * locked vault. */
+  rewrapped(workspaceId: string, wrappings: ReadonlyMap<string, string>, extra?: { key?: SessionKey; kek?: Kek }): void {
+    const vault = this.#open.get(workspaceId);
+    if (!vault) return;
+    const keys = new Map(vault.keys);
+    if (extra?.key) keys.set(extra.key.keyId, extra.key.key);
+    const kek = extra?.kek ?? vault.kek;
+    this.#set(workspaceId, { primary: vault.primary, keys, opened: new Map([...vault.opened, ...wrappings]), ...(kek ? { kek } : {}) });
   }
 
   get(workspaceId: string | undefined): UnlockedVault | undefined {

@@ -8,11 +8,12 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { fromBase64url, toBase64url } from "./base64url";
 import { openField, sealField, VaultOpenError } from "./cipher";
-import { createVaultKey, DEFAULT_KDF, rewrapVaultKey, unwrapVaultKey, WrongPassphraseError } from "./keys";
+import { createVaultKey, DEFAULT_KDF, joinVaultKey, rewrapVaultKey, unwrapVaultKey, WrongPassphraseError } from "./keys";
 import { sealerOf } from "./sealer";
 import { SESSION_CHANGED_EVENT, SIGN_OUT_EVENT } from "../auth/signOut";
 import { IDLE_LOCK_MS, UnlockCancelledError, VaultSession } from "./session";
 import { passphraseStrength } from "./strength";
+import { vaultNotices, wrappingsOf } from "./wrappings";
 
 const WS = "0a1b2c3d-0000-4000-8000-000000000001";
 const OTHER_WS = "0a1b2c3d-0000-4000-8000-000000000002";
@@ -117,6 +118,66 @@ describe("session", () => {
     expect(v.primary.keyId).toBe(one.record.keyId);
     expect([...v.keys.keys()].sort()).toEqual([one.record.keyId, two.record.keyId].sort());
     expect(session.get(OTHER_WS)).toBeUndefined();
+  });
+
+  test("a passphrase change that lost to a concurrent one (its wrapping kept as conflicts) still opens the vault, and each side is told", async () => {
+    const made = await createVaultKey("first passphrase ok", WS, FAST);
+    const mine = await rewrapVaultKey(made.record, "first passphrase ok", "my new passphrase", WS, FAST);
+    const theirs = await rewrapVaultKey(made.record, "first passphrase ok", "their new passphrase", WS, FAST);
+    // The merge kept theirs (later stamp) and mine as one conflict per field it wrote.
+    const lost = (field: "kdf" | "wrappedKey") => ({
+      id: `vaultKeys/0193-a/${field}`,
+      collection: "vaultKeys" as const,
+      recordId: "0193-a",
+      workspaceId: WS,
+      field,
+      value: mine[field],
+      current: theirs[field],
+      author: "client-a",
+      stamp: "2026-11-30T10:00:00.000Z-0000-aaaaaaaaaaaaaaaa",
+      at: Date.parse("2026-11-30T10:00:00.000Z"),
+    });
+    const records = [{ id: "0193-a", fields: theirs, clocks: { wrappedKey: "2026-11-30T10:00:01.000Z-0000-bbbbbbbbbbbbbbbb" } }];
+    const conflicts = [lost("kdf"), lost("wrappedKey")];
+    const session = new VaultSession();
+    // Before: the record's own wrapping only, and my passphrase opened nothing.
+    await expect(session.unlock(WS, records, "my new passphrase")).rejects.toBeInstanceOf(WrongPassphraseError);
+    const wrappings = wrappingsOf(records, conflicts);
+    expect(wrappings.map((w) => [w.id, w.lost])).toEqual([
+      ["0193-a", undefined],
+      ["0193-a", lost("kdf").stamp],
+    ]);
+    const v = await session.unlock(WS, wrappings, "my new passphrase");
+    expect(v.primary.keyId).toBe(made.record.keyId);
+    expect(vaultNotices(records, conflicts, v)).toEqual([{ kind: "lost", recordId: "0193-a", stamp: lost("kdf").stamp, at: Date.parse("2026-11-30T10:00:01.000Z") }]);
+    const w = await session.unlock(WS, wrappings, "their new passphrase");
+    expect(vaultNotices(records, conflicts, w)).toEqual([{ kind: "won", recordId: "0193-a", stamps: [lost("kdf").stamp], at: lost("kdf").at }]);
+    // Settled (the conflicts closed): nothing more to say; changed elsewhere since: the next unlock needs the new one.
+    expect(vaultNotices(records, [], w)).toEqual([]);
+    expect(vaultNotices([{ id: "0193-a", fields: mine }], [], w)).toEqual([{ kind: "changed", recordId: "0193-a" }]);
+  });
+
+  test("a second key (a concurrent set-up under another passphrase) is named, and joining wraps it under the session's passphrase", async () => {
+    const one = await createVaultKey("passphrase of one", WS, FAST);
+    const two = await createVaultKey("passphrase of two", WS, FAST);
+    const records = [
+      { id: "0193-a", fields: one.record },
+      { id: "0193-b", fields: two.record },
+    ];
+    const session = new VaultSession();
+    const v = await session.unlock(WS, records, "passphrase of one");
+    expect(vaultNotices(records, [], v)).toEqual([{ kind: "otherKey", recordId: "0193-b", record: two.record }]);
+    await expect(joinVaultKey(two.record, "passphrase of one", v.kek!, WS)).rejects.toBeInstanceOf(WrongPassphraseError);
+    const joined = await joinVaultKey(two.record, "passphrase of two", v.kek!, WS);
+    expect(joined.record.keyId).toBe(two.record.keyId);
+    expect((await unwrapVaultKey(joined.record, "passphrase of one", WS)).keyId).toBe(two.record.keyId);
+    await expect(unwrapVaultKey(joined.record, "passphrase of two", WS)).rejects.toBeInstanceOf(WrongPassphraseError);
+    // What the second key sealed opens with the joined key.
+    const sealed = await sealField(two.key, place, "sealed by the second key");
+    expect(await openField(new Map([[joined.key.keyId, joined.key.key]]), place, sealed)).toBe("sealed by the second key");
+    const both = await session.unlock(WS, [records[0]!, { id: "0193-b", fields: joined.record }], "passphrase of one");
+    expect(both.keys.size).toBe(2);
+    expect(vaultNotices([records[0]!, { id: "0193-b", fields: joined.record }], [], both)).toEqual([]);
   });
 
   test("locks after the idle time, activity postpones it, sign-out locks at once", async () => {

@@ -6,7 +6,8 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { describe, expect, test, vi } from "vitest";
 import { renderWithI18n } from "../../ui/testing";
-import { createVaultKey, unwrapVaultKey, WrongPassphraseError } from "../../vault";
+import type { ConflictView } from "@patrimonio/clientdb";
+import { createVaultKey, rewrapVaultKey, unwrapVaultKey, WrongPassphraseError } from "../../vault";
 import { ChangePassphraseDialog } from "./ChangePassphraseDialog";
 import type { VaultKeyRec } from "./hooks";
 
@@ -22,11 +23,11 @@ async function keyRecord(db: ClientDb): Promise<VaultKeyRec> {
   return (await db.get("vaultKeys", saved.id))!;
 }
 
-async function change(db: ClientDb, keys: VaultKeyRec[]) {
+async function change(db: ClientDb, keys: VaultKeyRec[], conflicts: ConflictView[] = []) {
   const onClose = vi.fn();
   renderWithI18n(
     <ClientDbProvider db={db}>
-      <ChangePassphraseDialog workspaceId={WS} keys={keys} onClose={onClose} />
+      <ChangePassphraseDialog workspaceId={WS} keys={keys} conflicts={conflicts} onClose={onClose} />
     </ClientDbProvider>,
   );
   fireEvent.change(screen.getByTestId("vault-current-passphrase"), { target: { value: OLD } });
@@ -56,16 +57,44 @@ describe("changing the vault passphrase", () => {
   test("one key that cannot be written (gone meanwhile) leaves every key under the old passphrase", { timeout: 30_000 }, async () => {
     const db = await ClientDb.open({ name: "rewrap-none", indexedDB: new IDBFactory(), IDBKeyRange });
     const kept = await keyRecord(db);
-    const gone = await keyRecord(db);
-    // Deleted (by another device, say) after the screen listed it.
-    const deleted = await db.delete("vaultKeys", gone.id);
-    expect(deleted.ok).toBe(true);
+    // Listed by the screen, no longer on the device when the change is written (a vault key is
+    // never deleted, but the device can lose the workspace): another database holds it.
+    const elsewhere = await ClientDb.open({ name: "rewrap-none-elsewhere", indexedDB: new IDBFactory(), IDBKeyRange });
+    const gone = await keyRecord(elsewhere);
+    elsewhere.close();
     const onClose = await change(db, [kept, gone]);
     expect(await screen.findByText("No se ha podido guardar la nueva frase de paso", {}, { timeout: 20_000 })).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
     const stored = (await db.get("vaultKeys", kept.id))!.fields;
     expect(stored).toEqual(kept.fields);
     expect((await unwrapVaultKey(stored, OLD, WS)).keyId).toBe(kept.fields.keyId);
+    db.close();
+  });
+
+  test("a passphrase whose change lost to a concurrent one (kept as conflicts) still changes it", { timeout: 30_000 }, async () => {
+    const db = await ClientDb.open({ name: "rewrap-lost", indexedDB: new IDBFactory(), IDBKeyRange });
+    const won = await keyRecord(db);
+    // The record holds another device's wrapping (under a passphrase this user does not know);
+    // this user's own change, under OLD, lost the merge and is kept as its conflicts.
+    const theirs = await rewrapVaultKey(won.fields, OLD, "la frase del otro dispositivo", WS, FAST);
+    expect((await saveVaultKey(db, WS, theirs, won.id)).ok).toBe(true);
+    const record = (await db.get("vaultKeys", won.id))!;
+    const lost = (field: "kdf" | "wrappedKey"): ConflictView => ({
+      id: `vaultKeys/${won.id}/${field}`,
+      collection: "vaultKeys",
+      recordId: won.id,
+      workspaceId: WS,
+      field,
+      value: won.fields[field],
+      current: theirs[field],
+      author: "client-a",
+      stamp: "2026-11-30T10:00:00.000Z-0000-aaaaaaaaaaaaaaaa",
+      at: 0,
+    });
+    const onClose = await change(db, [record], [lost("kdf"), lost("wrappedKey")]);
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 20_000 });
+    const stored = (await db.get("vaultKeys", won.id))!.fields;
+    expect((await unwrapVaultKey(stored, NEW, WS)).keyId).toBe(won.fields.keyId);
     db.close();
   });
 });

@@ -2,8 +2,9 @@
 // the new one (new salt), all in one transaction: either every key the current passphrase opens takes
 // the new one, or (one refused, the device failing halfway) none does, so the vault never ends up
 // split between two passphrases. No login is rewritten; the other devices and members need the new
-// passphrase from the next unlock on.
-import { saveVaultKey, useClientDb } from "@patrimonio/clientdb";
+// passphrase from the next unlock on. A wrapping a concurrent passphrase change left as conflicts
+// counts: whoever knows only the passphrase of the change that lost can still change it.
+import { saveVaultKey, useClientDb, type ConflictView } from "@patrimonio/clientdb";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../toast/toast";
@@ -12,7 +13,7 @@ import { Button } from "../../ui/Button";
 import { Dialog, DialogClose } from "../../ui/Dialog";
 import { Field } from "../../ui/Field";
 import { TextInput } from "../../ui/TextInput";
-import { rewrapVaultKey, VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, WrongPassphraseError } from "../../vault";
+import { rewrapVaultKeyKeepingKek, vaultSession, VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, WrongPassphraseError, wrappingsOf, type Kek } from "../../vault";
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
 import { checkNewPassphrase, StrengthHint } from "./VaultPanel";
@@ -24,10 +25,12 @@ class RewrapRefused extends Error {}
 interface Props {
   workspaceId: string;
   keys: VaultKeyRec[];
+  /** The vault key records' conflicts (losing wrappings). */
+  conflicts: readonly ConflictView[];
   onClose: () => void;
 }
 
-export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
+export function ChangePassphraseDialog({ workspaceId, keys, conflicts, onClose }: Props) {
   const { t } = useTranslation();
   const db = useClientDb();
   const formId = useId();
@@ -53,25 +56,30 @@ export function ChangePassphraseDialog({ workspaceId, keys, onClose }: Props) {
     if (Object.keys(found).length > 0 || !db) return;
     setBusy(true);
     try {
-      // Every wrapped key the current passphrase opens gets the new one; none opening = wrong passphrase.
-      const rewrapped: { id: string; key: Awaited<ReturnType<typeof rewrapVaultKey>> }[] = [];
-      for (const k of keys) {
+      // Every key record the current passphrase opens (through its own wrapping or a losing one)
+      // gets the new one; none opening = wrong passphrase.
+      const rewrapped = new Map<string, Awaited<ReturnType<typeof rewrapVaultKeyKeepingKek>>>();
+      for (const w of wrappingsOf(keys, conflicts)) {
+        if (rewrapped.has(w.id)) continue;
         try {
-          rewrapped.push({ id: k.id, key: await rewrapVaultKey(k.fields, current, next, workspaceId) });
+          rewrapped.set(w.id, await rewrapVaultKeyKeepingKek(w.fields, current, next, workspaceId));
         } catch (err) {
           if (!(err instanceof WrongPassphraseError)) throw err;
         }
       }
-      if (rewrapped.length === 0) {
+      if (rewrapped.size === 0) {
         setErrors({ current: "vault.errors.wrong" });
         return;
       }
       await db.batch(async () => {
-        for (const r of rewrapped) {
-          const saved = await saveVaultKey(db, workspaceId, r.key, r.id);
+        for (const [id, r] of rewrapped) {
+          const saved = await saveVaultKey(db, workspaceId, r.record, id);
           if (!saved.ok) throw new RewrapRefused();
         }
       });
+      // This session holds the new wrappings (so a concurrent change that wins is told as such).
+      const kek: Kek = [...rewrapped.values()][0]!.kek;
+      vaultSession.rewrapped(workspaceId, new Map([...rewrapped].map(([id, r]) => [id, r.record.wrappedKey])), { kek });
       notify("success", t("vault.change.done"));
       onClose();
     } catch (err) {

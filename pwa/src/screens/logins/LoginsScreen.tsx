@@ -24,7 +24,7 @@ import { CLIPBOARD_CLEAR_MS, copySecret, useVault, type UnlockedVault } from "..
 import page from "../page.module.css";
 import { ChangePassphraseDialog } from "./ChangePassphraseDialog";
 import { EmergencySheet } from "./EmergencySheet";
-import { openLoginField, useLogins, useOpened, useVaultKeys, type LoginRec } from "./hooks";
+import { openLoginField, useLogins, useOpened, useVaultKeyConflicts, useVaultKeys, type LoginRec } from "./hooks";
 import { LoginFormDialog } from "./LoginFormDialog";
 import { NotesDialog } from "./NotesDialog";
 import styles from "./logins.module.css";
@@ -46,6 +46,7 @@ export function LoginsScreen() {
   const workspaceId = workspace.workspaceId;
   const logins = useLogins(workspaceId);
   const keys = useVaultKeys(workspaceId);
+  const keyConflicts = useVaultKeyConflicts(workspaceId);
   const assets = useAssets();
   const vault = useVault(workspaceId);
   const canEdit = workspace.canEdit;
@@ -179,7 +180,7 @@ export function LoginsScreen() {
     ) : undefined;
 
   const readingLogin = reading === null ? undefined : sorted.find((l) => l.id === reading);
-  const loading = logins === undefined || keys === undefined || workspaceId === undefined;
+  const loading = logins === undefined || keys === undefined || keyConflicts === undefined || workspaceId === undefined;
   const hasVault = (keys?.length ?? 0) > 0;
 
   return (
@@ -222,7 +223,7 @@ export function LoginsScreen() {
         </div>
       ) : (
         <div className={styles.sections}>
-          <VaultPanel workspaceId={workspaceId} keys={keys} vault={vault} canEdit={canEdit} />
+          <VaultPanel workspaceId={workspaceId} keys={keys} conflicts={keyConflicts ?? []} vault={vault} canEdit={canEdit} />
           {sorted.length === 0 ? (
             <EmptyState
               data-testid="logins-empty"
@@ -269,7 +270,7 @@ export function LoginsScreen() {
           }}
         />
       )}
-      {changing && vault && workspaceId && keys && <ChangePassphraseDialog workspaceId={workspaceId} keys={keys} onClose={() => setChanging(false)} />}
+      {changing && vault && workspaceId && keys && <ChangePassphraseDialog workspaceId={workspaceId} keys={keys} conflicts={keyConflicts ?? []} onClose={() => setChanging(false)} />}
       {readingLogin && vault && <NotesDialog login={readingLogin} vault={vault} onClose={() => setReading(null)} />}
       {sheet && <EmergencySheet logins={sorted} assetNames={assetNames} onClose={() => setSheet(false)} />}
       <AlertDialog

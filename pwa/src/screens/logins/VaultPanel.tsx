@@ -3,8 +3,10 @@
 // lock it again, with the idle time after which it locks itself. Viewers can unlock to read but
 // never set up a vault. Set-up is offered only once this device holds the workspace (its first sync
 // applied whole): before that, "no key yet" may only mean the workspace's vault key has not arrived,
-// and a second set-up would split the logins between two passphrases.
-import { saveVaultKey, useClientDb, useSyncStatus, useWorkspaceHeld } from "@patrimonio/clientdb";
+// and a second set-up would split the logins between two passphrases. Unlocked, it says what a
+// concurrent passphrase change or a second key (a concurrent set-up) means and offers to settle it
+// (VaultNotices: pwa/src/vault/README.md, "Concurrent changes and second keys").
+import { saveVaultKey, useClientDb, useDeletedRecords, useSyncStatus, useWorkspaceHeld, type ConflictView } from "@patrimonio/clientdb";
 import { Lock, LockOpen, ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -23,8 +25,10 @@ import {
   VAULT_PASSPHRASE_MAX,
   VAULT_PASSPHRASE_MIN,
   WrongPassphraseError,
+  wrappingsOf,
   type UnlockedVault,
 } from "../../vault";
+import { VaultNotices } from "./VaultNotices";
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
 import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
@@ -34,6 +38,8 @@ const IDLE_MINUTES = IDLE_LOCK_MS / 60_000;
 interface Props {
   workspaceId: string;
   keys: VaultKeyRec[];
+  /** The key records' conflicts: wrappings of passphrase changes that lost to concurrent ones. */
+  conflicts: readonly ConflictView[];
   vault: UnlockedVault | undefined;
   canEdit: boolean;
 }
@@ -53,36 +59,90 @@ export function VaultPanel(props: Props) {
     ref.current?.querySelector<HTMLElement>("[data-vault-focus]")?.focus();
   }, [unlocked]);
   return (
-    <div ref={ref}>
+    <div ref={ref} className={styles.vaultPanel}>
       <VaultState {...props} />
     </div>
   );
 }
 
-function VaultState({ workspaceId, keys, vault, canEdit }: Props) {
+function VaultState({ workspaceId, keys, conflicts, vault, canEdit }: Props) {
   const { t } = useTranslation();
+  // A key deleted before the server refused it: its logins cannot be read, and setting a new vault
+  // up beside it would split them. It is restored instead (a vault key is never deleted).
+  const deleted = useDeletedRecords("vaultKeys", workspaceId);
+  const restore = deleted !== undefined && deleted.length > 0 ? <DeletedKeys keys={deleted} canEdit={canEdit} /> : null;
   if (vault) {
     return (
-      <Card
-        icon={<LockOpen size={20} />}
-        title={t("vault.unlocked.title")}
-        description={t("vault.unlocked.text", { minutes: IDLE_MINUTES })}
-        data-testid="vault-unlocked"
-        actions={
-          <Button variant="secondary" icon={<Lock size={16} />} onClick={() => vaultSession.lock(workspaceId)} data-vault-focus="" data-testid="vault-lock">
-            {t("vault.lock")}
-          </Button>
-        }
-      />
+      <>
+        <Card
+          icon={<LockOpen size={20} />}
+          title={t("vault.unlocked.title")}
+          description={t("vault.unlocked.text", { minutes: IDLE_MINUTES })}
+          data-testid="vault-unlocked"
+          actions={
+            <Button variant="secondary" icon={<Lock size={16} />} onClick={() => vaultSession.lock(workspaceId)} data-vault-focus="" data-testid="vault-lock">
+              {t("vault.lock")}
+            </Button>
+          }
+        />
+        <VaultNotices workspaceId={workspaceId} keys={keys} conflicts={conflicts} vault={vault} canEdit={canEdit} />
+        {restore}
+      </>
     );
   }
   if (keys.length === 0) {
+    if (deleted === undefined) return null;
+    if (restore) return restore;
     if (!canEdit) {
       return <Alert tone="info" title={t("vault.none.title")}>{t("vault.none.viewer")}</Alert>;
     }
     return <SetUpOnceHeld workspaceId={workspaceId} />;
   }
-  return <Unlock workspaceId={workspaceId} keys={keys} />;
+  return (
+    <>
+      {restore}
+      <Unlock workspaceId={workspaceId} keys={keys} conflicts={conflicts} />
+    </>
+  );
+}
+
+/** Vault keys deleted before the server refused it: editors restore them (no passphrase changes). */
+function DeletedKeys({ keys, canEdit }: { keys: VaultKeyRec[]; canEdit: boolean }) {
+  const { t } = useTranslation();
+  const db = useClientDb();
+  const [busy, setBusy] = useState(false);
+  const restore = async () => {
+    if (!db) return;
+    setBusy(true);
+    try {
+      const results = await db.batch(async () => {
+        const out = [];
+        for (const k of keys) out.push(await db.restore("vaultKeys", k.id));
+        return out;
+      });
+      notify(results.every((r) => r.ok) ? "success" : "error", results.every((r) => r.ok) ? t("vault.deleted.done") : t("vault.concurrent.failed"));
+    } catch {
+      notify("error", t("vault.concurrent.failed"));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Alert tone="warning" title={t("vault.deleted.title")}>
+      <div className={styles.vaultNotice} data-testid="vault-deleted-key">
+        <p>
+          {t("vault.deleted.text")} {canEdit ? t("vault.deleted.restoreHint") : t("vault.deleted.viewer")}
+        </p>
+        {canEdit && (
+          <div>
+            <Button size="sm" variant="secondary" loading={busy} onClick={() => void restore()} data-testid="vault-restore-key">
+              {t("vault.deleted.restore")}
+            </Button>
+          </div>
+        )}
+      </div>
+    </Alert>
+  );
 }
 
 export function StrengthHint({ passphrase }: { passphrase: string }) {
@@ -146,7 +206,7 @@ function SetUp({ workspaceId }: { workspaceId: string }) {
         notify("error", t("vault.setup.failed"));
         return;
       }
-      vaultSession.adopt(workspaceId, made.key);
+      vaultSession.adopt(workspaceId, made.key, { id: saved.id, wrappedKey: made.record.wrappedKey, kek: made.kek });
       setPassphrase("");
       setRepeat("");
       notify("success", t("vault.setup.done"));
@@ -177,7 +237,7 @@ function SetUp({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[] }) {
+function Unlock({ workspaceId, keys, conflicts }: { workspaceId: string; keys: VaultKeyRec[]; conflicts: readonly ConflictView[] }) {
   const { t } = useTranslation();
   const [passphrase, setPassphrase] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
@@ -199,7 +259,7 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
     setBusy(true);
     setError(undefined);
     try {
-      await vaultSession.unlock(workspaceId, keys, passphrase);
+      await vaultSession.unlock(workspaceId, wrappingsOf(keys, conflicts), passphrase);
       setPassphrase("");
     } catch (err) {
       // Locked (or signed out) meanwhile: nothing to say, the vault stays locked.
@@ -213,6 +273,11 @@ function Unlock({ workspaceId, keys }: { workspaceId: string; keys: VaultKeyRec[
   return (
     <Card icon={<Lock size={20} />} title={t("vault.locked.title")} description={t("vault.locked.text")} data-testid="vault-locked">
       <form className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
+        {wrappingsOf(keys, conflicts).some((w) => w.lost !== undefined) && (
+          <Alert tone="info">
+            <span data-testid="vault-locked-concurrent">{t("vault.locked.concurrent")}</span>
+          </Alert>
+        )}
         <Field label={t("vault.passphrase")} error={error} required>
           <TextInput ref={inputRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-vault-focus="" data-testid="vault-passphrase" />
         </Field>

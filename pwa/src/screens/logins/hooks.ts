@@ -1,7 +1,7 @@
 // The logins vault's reads: the workspace's logins and wrapped vault keys (live, from the device
 // database) and the plaintext of an encrypted field once the vault is unlocked (in memory only).
-import { useWorkspaceRecords, type SyncedRecord } from "@patrimonio/clientdb";
-import { useEffect, useState } from "react";
+import { useWorkspaceConflicts, useWorkspaceRecords, type ConflictView, type SyncedRecord } from "@patrimonio/clientdb";
+import { useEffect, useMemo, useState } from "react";
 import { openField, type UnlockedVault } from "../../vault";
 
 export type LoginRec = SyncedRecord<"logins">;
@@ -13,6 +13,13 @@ export function useLogins(workspaceId: string | undefined): LoginRec[] | undefin
 
 export function useVaultKeys(workspaceId: string | undefined): VaultKeyRec[] | undefined {
   return useWorkspaceRecords("vaultKeys", workspaceId);
+}
+
+/** The conflicts of the workspace's vault key records: the wrappings of passphrase changes that
+ * lost to concurrent ones (pwa/src/vault/wrappings.ts). */
+export function useVaultKeyConflicts(workspaceId: string | undefined): ConflictView[] | undefined {
+  const all = useWorkspaceConflicts(workspaceId);
+  return useMemo(() => all?.filter((c) => c.collection === "vaultKeys"), [all]);
 }
 
 export type Opened = { state: "locked" } | { state: "opening" } | { state: "open"; text: string } | { state: "failed" };
