@@ -797,6 +797,7 @@ func (g *groupTxn) collectedBefore(we *workspaceEntry, m Mutation) bool {
 	}
 	return true
 }
+
 // vaultKeysCollection holds the logins vault's wrapped keys (pwa/src/vault/README.md).
 const vaultKeysCollection = "vaultKeys"
 
