@@ -1,19 +1,26 @@
 // The help texts: both languages have the same sections and entries in the same order (the
 // translation parity of the help, which lives in content modules instead of the locale files), the
 // sync statuses are named exactly as the top bar shows them, and the search ignores accents and case.
+import { createRouter } from "@tanstack/react-router";
 import { describe, expect, test } from "vitest";
 import en from "../../i18n/locales/en.json";
 import es from "../../i18n/locales/es.json";
 import { helpEn } from "./content/en";
 import { helpEs } from "./content/es";
-import { HELP_TOPICS, type HelpTexts } from "./content/types";
+import { routeTree } from "../../router/router";
+import { HELP_LINK_TARGETS, HELP_TOPICS, type HelpTexts } from "./content/types";
 import { buildHelpIndex, countEntries, helpTopic, queryWords, searchHelp } from "./helpSearch";
 
 /** The structure without the words: section ids, entry ids, paragraph and item counts. */
 function outline(texts: HelpTexts) {
   return texts.sections.map((s) => ({
     id: s.id,
-    entries: s.entries.map((e) => ({ id: e.id, paragraphs: e.paragraphs.length, items: e.items?.length ?? 0 })),
+    entries: s.entries.map((e) => ({
+      id: e.id,
+      paragraphs: e.paragraphs.length,
+      items: e.items?.length ?? 0,
+      links: (e.links ?? []).map((l) => ({ to: l.to, search: l.search })),
+    })),
   }));
 }
 
@@ -53,6 +60,27 @@ describe("help texts", () => {
       expect(body).toContain(locale.sync.snapshot_other.replace("{{count}}", "N"));
       for (const notice of Object.values(locale.sync.error)) expect(body, notice).toContain(notice);
       expect(body).toContain(locale.sync.openFailed);
+    }
+  });
+});
+
+describe("help links", () => {
+  test("the entries link to the screens they talk about, each a screen of the app", () => {
+    // Only its route matching is used: no context is needed.
+    const router = createRouter({ routeTree, context: {} as never });
+    for (const to of HELP_LINK_TARGETS) {
+      const [, , found] = router.getMatchedRoutes(to);
+      expect(found?.path, to).not.toBeUndefined();
+      expect(found?.fullPath.replace(/\/$/, ""), to).toBe(to);
+    }
+    const linked = (texts: HelpTexts, section: string, entry: string) =>
+      texts.sections.find((s) => s.id === section)!.entries.find((e) => e.id === entry)!.links?.map((l) => [l.to, l.search ?? {}]);
+    for (const texts of [helpEs, helpEn]) {
+      expect(linked(texts, "security", "vault")).toEqual([["/logins", {}]]);
+      expect(linked(texts, "binder", "how")).toEqual([["/beneficiaries/binder", {}]]);
+      expect(linked(texts, "faq", "overdue")).toEqual([["/tasks", { overdue: 1 }]]);
+      expect(linked(texts, "faq", "export")).toEqual([["/assets", {}]]);
+      for (const s of texts.sections) for (const e of s.entries) for (const l of e.links ?? []) expect(l.label.trim(), `${s.id}.${e.id}`).not.toBe("");
     }
   });
 });
