@@ -61,7 +61,9 @@ export function FlowsScreen() {
   const sorted = useMemo(() => [...(flows ?? [])].sort((a, b) => (a.fields.startDate < b.fields.startDate ? -1 : a.fields.startDate > b.fields.startDate ? 1 : 0)), [flows]);
 
   const canEdit = workspace.canEdit;
-  const go = (next: FlowsSearch) => void navigate({ to: "/flows", search: ((prev: Record<string, unknown>) => ({ view: prev.view, ...next })) as never });
+  // The projection shown (?view=) stays through opening and closing a form.
+  const withView = (next: FlowsSearch) => ((prev: Record<string, unknown>) => ({ view: prev.view, ...next })) as never;
+  const go = (next: FlowsSearch) => void navigate({ to: "/flows", search: withView(next) });
   const editing = search.edit ? flows?.find((f) => f.id === search.edit) : undefined;
   const formOpen = canEdit && db !== null && workspace.workspaceId !== undefined && assets !== undefined && (search.new === 1 || editing !== undefined);
 
@@ -90,7 +92,7 @@ export function FlowsScreen() {
       sortValue: (f) => f.fields.name,
       cell: (f) =>
         canEdit ? (
-          <Link to="/flows" search={{ edit: f.id }} className={styles.nameLink} data-testid="flow-name">
+          <Link to="/flows" search={withView({ edit: f.id })} className={styles.nameLink} data-testid="flow-name">
             {f.fields.name}
           </Link>
         ) : (
