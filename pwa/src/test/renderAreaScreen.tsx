@@ -8,7 +8,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from "@tanstack/react-router";
 import { act, render } from "@testing-library/react";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import type { ComponentType } from "react";
+import type { FunctionComponent } from "react";
 import { I18nextProvider } from "react-i18next";
 import { ApiProvider } from "../api/ApiProvider";
 import { createApiClient } from "../api/client";
@@ -29,7 +29,7 @@ export async function renderAreaScreen(options: {
   db: ClientDb;
   url: string;
   path: string;
-  component: ComponentType;
+  component: FunctionComponent;
   validateSearch: (search: Record<string, unknown>) => Record<string, unknown>;
   role?: Workspace["role"];
   language?: Language;
