@@ -274,8 +274,8 @@ function Filters({
       <div className={styles.overdueFilter}>
         <Switch
           label={t("tasks.filters.overdue")}
-          checked={filters.overdue === true}
-          onCheckedChange={(on) => setFilters({ overdue: on ? true : undefined })}
+          checked={filters.overdue === 1}
+          onCheckedChange={(on) => setFilters({ overdue: on ? 1 : undefined })}
           data-testid="filter-overdue"
         />
       </div>

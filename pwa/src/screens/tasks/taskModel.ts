@@ -25,12 +25,12 @@ export interface TaskFilters {
   status?: TaskStatus | undefined;
   priority?: TaskPriority | undefined;
   asset?: string | undefined;
-  overdue?: true | undefined;
+  overdue?: 1 | undefined;
 }
 
 /** Whether any filter is on. */
 export function hasFilters(filters: TaskFilters): boolean {
-  return filters.status !== undefined || filters.priority !== undefined || filters.asset !== undefined || filters.overdue === true;
+  return filters.status !== undefined || filters.priority !== undefined || filters.asset !== undefined || filters.overdue === 1;
 }
 
 /** Today on this device's calendar ("YYYY-MM-DD"): the reader's day, not UTC's. */
@@ -55,7 +55,7 @@ export function filterTasks<T extends TaskLike>(tasks: readonly T[], filters: Ta
     if (filters.priority !== undefined && f.priority !== filters.priority) return false;
     if (filters.asset === "none" && f.assetId !== undefined) return false;
     if (filters.asset !== undefined && filters.asset !== "none" && f.assetId !== filters.asset) return false;
-    if (filters.overdue === true && !isOverdue(task, today)) return false;
+    if (filters.overdue === 1 && !isOverdue(task, today)) return false;
     return true;
   });
 }
