@@ -278,6 +278,20 @@ export const helpEn: HelpTexts = {
           paragraphs: [
             "Adding amounts in different currencies needs the exchange rate of that date. When there is none, the amount is left out and flagged rather than converted carelessly. You can type your own rate for that currency.",
           ],
+          links: [
+            { to: "/", label: "Dashboard: manual exchange rates" },
+          ],
+        },
+        {
+          id: "flows",
+          title: "How are flows and their projection worked out?",
+          paragraphs: [
+            "A flow is money coming in or going out: a rent, a salary, a loan payment, the interest on a deposit. A periodic one happens on its date and then every day, week, month, quarter or year up to its end date (included). If it starts on the 31st, shorter months use their last day: 31 January, 28 February, 31 March.",
+            "“Next 12 months” adds up from today; the monthly projection runs from this month to the next 11 and the yearly one from this year to the next 4. Each currency has its own line: flows in different currencies are never added together.",
+          ],
+          links: [
+            { to: "/flows", label: "Flows" },
+          ],
         },
         {
           id: "export",

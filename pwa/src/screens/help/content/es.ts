@@ -280,6 +280,20 @@ export const helpEs: HelpTexts = {
           paragraphs: [
             "Para sumar importes en monedas distintas hace falta el tipo de cambio de esa fecha. Si no lo hay, el importe se deja fuera y se indica, en lugar de convertirlo a la ligera. Puedes escribir un tipo de cambio propio para esa moneda.",
           ],
+          links: [
+            { to: "/", label: "Panel: tipos de cambio manuales" },
+          ],
+        },
+        {
+          id: "flows",
+          title: "¿Cómo se calculan los flujos y su proyección?",
+          paragraphs: [
+            "Un flujo es dinero que entra o sale: un alquiler, una nómina, la cuota de un préstamo, los intereses de un depósito. Uno periódico ocurre en su fecha y después cada día, semana, mes, trimestre o año hasta su fecha final (incluida). Si empieza un día 31, los meses más cortos usan su último día: 31 de enero, 28 de febrero, 31 de marzo.",
+            "«Próximos 12 meses» suma desde hoy; la proyección mensual va del mes actual a los 11 siguientes y la anual, del año actual a los 4 siguientes. Cada moneda va en su propia línea: los flujos en monedas distintas nunca se suman entre sí.",
+          ],
+          links: [
+            { to: "/flows", label: "Flujos" },
+          ],
         },
         {
           id: "export",

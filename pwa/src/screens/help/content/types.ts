@@ -8,6 +8,7 @@ export type HelpTopic = (typeof HELP_TOPICS)[number];
 /** The screens the help links to: each a path of the app's router (help.test.ts checks that every
  * one opens a screen, not "Not Found"). */
 export const HELP_LINK_TARGETS = [
+  "/",
   "/assets",
   "/assets/new",
   "/liabilities",
