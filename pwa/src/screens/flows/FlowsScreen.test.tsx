@@ -1,7 +1,7 @@
 // The flows screen in a router against a real device database: the projection shown (?view=) is
 // part of the address and stays through opening and closing a flow's form.
 import "fake-indexeddb/auto";
-import { saveCashFlow } from "@patrimonio/clientdb";
+import { deleteCashFlow, saveCashFlow } from "@patrimonio/clientdb";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { flowsSearchSchema } from "../../router/areaRoutes";
@@ -57,5 +57,19 @@ describe("flows screen", () => {
     });
     await waitFor(() => expect(screen.queryByTestId("flow-form")).toBeNull());
     expect((await db.get("cashFlows", id))?.fields).toEqual({ ...rent, name: "Alquiler del piso de la playa", amount: "1000" });
+  });
+
+  test("a flow deleted on another device while its form is open: the form goes and the screen says why", async () => {
+    const { db, id } = await setUp("/flows");
+    fireEvent.click(await screen.findByRole("link", { name: "Alquiler del piso" }));
+    await screen.findByTestId("flow-form");
+    expect(screen.queryByTestId("flow-gone")).toBeNull();
+    await act(async () => {
+      expect(await deleteCashFlow(db, id)).toEqual({ ok: true });
+    });
+    await waitFor(() => expect(screen.queryByTestId("flow-form")).toBeNull());
+    const gone = await screen.findByTestId("flow-gone");
+    expect(gone.getAttribute("role")).toBe("status");
+    expect(gone.textContent).toBe("Ese flujo ya no existe en este dispositivo.");
   });
 });

@@ -166,6 +166,13 @@ export function FlowsScreen() {
         }
       />
       <ReadOnlyNotice />
+      {/* ?edit= names a flow this device does not have (deleted here or on another device, also
+          while its form was open; a stale link): say so rather than show nothing. */}
+      {canEdit && search.edit !== undefined && flows !== undefined && editing === undefined && (
+        <p className={styles.muted} role="status" data-testid="flow-gone">
+          {t("flows.gone")}
+        </p>
+      )}
       {flows === undefined ? (
         <div aria-busy="true" data-testid="flows-loading" className={styles.sections}>
           <p className="visually-hidden" role="status">
