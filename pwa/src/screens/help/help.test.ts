@@ -9,7 +9,7 @@ import { helpEn } from "./content/en";
 import { helpEs } from "./content/es";
 import { routeTree } from "../../router/router";
 import { HELP_LINK_TARGETS, HELP_TOPICS, type HelpTexts } from "./content/types";
-import { buildHelpIndex, countEntries, helpTopic, queryWords, searchHelp } from "./helpSearch";
+import { buildHelpIndex, countEntries, helpTopic, queryWords, searchHelp, wordForms } from "./helpSearch";
 
 /** The structure without the words: section ids, entry ids, paragraph and item counts. */
 function outline(texts: HelpTexts) {
@@ -120,6 +120,22 @@ describe("help search", () => {
     expect(searchHelp(es, "seguridad huella")[0]!.entries.map((e) => e.id)).toEqual(["passkeys"]);
     expect(searchHelp(es, "conflicto zzzz")).toEqual([]);
     expect(queryWords("¿Qué es «albacea»?")).toEqual(["que", "es", "albacea"]);
+  });
+
+  test("a plural finds the singular, and a link's text counts", () => {
+    // The texts say "frase de paso" and "huella", "passphrase" and "fingerprint": asked in the plural,
+    // they are still found.
+    const entriesOf = (sections: ReturnType<typeof searchHelp>) => sections.flatMap((s) => s.entries.map((e) => `${s.id}.${e.id}`));
+    expect(entriesOf(searchHelp(es, "frases de paso"))).toEqual(entriesOf(searchHelp(es, "frase de paso")));
+    expect(entriesOf(searchHelp(es, "frases de paso"))).toContain("security.vault");
+    expect(entriesOf(searchHelp(es, "huellas"))).toEqual(["security.passkeys"]);
+    expect(entriesOf(searchHelp(en, "fingerprints"))).toEqual(["security.passkeys"]);
+    expect(entriesOf(searchHelp(es, "tareas vencidas"))).toEqual(["faq.overdue"]);
+    expect(wordForms("conexiones")).toEqual(["conexiones", "conexione", "conexion"]);
+    expect(wordForms("frases")).toEqual(["frases", "frase"]);
+    expect(wordForms("mis")).toEqual(["mis"]);
+    // "Política de privacidad" is only the text of a link.
+    expect(entriesOf(searchHelp(es, "politica privacidad"))).toEqual(["faq.where-data"]);
   });
 
   test("topics of the URL are the sections' ids, anything else is none", () => {
