@@ -46,4 +46,17 @@ describe("tasks screen", () => {
     await waitFor(() => expect(screen.queryByTestId("task-form")).toBeNull());
     expect((await db.get("tasks", id))?.fields).toEqual({ title: "Renovar el seguro del coche", status: "todo", dueDate: "2020-04-30", priority: "high" });
   });
+
+  test("filters restored from the address are shown, and one button clears them all while tasks still match", async () => {
+    const { router } = await setUp("/tasks?status=todo&priority=high&overdue=1");
+    expect(screen.getByRole("switch", { name: "Solo vencidas" }).getAttribute("aria-checked")).toBe("true");
+    expect(screen.getByText("Renovar el seguro")).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Quitar los filtros" }));
+      await router.load();
+    });
+    expect(router.state.location.href).toBe("/tasks");
+    expect(screen.getByRole("switch", { name: "Solo vencidas" }).getAttribute("aria-checked")).toBe("false");
+    expect(screen.queryByRole("button", { name: "Quitar los filtros" })).toBeNull();
+  });
 });

@@ -279,6 +279,14 @@ function Filters({
           data-testid="filter-overdue"
         />
       </div>
+      {/* Any filter on: one click back to every task (not only when nothing matches). */}
+      {hasFilters(filters) && (
+        <div className={styles.overdueFilter}>
+          <Button variant="ghost" size="sm" onClick={() => setFilters({ status: undefined, priority: undefined, asset: undefined, overdue: undefined })} data-testid="filters-clear">
+            {t("tasks.filters.clear")}
+          </Button>
+        </div>
+      )}
     </div>
   );
 }
