@@ -58,5 +58,11 @@ describe("tasks screen", () => {
     expect(router.state.location.href).toBe("/tasks");
     expect(screen.getByRole("switch", { name: "Solo vencidas" }).getAttribute("aria-checked")).toBe("false");
     expect(screen.queryByRole("button", { name: "Quitar los filtros" })).toBeNull();
+    // Filters that leave nothing: the empty state's button is the only one.
+    await act(async () => {
+      await router.navigate({ to: "/tasks", search: { priority: "low" } as never });
+    });
+    expect(await screen.findByTestId("tasks-no-match")).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: "Quitar los filtros" })).toHaveLength(1);
   });
 });
