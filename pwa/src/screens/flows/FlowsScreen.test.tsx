@@ -72,4 +72,31 @@ describe("flows screen", () => {
     expect(gone.getAttribute("role")).toBe("status");
     expect(gone.textContent).toBe("Ese flujo ya no existe en este dispositivo.");
   });
+
+  test("Back after closing or saving a form does not open it again", async () => {
+    const { router } = await setUp("/flows");
+    fireEvent.click(await screen.findByRole("link", { name: "Alquiler del piso" }));
+    let form = await screen.findByTestId("flow-form");
+    await act(async () => {
+      fireEvent.click(within(form).getByRole("button", { name: "Cancelar" }));
+    });
+    await waitFor(() => expect(screen.queryByTestId("flow-form")).toBeNull());
+    fireEvent.click(screen.getByTestId("flow-new"));
+    form = await screen.findByTestId("flow-form");
+    fireEvent.change(within(form).getByRole("textbox", { name: /Concepto/ }), { target: { value: "Nómina" } });
+    fireEvent.change(within(form).getByRole("textbox", { name: /Importe/ }), { target: { value: "2000" } });
+    await act(async () => {
+      fireEvent.click(within(form).getByTestId("flow-save"));
+    });
+    await waitFor(() => expect(screen.queryByTestId("flow-form")).toBeNull());
+    // Back, and Back again: never the closed forms, only the list.
+    for (let i = 0; i < 2; i++) {
+      await act(async () => {
+        router.history.back();
+        await router.load();
+      });
+      expect(router.state.location.search).toEqual({});
+      expect(screen.queryByTestId("flow-form")).toBeNull();
+    }
+  });
 });

@@ -64,6 +64,9 @@ export function FlowsScreen() {
   // The projection shown (?view=) stays through opening and closing a form.
   const withView = (next: FlowsSearch) => ((prev: Record<string, unknown>) => ({ view: prev.view, ...next })) as never;
   const go = (next: FlowsSearch) => void navigate({ to: "/flows", search: withView(next) });
+  // Closing a form replaces its address (?new=1, ?edit=) instead of adding one after it: Back then
+  // leaves the screen rather than opening the closed form again.
+  const closeForm = () => void navigate({ to: "/flows", search: withView({}), replace: true });
   const editing = search.edit ? flows?.find((f) => f.id === search.edit) : undefined;
   const formOpen = canEdit && db !== null && workspace.workspaceId !== undefined && assets !== undefined && (search.new === 1 || editing !== undefined);
 
@@ -77,7 +80,7 @@ export function FlowsScreen() {
         return;
       }
       notify("success", t("flows.delete.done", { name: deleting.fields.name }));
-      if (search.edit === deleting.id) go({});
+      if (search.edit === deleting.id) closeForm();
       setDeleting(null);
     } finally {
       setDeleteBusy(false);
@@ -265,10 +268,10 @@ export function FlowsScreen() {
           assets={assets}
           flow={editing}
           assetId={search.assetId}
-          onClose={() => go({})}
+          onClose={closeForm}
           onSaved={() => {
             notify("success", t("flows.form.saved"));
-            go({});
+            closeForm();
           }}
         />
       )}
