@@ -2,7 +2,7 @@
 // once or periodic). A flow may belong to an asset (the rent of a flat): the asset must exist, not
 // be deleted and be of the same workspace (checked inside the transaction).
 import { cashFlowShape } from "@patrimonio/shared-schema";
-import type { ClientDb, CommandResult, EntityOf } from "../clientdb";
+import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
 import { wholePatch } from "./liabilities";
 import "../validation"; // the record schemas load with the commands (see loadValidation)
@@ -13,8 +13,17 @@ type CashFlowFields = EntityOf<"cashFlows">;
  * Creates a cash flow (no `id`) or saves the whole form over an existing one (`id`: every field
  * absent from `fields` is cleared). Validated by the shared cash-flow schema (e.g. endDate
  * "validation.date.endBeforeStart"); a tied asset missing from the workspace is refused on "assetId".
+ * `opened`, the fields the form started from: a field whose value the form did not change is left
+ * out of the write, so it keeps what it holds now (an edit synced in from another device while the
+ * form was open is not silently written back to the old value).
  */
-export function saveCashFlow(db: ClientDb, workspaceId: string, fields: CashFlowFields, id?: string): Promise<CommandResult<{ id: string }>> {
+export function saveCashFlow(
+  db: ClientDb,
+  workspaceId: string,
+  fields: CashFlowFields,
+  id?: string,
+  opened?: Partial<CashFlowFields>,
+): Promise<CommandResult<{ id: string }>> {
   return atomically(db, async (refuse) => {
     const found = id === undefined ? undefined : recordOf("cashFlows", await rowById(db, "cashFlows", id));
     if (id !== undefined && (!found || found.deleted)) return refuse([{ path: "", key: "validation.notFound", params: {} }]);
@@ -23,7 +32,11 @@ export function saveCashFlow(db: ClientDb, workspaceId: string, fields: CashFlow
       if (!isLiveAsset(recordOf("assets", await rowById(db, "assets", fields.assetId)), ws)) refuse([assetMissing()]);
     }
     if (id === undefined) return { id: must(await db.create("cashFlows", ws, fields), refuse).id };
-    must(await db.update("cashFlows", id, wholePatch<"cashFlows">(cashFlowShape, fields)), refuse);
+    const patch = wholePatch<"cashFlows">(cashFlowShape, fields) as Record<string, unknown>;
+    if (opened !== undefined) {
+      for (const key of Object.keys(patch)) if (patch[key] === ((opened as Record<string, unknown>)[key] ?? null)) delete patch[key];
+    }
+    must(await db.update("cashFlows", id, patch as Patch<"cashFlows">), refuse);
     return { id };
   });
 }

@@ -80,4 +80,15 @@ describe("cash flows", () => {
     expect(await deleteCashFlow(db, id)).toEqual({ ok: true });
     expect(await db.list("cashFlows", WORKSPACE)).toEqual([]);
   });
+
+  test("a form's save writes only the fields it changed: another device's newer value of the others stays", async () => {
+    const { db } = await openDevice();
+    const id = idOf(await saveCashFlow(db, WORKSPACE, { ...rent, notes: "Contrato de 5 años" }));
+    const opened = { ...rent, notes: "Contrato de 5 años" };
+    // While the form is open, another device raises the rent and sets an end date (synced in).
+    expect(await saveCashFlow(db, WORKSPACE, { ...rent, amount: "1000", endDate: "2029-12-31", notes: "Contrato de 5 años" }, id)).toEqual({ ok: true, id });
+    // The form saves a new name and clears the notes, the rest as it opened.
+    expect(await saveCashFlow(db, WORKSPACE, { ...rent, name: "Alquiler del piso de la playa" }, id, opened)).toEqual({ ok: true, id });
+    expect((await db.get("cashFlows", id))?.fields).toEqual({ ...rent, name: "Alquiler del piso de la playa", amount: "1000", endDate: "2029-12-31" });
+  });
 });

@@ -17,7 +17,7 @@ describe("route search readers", () => {
     ]);
     expect([1, "1", 2, "yes"].map((v) => one(v))).toEqual([1, 1, undefined, undefined]);
     expect([true, false, "true"].map((v) => bool(v))).toEqual([true, false, undefined]);
-    expect([true, 1, "1", "true", "0", false].map((v) => flag(v))).toEqual([true, true, true, true, undefined, undefined]);
+    expect([true, 1, "1", "true", "0", false].map((v) => flag(v))).toEqual([1, 1, 1, 1, undefined, undefined]);
   });
 
   it("reads texts with their limits and patterns", () => {

@@ -60,8 +60,9 @@ export const one: Param<1> = (raw) => (raw === 1 || raw === "1" ? 1 : undefined)
 /** A boolean the router parsed (`?create=true`). */
 export const bool: Param<boolean> = (raw) => (typeof raw === "boolean" ? raw : undefined);
 
-/** `?overdue=1` / `true`: a flag that is on or absent. */
-export const flag: Param<true> = (raw) => (raw === true || raw === 1 || raw === "1" || raw === "true" ? true : undefined);
+/** `?overdue=1` (also `true`, as older links wrote it): a flag that is on (1) or absent. It reads
+ * as 1 because the router writes the URL from the value read (true would show as `?overdue=true`). */
+export const flag: Param<1> = (raw) => (raw === true || raw === 1 || raw === "1" || raw === "true" ? 1 : undefined);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

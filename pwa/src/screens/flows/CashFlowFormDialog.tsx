@@ -91,6 +91,9 @@ export function CashFlowFormDialog({ db, workspaceId, assets, flow, assetId, onC
     mode: "onTouched",
   });
   const { control, register, errorText } = form;
+  // The values an edit opened with, cleaned as a submit cleans them: the save writes only the fields
+  // changed since (another device may have changed the others meanwhile).
+  const [opened] = useState(() => (flow ? (prepareCashFlow(valuesOf(flow)) as unknown as Partial<CashFlow>) : undefined));
   const directions = useMemo(() => CASH_FLOW_DIRECTIONS.map((d) => ({ value: d, label: label("cashFlowDirection", d) })), [label]);
   const frequencies = useMemo(() => CASH_FLOW_FREQUENCIES.map((f) => ({ value: f, label: label("cashFlowFrequency", f) })), [label]);
   const assetOptions = useMemo(
@@ -110,7 +113,7 @@ export function CashFlowFormDialog({ db, workspaceId, assets, flow, assetId, onC
 
   const onSubmit = form.submit(async (values) => {
     setOther([]);
-    const result = await saveCashFlow(db, workspaceId, values as unknown as CashFlow, flow?.id);
+    const result = await saveCashFlow(db, workspaceId, values as unknown as CashFlow, flow?.id, opened);
     if (!result.ok) {
       setOther(applyIssues(i18n, form.setError, result.issues, FIELDS));
       return;

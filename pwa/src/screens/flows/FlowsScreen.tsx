@@ -61,7 +61,12 @@ export function FlowsScreen() {
   const sorted = useMemo(() => [...(flows ?? [])].sort((a, b) => (a.fields.startDate < b.fields.startDate ? -1 : a.fields.startDate > b.fields.startDate ? 1 : 0)), [flows]);
 
   const canEdit = workspace.canEdit;
-  const go = (next: FlowsSearch) => void navigate({ to: "/flows", search: ((prev: Record<string, unknown>) => ({ view: prev.view, ...next })) as never });
+  // The projection shown (?view=) stays through opening and closing a form.
+  const withView = (next: FlowsSearch) => ((prev: Record<string, unknown>) => ({ view: prev.view, ...next })) as never;
+  const go = (next: FlowsSearch) => void navigate({ to: "/flows", search: withView(next) });
+  // Closing a form replaces its address (?new=1, ?edit=) instead of adding one after it: Back then
+  // leaves the screen rather than opening the closed form again.
+  const closeForm = () => void navigate({ to: "/flows", search: withView({}), replace: true });
   const editing = search.edit ? flows?.find((f) => f.id === search.edit) : undefined;
   const formOpen = canEdit && db !== null && workspace.workspaceId !== undefined && assets !== undefined && (search.new === 1 || editing !== undefined);
 
@@ -75,7 +80,7 @@ export function FlowsScreen() {
         return;
       }
       notify("success", t("flows.delete.done", { name: deleting.fields.name }));
-      if (search.edit === deleting.id) go({});
+      if (search.edit === deleting.id) closeForm();
       setDeleting(null);
     } finally {
       setDeleteBusy(false);
@@ -90,7 +95,7 @@ export function FlowsScreen() {
       sortValue: (f) => f.fields.name,
       cell: (f) =>
         canEdit ? (
-          <Link to="/flows" search={{ edit: f.id }} className={styles.nameLink} data-testid="flow-name">
+          <Link to="/flows" search={withView({ edit: f.id })} className={styles.nameLink} data-testid="flow-name">
             {f.fields.name}
           </Link>
         ) : (
@@ -164,6 +169,13 @@ export function FlowsScreen() {
         }
       />
       <ReadOnlyNotice />
+      {/* ?edit= names a flow this device does not have (deleted here or on another device, also
+          while its form was open; a stale link): say so rather than show nothing. */}
+      {canEdit && search.edit !== undefined && flows !== undefined && editing === undefined && (
+        <p className={styles.muted} role="status" data-testid="flow-gone">
+          {t("flows.gone")}
+        </p>
+      )}
       {flows === undefined ? (
         <div aria-busy="true" data-testid="flows-loading" className={styles.sections}>
           <p className="visually-hidden" role="status">
@@ -256,10 +268,10 @@ export function FlowsScreen() {
           assets={assets}
           flow={editing}
           assetId={search.assetId}
-          onClose={() => go({})}
+          onClose={closeForm}
           onSaved={() => {
             notify("success", t("flows.form.saved"));
-            go({});
+            closeForm();
           }}
         />
       )}

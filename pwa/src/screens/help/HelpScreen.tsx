@@ -4,6 +4,7 @@
 // accents or case; ?topic= opens a section (a deep link: /help?topic=sync). The texts are in this
 // screen's own chunk, which the service worker precaches with the rest of the app: it works offline.
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { ArrowRight } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLanguage } from "../../i18n/useLanguage";
@@ -112,8 +113,10 @@ export function HelpScreen() {
             <Field label={t("help.searchLabel")} hint={t("help.searchHint")}>
               <SearchInput value={query} onChange={setQuery} maxLength={HELP_QUERY_MAX} placeholder={t("help.searchPlaceholder")} data-testid="help-search" />
             </Field>
-            <p className={styles.count} aria-live="polite" data-testid="help-result-count">
-              {searching ? (found > 0 ? t("help.results", { count: found }) : "") : ""}
+            {/* What a search found, read out by screen readers: the count, or that nothing matched
+                (shown below as the empty state, so only read out here). */}
+            <p className={searching && found === 0 ? "visually-hidden" : styles.count} aria-live="polite" data-testid="help-result-count">
+              {searching ? (found > 0 ? t("help.results", { count: found }) : t("help.noResults.title", { query: query.trim() })) : ""}
             </p>
           </div>
           {sections.length === 0 ? (
@@ -145,6 +148,18 @@ function Section({ section, current }: { section: HelpSection; current: boolean 
             <ul className={styles.items}>
               {entry.items.map((item, i) => (
                 <li key={i}>{item}</li>
+              ))}
+            </ul>
+          )}
+          {entry.links && (
+            <ul className={styles.links} data-testid="help-links">
+              {entry.links.map((link) => (
+                <li key={`${link.to}?${JSON.stringify(link.search ?? {})}`}>
+                  <Link to={link.to} search={(link.search ?? {}) as never} className={styles.link}>
+                    {link.label}
+                    <ArrowRight size={14} aria-hidden="true" />
+                  </Link>
+                </li>
               ))}
             </ul>
           )}

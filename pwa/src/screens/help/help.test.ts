@@ -1,19 +1,26 @@
 // The help texts: both languages have the same sections and entries in the same order (the
 // translation parity of the help, which lives in content modules instead of the locale files), the
 // sync statuses are named exactly as the top bar shows them, and the search ignores accents and case.
+import { createRouter } from "@tanstack/react-router";
 import { describe, expect, test } from "vitest";
 import en from "../../i18n/locales/en.json";
 import es from "../../i18n/locales/es.json";
 import { helpEn } from "./content/en";
 import { helpEs } from "./content/es";
-import { HELP_TOPICS, type HelpTexts } from "./content/types";
-import { buildHelpIndex, countEntries, helpTopic, queryWords, searchHelp } from "./helpSearch";
+import { routeTree } from "../../router/router";
+import { HELP_LINK_TARGETS, HELP_TOPICS, type HelpTexts } from "./content/types";
+import { buildHelpIndex, countEntries, helpTopic, queryWords, searchHelp, wordForms } from "./helpSearch";
 
 /** The structure without the words: section ids, entry ids, paragraph and item counts. */
 function outline(texts: HelpTexts) {
   return texts.sections.map((s) => ({
     id: s.id,
-    entries: s.entries.map((e) => ({ id: e.id, paragraphs: e.paragraphs.length, items: e.items?.length ?? 0 })),
+    entries: s.entries.map((e) => ({
+      id: e.id,
+      paragraphs: e.paragraphs.length,
+      items: e.items?.length ?? 0,
+      links: (e.links ?? []).map((l) => ({ to: l.to, search: l.search })),
+    })),
   }));
 }
 
@@ -57,6 +64,28 @@ describe("help texts", () => {
   });
 });
 
+describe("help links", () => {
+  test("the entries link to the screens they talk about, each a screen of the app", () => {
+    // Only its route matching is used: no context is needed.
+    const router = createRouter({ routeTree, context: {} as never });
+    for (const to of HELP_LINK_TARGETS) {
+      const [, , found] = router.getMatchedRoutes(to);
+      expect(found?.path, to).not.toBeUndefined();
+      expect(found?.fullPath.replace(/(.)\/$/, "$1"), to).toBe(to);
+    }
+    const linked = (texts: HelpTexts, section: string, entry: string) =>
+      texts.sections.find((s) => s.id === section)!.entries.find((e) => e.id === entry)!.links?.map((l) => [l.to, l.search ?? {}]);
+    for (const texts of [helpEs, helpEn]) {
+      expect(linked(texts, "security", "vault")).toEqual([["/logins", {}]]);
+      expect(linked(texts, "binder", "how")).toEqual([["/beneficiaries/binder", {}]]);
+      expect(linked(texts, "faq", "overdue")).toEqual([["/tasks", { overdue: 1 }]]);
+      expect(linked(texts, "faq", "export")).toEqual([["/assets", {}]]);
+      expect(linked(texts, "faq", "missing-rate")).toEqual([["/", {}]]);
+      for (const s of texts.sections) for (const e of s.entries) for (const l of e.links ?? []) expect(l.label.trim(), `${s.id}.${e.id}`).not.toBe("");
+    }
+  });
+});
+
 describe("help search", () => {
   const es = buildHelpIndex(helpEs);
   const en = buildHelpIndex(helpEn);
@@ -76,6 +105,10 @@ describe("help search", () => {
     const passkeys = searchHelp(es, "llave de acceso huella");
     expect(passkeys.map((s) => [s.id, s.entries.map((e) => e.id)])).toEqual([["security", ["passkeys"]]]);
     expect(searchHelp(es, "Llave De Acceso HUELLA")).toEqual(passkeys);
+    // "deposito" (no accent) finds the "depósito" of the flows' entry, as "DEPÓSITO" does.
+    const deposit = searchHelp(es, "deposito proyeccion");
+    expect(deposit.map((s) => [s.id, s.entries.map((e) => e.id)])).toEqual([["faq", ["flows"]]]);
+    expect(searchHelp(es, "DEPÓSITO Proyección")).toEqual(deposit);
     expect(searchHelp(en, "PASSKEY fingerprint").map((s) => [s.id, s.entries.map((e) => e.id)])).toEqual([["security", ["passkeys"]]]);
   });
 
@@ -87,6 +120,22 @@ describe("help search", () => {
     expect(searchHelp(es, "seguridad huella")[0]!.entries.map((e) => e.id)).toEqual(["passkeys"]);
     expect(searchHelp(es, "conflicto zzzz")).toEqual([]);
     expect(queryWords("¿Qué es «albacea»?")).toEqual(["que", "es", "albacea"]);
+  });
+
+  test("a plural finds the singular, and a link's text counts", () => {
+    // The texts say "frase de paso" and "huella", "passphrase" and "fingerprint": asked in the plural,
+    // they are still found.
+    const entriesOf = (sections: ReturnType<typeof searchHelp>) => sections.flatMap((s) => s.entries.map((e) => `${s.id}.${e.id}`));
+    expect(entriesOf(searchHelp(es, "frases de paso"))).toEqual(entriesOf(searchHelp(es, "frase de paso")));
+    expect(entriesOf(searchHelp(es, "frases de paso"))).toContain("security.vault");
+    expect(entriesOf(searchHelp(es, "huellas"))).toEqual(["security.passkeys"]);
+    expect(entriesOf(searchHelp(en, "fingerprints"))).toEqual(["security.passkeys"]);
+    expect(entriesOf(searchHelp(es, "tareas vencidas"))).toEqual(["faq.overdue"]);
+    expect(wordForms("conexiones")).toEqual(["conexiones", "conexione", "conexion"]);
+    expect(wordForms("frases")).toEqual(["frases", "frase"]);
+    expect(wordForms("mis")).toEqual(["mis"]);
+    // "Política de privacidad" is only the text of a link.
+    expect(entriesOf(searchHelp(es, "politica privacidad"))).toEqual(["faq.where-data"]);
   });
 
   test("topics of the URL are the sections' ids, anything else is none", () => {

@@ -51,6 +51,8 @@ export function TaskFormDialog({ db, workspaceId, task, assets, onClose }: TaskF
     mode: "onTouched",
   });
   const { control, register, errorText } = form;
+  // The values the form opened with, cleaned as a submit cleans them: what "unchanged" means.
+  const [opened] = useState(() => prepareTask(taskFormValues(task)));
 
   // A losing value as the reader would recognise it: a status, a priority, an asset by name, a date.
   const conflictFormat = (value: JsonValue): string => {
@@ -63,7 +65,9 @@ export function TaskFormDialog({ db, workspaceId, task, assets, onClose }: TaskF
   const onSubmit = form.submit(async (values) => {
     if (!db || !workspaceId) throw new Error("The device database is not ready.");
     setOther([]);
-    const result = task ? await updateTask(db, task.id, taskPatch(values) as Patch<"tasks">) : await createTask(db, workspaceId, values);
+    // An edit writes only what the reader changed (taskPatch): the rest may have changed on another
+    // device since the form opened.
+    const result = task ? await updateTask(db, task.id, taskPatch(values, opened) as Patch<"tasks">) : await createTask(db, workspaceId, values);
     if (!result.ok) {
       setOther(applyIssues(i18n, form.setError, result.issues, FIELDS));
       return;

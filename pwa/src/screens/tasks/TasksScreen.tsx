@@ -88,6 +88,8 @@ export function TasksScreen() {
   const loading = tasks === undefined || groups === undefined;
   const filtered = hasFilters(filters);
   const showDone = filters.status === "done" || doneOpen;
+  // Filters that leave nothing: the empty state offers the way out (one "clear" button, not two).
+  const noMatch = tasks !== undefined && tasks.length > 0 && groups !== undefined && groups.open.length === 0 && groups.done.length === 0;
 
   // A task that leaves the list it was shown in (marked done or open again, deleted, filtered out)
   // takes its controls with it: focus goes on to the same control of the task now in its place
@@ -136,7 +138,7 @@ export function TasksScreen() {
           <span data-testid="read-only-notice">{t("tasks.readOnly")}</span>
         </Alert>
       )}
-      <Filters filters={filters} setFilters={setFilters} assetOptions={assetOptions} />
+      <Filters filters={filters} setFilters={setFilters} assetOptions={assetOptions} offerClear={filtered && !noMatch} />
       {loading ? (
         <Skeleton shape="block" />
       ) : tasks.length === 0 ? (
@@ -153,7 +155,7 @@ export function TasksScreen() {
             ) : undefined
           }
         />
-      ) : groups.open.length === 0 && groups.done.length === 0 ? (
+      ) : noMatch ? (
         <EmptyState
           data-testid="tasks-no-match"
           icon={<ListChecks size={24} />}
@@ -232,10 +234,13 @@ function Filters({
   filters,
   setFilters,
   assetOptions,
+  offerClear,
 }: {
   filters: TaskFilters;
   setFilters: (patch: Partial<TasksSearch>) => void;
   assetOptions: ComboboxOption[];
+  /** Show "clear filters" here (any filter on, and the list is not the empty state that offers it). */
+  offerClear: boolean;
 }) {
   const { t } = useTranslation();
   const statuses = useStatusOptions();
@@ -274,11 +279,19 @@ function Filters({
       <div className={styles.overdueFilter}>
         <Switch
           label={t("tasks.filters.overdue")}
-          checked={filters.overdue === true}
-          onCheckedChange={(on) => setFilters({ overdue: on ? true : undefined })}
+          checked={filters.overdue === 1}
+          onCheckedChange={(on) => setFilters({ overdue: on ? 1 : undefined })}
           data-testid="filter-overdue"
         />
       </div>
+      {/* Any filter on: one click back to every task (not only when nothing matches). */}
+      {offerClear && (
+        <div className={styles.overdueFilter}>
+          <Button variant="ghost" size="sm" onClick={() => setFilters({ status: undefined, priority: undefined, asset: undefined, overdue: undefined })} data-testid="filters-clear">
+            {t("tasks.filters.clear")}
+          </Button>
+        </div>
+      )}
     </div>
   );
 }

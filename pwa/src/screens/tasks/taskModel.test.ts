@@ -59,15 +59,15 @@ describe("filters", () => {
     expect(ids(filterTasks(TASKS, { priority: "low" }, TODAY))).toEqual(["d", "g"]);
     expect(ids(filterTasks(TASKS, { asset: FLAT }, TODAY))).toEqual(["b", "c", "e"]);
     expect(ids(filterTasks(TASKS, { asset: "none" }, TODAY))).toEqual(["d", "f", "g"]);
-    expect(ids(filterTasks(TASKS, { overdue: true }, TODAY))).toEqual(["a", "g"]);
-    expect(ids(filterTasks(TASKS, { overdue: true, priority: "high" }, TODAY))).toEqual(["a"]);
+    expect(ids(filterTasks(TASKS, { overdue: 1 }, TODAY))).toEqual(["a", "g"]);
+    expect(ids(filterTasks(TASKS, { overdue: 1, priority: "high" }, TODAY))).toEqual(["a"]);
     expect(ids(filterTasks(TASKS, { asset: FLAT, status: "todo" }, TODAY))).toEqual(["c"]);
-    expect(ids(filterTasks(TASKS, { overdue: true, status: "done" }, TODAY))).toEqual([]);
+    expect(ids(filterTasks(TASKS, { overdue: 1, status: "done" }, TODAY))).toEqual([]);
   });
 
   test("hasFilters tells when any is on", () => {
     expect(hasFilters({})).toBe(false);
-    expect(hasFilters({ overdue: true })).toBe(true);
+    expect(hasFilters({ overdue: 1 })).toBe(true);
     expect(hasFilters({ asset: "none" })).toBe(true);
   });
 
@@ -76,9 +76,9 @@ describe("filters", () => {
       status: "done",
       priority: "high",
       asset: FLAT,
-      overdue: true,
+      overdue: 1,
     });
-    expect(tasksSearchSchema.parse({ overdue: true, asset: "none" })).toEqual({ overdue: true, asset: "none" });
+    expect(tasksSearchSchema.parse({ overdue: 1, asset: "none" })).toEqual({ overdue: 1, asset: "none" });
     expect(tasksSearchSchema.parse({ status: "later", priority: 3, asset: "not-an-id", overdue: "0" })).toEqual({});
     expect(tasksSearchSchema.parse({})).toEqual({});
   });

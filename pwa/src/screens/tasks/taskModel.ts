@@ -25,12 +25,12 @@ export interface TaskFilters {
   status?: TaskStatus | undefined;
   priority?: TaskPriority | undefined;
   asset?: string | undefined;
-  overdue?: true | undefined;
+  overdue?: 1 | undefined;
 }
 
 /** Whether any filter is on. */
 export function hasFilters(filters: TaskFilters): boolean {
-  return filters.status !== undefined || filters.priority !== undefined || filters.asset !== undefined || filters.overdue === true;
+  return filters.status !== undefined || filters.priority !== undefined || filters.asset !== undefined || filters.overdue === 1;
 }
 
 /** Today on this device's calendar ("YYYY-MM-DD"): the reader's day, not UTC's. */
@@ -55,7 +55,7 @@ export function filterTasks<T extends TaskLike>(tasks: readonly T[], filters: Ta
     if (filters.priority !== undefined && f.priority !== filters.priority) return false;
     if (filters.asset === "none" && f.assetId !== undefined) return false;
     if (filters.asset !== undefined && filters.asset !== "none" && f.assetId !== filters.asset) return false;
-    if (filters.overdue === true && !isOverdue(task, today)) return false;
+    if (filters.overdue === 1 && !isOverdue(task, today)) return false;
     return true;
   });
 }
@@ -161,12 +161,20 @@ export function taskFormValues(task: TaskLike | undefined): TaskFormValues {
   };
 }
 
-/** The edit of a task: every field given, the optional ones left empty cleared (null). */
-export function taskPatch(values: Partial<Record<keyof TaskFormValues, string | undefined>>): Record<string, string | null> {
+/** The edit of a task: the optional fields left empty cleared (null). Given the values the form
+ * opened with (`opened`, prepared the same way), only the fields the reader changed are in it: a field
+ * left alone keeps whatever it holds now, so an edit another device made while the form was open (a
+ * new due date, a status) is not silently written back to the old value. */
+export function taskPatch(
+  values: Partial<Record<keyof TaskFormValues, string | undefined>>,
+  opened?: Partial<Record<keyof TaskFormValues, string | undefined>>,
+): Record<string, string | null> {
   const patch: Record<string, string | null> = {};
+  const norm = (value: string | undefined) => (value === undefined || value === "" ? null : value);
   for (const key of ["title", "status", ...OPTIONAL_TASK_FIELDS] as const) {
-    const value = values[key];
-    patch[key] = value === undefined || value === "" ? null : value;
+    const value = norm(values[key]);
+    if (opened !== undefined && norm(opened[key]) === value) continue;
+    patch[key] = value;
   }
   return patch;
 }

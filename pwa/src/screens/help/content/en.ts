@@ -29,6 +29,13 @@ export const helpEn: HelpTexts = {
             "Under “Beneficiaries”, say who receives each asset and leave your instructions; the executor's binder gathers them into a printable document.",
             "Use “Tasks” so you do not forget renewals, reviews and deadlines.",
           ],
+          links: [
+            { to: "/profile", label: "Your profile: second factor and passkey" },
+            { to: "/assets/new", label: "Add asset" },
+            { to: "/liabilities", label: "Liabilities" },
+            { to: "/beneficiaries", label: "Beneficiaries" },
+            { to: "/tasks", label: "Tasks" },
+          ],
         },
         {
           id: "workspaces",
@@ -36,6 +43,9 @@ export const helpEn: HelpTexts = {
           paragraphs: [
             "Your records live in a workspace. You have a personal one and can create team workspaces (for your family, say) and invite other people. The switcher in the top bar changes workspace.",
             "Every member has a role: owners manage the members and edit; editors edit; viewers only read. If you see the “Read only” notice, you are a viewer: ask an owner to change your role.",
+          ],
+          links: [
+            { to: "/workspaces", label: "Workspaces" },
           ],
         },
         {
@@ -175,12 +185,18 @@ export const helpEn: HelpTexts = {
             "Besides your password, you can require a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…). Turn it on when you sign up or from your profile: scan the QR code, or type the manual code, and confirm with the first code the app gives you.",
             "For sensitive actions (changing your e-mail, deleting the account) the app checks it is you again: with your password, the authenticator code or a code we e-mail you.",
           ],
+          links: [
+            { to: "/profile", label: "Your profile" },
+          ],
         },
         {
           id: "passkeys",
           title: "Passkeys",
           paragraphs: [
             "A passkey lets you sign in with your device's fingerprint, face or PIN, without typing your password. It cannot be guessed or stolen by a fake page. Create one when you sign up or from your profile; you can have one on each device.",
+          ],
+          links: [
+            { to: "/profile", label: "Your profile" },
           ],
         },
         {
@@ -190,6 +206,9 @@ export const helpEn: HelpTexts = {
             "Under “Logins” you keep the user names and passwords your heirs will need (banks, e-mail, brokers). Passwords and notes are encrypted on your device with a passphrase before they are stored or sent: neither the server nor whoever runs it can read them.",
             "The vault is locked by default. Open it with the passphrase; it locks again by itself after a while without activity and when you sign out. Locked, it shows institutions and user names, but no passwords.",
             "Keep the passphrase somewhere safe and give it to whoever must open the vault: if it is forgotten, nobody can recover the stored passwords.",
+          ],
+          links: [
+            { to: "/logins", label: "Logins" },
           ],
         },
         {
@@ -220,6 +239,9 @@ export const helpEn: HelpTexts = {
             "Open it from “Beneficiaries”. Use “Print” to print it or save it as a PDF from the browser's print dialog. It is made on your device from the data you have at that moment, so it works offline too.",
             "Print it again when something important changes and keep it where your heirs can find it; it is a confidential document.",
           ],
+          links: [
+            { to: "/beneficiaries/binder", label: "Open the executor's binder" },
+          ],
         },
       ],
     },
@@ -233,6 +255,9 @@ export const helpEn: HelpTexts = {
           title: "Where is my data stored?",
           paragraphs: [
             "On this installation's server and, as a copy, on every device you sign in on. The logins vault's passwords are stored encrypted with your passphrase. The privacy policy explains it in detail.",
+          ],
+          links: [
+            { to: "/privacy", label: "Privacy policy" },
           ],
         },
         {
@@ -253,6 +278,20 @@ export const helpEn: HelpTexts = {
           paragraphs: [
             "Adding amounts in different currencies needs the exchange rate of that date. When there is none, the amount is left out and flagged rather than converted carelessly. You can type your own rate for that currency.",
           ],
+          links: [
+            { to: "/", label: "Dashboard: manual exchange rates" },
+          ],
+        },
+        {
+          id: "flows",
+          title: "How are flows and their projection worked out?",
+          paragraphs: [
+            "A flow is money coming in or going out: a rent, a salary, a loan payment, the interest on a deposit. A periodic one happens on its date and then every day, week, month, quarter or year up to its end date (included). If it starts on the 31st, shorter months use their last day: 31 January, 28 February, 31 March.",
+            "“Next 12 months” adds up from today; the monthly projection runs from this month to the next 11 and the yearly one from this year to the next 4. Each currency has its own line: flows in different currencies are never added together.",
+          ],
+          links: [
+            { to: "/flows", label: "Flows" },
+          ],
         },
         {
           id: "export",
@@ -260,12 +299,18 @@ export const helpEn: HelpTexts = {
           paragraphs: [
             "Yes: in “Asset List”, “Download CSV” downloads the assets the search shows, with numbers in your format, ready to open in a spreadsheet.",
           ],
+          links: [
+            { to: "/assets", label: "Asset List" },
+          ],
         },
         {
           id: "overdue",
           title: "When is a task overdue?",
           paragraphs: [
             "When its due date has passed on your device's calendar and the task is not done. Done tasks are kept, folded under “Done”.",
+          ],
+          links: [
+            { to: "/tasks", search: { overdue: 1 }, label: "See the overdue tasks" },
           ],
         },
         {

@@ -29,6 +29,13 @@ export const helpEs: HelpTexts = {
             "Indica en «Beneficiarios» quién recibe cada activo y deja tus instrucciones; el cuaderno del albacea las reúne en un documento para imprimir.",
             "Usa «Tareas» para no olvidar renovaciones, revisiones y vencimientos.",
           ],
+          links: [
+            { to: "/profile", label: "Tu perfil: segundo factor y llave de acceso" },
+            { to: "/assets/new", label: "Añadir activo" },
+            { to: "/liabilities", label: "Pasivos" },
+            { to: "/beneficiaries", label: "Beneficiarios" },
+            { to: "/tasks", label: "Tareas" },
+          ],
         },
         {
           id: "workspaces",
@@ -36,6 +43,9 @@ export const helpEs: HelpTexts = {
           paragraphs: [
             "Tus registros viven en un espacio de trabajo. Tienes uno personal y puedes crear espacios de equipo (por ejemplo, para la familia) e invitar a otras personas. El selector de la barra superior cambia de espacio.",
             "Cada miembro tiene un rol: los propietarios gestionan los miembros y editan; los editores editan; los lectores solo consultan. Si ves el aviso «Solo lectura», tu rol es de lector: pide a un propietario que lo cambie.",
+          ],
+          links: [
+            { to: "/workspaces", label: "Espacios de trabajo" },
           ],
         },
         {
@@ -175,12 +185,18 @@ export const helpEs: HelpTexts = {
             "Además de la contraseña, puedes pedir un código de 6 cifras de una aplicación de autenticación (Google Authenticator, Microsoft Authenticator, 1Password…). Se activa al registrarte o desde tu perfil: escanea el código QR, o escribe el código manual, y confirma con el primer código que te dé la aplicación.",
             "Para acciones delicadas (cambiar el correo, borrar la cuenta) la aplicación vuelve a comprobar que eres tú: con tu contraseña, el código de la aplicación o un código que te enviamos por correo.",
           ],
+          links: [
+            { to: "/profile", label: "Tu perfil" },
+          ],
         },
         {
           id: "passkeys",
           title: "Llaves de acceso",
           paragraphs: [
             "Una llave de acceso te permite entrar con la huella, la cara o el PIN del dispositivo, sin escribir la contraseña. No se puede adivinar ni robar con una página falsa. Créala al registrarte o desde tu perfil; puedes tener una en cada dispositivo.",
+          ],
+          links: [
+            { to: "/profile", label: "Tu perfil" },
           ],
         },
         {
@@ -190,6 +206,9 @@ export const helpEs: HelpTexts = {
             "En «Accesos» guardas los usuarios y contraseñas que tus herederos necesitarán (bancos, correo, brókeres). Las contraseñas y las notas se cifran en tu dispositivo con una frase de paso antes de guardarse o enviarse: ni el servidor ni quien lo gestiona pueden leerlas.",
             "La caja está cerrada por defecto. Ábrela con la frase de paso; se vuelve a cerrar sola tras un rato sin actividad y al cerrar la sesión. Cerrada, muestra las entidades y los usuarios, pero no las contraseñas.",
             "Guarda la frase de paso en un lugar seguro y dísela a quien deba abrir la caja: si la olvidas, nadie puede recuperar las contraseñas guardadas.",
+          ],
+          links: [
+            { to: "/logins", label: "Accesos" },
           ],
         },
         {
@@ -220,6 +239,9 @@ export const helpEs: HelpTexts = {
             "Ábrelo desde «Beneficiarios». Usa «Imprimir» para imprimirlo o guardarlo como PDF desde el diálogo de impresión del navegador. Se genera en tu dispositivo con los datos que tienes en ese momento, así que también funciona sin conexión.",
             "Vuelve a imprimirlo cuando cambies algo importante y guárdalo donde tus herederos puedan encontrarlo; es un documento confidencial.",
           ],
+          links: [
+            { to: "/beneficiaries/binder", label: "Abrir el cuaderno del albacea" },
+          ],
         },
       ],
     },
@@ -233,6 +255,9 @@ export const helpEs: HelpTexts = {
           title: "¿Dónde se guardan mis datos?",
           paragraphs: [
             "En el servidor de esta instalación y, como copia, en cada dispositivo en el que inicias sesión. Las contraseñas de la caja de accesos se guardan cifradas con tu frase de paso. Lo explica en detalle la política de privacidad.",
+          ],
+          links: [
+            { to: "/privacy", label: "Política de privacidad" },
           ],
         },
         {
@@ -255,6 +280,20 @@ export const helpEs: HelpTexts = {
           paragraphs: [
             "Para sumar importes en monedas distintas hace falta el tipo de cambio de esa fecha. Si no lo hay, el importe se deja fuera y se indica, en lugar de convertirlo a la ligera. Puedes escribir un tipo de cambio propio para esa moneda.",
           ],
+          links: [
+            { to: "/", label: "Panel: tipos de cambio manuales" },
+          ],
+        },
+        {
+          id: "flows",
+          title: "¿Cómo se calculan los flujos y su proyección?",
+          paragraphs: [
+            "Un flujo es dinero que entra o sale: un alquiler, una nómina, la cuota de un préstamo, los intereses de un depósito. Uno periódico ocurre en su fecha y después cada día, semana, mes, trimestre o año hasta su fecha final (incluida). Si empieza un día 31, los meses más cortos usan su último día: 31 de enero, 28 de febrero, 31 de marzo.",
+            "«Próximos 12 meses» suma desde hoy; la proyección mensual va del mes actual a los 11 siguientes y la anual, del año actual a los 4 siguientes. Cada moneda va en su propia línea: los flujos en monedas distintas nunca se suman entre sí.",
+          ],
+          links: [
+            { to: "/flows", label: "Flujos" },
+          ],
         },
         {
           id: "export",
@@ -262,12 +301,18 @@ export const helpEs: HelpTexts = {
           paragraphs: [
             "Sí: en «Lista de activos», «Descargar CSV» descarga los activos que muestra la búsqueda, con los números en tu formato, listo para abrir en una hoja de cálculo.",
           ],
+          links: [
+            { to: "/assets", label: "Lista de activos" },
+          ],
         },
         {
           id: "overdue",
           title: "¿Cuándo aparece una tarea como vencida?",
           paragraphs: [
             "Cuando su fecha límite ya ha pasado según el calendario de tu dispositivo y la tarea no está hecha. Las tareas hechas se conservan, plegadas bajo «Hechas».",
+          ],
+          links: [
+            { to: "/tasks", search: { overdue: 1 }, label: "Ver las tareas vencidas" },
           ],
         },
         {

@@ -5,6 +5,33 @@
 export const HELP_TOPICS = ["start", "sync", "offline", "security", "binder", "faq"] as const;
 export type HelpTopic = (typeof HELP_TOPICS)[number];
 
+/** The screens the help links to: each a path of the app's router (help.test.ts checks that every
+ * one opens a screen, not "Not Found"). */
+export const HELP_LINK_TARGETS = [
+  "/",
+  "/assets",
+  "/assets/new",
+  "/liabilities",
+  "/flows",
+  "/beneficiaries",
+  "/beneficiaries/binder",
+  "/tasks",
+  "/logins",
+  "/profile",
+  "/workspaces",
+  "/privacy",
+] as const;
+export type HelpLinkTarget = (typeof HELP_LINK_TARGETS)[number];
+
+/** A link from an entry to the screen it talks about ("Go to Liabilities"). */
+export interface HelpLink {
+  to: HelpLinkTarget;
+  /** Search parameters of the screen (e.g. the tasks' overdue filter). */
+  search?: Readonly<Record<string, string | number>>;
+  /** The link's text: names the screen as the sidebar or the page does. */
+  label: string;
+}
+
 export interface HelpEntry {
   /** Stable id, the same in every language. */
   id: string;
@@ -13,6 +40,9 @@ export interface HelpEntry {
   paragraphs: readonly string[];
   /** An optional list after the paragraphs. */
   items?: readonly string[];
+  /** The screens it talks about, linked after the text (the same targets, in the same order, in
+   * every language). */
+  links?: readonly HelpLink[];
 }
 
 export interface HelpSection {
