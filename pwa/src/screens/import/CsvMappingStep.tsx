@@ -9,7 +9,8 @@ import { useTranslation } from "react-i18next";
 import { saveImportMapping, useClientDb, useImportMappings } from "@patrimonio/clientdb";
 import formStyles from "../../forms/form.module.css";
 import { useSchemaForm } from "../../forms/schemaForm";
-import { CSV_DATE_FORMATS, csvTable } from "../../import/csv";
+import { CSV_DATE_FORMATS, csvTable, serialDate } from "../../import/csv";
+import { formatDate } from "../../i18n/format";
 import { useLanguage } from "../../i18n/useLanguage";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
@@ -19,7 +20,7 @@ import { Field } from "../../ui/Field";
 import { NativeSelect } from "../../ui/NativeSelect";
 import { RadioGroup } from "../../ui/RadioGroup";
 import { TextInput } from "../../ui/TextInput";
-import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessDateFormat, guessMapping, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 import type { CsvOptions } from "../../import/csv";
 import styles from "./import.module.css";
 
@@ -30,6 +31,7 @@ const DATE_FORMAT_LABELS = {
   "DD/MM/YY": "statementImport.mapping.dateFormats.dmyShort",
   "YYYY-MM-DD": "statementImport.mapping.dateFormats.iso",
   "MM/DD/YYYY": "statementImport.mapping.dateFormats.mdy",
+  SERIAL: "statementImport.mapping.dateFormats.serial",
 } as const;
 
 export interface CsvMappingStepProps {
@@ -49,7 +51,8 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
     const rows = csvTable(text, { delimiter: "", skipRows: 0, header: false, sampleRows: 10 }).sample;
     const header = findHeaderRow(rows);
     const skipRows = header === undefined ? 0 : header + 1;
-    return guessMapping(header === undefined ? [] : (rows[header] ?? []), { ...EMPTY_MAPPING, skipRows: String(skipRows), header: header !== undefined });
+    const guess = guessMapping(header === undefined ? [] : (rows[header] ?? []), { ...EMPTY_MAPPING, skipRows: String(skipRows), header: header !== undefined });
+    return { ...guess, dateFormat: guessDateFormat(rows.slice(skipRows), Number(guess.dateColumn), guess.dateFormat) };
   }, [text]);
   const initial = useMemo(() => initialMapping(saved ?? [], text, guessed), [saved, text, guessed]);
   const form = useSchemaForm(csvMappingFormSchema, { defaultValues: EMPTY_MAPPING });
@@ -68,6 +71,12 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
     const skip = Number(values.skipRows);
     return csvTable(text, { delimiter: values.delimiter, skipRows: Number.isFinite(skip) ? skip : 0, header: values.header });
   }, [text, values.delimiter, values.skipRows, values.header]);
+  // Spreadsheet serial numbers are shown with the day they are read as (45321 → 30 ene 2024).
+  const dateColumns = new Set([values.dateColumn, values.valueDateColumn].filter((c) => c !== "").map(Number));
+  const sampleCell = (value: string, column: number): string => {
+    const day = values.dateFormat === "SERIAL" && dateColumns.has(column) ? serialDate(value) : undefined;
+    return day === undefined ? value : `${value} → ${formatDate(day, language)}`;
+  };
   const columnOptions = table.columns.map((name, i) => (
     <option key={i} value={String(i)}>
       {name}
@@ -229,7 +238,7 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
               {table.sample.map((row, r) => (
                 <tr key={r}>
                   {table.columns.map((_, i) => (
-                    <td key={i}>{row[i] ?? ""}</td>
+                    <td key={i}>{sampleCell(row[i] ?? "", i)}</td>
                   ))}
                 </tr>
               ))}

@@ -3,7 +3,7 @@
 // column names of a file no mapping was saved for.
 import { currency } from "@patrimonio/shared-schema";
 import * as z from "zod";
-import { CSV_DATE_FORMATS, csvAmount, csvDate, csvTable, type CsvMapping } from "../../import/csv";
+import { CSV_DATE_FORMATS, csvAmount, csvDate, csvTable, serialDate, type CsvDateFormat, type CsvMapping } from "../../import/csv";
 
 const column = z.string().regex(/^\d+$/);
 const optionalColumn = z.union([z.literal(""), column]);
@@ -140,6 +140,13 @@ export function guessMapping(columns: readonly string[], base: CsvMappingForm): 
   }
   if (out.amountColumn === "" && out.debitColumn !== "" && out.creditColumn !== "") out.amountKind = "split";
   return out;
+}
+
+/** The date format a file never mapped starts with: spreadsheet serial numbers when every sample
+ * value of the date column is one (45321 …: a file saved from a spreadsheet), else `fallback`. */
+export function guessDateFormat(sample: readonly (readonly string[])[], dateColumn: number, fallback: CsvDateFormat): CsvDateFormat {
+  const values = sample.map((r) => (r[dateColumn] ?? "").trim()).filter((v) => v !== "");
+  return values.length > 0 && values.every((v) => serialDate(v) !== undefined) ? "SERIAL" : fallback;
 }
 
 export const EMPTY_MAPPING: CsvMappingForm = {
