@@ -1,8 +1,9 @@
 // The billing screens through the real app and router, against the fake /api/v1: the plans with
 // their monthly price in the reader's format ("Price not available" for one without), the plan
 // screen's error view and its retry, the status screen, and the billing page in its three states.
-import { act, fireEvent, screen, within } from "@testing-library/react";
-import { describe, expect, test, vi } from "vitest";
+import { onlineManager } from "@tanstack/react-query";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import type { BillingProduct, BillingState, BillingSubscription } from "../../api/billing";
 import { createFakeServer, error, fakeMe, json } from "../../test/fakeServer";
 import { renderApp } from "../../test/renderApp";
@@ -241,5 +242,49 @@ describe("no second subscription from the screens", () => {
     first.unmount();
     await renderApp("/onboarding/card-check", "en", server);
     expect(await screen.findByRole("button", { name: /^Pay / })).toBeTruthy();
+  });
+});
+
+describe("offline (billing needs the network)", () => {
+  /** Renders with the browser offline from the start (TanStack pauses the server's queries). */
+  async function renderOffline(path: string, server: ReturnType<typeof createFakeServer>) {
+    const onLine = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    try {
+      return await renderApp(path, "es", server);
+    } finally {
+      onLine.mockRestore();
+    }
+  }
+  afterEach(() => onlineManager.setOnline(true));
+
+  const onboarding = () =>
+    createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: { "GET /stripe/products": () => json(200, PLANS), "GET /stripe/subscriptions": () => json(200, state({ cardVerified: false })) },
+    });
+
+  test.each(["/onboarding/card-check", "/onboarding/suscription", "/onboarding/status"])("%s says it needs a connection instead of spinning, and comes back online", async (path) => {
+    const server = onboarding();
+    await renderOffline(path, server);
+    const notice = await screen.findByTestId("needs-connection");
+    expect(notice.textContent).toContain("Los pagos se hacen con Stripe y necesitan conexión a internet");
+    expect(screen.queryByTestId("route-pending")).toBeNull();
+    expect(server.state.calls.filter((c) => c.includes("/stripe/"))).toEqual([]);
+    await act(async () => onlineManager.setOnline(true));
+    await waitFor(() => expect(screen.queryByTestId("needs-connection")).toBeNull());
+    await waitFor(() => expect(server.state.calls).toContain("GET /stripe/subscriptions"));
+  });
+
+  test("the actions that go to Stripe are off while offline", async () => {
+    const server = onboarding();
+    await renderOffline("/onboarding/card-check", server);
+    await screen.findByTestId("needs-connection");
+    await act(async () => onlineManager.setOnline(true));
+    const pay = await screen.findByRole("button", { name: /^Pagar / });
+    expect(pay.hasAttribute("disabled")).toBe(false);
+    await act(async () => onlineManager.setOnline(false));
+    expect(pay.hasAttribute("disabled")).toBe(true);
+    await act(async () => fireEvent.click(pay));
+    expect(server.state.calls).not.toContain("POST /stripe/create-checkout-session");
   });
 });

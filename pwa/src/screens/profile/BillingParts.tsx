@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { goToStripe, useCheckoutMutation, type BillingProduct, type BillingSubscription, type CheckoutRequest } from "../../api/billing";
 import { useErrorText } from "../../api/useErrorText";
 import { useFormatters } from "../../i18n/useFormatters";
+import { useOnline } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Badge, type BadgeTone } from "../../ui/Badge";
@@ -91,6 +92,7 @@ export function useStartCheckout() {
 export function PlanList({ products, returnTo, disabled }: { products: BillingProduct[]; returnTo: "onboarding" | "billing"; disabled?: boolean }) {
   const { t } = useTranslation();
   const priceText = usePriceText();
+  const online = useOnline();
   const { start, pending, variables } = useStartCheckout();
   return (
     <ul className={styles.plans} aria-label={t("billing.plans.title")}>
@@ -109,7 +111,7 @@ export function PlanList({ products, returnTo, disabled }: { products: BillingPr
               <Button
                 variant="primary"
                 block
-                disabled={disabled || !product.price}
+                disabled={disabled || !online || !product.price}
                 loading={pending && variables?.priceId === product.price?.id}
                 loadingText={t("billing.cardCheck.redirecting")}
                 aria-label={t("billing.plans.subscribeTo", { name: product.name })}

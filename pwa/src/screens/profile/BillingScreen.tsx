@@ -10,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { ENTITLED_STATUSES, goToStripe, MANAGE_STATUSES, needsManage, useBillingState, usePortalMutation, useStripeProducts } from "../../api/billing";
 import { useErrorText } from "../../api/useErrorText";
 import { RoutePending } from "../../router/RoutePending";
-import { NeedsConnection } from "../../shell/NeedsConnection";
+import { NeedsConnection, useOnline } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
@@ -33,6 +33,7 @@ export function BillingScreen() {
   const [tab, setTab] = useSearchParamTab("tab", TABS, "billing");
   const billing = useBillingState(checkout === "success" ? 2000 : false);
   const portal = usePortalMutation({ onSuccess: ({ url }) => goToStripe(url), onError: (error) => notify("error", errorText(error)) });
+  const online = useOnline();
 
   let body;
   if (billing.isPending) {
@@ -83,7 +84,7 @@ export function BillingScreen() {
             ))}
             {state.hasCustomer && (
               <div className={styles.actions}>
-                <Button icon={<ExternalLink size={16} />} loading={portal.isPending} onClick={() => portal.mutate()}>
+                <Button icon={<ExternalLink size={16} />} disabled={!online} loading={portal.isPending} onClick={() => portal.mutate()}>
                   {t("billing.page.manage")}
                 </Button>
                 <p className={styles.hint}>{t("billing.page.manageHint")}</p>
@@ -129,7 +130,9 @@ function BillingPlans({
   const errorText = useErrorText();
   const products = useStripeProducts();
   const { start, pending } = useStartCheckout();
-  if (products.isPending) return <RoutePending />;
+  const online = useOnline();
+  // Offline the query waits for a network: the page's notice says why, no spinner.
+  if (products.isPending) return products.fetchStatus === "paused" ? null : <RoutePending />;
   if (products.isError) {
     return (
       <Alert tone="error" title={t("billing.plans.errorTitle")}>
@@ -146,7 +149,7 @@ function BillingPlans({
       {blocked === "confirming" && <Alert tone="info">{t("billing.page.confirming")}</Alert>}
       {!cardVerified && (
         <Card icon={<CreditCard size={20} />} title={t("billing.cardCheck.title")} headingLevel={2} description={t("billing.plans.cardFirst")}>
-          <Button variant="primary" loading={pending} onClick={() => start({ kind: "card_check", returnTo: "billing" })}>
+          <Button variant="primary" disabled={!online} loading={pending} onClick={() => start({ kind: "card_check", returnTo: "billing" })}>
             {t("billing.plans.verifyCard")}
           </Button>
         </Card>
