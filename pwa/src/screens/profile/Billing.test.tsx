@@ -3,10 +3,13 @@
 // screen's error view and its retry, the status screen, and the billing page in its three states.
 import { onlineManager } from "@tanstack/react-query";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, test, vi } from "vitest";
-import type { BillingProduct, BillingState, BillingSubscription } from "../../api/billing";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { goToStripe, type BillingProduct, type BillingState, type BillingSubscription } from "../../api/billing";
 import { createFakeServer, error, fakeMe, json } from "../../test/fakeServer";
 import { renderApp } from "../../test/renderApp";
+
+// The browser is never sent to Stripe (jsdom cannot navigate): each test sees where it would go.
+vi.mock("../../api/billing", async (importOriginal) => ({ ...(await importOriginal<typeof import("../../api/billing")>()), goToStripe: vi.fn() }));
 
 const PLANS: BillingProduct[] = [
   { id: "prod_basic", name: "Básico", description: "Para empezar", price: { id: "price_basic", amount: "1234.50", currency: "USD", interval: "month" } },
@@ -286,5 +289,67 @@ describe("offline (billing needs the network)", () => {
     expect(pay.hasAttribute("disabled")).toBe(true);
     await act(async () => fireEvent.click(pay));
     expect(server.state.calls).not.toContain("POST /stripe/create-checkout-session");
+  });
+});
+
+describe("subscribing sends one checkout", () => {
+  const TWO: BillingProduct[] = [PLANS[0]!, { id: "prod_plus", name: "Plus", description: "", price: { id: "price_plus", amount: "30.00", currency: "EUR", interval: "month" } }];
+
+  function server(answer: () => Promise<Response> | Response) {
+    return createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: {
+        "GET /stripe/products": () => json(200, TWO),
+        "GET /stripe/subscriptions": () => json(200, state()),
+        "POST /stripe/create-checkout-session": answer,
+      },
+    });
+  }
+  beforeEach(() => vi.mocked(goToStripe).mockClear());
+  const posts = (s: ReturnType<typeof createFakeServer>) => s.state.calls.filter((c) => c === "POST /stripe/create-checkout-session").length;
+
+  test("a double click, or a click on another plan before the answer, asks for one session only", async () => {
+    let answer!: (r: Response) => void;
+    const s = server(() => new Promise<Response>((resolve) => (answer = resolve)));
+    await renderApp("/onboarding/suscription", "en", s);
+    const basic = await screen.findByRole("button", { name: "Subscribe to Básico" });
+    const plus = screen.getByRole("button", { name: "Subscribe to Plus" });
+    await act(async () => {
+      fireEvent.click(basic);
+      fireEvent.click(basic);
+      fireEvent.click(plus);
+    });
+    await waitFor(() => expect(posts(s)).toBe(1));
+    expect(basic.getAttribute("aria-busy")).toBe("true");
+    expect(plus.hasAttribute("disabled")).toBe(true);
+    await act(async () => fireEvent.click(plus));
+    expect(posts(s)).toBe(1);
+    await act(async () => answer(json(200, { id: "cs_1", url: "https://checkout.stripe.test/cs_1" })));
+    await waitFor(() => expect(vi.mocked(goToStripe)).toHaveBeenCalledWith("https://checkout.stripe.test/cs_1"));
+    // On its way to Stripe: still busy, a further click asks for nothing.
+    await act(async () => fireEvent.click(basic));
+    expect(basic.getAttribute("aria-busy")).toBe("true");
+    expect(posts(s)).toBe(1);
+  });
+
+  test("back from Stripe with the browser's back button (the page from the back-forward cache), the plans can be chosen again", async () => {
+    const s = server(() => json(200, { id: "cs_1", url: "https://checkout.stripe.test/cs_1" }));
+    await renderApp("/onboarding/suscription", "en", s);
+    const basic = await screen.findByRole("button", { name: "Subscribe to Básico" });
+    await act(async () => fireEvent.click(basic));
+    await waitFor(() => expect(vi.mocked(goToStripe)).toHaveBeenCalled());
+    expect(basic.getAttribute("aria-busy")).toBe("true");
+    const subscriptionsAsked = s.state.calls.filter((c) => c === "GET /stripe/subscriptions").length;
+    await act(async () => {
+      const back = new Event("pageshow");
+      Object.defineProperty(back, "persisted", { value: true });
+      window.dispatchEvent(back);
+    });
+    await waitFor(() => expect(basic.hasAttribute("aria-busy")).toBe(false));
+    expect(screen.getByRole("button", { name: "Subscribe to Plus" }).hasAttribute("disabled")).toBe(false);
+    // The billing state is asked for afresh: the payment may have been made meanwhile.
+    await waitFor(() => expect(s.state.calls.filter((c) => c === "GET /stripe/subscriptions").length).toBeGreaterThan(subscriptionsAsked));
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Subscribe to Plus" })));
+    await waitFor(() => expect(posts(s)).toBe(2));
   });
 });

@@ -3,8 +3,11 @@
 // with monthly prices formatted for the reader ("Price not available" for a plan without one), and
 // the Checkout call that sends the browser to Stripe.
 import { CreditCard } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { goToStripe, useCheckoutMutation, type BillingProduct, type BillingSubscription, type CheckoutRequest } from "../../api/billing";
+import { queryKeys } from "../../api/queryKeys";
 import { useErrorText } from "../../api/useErrorText";
 import { useFormatters } from "../../i18n/useFormatters";
 import { useOnline } from "../../shell/NeedsConnection";
@@ -78,14 +81,46 @@ export function SubscriptionDetails({ subscription }: { subscription: BillingSub
   );
 }
 
-/** Starts a Checkout session and sends the browser there; a refusal is shown as a toast. */
+/** Starts a Checkout session and sends the browser there; a refusal is shown as a toast.
+ *
+ * One at a time, from the click on: a second click (a double click, or another plan's button)
+ * before the first answer does nothing, even before React has re-rendered the button as busy. After
+ * the answer the browser is on its way to Stripe, so the buttons stay busy ("Opening Stripe…")
+ * rather than inviting another click. Coming back with the browser's back button restores the page
+ * from the back-forward cache as it was left: then (pageshow, persisted) it is usable again and the
+ * billing state is asked for afresh (the payment may have been made meanwhile). */
 export function useStartCheckout() {
   const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const busy = useRef(false);
+  const [started, setStarted] = useState<CheckoutRequest | null>(null);
   const checkout = useCheckoutMutation({
     onSuccess: (session) => goToStripe(session.url),
-    onError: (error) => notify("error", errorText(error)),
+    onError: (error) => {
+      busy.current = false;
+      setStarted(null);
+      notify("error", errorText(error));
+    },
   });
-  return { start: (request: CheckoutRequest) => checkout.mutate(request), pending: checkout.isPending, variables: checkout.variables };
+  const { reset } = checkout;
+  useEffect(() => {
+    const back = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      busy.current = false;
+      setStarted(null);
+      reset();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.stripeSubscriptions });
+    };
+    window.addEventListener("pageshow", back);
+    return () => window.removeEventListener("pageshow", back);
+  }, [reset, queryClient]);
+  const start = (request: CheckoutRequest) => {
+    if (busy.current) return;
+    busy.current = true;
+    setStarted(request);
+    checkout.mutate(request);
+  };
+  return { start, pending: started !== null, variables: started ?? undefined };
 }
 
 /** The plans, each with its monthly price and a subscribe button. */
@@ -111,7 +146,7 @@ export function PlanList({ products, returnTo, disabled }: { products: BillingPr
               <Button
                 variant="primary"
                 block
-                disabled={disabled || !online || !product.price}
+                disabled={disabled || !online || !product.price || (pending && variables?.priceId !== product.price.id)}
                 loading={pending && variables?.priceId === product.price?.id}
                 loadingText={t("billing.cardCheck.redirecting")}
                 aria-label={t("billing.plans.subscribeTo", { name: product.name })}
