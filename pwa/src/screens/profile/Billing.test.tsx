@@ -88,6 +88,30 @@ describe("the billing page", () => {
   });
 });
 
+describe("what happens at the end of the period", () => {
+  const end = "2025-04-10T12:00:00Z"; // the 10th in every time zone from UTC-11 to UTC+11
+  test("a subscription cancelled at the period's end says the day it ends and how to keep it; a trial says when it becomes paid and for how much", async () => {
+    const subs: BillingSubscription[] = [
+      { ...SUB, id: "sub_cancel", status: "active", lastInvoice: "paid", cancelAtPeriodEnd: true, currentPeriodEnd: end },
+      { ...SUB, id: "sub_trial", status: "trialing", lastInvoice: "", amount: "1234.50", currentPeriodEnd: end },
+    ];
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: subs })) } });
+    await renderApp("/profile/billing?tab=billing", "es", server);
+    const [cancel, trial] = await screen.findAllByTestId("subscription");
+    expect(within(cancel!).getByText("Termina el 10 abr 2025: hasta entonces todo sigue abierto. Para mantenerla, renuévala con «Gestionar» en la página de Facturación.")).toBeTruthy();
+    expect(within(trial!).getByText(/^Tu periodo de prueba termina el 10 abr 2025\. Después se cobran 1\.234,50 US\$ al mes en tu tarjeta/)).toBeTruthy();
+  });
+
+  test("an ended subscription says nothing about its end, whatever its cancel flag", async () => {
+    const old = { ...SUB, id: "sub_old", status: "canceled", lastInvoice: "paid" as const, cancelAtPeriodEnd: true, currentPeriodEnd: end };
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ subscriptions: [old] })) } });
+    await renderApp("/profile/billing?tab=billing", "en", server);
+    const sub = await screen.findByTestId("subscription");
+    expect(within(sub).getByText("Canceled")).toBeTruthy();
+    expect(within(sub).queryByText(/ends/)).toBeNull();
+  });
+});
+
 describe("the status screen", () => {
   test("shows the subscription and re-verifies with Stripe", async () => {
     const active = { ...SUB, status: "active", lastInvoice: "paid" as const };

@@ -19,6 +19,8 @@ import { Card } from "../../ui/Card";
 import styles from "./Billing.module.css";
 
 const LABELED = ["active", "canceled", "past_due", "trialing"] as const;
+/** Statuses of a subscription that is over: it bills no more. */
+const ENDED_STATUSES: readonly string[] = ["canceled", "incomplete_expired"];
 type LabeledStatus = (typeof LABELED)[number];
 
 function isLabeled(status: string): status is LabeledStatus {
@@ -65,6 +67,17 @@ export function SubscriptionDetails({ subscription }: { subscription: BillingSub
     [t("billing.fields.periodStart"), date(subscription.currentPeriodStart)],
     [t("billing.fields.periodEnd"), date(subscription.currentPeriodEnd)],
   ];
+  // What happens at the end of the period, on its day in the reader's time zone: a subscription
+  // cancelled at the period's end ends then; a trial becomes a paid month. (An ended one says nothing.)
+  const ends = subscription.currentPeriodEnd ? format.date(subscription.currentPeriodEnd) : null;
+  const ended = ENDED_STATUSES.includes(subscription.status);
+  let ending: string | null = null;
+  if (!ended && subscription.cancelAtPeriodEnd) ending = ends ? t("billing.cancelOn", { date: ends }) : t("billing.cancelAtPeriodEnd");
+  else if (subscription.status === "trialing" && ends) {
+    ending = subscription.amount && /^[A-Z]{3}$/.test(subscription.currency)
+      ? t("billing.trialEnds", { date: ends, price: format.money(subscription.amount, subscription.currency) })
+      : t("billing.trialEndsNoPrice", { date: ends });
+  }
   return (
     <div className={styles.subscription} data-testid="subscription" data-status={subscription.status}>
       <dl className={styles.details}>
@@ -75,7 +88,7 @@ export function SubscriptionDetails({ subscription }: { subscription: BillingSub
           </div>
         ))}
       </dl>
-      {subscription.cancelAtPeriodEnd && <Alert tone="info">{t("billing.cancelAtPeriodEnd")}</Alert>}
+      {ending !== null && <Alert tone="info">{ending}</Alert>}
       {subscription.lastInvoice === "payment_failed" && <Alert tone="warning">{t("billing.invoiceFailed")}</Alert>}
     </div>
   );
