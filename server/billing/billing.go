@@ -399,12 +399,15 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 			SetupFutureUsage: stripe.String("off_session"), // the card is kept for the subscription
 			Metadata:         map[string]string{purposeKey: KindCardCheck, userIDKey: u.ID},
 		}
-		path := "/onboarding/card-check"
+		success, cancel := "/onboarding/card-check?checkout=success", "/onboarding/card-check?checkout=cancel"
 		if req.ReturnTo == ReturnBilling {
-			path = "/profile/billing"
+			// Back on the billing page's plans, saying it was the card check ("card"), not a plan,
+			// that was paid: the page waits for the card's confirmation and then offers the plans,
+			// where "success" would wait for a subscription that nobody bought.
+			success, cancel = "/profile/billing?tab=plans&checkout=card", "/profile/billing?tab=plans&checkout=cancel"
 		}
-		params.SuccessURL = stripe.String(base + path + "?checkout=success&session_id={CHECKOUT_SESSION_ID}")
-		params.CancelURL = stripe.String(base + path + "?checkout=cancel")
+		params.SuccessURL = stripe.String(base + success + "&session_id={CHECKOUT_SESSION_ID}")
+		params.CancelURL = stripe.String(base + cancel)
 	case KindSubscription:
 		if req.PriceID == "" {
 			return Checkout{}, core.Refuse(ctx, core.EINVALID, "billing.checkout.priceRequired")

@@ -145,6 +145,30 @@ func TestTheCardCheckIsAOneDollarPaymentThatSavesTheCardForOneCustomerPerUser(t 
 	})
 }
 
+// From the billing page the card check comes back to its plans saying it was the card check
+// (checkout=card): with checkout=success the page took it for a paid plan and waited, with every
+// plan off, for a subscription that nobody bought.
+func TestTheCardCheckFromTheBillingPageComesBackToThePlansAsTheCardCheck(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		u := e.addUser(t, "u1")
+		if _, err := e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: billing.KindCardCheck, ReturnTo: billing.ReturnBilling}); err != nil {
+			t.Fatal(err)
+		}
+		sessions := e.proxy.seen(http.MethodPost, "/v1/checkout/sessions")
+		if len(sessions) != 1 {
+			t.Fatalf("%d checkout sessions", len(sessions))
+		}
+		for k, want := range map[string]string{
+			"success_url": "http://localhost:8080/profile/billing?tab=plans&checkout=card&session_id={CHECKOUT_SESSION_ID}",
+			"cancel_url":  "http://localhost:8080/profile/billing?tab=plans&checkout=cancel",
+		} {
+			if got := sessions[0].Form.Get(k); got != want {
+				t.Errorf("%s = %q, want %q", k, got, want)
+			}
+		}
+	})
+}
+
 func TestThePlanNeedsTheCardCheckAnOfferedPriceAndNoActiveSubscription(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		u := e.addUser(t, "u1")

@@ -88,6 +88,36 @@ describe("the billing page", () => {
   });
 });
 
+describe("back on the billing page from the card check", () => {
+  test("waits for the card's confirmation, then offers the plans (the card check is not a plan being confirmed), and stops asking", async () => {
+    let cardVerified = false;
+    const server = createFakeServer({
+      handlers: { "GET /stripe/products": () => json(200, PLANS), "GET /stripe/subscriptions": () => json(200, state({ cardVerified })) },
+    });
+    await renderApp("/profile/billing?tab=plans&checkout=card&session_id=cs_1", "en", server);
+    expect(await screen.findByText("Payment received. Waiting for Stripe's confirmation…")).toBeTruthy();
+    cardVerified = true;
+    expect(await screen.findByText("Your card is verified.")).toBeTruthy();
+    const subscribe = await screen.findByRole("button", { name: "Subscribe to Básico" });
+    await waitFor(() => expect(subscribe.hasAttribute("disabled")).toBe(false));
+    expect(screen.queryByText(/Payment received/)).toBeNull();
+    // Confirmed: no more asking every 2 s.
+    const asked = server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length;
+    await act(() => new Promise((resolve) => setTimeout(resolve, 4_500)));
+    expect(server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length).toBe(asked);
+  });
+
+  test("a paid plan's confirmation stops being asked for once the subscription is known", async () => {
+    const active = { ...SUB, status: "active", lastInvoice: "paid" as const };
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: [active] })) } });
+    await renderApp("/profile/billing?tab=billing&checkout=success&session_id=cs_1", "en", server);
+    expect(await screen.findByText("Active")).toBeTruthy();
+    const asked = server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length;
+    await act(() => new Promise((resolve) => setTimeout(resolve, 4_500)));
+    expect(server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length).toBe(asked);
+  });
+});
+
 describe("what happens at the end of the period", () => {
   const end = "2025-04-10T12:00:00Z"; // the 10th in every time zone from UTC-11 to UTC+11
   test("a subscription cancelled at the period's end says the day it ends and how to keep it; a trial says when it becomes paid and for how much", async () => {

@@ -31,7 +31,13 @@ export function BillingScreen() {
   const errorText = useErrorText();
   const { checkout } = route.useSearch();
   const [tab, setTab] = useSearchParamTab("tab", TABS, "billing");
-  const billing = useBillingState(checkout === "success" ? 2000 : false);
+  // Back from Checkout, asked every 2 s until Stripe's confirmation is in: the card verified, or the
+  // plan's subscription known (active, or one to manage); then no more.
+  const billing = useBillingState((known) => {
+    if (checkout === "card") return known?.cardVerified ? false : 2000;
+    if (checkout === "success") return known && (known.entitled || needsManage(known)) ? false : 2000;
+    return false;
+  });
   const portal = usePortalMutation({ onSuccess: ({ url }) => goToStripe(url), onError: (error) => notify("error", errorText(error)) });
   const online = useOnline();
 
@@ -102,6 +108,10 @@ export function BillingScreen() {
           </div>
         </TabPanel>
         <TabPanel value="plans">
+          {checkout === "cancel" && <Alert tone="warning">{t("billing.page.cancelled")}</Alert>}
+          {checkout === "card" && (
+            <Alert tone={state.cardVerified ? "success" : "info"}>{t(state.cardVerified ? "billing.cardCheck.verified" : "billing.cardCheck.confirming")}</Alert>
+          )}
           <BillingPlans cardVerified={state.cardVerified} entitled={state.entitled} blocked={blocked ? (manage ? "manage" : "confirming") : null} />
         </TabPanel>
       </Tabs>
