@@ -132,13 +132,14 @@ describe("what happens at the end of the period", () => {
     expect(within(trial!).getByText(/^Tu periodo de prueba termina el 10 abr 2025\. Después se cobran 1\.234,50 US\$ al mes en tu tarjeta/)).toBeTruthy();
   });
 
-  test("an ended subscription says nothing about its end, whatever its cancel flag", async () => {
-    const old = { ...SUB, id: "sub_old", status: "canceled", lastInvoice: "paid" as const, cancelAtPeriodEnd: true, currentPeriodEnd: end };
+  test("an ended subscription says nothing about its end, whatever its cancel flag, nor asks to update the card for its failed last payment", async () => {
+    const old = { ...SUB, id: "sub_old", status: "canceled", lastInvoice: "payment_failed" as const, cancelAtPeriodEnd: true, currentPeriodEnd: end };
     const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ subscriptions: [old] })) } });
     await renderApp("/profile/billing?tab=billing", "en", server);
     const sub = await screen.findByTestId("subscription");
     expect(within(sub).getByText("Canceled")).toBeTruthy();
     expect(within(sub).queryByText(/ends/)).toBeNull();
+    expect(within(sub).queryByText(/The last payment failed/)).toBeNull();
   });
 });
 

@@ -89,7 +89,8 @@ export function SubscriptionDetails({ subscription }: { subscription: BillingSub
         ))}
       </dl>
       {ending !== null && <Alert tone="info">{ending}</Alert>}
-      {subscription.lastInvoice === "payment_failed" && <Alert tone="warning">{t("billing.invoiceFailed")}</Alert>}
+      {/* An ended subscription cannot lapse any more: updating the card would not bring it back. */}
+      {!ended && subscription.lastInvoice === "payment_failed" && <Alert tone="warning">{t("billing.invoiceFailed")}</Alert>}
     </div>
   );
 }
