@@ -9,8 +9,7 @@ import { useTranslation } from "react-i18next";
 import { saveImportMapping, useClientDb, useImportMappings } from "@patrimonio/clientdb";
 import formStyles from "../../forms/form.module.css";
 import { useSchemaForm } from "../../forms/schemaForm";
-import { CSV_DATE_FORMATS, csvTable, serialDate } from "../../import/csv";
-import { formatDate } from "../../i18n/format";
+import { CSV_DATE_FORMATS, csvTable } from "../../import/csv";
 import { useLanguage } from "../../i18n/useLanguage";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
@@ -20,7 +19,7 @@ import { Field } from "../../ui/Field";
 import { NativeSelect } from "../../ui/NativeSelect";
 import { RadioGroup } from "../../ui/RadioGroup";
 import { TextInput } from "../../ui/TextInput";
-import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessDateFormat, guessMapping, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessDateFormat, guessMapping, initialMapping, sampleCellText, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 import type { CsvOptions } from "../../import/csv";
 import styles from "./import.module.css";
 
@@ -71,12 +70,7 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
     const skip = Number(values.skipRows);
     return csvTable(text, { delimiter: values.delimiter, skipRows: Number.isFinite(skip) ? skip : 0, header: values.header });
   }, [text, values.delimiter, values.skipRows, values.header]);
-  // Spreadsheet serial numbers are shown with the day they are read as (45321 → 30 ene 2024).
-  const dateColumns = new Set([values.dateColumn, values.valueDateColumn].filter((c) => c !== "").map(Number));
-  const sampleCell = (value: string, column: number): string => {
-    const day = values.dateFormat === "SERIAL" && dateColumns.has(column) ? serialDate(value) : undefined;
-    return day === undefined ? value : `${value} → ${formatDate(day, language)}`;
-  };
+  const sampleCell = (value: string, column: number): string => sampleCellText(value, column, values, language);
   const columnOptions = table.columns.map((name, i) => (
     <option key={i} value={String(i)}>
       {name}

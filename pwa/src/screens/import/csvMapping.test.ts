@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { csvTable } from "../../import/csv";
 import { decodeStatement } from "../../import/detect";
-import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessDateFormat, guessMapping, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessDateFormat, guessMapping, sampleCellText, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 
 const bankinter = decodeStatement(new Uint8Array(readFileSync(join(import.meta.dirname, "..", "..", "import", "testdata", "csv-bankinter.csv"))), "csv");
 
@@ -34,6 +34,15 @@ describe("guessing a bank export's columns", () => {
     expect(guessDateFormat([...rows, ["29/02/2024", "X", "1"]], 0, "DD/MM/YYYY")).toBe("DD/MM/YYYY");
     expect(guessDateFormat([["12345", "X", "1"]], 0, "DD/MM/YYYY")).toBe("DD/MM/YYYY");
     expect(guessDateFormat([], 0, "YYYY-MM-DD")).toBe("YYYY-MM-DD");
+  });
+
+  test("the sample shows a serial date with the day it is read as, in the reader's format; other cells as they are", () => {
+    const form = { ...EMPTY_MAPPING, dateFormat: "SERIAL" as const, dateColumn: "0", valueDateColumn: "1" };
+    expect(sampleCellText("45321", 0, form, "es")).toBe("45321 → 30 ene 2024");
+    expect(sampleCellText("45322", 1, form, "en")).toBe("45322 → 31 Jan 2024");
+    expect(sampleCellText("45321", 2, form, "es")).toBe("45321");
+    expect(sampleCellText("30/01/2024", 0, form, "es")).toBe("30/01/2024");
+    expect(sampleCellText("45321", 0, { ...form, dateFormat: "DD/MM/YYYY" }, "es")).toBe("45321");
   });
 });
 
