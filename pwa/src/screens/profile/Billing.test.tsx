@@ -107,6 +107,17 @@ describe("back on the billing page from the card check", () => {
     expect(server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length).toBe(asked);
   });
 
+  test("a paid plan reported incomplete first (as Checkout's subscriptions often are) is still asked about until it is active", async () => {
+    let status = "incomplete";
+    const server = createFakeServer({
+      handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: status === "active", subscriptions: [{ ...SUB, status, lastInvoice: "" }] })) },
+    });
+    await renderApp("/profile/billing?tab=billing&checkout=success&session_id=cs_1", "en", server);
+    expect(await screen.findByText("incomplete")).toBeTruthy();
+    status = "active";
+    expect(await screen.findByText("Active")).toBeTruthy();
+  });
+
   test("a paid plan's confirmation stops being asked for once the subscription is known", async () => {
     const active = { ...SUB, status: "active", lastInvoice: "paid" as const };
     const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: [active] })) } });

@@ -25,6 +25,7 @@ import { PlanList, SubscriptionDetails, useStartCheckout } from "./BillingParts"
 
 const route = getRouteApi("/app/profile/billing");
 const TABS = ["billing", "plans"] as const;
+const SETTLED_UNPAID: readonly string[] = ["past_due", "unpaid", "paused"];
 
 export function BillingScreen() {
   const { t } = useTranslation();
@@ -32,10 +33,12 @@ export function BillingScreen() {
   const { checkout } = route.useSearch();
   const [tab, setTab] = useSearchParamTab("tab", TABS, "billing");
   // Back from Checkout, asked every 2 s until Stripe's confirmation is in: the card verified, or the
-  // plan's subscription known (active, or one to manage); then no more.
+  // plan's subscription active (or settled unpaid: past_due, unpaid, paused); then no more. An
+  // incomplete one is still asked about: Checkout's subscription is often reported incomplete just
+  // before it is reported active.
   const billing = useBillingState((known) => {
     if (checkout === "card") return known?.cardVerified ? false : 2000;
-    if (checkout === "success") return known && (known.entitled || needsManage(known)) ? false : 2000;
+    if (checkout === "success") return known && (known.entitled || known.subscriptions.some((s) => SETTLED_UNPAID.includes(s.status))) ? false : 2000;
     return false;
   });
   const portal = usePortalMutation({ onSuccess: ({ url }) => goToStripe(url), onError: (error) => notify("error", errorText(error)) });
