@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -260,9 +261,9 @@ func (s *Service) fetchProducts(ctx context.Context) ([]Product, error) {
 			chosen = prices[0]
 		}
 		plan := Product{ID: p.ID, Name: p.Name, Description: p.Description}
-		if chosen != nil {
+		if amount, ok := monthlyAmount(chosen); ok {
 			plan.Price = &Price{ID: chosen.ID, UnitAmount: chosen.UnitAmount, Currency: strings.ToUpper(string(chosen.Currency)),
-				Amount: MinorToDecimal(chosen.UnitAmount, string(chosen.Currency)), Interval: string(chosen.Recurring.Interval)}
+				Amount: amount, Interval: string(chosen.Recurring.Interval)}
 		}
 		out = append(out, plan)
 	}
@@ -294,6 +295,44 @@ func MinorToDecimal(amount int64, currency string) string {
 		return sign + digits
 	}
 	return sign + digits[:len(digits)-places] + "." + digits[len(digits)-places:]
+}
+
+// monthlyAmount is what a monthly price charges a month, as an exact decimal in the currency's major
+// unit, and whether it says one. A tiered price (it depends on the quantity) or one whose amount the
+// customer chooses has none: Stripe leaves its unit_amount null, which reads as 0, and the plan
+// showed as free ("0,00 € / mes"); it is "Price not available" instead. A price of fractions of a
+// cent (unit_amount_decimal "1234.5", unit_amount null) is that amount ("12.345"), not 0.
+func monthlyAmount(p *stripe.Price) (string, bool) {
+	if p == nil || p.BillingScheme == stripe.PriceBillingSchemeTiered {
+		return "", false
+	}
+	// (A custom amount's unit_amount is null; stripe-mock's fixture has a custom_unit_amount of nulls
+	// beside its unit_amount, so the object alone does not tell.)
+	if p.CustomUnitAmount != nil && p.UnitAmount == 0 && p.UnitAmountDecimal == 0 {
+		return "", false
+	}
+	if p.UnitAmountDecimal != 0 && p.UnitAmountDecimal != float64(p.UnitAmount) {
+		return minorDecimalToMajor(strconv.FormatFloat(p.UnitAmountDecimal, 'f', -1, 64), string(p.Currency)), true
+	}
+	return MinorToDecimal(p.UnitAmount, string(p.Currency)), true
+}
+
+// minorDecimalToMajor moves the point of a non-negative decimal amount in the minor unit ("1234.5")
+// to the major unit ("12.345"): MinorToDecimal's places for the integer part, then its fraction.
+func minorDecimalToMajor(minor, currency string) string {
+	whole, frac, _ := strings.Cut(minor, ".")
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return minor
+	}
+	major := MinorToDecimal(n, currency)
+	if frac == "" {
+		return major
+	}
+	if !strings.Contains(major, ".") {
+		major += "."
+	}
+	return major + frac
 }
 
 // priceOffered returns the plan whose monthly price is priceID, or nil.
@@ -399,12 +438,15 @@ func (s *Service) CreateCheckout(ctx context.Context, u User, req CheckoutReques
 			SetupFutureUsage: stripe.String("off_session"), // the card is kept for the subscription
 			Metadata:         map[string]string{purposeKey: KindCardCheck, userIDKey: u.ID},
 		}
-		path := "/onboarding/card-check"
+		success, cancel := "/onboarding/card-check?checkout=success", "/onboarding/card-check?checkout=cancel"
 		if req.ReturnTo == ReturnBilling {
-			path = "/profile/billing"
+			// Back on the billing page's plans, saying it was the card check ("card"), not a plan,
+			// that was paid: the page waits for the card's confirmation and then offers the plans,
+			// where "success" would wait for a subscription that nobody bought.
+			success, cancel = "/profile/billing?tab=plans&checkout=card", "/profile/billing?tab=plans&checkout=cancel"
 		}
-		params.SuccessURL = stripe.String(base + path + "?checkout=success&session_id={CHECKOUT_SESSION_ID}")
-		params.CancelURL = stripe.String(base + path + "?checkout=cancel")
+		params.SuccessURL = stripe.String(base + success + "&session_id={CHECKOUT_SESSION_ID}")
+		params.CancelURL = stripe.String(base + cancel)
 	case KindSubscription:
 		if req.PriceID == "" {
 			return Checkout{}, core.Refuse(ctx, core.EINVALID, "billing.checkout.priceRequired")

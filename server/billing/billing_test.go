@@ -106,6 +106,43 @@ func TestConfiguredPlansComeInTheirOrderAndOneWithoutAMonthlyPriceHasNone(t *tes
 	}, func(c *billing.Config) { c.Plans = []string{"prod_Premium", mockProduct} })
 }
 
+// A tiered price or one the customer chooses has no amount (Stripe's unit_amount is null, read as
+// 0): the plan showed as free; it has no price ("Price not available"). A price in fractions of a
+// cent is its exact amount, not 0.
+func TestAPlanWhosePriceHasNoSingleAmountIsNotShownAsFree(t *testing.T) {
+	price := func(id, product, extra string) string {
+		return `{"id":"` + id + `","object":"price","active":true,"currency":"usd","product":"` + product + `","type":"recurring",` +
+			`"recurring":{"interval":"month","interval_count":1,"usage_type":"licensed"},"livemode":false,"created":1700000000,"metadata":{},` + extra + `}`
+	}
+	listing := `{"object":"list","url":"/v1/prices","has_more":false,"data":[` +
+		price("price_tiered", "prod_Tiered", `"billing_scheme":"tiered","tiers_mode":"graduated","unit_amount":null,"unit_amount_decimal":null`) + `,` +
+		price("price_custom", "prod_Custom", `"billing_scheme":"per_unit","custom_unit_amount":{"minimum":500,"maximum":null,"preset":null},"unit_amount":null,"unit_amount_decimal":null`) + `,` +
+		price("price_decimal", "prod_Decimal", `"billing_scheme":"per_unit","unit_amount":null,"unit_amount_decimal":"1234.5"`) + `,` +
+		price("price_free", "prod_Free", `"billing_scheme":"per_unit","unit_amount":0,"unit_amount_decimal":"0"`) + `]}`
+	eachDialect(t, func(t *testing.T, e *env) {
+		e.proxy.refuse(func(r *http.Request) (int, string, bool) {
+			return 200, listing, r.Method == http.MethodGet && r.URL.Path == "/v1/prices"
+		})
+		products, err := e.svc.Products(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, p := range products {
+			got[p.ID] = "none"
+			if p.Price != nil {
+				got[p.ID] = p.Price.Amount
+			}
+		}
+		want := map[string]string{"prod_Tiered": "none", "prod_Custom": "none", "prod_Decimal": "12.345", "prod_Free": "0.00"}
+		for id, w := range want {
+			if got[id] != w {
+				t.Errorf("%s: price %q, want %q", id, got[id], w)
+			}
+		}
+	}, func(c *billing.Config) { c.Plans = []string{"prod_Tiered", "prod_Custom", "prod_Decimal", "prod_Free"} })
+}
+
 func TestTheCardCheckIsAOneDollarPaymentThatSavesTheCardForOneCustomerPerUser(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		u := e.addUser(t, "u1")
@@ -141,6 +178,30 @@ func TestTheCardCheckIsAOneDollarPaymentThatSavesTheCardForOneCustomerPerUser(t 
 		}
 		if !strings.HasPrefix(f.Get("customer"), "cus_") {
 			t.Errorf("customer = %q", f.Get("customer"))
+		}
+	})
+}
+
+// From the billing page the card check comes back to its plans saying it was the card check
+// (checkout=card): with checkout=success the page took it for a paid plan and waited, with every
+// plan off, for a subscription that nobody bought.
+func TestTheCardCheckFromTheBillingPageComesBackToThePlansAsTheCardCheck(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		u := e.addUser(t, "u1")
+		if _, err := e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: billing.KindCardCheck, ReturnTo: billing.ReturnBilling}); err != nil {
+			t.Fatal(err)
+		}
+		sessions := e.proxy.seen(http.MethodPost, "/v1/checkout/sessions")
+		if len(sessions) != 1 {
+			t.Fatalf("%d checkout sessions", len(sessions))
+		}
+		for k, want := range map[string]string{
+			"success_url": "http://localhost:8080/profile/billing?tab=plans&checkout=card&session_id={CHECKOUT_SESSION_ID}",
+			"cancel_url":  "http://localhost:8080/profile/billing?tab=plans&checkout=cancel",
+		} {
+			if got := sessions[0].Form.Get(k); got != want {
+				t.Errorf("%s = %q, want %q", k, got, want)
+			}
 		}
 	})
 }

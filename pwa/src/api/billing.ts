@@ -83,9 +83,10 @@ export function useStripeProducts() {
   return useQuery(stripeProductsQuery(useApi()));
 }
 
-/** The user's billing; `poll` (ms) asks again while a confirmation from Stripe is awaited. */
-export function useBillingState(poll?: number | false) {
-  return useQuery({ ...billingStateQuery(useApi()), refetchInterval: poll ?? false });
+/** The user's billing; `poll` (ms, or ms from what is known so far) asks again while a confirmation
+ * from Stripe is awaited. */
+export function useBillingState(poll?: number | false | ((known: BillingState | undefined) => number | false)) {
+  return useQuery({ ...billingStateQuery(useApi()), refetchInterval: typeof poll === "function" ? (query) => poll(query.state.data) : (poll ?? false) });
 }
 
 /** A Checkout session; the screen sends the browser to its url. */

@@ -47,7 +47,6 @@ const KNOWN_UNUSED = new Set([
   "money.returns.totalLoss",
   "money.fxEffect.inCurrency",
   "money.fxEffect.inBase",
-  "billing.cardCheck.verified",
   "billing.cardCheck.continue",
 ]);
 

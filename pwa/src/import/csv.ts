@@ -4,10 +4,10 @@
 // (clientdb meta rows), so the next file of that bank is read the same way.
 import Papa from "papaparse";
 import Decimal from "decimal.js";
-import { canon, isValidDate, isoDate, maskAccount, squash, stripBom, withIds } from "./common";
+import { addDays, canon, isValidDate, isoDate, maskAccount, squash, stripBom, withIds } from "./common";
 import { StatementError, guarded, type Movement, type ParseResult, type Progress, type Statement } from "./types";
 
-export const CSV_DATE_FORMATS = ["DD/MM/YYYY", "DD-MM-YYYY", "DD.MM.YYYY", "DD/MM/YY", "YYYY-MM-DD", "MM/DD/YYYY"] as const;
+export const CSV_DATE_FORMATS = ["DD/MM/YYYY", "DD-MM-YYYY", "DD.MM.YYYY", "DD/MM/YY", "YYYY-MM-DD", "MM/DD/YYYY", "SERIAL"] as const;
 export type CsvDateFormat = (typeof CSV_DATE_FORMATS)[number];
 
 export interface CsvMapping {
@@ -150,7 +150,7 @@ export function csvAmount(text: string, decimal: "," | "."): string | undefined 
 /** What each format's date must look like (any of "/", "." or "-" between the parts; a time after a
  * space or "T" is ignored). The year has exactly the format's digits: "05/01/2025" read as DD/MM/YY
  * would otherwise be cut to 05/01/20, the 5th of January 2020. */
-const DATE_SHAPES: Record<CsvDateFormat, RegExp> = {
+const DATE_SHAPES: Record<Exclude<CsvDateFormat, "SERIAL">, RegExp> = {
   "DD/MM/YYYY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/,
   "DD-MM-YYYY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/,
   "DD.MM.YYYY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/,
@@ -159,7 +159,26 @@ const DATE_SHAPES: Record<CsvDateFormat, RegExp> = {
   "MM/DD/YYYY": /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/,
 };
 
+/** The plausible spreadsheet serial numbers of a statement's dates: 25569 (1 January 1970) to 73050
+ * (31 December 2099). A bank date outside them is not a serial but some other number. */
+export const SERIAL_MIN = 25569;
+export const SERIAL_MAX = 73050;
+
+/** A spreadsheet's date serial number (Excel, LibreOffice, Google Sheets: days since 30 December
+ * 1899, so 45321 is 2024-01-30), as a file saved from a spreadsheet writes a date cell it lost the
+ * format of; a time of day after the point or comma (45321.5) is ignored. Undefined for anything
+ * else, and for numbers outside SERIAL_MIN…SERIAL_MAX. (The 1904 system of old Mac spreadsheets
+ * is not told apart: its dates would show four years early in the preview.) */
+export function serialDate(text: string): string | undefined {
+  const m = /^(\d{5})(?:[.,]\d+)?$/.exec(text.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  if (n < SERIAL_MIN || n > SERIAL_MAX) return undefined;
+  return addDays("1899-12-30", n);
+}
+
 export function csvDate(text: string, format: CsvDateFormat): string | undefined {
+  if (format === "SERIAL") return serialDate(text);
   const datePart = text.trim().split(/[\sT]/, 1)[0] ?? "";
   const m = DATE_SHAPES[format].exec(datePart);
   if (!m) return undefined;
@@ -170,6 +189,15 @@ export function csvDate(text: string, format: CsvDateFormat): string | undefined
   else if (format === "DD/MM/YY") [d, mo, y] = [a, b, c < 80 ? 2000 + c : 1900 + c];
   else [d, mo, y] = [a, b, c];
   return isValidDate(y, mo, d) ? isoDate(y, mo, d) : undefined;
+}
+
+/** A date the chosen format does not read. A spreadsheet serial number under a day-month-year
+ * format says what it is and which format reads it (with the day it would be), rather than only
+ * that it is not valid. */
+function badDate(line: number, value: string, format: CsvDateFormat): StatementError {
+  const serial = format === "SERIAL" ? undefined : serialDate(value);
+  if (serial !== undefined) return new StatementError(line, "statementImport.errors.dateSerial", { value, serialDate: serial });
+  return new StatementError(line, format === "SERIAL" ? "statementImport.errors.dateNotSerial" : "statementImport.errors.date", { value });
 }
 
 /** Whether each row's balance is the previous row's plus its amount (rows oldest first). */
@@ -207,11 +235,11 @@ export function parseCsv(input: string, options: CsvOptions, onProgress?: Progre
       };
       const rawDate = need(mapping.dateColumn, "date");
       const bookingDate = csvDate(rawDate, mapping.dateFormat);
-      if (bookingDate === undefined) throw new StatementError(line, "statementImport.errors.date", { value: rawDate });
+      if (bookingDate === undefined) throw badDate(line, rawDate, mapping.dateFormat);
       let valueDate: string | undefined;
       if (mapping.valueDateColumn !== undefined && cell(mapping.valueDateColumn) !== "") {
         valueDate = csvDate(cell(mapping.valueDateColumn), mapping.dateFormat);
-        if (valueDate === undefined) throw new StatementError(line, "statementImport.errors.date", { value: cell(mapping.valueDateColumn) });
+        if (valueDate === undefined) throw badDate(line, cell(mapping.valueDateColumn), mapping.dateFormat);
       }
       let amount: string | undefined;
       if (mapping.amount.kind === "signed") {

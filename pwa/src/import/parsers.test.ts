@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { parseCamt053 } from "./camt053";
-import { LineCounter, csvAmount, csvDate, parseCsv, type CsvOptions } from "./csv";
+import { LineCounter, SERIAL_MAX, SERIAL_MIN, csvAmount, csvDate, parseCsv, serialDate, type CsvOptions } from "./csv";
 import { dailyBalances, recurringMovements } from "./derive";
 import { decodeStatement, detectFormat } from "./detect";
 import { readMarkup } from "./markup";
@@ -177,6 +177,32 @@ describe("CAMT.053", () => {
     });
     expect(parseCamt053('<?xml version="1.0"?>\n<Document><BkToCstmrDbtCdtNtfctn/></Document>')).toMatchObject({ ok: false, error: { key: "statementImport.errors.camtNotStatement" } });
   });
+
+  test("a date-time with a time zone offset is the calendar day the bank wrote, on either side of midnight in UTC", () => {
+    // 23:30 at +02:00 is 21:30 UTC the same day, 00:30 at +02:00 is 22:30 UTC the day before, 23:30
+    // at -05:00 is 04:30 UTC the day after: converting to UTC (or to the device's zone) moves two of
+    // them to another day.
+    const entry = (booked: string, value: string, amount: string) =>
+      `<Ntry><Amt Ccy="EUR">${amount}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><DtTm>${booked}</DtTm></BookgDt><ValDt><DtTm>${value}</DtTm></ValDt></Ntry>`;
+    const xml = `<?xml version="1.0"?>
+<Document><BkToCstmrStmt><Stmt><Acct><Id><IBAN>ES9121000418450200051332</IBAN></Id><Ccy>EUR</Ccy></Acct>
+<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">100.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><DtTm>2024-03-30T00:15:00+02:00</DtTm></Dt></Bal>
+<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">106.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><DtTm>2024-03-31T23:59:59-05:00</DtTm></Dt></Bal>
+${entry("2024-03-31T23:30:00+02:00", "2024-04-01T00:30:00+02:00", "1.00")}
+${entry("2024-03-31T23:30:00-05:00", "2024-03-31T19:00:00-05:00", "2.00")}
+${entry("2024-04-01T00:30:00+14:00", "2024-03-31T23:59:00-12:00", "3.00")}
+</Stmt></BkToCstmrStmt></Document>`;
+    const s = statement(parseCamt053(xml));
+    expect(s.movements.map((m) => [m.bookingDate, m.valueDate])).toEqual([
+      ["2024-03-31", "2024-04-01"],
+      ["2024-03-31", "2024-03-31"],
+      ["2024-04-01", "2024-03-31"],
+    ]);
+    expect(s.opening).toEqual({ date: "2024-03-30", amount: "100" });
+    expect(s.closing).toEqual({ date: "2024-03-31", amount: "106" });
+    // A date with an offset (xs:date allows one) is that day too.
+    expect(statement(parseCamt053(xml.replace("<DtTm>2024-03-31T23:30:00-05:00</DtTm>", "<Dt>2024-03-31-05:00</Dt>"))).movements[1]?.bookingDate).toBe("2024-03-31");
+  });
 });
 
 describe("markup", () => {
@@ -213,6 +239,51 @@ describe("markup", () => {
 });
 
 describe("CSV", () => {
+  describe("spreadsheet serial dates", () => {
+    const options = (dateFormat: CsvOptions["mapping"]["dateFormat"]): CsvOptions => ({
+      account: "ES00",
+      currency: "EUR",
+      mapping: { delimiter: "", skipRows: 1, header: true, dateColumn: 0, valueDateColumn: 1, dateFormat, amount: { kind: "signed", column: 3 }, decimalSeparator: ",", descriptionColumn: 2, balanceColumn: 4 },
+    });
+    const file = "Fecha;Valor;Concepto;Importe;Saldo\n45321;45322;NOMINA;1500,00;1600,00\n45322,75;45322;LUZ;-50,00;1550,00\n45351;45351;AGUA;-20,00;1530,00\n";
+
+    test("are read as days since 30 December 1899 (45321 is 2024-01-30), a time of day ignored", () => {
+      expect(serialDate("45321")).toBe("2024-01-30");
+      expect(serialDate(" 45292 ")).toBe("2024-01-01");
+      expect(serialDate("45351.5")).toBe("2024-02-29");
+      expect(serialDate(String(SERIAL_MIN))).toBe("1970-01-01");
+      expect(serialDate(String(SERIAL_MAX))).toBe("2099-12-31");
+      for (const not of [String(SERIAL_MIN - 1), String(SERIAL_MAX + 1), "4532", "453210", "30/01/2024", "-45321", "45321.", "1.234"]) expect(serialDate(not)).toBeUndefined();
+      expect(csvDate("45321", "SERIAL")).toBe("2024-01-30");
+      expect(csvDate("30/01/2024", "SERIAL")).toBeUndefined();
+      const s = statement(parseCsv(file, options("SERIAL")));
+      expect(s.movements.map((m) => [m.bookingDate, m.valueDate, m.amount])).toEqual([
+        ["2024-01-30", "2024-01-31", "1500"],
+        ["2024-01-31", "2024-01-31", "-50"],
+        ["2024-02-29", "2024-02-29", "-20"],
+      ]);
+      expect(s.opening).toEqual({ date: "2024-01-30", amount: "100" });
+      expect(s.closing).toEqual({ date: "2024-02-29", amount: "1530" });
+    });
+
+    test("every date of the column must be one: a written date among them is refused at its line", () => {
+      const mixed = file.replace("45351;45351;AGUA", "29/02/2024;45351;AGUA");
+      expect(parseCsv(mixed, options("SERIAL"))).toEqual({ ok: false, error: { line: 4, key: "statementImport.errors.dateNotSerial", params: { value: "29/02/2024", line: 4 } } });
+      // A number too small or too large to be a statement's day is not taken for one.
+      expect(parseCsv(file.replace("45321;45322;NOMINA", "12345;45322;NOMINA"), options("SERIAL"))).toMatchObject({ ok: false, error: { line: 2, key: "statementImport.errors.dateNotSerial" } });
+    });
+
+    test("under a day-month-year format they are refused saying what they are and the format that reads them", () => {
+      expect(parseCsv(file, options("DD/MM/YYYY"))).toEqual({
+        ok: false,
+        error: { line: 2, key: "statementImport.errors.dateSerial", params: { value: "45321", serialDate: "2024-01-30", line: 2 } },
+      });
+      // The value date column too.
+      const written = file.replace("45321;45322", "30/01/2024;45322");
+      expect(parseCsv(written, options("DD/MM/YYYY"))).toMatchObject({ ok: false, error: { line: 2, key: "statementImport.errors.dateSerial", params: { value: "45322", serialDate: "2024-01-31" } } });
+    });
+  });
+
   test("a row whose quotes are not closed is refused at its line (it would swallow the rows after it)", () => {
     const options: CsvOptions = {
       account: "ES00",

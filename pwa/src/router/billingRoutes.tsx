@@ -6,7 +6,8 @@ import { appLayoutRoute, guardApp } from "./root";
 
 export const billingSearchSchema = searchSchema({
   tab: oneOf("billing", "plans"),
-  checkout: oneOf("success", "cancel"),
+  // success: a plan was paid; card: the card check was (it comes back to the plans); cancel: neither.
+  checkout: oneOf("success", "card", "cancel"),
   session_id: text({ max: 255 }),
 });
 

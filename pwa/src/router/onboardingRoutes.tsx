@@ -1,5 +1,6 @@
 // /onboarding and its steps, in the plain layout. Only the server's current step opens; the intro
 // opens at any step. Each step's code loads when it is visited (or preloaded on intent).
+import { onlineManager } from "@tanstack/react-query";
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import { oneOf, searchSchema, text } from "./search";
 import { stripeProductsQuery } from "../api/billing";
@@ -78,7 +79,9 @@ export const onboardingSubscriptionRoute = createRoute({
   path: "/suscription",
   validateSearch: (search) => checkoutReturnSchema.parse(search),
   beforeLoad: guardStep("billing"),
-  loader: ({ context }) => context.queryClient.ensureQueryData(stripeProductsQuery(context.api)),
+  // Offline the plans' query would wait for a network, and the route with it (a spinner for good):
+  // the screen opens at once and says that paying needs a connection; the plans come when it does.
+  loader: ({ context }) => (onlineManager.isOnline() ? context.queryClient.ensureQueryData(stripeProductsQuery(context.api)) : undefined),
   pendingComponent: RoutePending,
   pendingMs: ROUTER_DEFAULTS.defaultPendingMs,
   pendingMinMs: ROUTER_DEFAULTS.defaultPendingMinMs,

@@ -19,7 +19,7 @@ import { Field } from "../../ui/Field";
 import { NativeSelect } from "../../ui/NativeSelect";
 import { RadioGroup } from "../../ui/RadioGroup";
 import { TextInput } from "../../ui/TextInput";
-import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessDateFormat, guessMapping, initialMapping, sampleCellText, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 import type { CsvOptions } from "../../import/csv";
 import styles from "./import.module.css";
 
@@ -30,6 +30,7 @@ const DATE_FORMAT_LABELS = {
   "DD/MM/YY": "statementImport.mapping.dateFormats.dmyShort",
   "YYYY-MM-DD": "statementImport.mapping.dateFormats.iso",
   "MM/DD/YYYY": "statementImport.mapping.dateFormats.mdy",
+  SERIAL: "statementImport.mapping.dateFormats.serial",
 } as const;
 
 export interface CsvMappingStepProps {
@@ -49,7 +50,8 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
     const rows = csvTable(text, { delimiter: "", skipRows: 0, header: false, sampleRows: 10 }).sample;
     const header = findHeaderRow(rows);
     const skipRows = header === undefined ? 0 : header + 1;
-    return guessMapping(header === undefined ? [] : (rows[header] ?? []), { ...EMPTY_MAPPING, skipRows: String(skipRows), header: header !== undefined });
+    const guess = guessMapping(header === undefined ? [] : (rows[header] ?? []), { ...EMPTY_MAPPING, skipRows: String(skipRows), header: header !== undefined });
+    return { ...guess, dateFormat: guessDateFormat(rows.slice(skipRows), Number(guess.dateColumn), guess.dateFormat) };
   }, [text]);
   const initial = useMemo(() => initialMapping(saved ?? [], text, guessed), [saved, text, guessed]);
   const form = useSchemaForm(csvMappingFormSchema, { defaultValues: EMPTY_MAPPING });
@@ -68,6 +70,7 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
     const skip = Number(values.skipRows);
     return csvTable(text, { delimiter: values.delimiter, skipRows: Number.isFinite(skip) ? skip : 0, header: values.header });
   }, [text, values.delimiter, values.skipRows, values.header]);
+  const sampleCell = (value: string, column: number): string => sampleCellText(value, column, values, language);
   const columnOptions = table.columns.map((name, i) => (
     <option key={i} value={String(i)}>
       {name}
@@ -229,7 +232,7 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
               {table.sample.map((row, r) => (
                 <tr key={r}>
                   {table.columns.map((_, i) => (
-                    <td key={i}>{row[i] ?? ""}</td>
+                    <td key={i}>{sampleCell(row[i] ?? "", i)}</td>
                   ))}
                 </tr>
               ))}

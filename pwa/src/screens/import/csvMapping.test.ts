@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { csvTable } from "../../import/csv";
 import { decodeStatement } from "../../import/detect";
-import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessMapping, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
+import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessDateFormat, guessMapping, sampleCellText, initialMapping, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 
 const bankinter = decodeStatement(new Uint8Array(readFileSync(join(import.meta.dirname, "..", "..", "import", "testdata", "csv-bankinter.csv"))), "csv");
 
@@ -24,6 +24,25 @@ describe("guessing a bank export's columns", () => {
 
   test("a file without a recognisable header has none", () => {
     expect(findHeaderRow([["01/02/2025", "x", "1,00"]])).toBeUndefined();
+  });
+
+  test("a date column of spreadsheet serial numbers (a file saved from a spreadsheet) starts as that format; one written date keeps the default", () => {
+    const text = "Fecha;Concepto;Importe\n45321;NOMINA;1500\n45322.5;LUZ;-50\n\n45351;AGUA;-20\n";
+    const rows = csvTable(text, { delimiter: "", skipRows: 1, header: true, sampleRows: 10 }).sample;
+    expect(guessDateFormat(rows, 0, "DD/MM/YYYY")).toBe("SERIAL");
+    expect(guessDateFormat(rows, 2, "DD/MM/YYYY")).toBe("DD/MM/YYYY");
+    expect(guessDateFormat([...rows, ["29/02/2024", "X", "1"]], 0, "DD/MM/YYYY")).toBe("DD/MM/YYYY");
+    expect(guessDateFormat([["12345", "X", "1"]], 0, "DD/MM/YYYY")).toBe("DD/MM/YYYY");
+    expect(guessDateFormat([], 0, "YYYY-MM-DD")).toBe("YYYY-MM-DD");
+  });
+
+  test("the sample shows a serial date with the day it is read as, in the reader's format; other cells as they are", () => {
+    const form = { ...EMPTY_MAPPING, dateFormat: "SERIAL" as const, dateColumn: "0", valueDateColumn: "1" };
+    expect(sampleCellText("45321", 0, form, "es")).toBe("45321 → 30 ene 2024");
+    expect(sampleCellText("45322", 1, form, "en")).toBe("45322 → 31 Jan 2024");
+    expect(sampleCellText("45321", 2, form, "es")).toBe("45321");
+    expect(sampleCellText("30/01/2024", 0, form, "es")).toBe("30/01/2024");
+    expect(sampleCellText("45321", 0, { ...form, dateFormat: "DD/MM/YYYY" }, "es")).toBe("45321");
   });
 });
 

@@ -3,7 +3,9 @@
 // column names of a file no mapping was saved for.
 import { currency } from "@patrimonio/shared-schema";
 import * as z from "zod";
-import { CSV_DATE_FORMATS, csvAmount, csvDate, csvTable, type CsvMapping } from "../../import/csv";
+import { formatDate } from "../../i18n/format";
+import type { Language } from "../../i18n/i18n";
+import { CSV_DATE_FORMATS, csvAmount, csvDate, csvTable, serialDate, type CsvDateFormat, type CsvMapping } from "../../import/csv";
 
 const column = z.string().regex(/^\d+$/);
 const optionalColumn = z.union([z.literal(""), column]);
@@ -140,6 +142,23 @@ export function guessMapping(columns: readonly string[], base: CsvMappingForm): 
   }
   if (out.amountColumn === "" && out.debitColumn !== "" && out.creditColumn !== "") out.amountKind = "split";
   return out;
+}
+
+/** The date format a file never mapped starts with: spreadsheet serial numbers when every sample
+ * value of the date column is one (45321 …: a file saved from a spreadsheet), else `fallback`. */
+export function guessDateFormat(sample: readonly (readonly string[])[], dateColumn: number, fallback: CsvDateFormat): CsvDateFormat {
+  const values = sample.map((r) => (r[dateColumn] ?? "").trim()).filter((v) => v !== "");
+  return values.length > 0 && values.every((v) => serialDate(v) !== undefined) ? "SERIAL" : fallback;
+}
+
+/** A cell of the mapping's sample as shown: a spreadsheet serial number in a date column, under that
+ * format, with the day it is read as ("45321 → 30 ene 2024"), so the reader sees the dates are right
+ * before reading the file; any other cell as it is. */
+export function sampleCellText(value: string, column: number, form: Pick<CsvMappingForm, "dateFormat" | "dateColumn" | "valueDateColumn">, language: Language): string {
+  if (form.dateFormat !== "SERIAL") return value;
+  const dateColumns = [form.dateColumn, form.valueDateColumn].filter((c) => c !== "").map(Number);
+  const day = dateColumns.includes(column) ? serialDate(value) : undefined;
+  return day === undefined ? value : `${value} → ${formatDate(day, language)}`;
 }
 
 export const EMPTY_MAPPING: CsvMappingForm = {

@@ -33,6 +33,12 @@ describe("statementErrorText", () => {
     expect(statementErrorText(es, e)).toContain("es del 3 feb 2025, pero los movimientos del archivo terminan el 31 ene 2025");
   });
 
+  test("a spreadsheet serial date says the day it would be, in the reader's format, and the format to choose", () => {
+    const e = { line: 2, key: "statementImport.errors.dateSerial", params: { value: "45321", serialDate: "2024-01-30", line: 2 } };
+    expect(statementErrorText(es, e)).toBe("Línea 2: la fecha «45321» es un número de serie de hoja de cálculo (30 ene 2024): elige el formato de fecha «Número de serie de hoja de cálculo».");
+    expect(statementErrorText(en, e)).toBe('Line 2: the date "45321" is a spreadsheet serial number (30 Jan 2024): choose the date format "Spreadsheet serial number".');
+  });
+
   test("a refusal of the whole file starts with a capital", () => {
     expect(statementErrorText(es, { line: 0, key: "statementImport.errors.empty", params: { line: 0 } })).toBe("El archivo no tiene ningún extracto.");
   });

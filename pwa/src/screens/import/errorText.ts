@@ -11,7 +11,7 @@ import type { ParseError } from "../../import/types";
 /** Params that are amounts the parser computed or read (decimal strings). */
 const AMOUNT_PARAMS = new Set(["expected", "found", "opening", "closing", "debitTotal", "creditTotal", "foundDebits", "foundCredits"]);
 /** Params that are calendar dates (YYYY-MM-DD). */
-const DATE_PARAMS = new Set(["asOf", "end"]);
+const DATE_PARAMS = new Set(["asOf", "end", "serialDate"]);
 
 export function statementErrorText(i18n: I18n, e: ParseError): string {
   const t = i18n.t.bind(i18n) as unknown as (key: string, options?: Record<string, unknown>) => string;

@@ -11,6 +11,7 @@ import { useBillingState, useRefreshBillingMutation } from "../../api/billing";
 import { useErrorText } from "../../api/useErrorText";
 import { useFormatters } from "../../i18n/useFormatters";
 import { RoutePending } from "../../router/RoutePending";
+import { NeedsConnection, useOnline } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
@@ -32,24 +33,27 @@ export function CardCheckScreen() {
   const billing = useBillingState(confirming ? 2000 : false);
   const refresh = useRefreshBillingMutation({ onError: (error) => notify("error", errorText(error)) });
   const { start, pending } = useStartCheckout();
+  const online = useOnline();
   const amount = format.money(CARD_CHECK.amount, CARD_CHECK.currency);
 
   if (billing.data?.cardVerified) return <Navigate to="/onboarding/suscription" replace />;
-  if (billing.isPending) return <RoutePending />;
+  // Offline the query waits for a network: the notice says why, no spinner.
+  if (billing.isPending && billing.fetchStatus !== "paused") return <RoutePending />;
   return (
     <Card title={t("billing.cardCheck.title")} icon={<CreditCard size={20} />} headingLevel={1} description={t("billing.cardCheck.text", { amount })}>
       <div className={styles.subscription}>
+        <NeedsConnection>{t("billing.offline")}</NeedsConnection>
         {billing.isError && <Alert tone="error">{errorText(billing.error)}</Alert>}
         {confirming && <Alert tone="info">{t("billing.cardCheck.confirming")}</Alert>}
         {checkout === "cancel" && <Alert tone="warning">{t("billing.cardCheck.cancelled")}</Alert>}
         <div className={styles.actions}>
           {!confirming && (
-            <Button variant="primary" loading={pending} loadingText={t("billing.cardCheck.redirecting")} onClick={() => start({ kind: "card_check" })}>
+            <Button variant="primary" disabled={!online} loading={pending} loadingText={t("billing.cardCheck.redirecting")} onClick={() => start({ kind: "card_check" })}>
               {t("billing.cardCheck.pay", { amount })}
             </Button>
           )}
           {confirming && (
-            <Button icon={<RefreshCw size={16} />} loading={refresh.isPending} onClick={() => refresh.mutate()}>
+            <Button icon={<RefreshCw size={16} />} disabled={!online} loading={refresh.isPending} onClick={() => refresh.mutate()}>
               {t("billing.status.reverify")}
             </Button>
           )}

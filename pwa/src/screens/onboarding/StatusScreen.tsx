@@ -12,6 +12,7 @@ import { goToStripe, needsManage, useBillingState, usePortalMutation, useRefresh
 import { useErrorText } from "../../api/useErrorText";
 import { useRefreshMe } from "../../auth/useSession";
 import { RoutePending } from "../../router/RoutePending";
+import { NeedsConnection, useOnline } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Button, buttonClass } from "../../ui/Button";
@@ -36,12 +37,15 @@ export function StatusScreen() {
     onError: (error) => notify("error", errorText(error)),
   });
   const portal = usePortalMutation({ onSuccess: ({ url }) => goToStripe(url), onError: (error) => notify("error", errorText(error)) });
-  if (billing.isPending) return <RoutePending />;
+  const online = useOnline();
+  // Offline the query waits for a network: the notice says why, no spinner.
+  if (billing.isPending && billing.fetchStatus !== "paused") return <RoutePending />;
   const state = billing.data;
   const manage = state !== undefined && needsManage(state);
   return (
     <section aria-labelledby="status-title" className={styles.subscription}>
       <PageHeader title={<span id="status-title">{t("billing.status.title")}</span>} subtitle={t("billing.status.subtitle")} />
+      <NeedsConnection>{t("billing.offline")}</NeedsConnection>
       {billing.isError && <Alert tone="error">{errorText(billing.error)}</Alert>}
       {state?.entitled && state.enabled && <Alert tone="success">{t("billing.status.active")}</Alert>}
       {state && !state.entitled && !manage && <Alert tone="info">{t("billing.status.waiting")}</Alert>}
@@ -64,7 +68,7 @@ export function StatusScreen() {
             {t("billing.status.toDashboard")}
           </Button>
         ) : manage ? (
-          <Button icon={<ExternalLink size={16} />} loading={portal.isPending} onClick={() => portal.mutate()}>
+          <Button icon={<ExternalLink size={16} />} disabled={!online} loading={portal.isPending} onClick={() => portal.mutate()}>
             {t("billing.page.manage")}
           </Button>
         ) : (
@@ -75,7 +79,7 @@ export function StatusScreen() {
           )
         )}
         {state?.enabled && (
-          <Button icon={<RefreshCw size={16} />} loading={refresh.isPending} onClick={() => refresh.mutate()}>
+          <Button icon={<RefreshCw size={16} />} disabled={!online} loading={refresh.isPending} onClick={() => refresh.mutate()}>
             {t("billing.status.reverify")}
           </Button>
         )}

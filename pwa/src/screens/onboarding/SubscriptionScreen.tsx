@@ -10,6 +10,7 @@ import { useErrorText } from "../../api/useErrorText";
 import { Alert } from "../../ui/Alert";
 import { Button, buttonClass } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
+import { NeedsConnection } from "../../shell/NeedsConnection";
 import { PageHeader } from "../../ui/PageHeader";
 import styles from "../profile/Billing.module.css";
 import { PlanList } from "../profile/BillingParts";
@@ -26,6 +27,7 @@ export function SubscriptionScreen() {
   return (
     <section aria-labelledby="plans-title" className={styles.subscription}>
       <PageHeader title={<span id="plans-title">{t("billing.plans.title")}</span>} subtitle={t("billing.plans.subtitle")} />
+      <NeedsConnection>{t("billing.offline")}</NeedsConnection>
       {checkout === "cancel" && <Alert tone="warning">{t("billing.plans.cancelled")}</Alert>}
       {cardFirst && (
         <Alert tone="warning">
@@ -35,7 +37,8 @@ export function SubscriptionScreen() {
           </Link>
         </Alert>
       )}
-      {plans.length === 0 ? (
+      {/* Offline before the plans came (the loader does not wait for a network): the notice alone. */}
+      {products.isPending ? null : plans.length === 0 ? (
         <EmptyState icon={<PackageOpen size={22} />} title={t("billing.plans.none")} text={t("billing.plans.noneText")} headingLevel={2} />
       ) : (
         <PlanList products={plans} returnTo="onboarding" disabled={cardFirst} />

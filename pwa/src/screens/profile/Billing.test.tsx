@@ -1,11 +1,15 @@
 // The billing screens through the real app and router, against the fake /api/v1: the plans with
 // their monthly price in the reader's format ("Price not available" for one without), the plan
 // screen's error view and its retry, the status screen, and the billing page in its three states.
-import { act, fireEvent, screen, within } from "@testing-library/react";
-import { describe, expect, test, vi } from "vitest";
-import type { BillingProduct, BillingState, BillingSubscription } from "../../api/billing";
+import { onlineManager } from "@tanstack/react-query";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { goToStripe, type BillingProduct, type BillingState, type BillingSubscription } from "../../api/billing";
 import { createFakeServer, error, fakeMe, json } from "../../test/fakeServer";
 import { renderApp } from "../../test/renderApp";
+
+// The browser is never sent to Stripe (jsdom cannot navigate): each test sees where it would go.
+vi.mock("../../api/billing", async (importOriginal) => ({ ...(await importOriginal<typeof import("../../api/billing")>()), goToStripe: vi.fn() }));
 
 const PLANS: BillingProduct[] = [
   { id: "prod_basic", name: "Básico", description: "Para empezar", price: { id: "price_basic", amount: "1234.50", currency: "USD", interval: "month" } },
@@ -81,6 +85,72 @@ describe("the billing page", () => {
     expect(await screen.findByText("On trial")).toBeTruthy();
     expect(screen.getByText("incomplete")).toBeTruthy();
     expect(screen.queryByText("You don't have any active subscriptions")).toBeNull();
+  });
+});
+
+describe("back on the billing page from the card check", () => {
+  test("waits for the card's confirmation, then offers the plans (the card check is not a plan being confirmed), and stops asking", async () => {
+    let cardVerified = false;
+    const server = createFakeServer({
+      handlers: { "GET /stripe/products": () => json(200, PLANS), "GET /stripe/subscriptions": () => json(200, state({ cardVerified })) },
+    });
+    await renderApp("/profile/billing?tab=plans&checkout=card&session_id=cs_1", "en", server);
+    expect(await screen.findByText("Payment received. Waiting for Stripe's confirmation…")).toBeTruthy();
+    cardVerified = true;
+    expect(await screen.findByText("Your card is verified.")).toBeTruthy();
+    const subscribe = await screen.findByRole("button", { name: "Subscribe to Básico" });
+    await waitFor(() => expect(subscribe.hasAttribute("disabled")).toBe(false));
+    expect(screen.queryByText(/Payment received/)).toBeNull();
+    // Confirmed: no more asking every 2 s.
+    const asked = server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length;
+    await act(() => new Promise((resolve) => setTimeout(resolve, 4_500)));
+    expect(server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length).toBe(asked);
+  });
+
+  test("a paid plan reported incomplete first (as Checkout's subscriptions often are) is still asked about until it is active", async () => {
+    let status = "incomplete";
+    const server = createFakeServer({
+      handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: status === "active", subscriptions: [{ ...SUB, status, lastInvoice: "" }] })) },
+    });
+    await renderApp("/profile/billing?tab=billing&checkout=success&session_id=cs_1", "en", server);
+    expect(await screen.findByText("incomplete")).toBeTruthy();
+    status = "active";
+    expect(await screen.findByText("Active")).toBeTruthy();
+  });
+
+  test("a paid plan's confirmation stops being asked for once the subscription is known", async () => {
+    const active = { ...SUB, status: "active", lastInvoice: "paid" as const };
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: [active] })) } });
+    await renderApp("/profile/billing?tab=billing&checkout=success&session_id=cs_1", "en", server);
+    expect(await screen.findByText("Active")).toBeTruthy();
+    const asked = server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length;
+    await act(() => new Promise((resolve) => setTimeout(resolve, 4_500)));
+    expect(server.state.calls.filter((c) => c === "GET /stripe/subscriptions").length).toBe(asked);
+  });
+});
+
+describe("what happens at the end of the period", () => {
+  const end = "2025-04-10T12:00:00Z"; // the 10th in every time zone from UTC-11 to UTC+11
+  test("a subscription cancelled at the period's end says the day it ends and how to keep it; a trial says when it becomes paid and for how much", async () => {
+    const subs: BillingSubscription[] = [
+      { ...SUB, id: "sub_cancel", status: "active", lastInvoice: "paid", cancelAtPeriodEnd: true, currentPeriodEnd: end },
+      { ...SUB, id: "sub_trial", status: "trialing", lastInvoice: "", amount: "1234.50", currentPeriodEnd: end },
+    ];
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: subs })) } });
+    await renderApp("/profile/billing?tab=billing", "es", server);
+    const [cancel, trial] = await screen.findAllByTestId("subscription");
+    expect(within(cancel!).getByText("Termina el 10 abr 2025: hasta entonces todo sigue abierto. Para mantenerla, renuévala con «Gestionar» en la página de Facturación.")).toBeTruthy();
+    expect(within(trial!).getByText(/^Tu periodo de prueba termina el 10 abr 2025\. Después se cobran 1\.234,50 US\$ al mes en tu tarjeta/)).toBeTruthy();
+  });
+
+  test("an ended subscription says nothing about its end, whatever its cancel flag, nor asks to update the card for its failed last payment", async () => {
+    const old = { ...SUB, id: "sub_old", status: "canceled", lastInvoice: "payment_failed" as const, cancelAtPeriodEnd: true, currentPeriodEnd: end };
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ subscriptions: [old] })) } });
+    await renderApp("/profile/billing?tab=billing", "en", server);
+    const sub = await screen.findByTestId("subscription");
+    expect(within(sub).getByText("Canceled")).toBeTruthy();
+    expect(within(sub).queryByText(/ends/)).toBeNull();
+    expect(within(sub).queryByText(/The last payment failed/)).toBeNull();
   });
 });
 
@@ -279,5 +349,111 @@ describe("no second subscription from the screens", () => {
     first.unmount();
     await renderApp("/onboarding/card-check", "en", server);
     expect(await screen.findByRole("button", { name: /^Pay / })).toBeTruthy();
+  });
+});
+
+describe("offline (billing needs the network)", () => {
+  /** Renders with the browser offline from the start (TanStack pauses the server's queries). */
+  async function renderOffline(path: string, server: ReturnType<typeof createFakeServer>) {
+    const onLine = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    try {
+      return await renderApp(path, "es", server);
+    } finally {
+      onLine.mockRestore();
+    }
+  }
+  afterEach(() => onlineManager.setOnline(true));
+
+  const onboarding = () =>
+    createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: { "GET /stripe/products": () => json(200, PLANS), "GET /stripe/subscriptions": () => json(200, state({ cardVerified: false })) },
+    });
+
+  test.each(["/onboarding/card-check", "/onboarding/suscription", "/onboarding/status"])("%s says it needs a connection instead of spinning, and comes back online", async (path) => {
+    const server = onboarding();
+    await renderOffline(path, server);
+    const notice = await screen.findByTestId("needs-connection");
+    expect(notice.textContent).toContain("Los pagos se hacen con Stripe y necesitan conexión a internet");
+    expect(screen.queryByTestId("route-pending")).toBeNull();
+    expect(server.state.calls.filter((c) => c.includes("/stripe/"))).toEqual([]);
+    await act(async () => onlineManager.setOnline(true));
+    await waitFor(() => expect(screen.queryByTestId("needs-connection")).toBeNull());
+    await waitFor(() => expect(server.state.calls).toContain("GET /stripe/subscriptions"));
+  });
+
+  test("the actions that go to Stripe are off while offline", async () => {
+    const server = onboarding();
+    await renderOffline("/onboarding/card-check", server);
+    await screen.findByTestId("needs-connection");
+    await act(async () => onlineManager.setOnline(true));
+    const pay = await screen.findByRole("button", { name: /^Pagar / });
+    expect(pay.hasAttribute("disabled")).toBe(false);
+    await act(async () => onlineManager.setOnline(false));
+    expect(pay.hasAttribute("disabled")).toBe(true);
+    await act(async () => fireEvent.click(pay));
+    expect(server.state.calls).not.toContain("POST /stripe/create-checkout-session");
+  });
+});
+
+describe("subscribing sends one checkout", () => {
+  const TWO: BillingProduct[] = [PLANS[0]!, { id: "prod_plus", name: "Plus", description: "", price: { id: "price_plus", amount: "30.00", currency: "EUR", interval: "month" } }];
+
+  function server(answer: () => Promise<Response> | Response) {
+    return createFakeServer({
+      me: fakeMe({ step: "billing", completed: false }),
+      handlers: {
+        "GET /stripe/products": () => json(200, TWO),
+        "GET /stripe/subscriptions": () => json(200, state()),
+        "POST /stripe/create-checkout-session": answer,
+      },
+    });
+  }
+  beforeEach(() => vi.mocked(goToStripe).mockClear());
+  const posts = (s: ReturnType<typeof createFakeServer>) => s.state.calls.filter((c) => c === "POST /stripe/create-checkout-session").length;
+
+  test("a double click, or a click on another plan before the answer, asks for one session only", async () => {
+    let answer!: (r: Response) => void;
+    const s = server(() => new Promise<Response>((resolve) => (answer = resolve)));
+    await renderApp("/onboarding/suscription", "en", s);
+    const basic = await screen.findByRole("button", { name: "Subscribe to Básico" });
+    const plus = screen.getByRole("button", { name: "Subscribe to Plus" });
+    await act(async () => {
+      fireEvent.click(basic);
+      fireEvent.click(basic);
+      fireEvent.click(plus);
+    });
+    await waitFor(() => expect(posts(s)).toBe(1));
+    expect(basic.getAttribute("aria-busy")).toBe("true");
+    expect(plus.hasAttribute("disabled")).toBe(true);
+    await act(async () => fireEvent.click(plus));
+    expect(posts(s)).toBe(1);
+    await act(async () => answer(json(200, { id: "cs_1", url: "https://checkout.stripe.test/cs_1" })));
+    await waitFor(() => expect(vi.mocked(goToStripe)).toHaveBeenCalledWith("https://checkout.stripe.test/cs_1"));
+    // On its way to Stripe: still busy, a further click asks for nothing.
+    await act(async () => fireEvent.click(basic));
+    expect(basic.getAttribute("aria-busy")).toBe("true");
+    expect(posts(s)).toBe(1);
+  });
+
+  test("back from Stripe with the browser's back button (the page from the back-forward cache), the plans can be chosen again", async () => {
+    const s = server(() => json(200, { id: "cs_1", url: "https://checkout.stripe.test/cs_1" }));
+    await renderApp("/onboarding/suscription", "en", s);
+    const basic = await screen.findByRole("button", { name: "Subscribe to Básico" });
+    await act(async () => fireEvent.click(basic));
+    await waitFor(() => expect(vi.mocked(goToStripe)).toHaveBeenCalled());
+    expect(basic.getAttribute("aria-busy")).toBe("true");
+    const subscriptionsAsked = s.state.calls.filter((c) => c === "GET /stripe/subscriptions").length;
+    await act(async () => {
+      const back = new Event("pageshow");
+      Object.defineProperty(back, "persisted", { value: true });
+      window.dispatchEvent(back);
+    });
+    await waitFor(() => expect(basic.hasAttribute("aria-busy")).toBe(false));
+    expect(screen.getByRole("button", { name: "Subscribe to Plus" }).hasAttribute("disabled")).toBe(false);
+    // The billing state is asked for afresh: the payment may have been made meanwhile.
+    await waitFor(() => expect(s.state.calls.filter((c) => c === "GET /stripe/subscriptions").length).toBeGreaterThan(subscriptionsAsked));
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Subscribe to Plus" })));
+    await waitFor(() => expect(posts(s)).toBe(2));
   });
 });

@@ -3,6 +3,8 @@
 // with monthly prices formatted for the reader ("Price not available" for a plan without one), and
 // the Checkout call that sends the browser to Stripe.
 import { CreditCard } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   goToStripe,
@@ -12,8 +14,10 @@ import {
   type BillingSubscription,
   type CheckoutRequest,
 } from "../../api/billing";
+import { queryKeys } from "../../api/queryKeys";
 import { useErrorText } from "../../api/useErrorText";
 import { useFormatters } from "../../i18n/useFormatters";
+import { useOnline } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Badge, type BadgeTone } from "../../ui/Badge";
@@ -22,6 +26,8 @@ import { Card } from "../../ui/Card";
 import styles from "./Billing.module.css";
 
 const LABELED = ["active", "canceled", "past_due", "trialing"] as const;
+/** Statuses of a subscription that is over: it bills no more. */
+const ENDED_STATUSES: readonly string[] = ["canceled", "incomplete_expired"];
 type LabeledStatus = (typeof LABELED)[number];
 
 function isLabeled(status: string): status is LabeledStatus {
@@ -70,6 +76,17 @@ export function SubscriptionDetails({ subscription, onAbandoned }: { subscriptio
     [t("billing.fields.periodStart"), date(subscription.currentPeriodStart)],
     [t("billing.fields.periodEnd"), date(subscription.currentPeriodEnd)],
   ];
+  // What happens at the end of the period, on its day in the reader's time zone: a subscription
+  // cancelled at the period's end ends then; a trial becomes a paid month. (An ended one says nothing.)
+  const ends = subscription.currentPeriodEnd ? format.date(subscription.currentPeriodEnd) : null;
+  const ended = ENDED_STATUSES.includes(subscription.status);
+  let ending: string | null = null;
+  if (!ended && subscription.cancelAtPeriodEnd) ending = ends ? t("billing.cancelOn", { date: ends }) : t("billing.cancelAtPeriodEnd");
+  else if (subscription.status === "trialing" && ends) {
+    ending = subscription.amount && /^[A-Z]{3}$/.test(subscription.currency)
+      ? t("billing.trialEnds", { date: ends, price: format.money(subscription.amount, subscription.currency) })
+      : t("billing.trialEndsNoPrice", { date: ends });
+  }
   return (
     <div className={styles.subscription} data-testid="subscription" data-status={subscription.status}>
       <dl className={styles.details}>
@@ -80,8 +97,9 @@ export function SubscriptionDetails({ subscription, onAbandoned }: { subscriptio
           </div>
         ))}
       </dl>
-      {subscription.cancelAtPeriodEnd && <Alert tone="info">{t("billing.cancelAtPeriodEnd")}</Alert>}
-      {subscription.lastInvoice === "payment_failed" && <Alert tone="warning">{t("billing.invoiceFailed")}</Alert>}
+      {ending !== null && <Alert tone="info">{ending}</Alert>}
+      {/* An ended subscription cannot lapse any more: updating the card would not bring it back. */}
+      {!ended && subscription.lastInvoice === "payment_failed" && <Alert tone="warning">{t("billing.invoiceFailed")}</Alert>}
       {subscription.status === "incomplete" && <AbandonIncomplete subscription={subscription} onAbandoned={onAbandoned} />}
     </div>
   );
@@ -114,20 +132,53 @@ function AbandonIncomplete({ subscription, onAbandoned }: { subscription: Billin
   );
 }
 
-/** Starts a Checkout session and sends the browser there; a refusal is shown as a toast. */
+/** Starts a Checkout session and sends the browser there; a refusal is shown as a toast.
+ *
+ * One at a time, from the click on: a second click (a double click, or another plan's button)
+ * before the first answer does nothing, even before React has re-rendered the button as busy. After
+ * the answer the browser is on its way to Stripe, so the buttons stay busy ("Opening Stripe…")
+ * rather than inviting another click. Coming back with the browser's back button restores the page
+ * from the back-forward cache as it was left: then (pageshow, persisted) it is usable again and the
+ * billing state is asked for afresh (the payment may have been made meanwhile). */
 export function useStartCheckout() {
   const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const busy = useRef(false);
+  const [started, setStarted] = useState<CheckoutRequest | null>(null);
   const checkout = useCheckoutMutation({
     onSuccess: (session) => goToStripe(session.url),
-    onError: (error) => notify("error", errorText(error)),
+    onError: (error) => {
+      busy.current = false;
+      setStarted(null);
+      notify("error", errorText(error));
+    },
   });
-  return { start: (request: CheckoutRequest) => checkout.mutate(request), pending: checkout.isPending, variables: checkout.variables };
+  const { reset } = checkout;
+  useEffect(() => {
+    const back = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      busy.current = false;
+      setStarted(null);
+      reset();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.stripeSubscriptions });
+    };
+    window.addEventListener("pageshow", back);
+    return () => window.removeEventListener("pageshow", back);
+  }, [reset, queryClient]);
+  const start = (request: CheckoutRequest) => {
+    if (busy.current) return;
+    busy.current = true;
+    setStarted(request);
+    checkout.mutate(request);
+  };
+  return { start, pending: started !== null, variables: started ?? undefined };
 }
 
 /** The plans, each with its monthly price and a subscribe button. */
 export function PlanList({ products, returnTo, disabled }: { products: BillingProduct[]; returnTo: "onboarding" | "billing"; disabled?: boolean }) {
   const { t } = useTranslation();
   const priceText = usePriceText();
+  const online = useOnline();
   const { start, pending, variables } = useStartCheckout();
   return (
     <ul className={styles.plans} aria-label={t("billing.plans.title")}>
@@ -146,7 +197,7 @@ export function PlanList({ products, returnTo, disabled }: { products: BillingPr
               <Button
                 variant="primary"
                 block
-                disabled={disabled || !product.price}
+                disabled={disabled || !online || !product.price || (pending && variables?.priceId !== product.price.id)}
                 loading={pending && variables?.priceId === product.price?.id}
                 loadingText={t("billing.cardCheck.redirecting")}
                 aria-label={t("billing.plans.subscribeTo", { name: product.name })}

@@ -11,7 +11,7 @@ import { useTranslation } from "react-i18next";
 import { ENTITLED_STATUSES, goToStripe, MANAGE_STATUSES, needsManage, useBillingState, usePortalMutation, useStripeProducts } from "../../api/billing";
 import { useErrorText } from "../../api/useErrorText";
 import { RoutePending } from "../../router/RoutePending";
-import { NeedsConnection } from "../../shell/NeedsConnection";
+import { NeedsConnection, useOnline } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
@@ -26,14 +26,24 @@ import { PlanList, SubscriptionDetails, useStartCheckout } from "./BillingParts"
 
 const route = getRouteApi("/app/profile/billing");
 const TABS = ["billing", "plans"] as const;
+const SETTLED_UNPAID: readonly string[] = ["past_due", "unpaid", "paused"];
 
 export function BillingScreen() {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const { checkout } = route.useSearch();
   const [tab, setTab] = useSearchParamTab("tab", TABS, "billing");
-  const billing = useBillingState(checkout === "success" ? 2000 : false);
+  // Back from Checkout, asked every 2 s until Stripe's confirmation is in: the card verified, or the
+  // plan's subscription active (or settled unpaid: past_due, unpaid, paused); then no more. An
+  // incomplete one is still asked about: Checkout's subscription is often reported incomplete just
+  // before it is reported active.
+  const billing = useBillingState((known) => {
+    if (checkout === "card") return known?.cardVerified ? false : 2000;
+    if (checkout === "success") return known && (known.entitled || known.subscriptions.some((s) => SETTLED_UNPAID.includes(s.status))) ? false : 2000;
+    return false;
+  });
   const portal = usePortalMutation({ onSuccess: ({ url }) => goToStripe(url), onError: (error) => notify("error", errorText(error)) });
+  const online = useOnline();
 
   let body;
   if (billing.isPending) {
@@ -84,7 +94,7 @@ export function BillingScreen() {
             ))}
             {state.hasCustomer && (
               <div className={styles.actions}>
-                <Button icon={<ExternalLink size={16} />} loading={portal.isPending} onClick={() => portal.mutate()}>
+                <Button icon={<ExternalLink size={16} />} disabled={!online} loading={portal.isPending} onClick={() => portal.mutate()}>
                   {t("billing.page.manage")}
                 </Button>
                 <p className={styles.hint}>{t("billing.page.manageHint")}</p>
@@ -102,6 +112,10 @@ export function BillingScreen() {
           </div>
         </TabPanel>
         <TabPanel value="plans">
+          {checkout === "cancel" && <Alert tone="warning">{t("billing.page.cancelled")}</Alert>}
+          {checkout === "card" && (
+            <Alert tone={state.cardVerified ? "success" : "info"}>{t(state.cardVerified ? "billing.cardCheck.verified" : "billing.cardCheck.confirming")}</Alert>
+          )}
           <BillingPlans cardVerified={state.cardVerified} entitled={state.entitled} blocked={blocked ? (manage ? "manage" : "confirming") : null} />
         </TabPanel>
       </Tabs>
@@ -130,7 +144,9 @@ function BillingPlans({
   const errorText = useErrorText();
   const products = useStripeProducts();
   const { start, pending } = useStartCheckout();
-  if (products.isPending) return <RoutePending />;
+  const online = useOnline();
+  // Offline the query waits for a network: the page's notice says why, no spinner.
+  if (products.isPending) return products.fetchStatus === "paused" ? null : <RoutePending />;
   if (products.isError) {
     return (
       <Alert tone="error" title={t("billing.plans.errorTitle")}>
@@ -147,7 +163,7 @@ function BillingPlans({
       {blocked === "confirming" && <Alert tone="info">{t("billing.page.confirming")}</Alert>}
       {!cardVerified && (
         <Card icon={<CreditCard size={20} />} title={t("billing.cardCheck.title")} headingLevel={2} description={t("billing.plans.cardFirst")}>
-          <Button variant="primary" loading={pending} onClick={() => start({ kind: "card_check", returnTo: "billing" })}>
+          <Button variant="primary" disabled={!online} loading={pending} onClick={() => start({ kind: "card_check", returnTo: "billing" })}>
             {t("billing.plans.verifyCard")}
           </Button>
         </Card>
