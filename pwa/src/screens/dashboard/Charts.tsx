@@ -7,7 +7,7 @@ import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, Pie, PieChart, Res
 import type { DimensionId, HistoryPoint, ReturnFigure, Slice } from "../../figures/types";
 import { formatDate } from "../../i18n/format";
 import { useLanguage } from "../../i18n/useLanguage";
-import { money, percent, sliceLink, useSliceLabel } from "./display";
+import { axisMoney, axisPercent, money, percent, sliceLink, useSliceLabel } from "./display";
 import styles from "./Dashboard.module.css";
 
 const COLORS = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#65a30d", "#db2777", "#4b5563", "#7c3aed"];
@@ -71,7 +71,7 @@ function HistoryChart({ series, base }: { series: readonly HistoryPoint[]; base:
     <LineChart data={data} margin={{ left: 8, right: 16, top: 8 }} accessibilityLayer={false}>
       <CartesianGrid strokeDasharray="3 3" />
       <XAxis dataKey="date" tick={{ fontSize: 12, fill: "currentColor" }} />
-      <YAxis width={80} tick={{ fontSize: 12, fill: "currentColor" }} tickFormatter={(v: number) => new Intl.NumberFormat(language === "es" ? "es-ES" : "en-GB", { notation: "compact" }).format(v)} />
+      <YAxis width={80} tick={{ fontSize: 12, fill: "currentColor" }} tickFormatter={(v: number) => axisMoney(v, base, language)} />
       <Line type="monotone" dataKey="value" stroke={COLORS[0]} strokeWidth={2} dot={false} isAnimationActive={false} />
       <Tooltip formatter={(_v, _n, item) => money((item.payload as { exact: string }).exact, base, language)} />
     </LineChart>
@@ -81,13 +81,14 @@ function HistoryChart({ series, base }: { series: readonly HistoryPoint[]; base:
 function ReturnsChart({ rows }: { rows: { name: string; figure: ReturnFigure }[] }) {
   const { language } = useLanguage();
   const { t } = useTranslation();
-  const data = rows.filter((r) => r.figure.ok).map((r) => ({ name: r.name, value: r.figure.ok ? Number(r.figure.value) * 100 : 0, exact: r.figure.ok ? r.figure.value : "0" }));
+  // Fractions (0.025 = 2.5 %), written as percentages the reader's way on the axis.
+  const data = rows.filter((r) => r.figure.ok).map((r) => ({ name: r.name, value: r.figure.ok ? Number(r.figure.value) : 0, exact: r.figure.ok ? r.figure.value : "0" }));
   if (data.length === 0) return <p>{t("money.notAvailable")}</p>;
   return (
     <BarChart data={data} margin={{ left: 8, right: 16 }} accessibilityLayer={false}>
       <CartesianGrid strokeDasharray="3 3" vertical={false} />
       <XAxis dataKey="name" tick={{ fontSize: 12, fill: "currentColor" }} />
-      <YAxis width={56} tick={{ fontSize: 12, fill: "currentColor" }} unit="%" />
+      <YAxis width={64} tick={{ fontSize: 12, fill: "currentColor" }} tickFormatter={(v: number) => axisPercent(v, language)} />
       <Bar dataKey="value" isAnimationActive={false}>
         {data.map((d) => (
           <Cell key={d.name} fill={d.value < 0 ? COLORS[4] : COLORS[1]} />

@@ -24,6 +24,21 @@ export function percent(fraction: string, language: Language, signed = false): s
   return formatNumber(fraction, language, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2, ...(signed ? { signDisplay: "exceptZero" } : {}) });
 }
 
+/** An axis tick of amounts in `currency`, short and the reader's way: "240 mil €" (es), "€240k" (en).
+ * Ticks are the chart's round numbers; exact amounts are in the tooltips and the tables. */
+export function axisMoney(value: number, currency: string, language: Language): string {
+  try {
+    return formatNumber(value, language, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 });
+  } catch {
+    return formatNumber(value, language, { notation: "compact" });
+  }
+}
+
+/** An axis tick of a return given as a fraction (0.025): "2,5 %" (es), "2.5%" (en). */
+export function axisPercent(fraction: number, language: Language): string {
+  return formatNumber(fraction, language, { style: "percent", maximumFractionDigits: 2 });
+}
+
 export function countryName(code: string, language: Language): string {
   try {
     return new Intl.DisplayNames([INTL_LOCALES[language]], { type: "region" }).of(code) ?? code;
