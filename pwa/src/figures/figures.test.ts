@@ -88,6 +88,26 @@ describe("net worth (hand-computed fixture, see fixture.ts)", () => {
     expect(now.distribution.institution.find((s) => s.key === "Broker X")?.value).toBe("40000");
   });
 
+  it("a group worth less than nothing has no share: the others' shares add up to 100 %", () => {
+    const input: FiguresInput = {
+      ...fixtureInput(),
+      assets: [
+        { id: "a", name: "Piso", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", currentValue: "1000", valuationDate: "2025-01-01" },
+        { id: "b", name: "Fondo", assetClass: "investments", classId: 3, category: "equity", currency: "EUR", currentValue: "3000", valuationDate: "2025-01-01" },
+        { id: "c", name: "Cuenta en descubierto", assetClass: "bank_accounts", classId: 4, category: "current_account", currency: "EUR", currentValue: "-500", valuationDate: "2025-01-01" },
+      ],
+      valuations: [],
+      liabilities: [],
+    };
+    const n = computeNow(prepare(input));
+    expect(n.netWorth.total).toBe("3500");
+    expect(n.distribution.class.map((s) => [s.key, s.value, s.share])).toEqual([
+      ["3", "3000", "0.75"],
+      ["1", "1000", "0.25"],
+      ["4", "-500", undefined],
+    ]);
+  });
+
   it("a debt that starts after today is not counted yet, in the headline as in the chart", () => {
     const input: FiguresInput = {
       ...fixtureInput(),

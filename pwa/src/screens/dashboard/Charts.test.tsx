@@ -4,7 +4,11 @@ import { render } from "@testing-library/react";
 import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createI18n } from "../../i18n/i18n";
-import Charts from "./Charts";
+import type { Slice } from "../../figures/types";
+vi.mock("@tanstack/react-router", () => ({ useNavigate: () => () => undefined }));
+vi.mock("../../assets/useAssetLabels", () => ({ useAssetLabels: () => ({ classLabel: (c: string) => c, categoryLabel: (c: string) => c }) }));
+
+const { default: Charts } = await import("./Charts");
 import type { ChartsProps } from "./Charts";
 
 // jsdom lays nothing out: the charts' container measures 640 × 280, any text 40 × 12.
@@ -16,13 +20,17 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-function ticks(props: ChartsProps, lng: "es" | "en"): string[] {
+function draw(props: ChartsProps, lng: "es" | "en" = "es") {
   const i18n = createI18n({ lng });
-  const view = render(
+  return render(
     <I18nextProvider i18n={i18n}>
       <Charts {...props} />
     </I18nextProvider>,
   );
+}
+
+function ticks(props: ChartsProps, lng: "es" | "en"): string[] {
+  const view = draw(props, lng);
   return [...view.container.querySelectorAll(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value")].map((t) => (t.textContent ?? "").replace(/\s/g, " ")); // Intl spaces are non-breaking
 }
 
@@ -45,5 +53,15 @@ describe("chart axes", () => {
   test("returns: percentages with the reader's decimal separator", () => {
     expect(ticks({ kind: "returns", rows: returns }, "es")).toEqual(["-1,25 %", "0 %", "1,25 %", "2,5 %", "3,75 %"]);
     expect(ticks({ kind: "returns", rows: returns }, "en")).toEqual(["-1.25%", "0%", "1.25%", "2.5%", "3.75%"]);
+  });
+});
+
+describe("distribution pie", () => {
+  test("draws only the groups worth more than nothing (an overdrawn account has no slice)", () => {
+    const slice = (key: string, classCode: string, value: string): Slice => ({ key, classId: Number(key), classCode, value, net: value, count: 1, missing: 0 });
+    const slices = [slice("3", "investments", "3000"), slice("1", "real_estate", "1000"), slice("4", "bank_accounts", "-500"), slice("6", "collectibles", "0")];
+    const view = draw({ kind: "pie", dimension: "class", slices, base: "EUR" });
+    const sectors = [...view.container.querySelectorAll(".recharts-pie-sector path")].map((p) => p.getAttribute("name"));
+    expect(sectors).toEqual(["investments", "real_estate"]);
   });
 });

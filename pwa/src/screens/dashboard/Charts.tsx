@@ -31,7 +31,9 @@ function SliceChart({ kind, dimension, slices, base }: { kind: "pie" | "bar"; di
   const { language } = useLanguage();
   const label = useSliceLabel();
   const navigate = useNavigate();
-  const data = slices.filter((s) => s.value !== "0").map((s) => ({ name: label(dimension, s), value: Number(s.value), exact: s.value, slice: s }));
+  // A pie shows parts of a whole: only groups worth more than nothing (an overdrawn account has no
+  // slice; the bars and the table show it). Amounts are plain decimal strings: "-500", "0".
+  const data = slices.filter((s) => s.value !== "0" && (kind === "bar" || !s.value.startsWith("-"))).map((s) => ({ name: label(dimension, s), value: Number(s.value), exact: s.value, slice: s }));
   const open = (entry: unknown) => {
     const slice = (entry as { slice?: Slice; payload?: { slice?: Slice } }).slice ?? (entry as { payload?: { slice?: Slice } }).payload?.slice;
     const to = slice && sliceLink(dimension, slice);
