@@ -86,3 +86,32 @@ describe("useDashboardFigures after a failed computation", () => {
     expect(view.result.current.error).toBeUndefined();
   });
 });
+
+describe("useDashboardFigures past midnight", () => {
+  afterEach(() => vi.useRealTimers());
+
+  test("a page left open moves to the new day at midnight", () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    vi.setSystemTime(new Date(2025, 2, 10, 23, 58));
+    const view = renderHook(() => useDashboardFigures());
+    expect(view.result.current.today).toBe("2025-03-10");
+    act(() => vi.advanceTimersByTime(3 * 60_000));
+    expect(view.result.current.today).toBe("2025-03-11");
+  });
+
+  test("a page shown again on a later day (a laptop waking up) computes that day's figures: a value dated today counts", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(2025, 2, 10, 22, 0));
+    // Valued "today" on another device after midnight (synced while this page stayed open).
+    const a1 = asset("a1", "Cuenta A", "1000");
+    state.records[A]!.assets = [{ ...a1, fields: { ...a1.fields, valuationDate: "2025-03-11" } }];
+    const view = renderHook(() => useDashboardFigures());
+    await waitFor(() => expect(view.result.current.now?.netWorth.noValue.map((a) => a.id)).toEqual(["a1"]));
+    vi.setSystemTime(new Date(2025, 2, 11, 8, 0));
+    act(() => {
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    expect(view.result.current.today).toBe("2025-03-11");
+    await waitFor(() => expect(view.result.current.now?.netWorth.total).toBe("1000"));
+  });
+});

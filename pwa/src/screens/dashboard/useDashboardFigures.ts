@@ -21,6 +21,28 @@ export function localIsoDate(d = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
 
+/** Today in the reader's time zone, kept current: a page left open (a PWA stays open for days)
+ * moves to the new day at midnight, and when it is shown again (a laptop waking up, whose timers
+ * ran late). Otherwise its figures stayed those of the day it opened: a value dated today was
+ * "in the future" and left out. */
+export function useToday(): string {
+  const [today, setToday] = useState(localIsoDate);
+  useEffect(() => {
+    const check = () => setToday(localIsoDate());
+    const now = new Date();
+    const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    const timer = setTimeout(check, midnight.getTime() - now.getTime() + 1000);
+    document.addEventListener("visibilitychange", check);
+    window.addEventListener("focus", check);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", check);
+      window.removeEventListener("focus", check);
+    };
+  }, [today]);
+  return today;
+}
+
 export interface DashboardFigures {
   workspaceId: string | undefined;
   base: string;
@@ -86,7 +108,7 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
   // Cash flows tied to an asset are the contributions and withdrawals of its returns (history only).
   const cashFlows = useWorkspaceRecords("cashFlows", withHistory && nowShown ? workspaceId : undefined);
   const labels = useAssetLabels();
-  const today = useMemo(() => localIsoDate(), []);
+  const today = useToday();
 
   const currencies = useMemo(() => {
     const set = new Set<string>([base]);
