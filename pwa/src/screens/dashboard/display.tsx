@@ -24,6 +24,12 @@ export function percent(fraction: string, language: Language, signed = false): s
   return formatNumber(fraction, language, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2, ...(signed ? { signDisplay: "exceptZero" } : {}) });
 }
 
+/** Whether none of a group's assets could be counted (each lacks an exchange rate): its value is
+ * unknown, not 0. */
+export function uncounted(s: Pick<Slice, "count" | "missing">): boolean {
+  return s.missing > 0 && s.missing === s.count;
+}
+
 /** An axis tick of amounts in `currency`, short and the reader's way: "240 mil €" (es), "€240k" (en).
  * Ticks are the chart's round numbers; exact amounts are in the tooltips and the tables. */
 export function axisMoney(value: number, currency: string, language: Language): string {
