@@ -56,6 +56,15 @@ describe("chart axes", () => {
   });
 });
 
+describe("net worth history", () => {
+  test("marks the points that leave amounts out for a missing exchange rate (a dip is not a loss)", () => {
+    const incomplete = [series[0]!, { ...series[1]!, missing: 2 }, series[2]!];
+    const view = draw({ kind: "line", series: incomplete, base: "EUR" });
+    const marked = [...view.container.querySelectorAll("circle[data-missing]")].map((c) => c.getAttribute("data-missing"));
+    expect(marked).toEqual(["2"]);
+  });
+});
+
 describe("distribution pie", () => {
   test("draws only the groups worth more than nothing (an overdrawn account has no slice)", () => {
     const slice = (key: string, classCode: string, value: string): Slice => ({ key, classId: Number(key), classCode, value, net: value, count: 1, missing: 0 });

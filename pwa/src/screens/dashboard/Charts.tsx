@@ -66,16 +66,30 @@ function SliceChart({ kind, dimension, slices, base }: { kind: "pie" | "bar"; di
   );
 }
 
+/** A point of the net worth line that leaves amounts out (no exchange rate): a warning-coloured dot,
+ * so a dip is not read as a loss (the table says how many; the tooltip too). Others: no dot. */
+function IncompleteDot(props: { cx?: number; cy?: number; index?: number; payload?: { missing: number } }) {
+  const { cx, cy, index, payload } = props;
+  if (!payload || payload.missing === 0 || cx === undefined || cy === undefined) return <g key={`dot-${index}`} />;
+  return <circle key={`dot-${index}`} cx={cx} cy={cy} r={5} fill="#fff" stroke={COLORS[2]} strokeWidth={3} data-missing={payload.missing} />;
+}
+
 function HistoryChart({ series, base }: { series: readonly HistoryPoint[]; base: string }) {
   const { language } = useLanguage();
-  const data = series.map((p) => ({ date: formatDate(p.date, language, { month: "short", year: "2-digit" }), value: Number(p.total), exact: p.total }));
+  const { t } = useTranslation();
+  const data = series.map((p) => ({ date: formatDate(p.date, language, { month: "short", year: "2-digit" }), value: Number(p.total), exact: p.total, missing: p.missing }));
   return (
     <LineChart data={data} margin={{ left: 8, right: 16, top: 8 }} accessibilityLayer={false}>
       <CartesianGrid strokeDasharray="3 3" />
       <XAxis dataKey="date" tick={{ fontSize: 12, fill: "currentColor" }} />
       <YAxis width={80} tick={{ fontSize: 12, fill: "currentColor" }} tickFormatter={(v: number) => axisMoney(v, base, language)} />
-      <Line type="monotone" dataKey="value" stroke={COLORS[0]} strokeWidth={2} dot={false} isAnimationActive={false} />
-      <Tooltip formatter={(_v, _n, item) => money((item.payload as { exact: string }).exact, base, language)} />
+      <Line type="monotone" dataKey="value" stroke={COLORS[0]} strokeWidth={2} dot={IncompleteDot} activeDot={{ r: 4 }} isAnimationActive={false} />
+      <Tooltip
+        formatter={(_v, _n, item) => {
+          const { exact, missing } = item.payload as { exact: string; missing: number };
+          return money(exact, base, language) + (missing > 0 ? ` ${t("dashboard.table.missing", { count: missing })}` : "");
+        }}
+      />
     </LineChart>
   );
 }

@@ -245,6 +245,11 @@ function HistoryCard({ figures }: { figures: DashboardFigures }) {
           <Suspense fallback={<div className={styles.chart} />}>
             <Charts kind="line" series={series} base={figures.base} />
           </Suspense>
+          {series.some((p) => p.missing > 0) && (
+            <p className={styles.muted} data-testid="history-incomplete">
+              {t("dashboard.history.incomplete")}
+            </p>
+          )}
           <div className={styles.tableWrap}>
             <table className={styles.table} data-testid="history-table">
               <caption className={styles.caption}>{t("dashboard.history.caption")}</caption>
