@@ -224,6 +224,37 @@ describe("history, change and returns", () => {
   });
 });
 
+describe("an asset acquired for nothing (an inheritance, a gift: purchase value 0)", () => {
+  const input = (): FiguresInput => ({
+    base: "EUR",
+    today: "2025-03-10",
+    structures: [],
+    valuations: [],
+    liabilities: [],
+    rates: [],
+    manualRates: [],
+    assets: [
+      { id: "a", name: "Piso comprado", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", currentValue: "105000", valuationDate: "2025-03-01", purchaseValue: "100000", purchaseDate: "2024-01-01" },
+      { id: "b", name: "Casa heredada", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", currentValue: "200000", valuationDate: "2025-03-01", purchaseValue: "0", purchaseDate: "2024-06-01" },
+    ],
+  });
+
+  it("joins its class at its first value, not as a gain of its whole value (+205 %)", () => {
+    const h = computeHistory(prepare(input()));
+    const cls = h.returns.find((r) => r.kind === "class" && r.id === "1")!;
+    expect(val(cls.periods.all.base.twr)).toBe("0.050000");
+    expect(val(cls.periods["1Y"].base.twr)).toBe("0.050000");
+  });
+
+  it("its own return starts at its first value, not 'nothing was invested'", () => {
+    const i = input();
+    i.valuations = [{ assetId: "b", date: "2024-06-01", value: "180000", currency: "EUR" }];
+    const h = computeHistory(prepare(i));
+    const house = h.returns.find((r) => r.kind === "asset" && r.id === "b")!;
+    expect(val(house.periods.all.base.twr)).toBe(fixed(new Dec(200000).div(180000).sub(1), 6));
+  });
+});
+
 describe("a group member bought before its first value", () => {
   // Real estate: A worth 100 000 from 2020 on; B bought for 200 000 on 2015-06-01, first valued
   // (300 000) on 2025-06-01. Before the fix B's purchase was money put in in 2015 while its value
