@@ -3,15 +3,17 @@
 // charts (recharts, a big library) load afterwards in their own chunk; every chart has a table of
 // the same figures beside it.
 import { Link } from "@tanstack/react-router";
+import { PieChart as PieChartIcon } from "lucide-react";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { DimensionId, NowFigures } from "../../figures/types";
 import { formatDate } from "../../i18n/format";
 import { useLanguage } from "../../i18n/useLanguage";
 import { Alert } from "../../ui/Alert";
-import { Button } from "../../ui/Button";
+import { Button, buttonClass } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { Combobox } from "../../ui/Combobox";
+import { EmptyState } from "../../ui/EmptyState";
 import { CURRENCY_CODES, currencyName } from "../../ui/currency";
 import { Field } from "../../ui/Field";
 import { NativeSelect } from "../../ui/NativeSelect";
@@ -194,10 +196,30 @@ function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRa
   );
 }
 
-function Sections({ figures, now }: { figures: DashboardFigures; now: NowFigures }) {
+export function Sections({ figures, now }: { figures: DashboardFigures; now: NowFigures }) {
   const { t } = useTranslation();
   const [dimension, setDimension] = useState<DimensionId>("currency");
   const options = DIVERSIFICATION.map((d) => ({ value: d, label: t(`dashboard.dimensions.${d}`) }));
+  // Assets, but none with a value yet: nothing to distribute (not an empty pie and empty tables).
+  if (now.distribution.class.length === 0) {
+    return (
+      <Card title={t("dashboard.distribution.title")}>
+        <EmptyState
+          plain
+          headingLevel={3}
+          data-testid="distribution-empty"
+          icon={<PieChartIcon size={24} />}
+          title={t("dashboard.noValues.title")}
+          text={t("dashboard.noValues.text")}
+          action={
+            <Link to="/assets" className={buttonClass({ variant: "secondary" })}>
+              {t("dashboard.noValues.action")}
+            </Link>
+          }
+        />
+      </Card>
+    );
+  }
   return (
     <>
       <div className={styles.grid}>
