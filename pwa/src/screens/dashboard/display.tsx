@@ -101,12 +101,19 @@ export function sliceLink(dimension: DimensionId, slice: Slice): LinkProps | nul
   }
 }
 
-/** A return, or "no disponible" with its reason (never 0 %). */
+/** A return, or "no disponible" with its reason (never 0 %). Marks: "*" approximate (modified
+ * Dietz), "†" another rate also balances the cash flows; the title says what the figure is. */
 export function useReturnText(): (f: ReturnFigure) => { text: string; title?: string; ok: boolean } {
   const { t } = useTranslation();
   const { language } = useLanguage();
-  return (f) =>
-    f.ok
-      ? { text: percent(f.value, language, true) + (f.approximate ? " *" : ""), ok: true, ...(f.annualized ? { title: t("money.returns.annualized") } : {}) }
-      : { text: t("money.notAvailable"), title: t(`money.unavailable.${f.reason}`), ok: false };
+  return (f) => {
+    if (!f.ok) return { text: t("money.notAvailable"), title: t(`money.unavailable.${f.reason}`), ok: false };
+    const notes = [
+      f.annualized === true ? t("money.returns.annualized") : f.annualized === false ? t("money.returns.lessThanAYear") : undefined,
+      f.approximate ? t("money.returns.approximate") : undefined,
+      f.multipleRoots ? t("money.returns.multipleRoots") : undefined,
+    ].filter((n): n is string => n !== undefined);
+    const text = percent(f.value, language, true) + (f.approximate ? " *" : "") + (f.multipleRoots ? " †" : "");
+    return { text, ok: true, ...(notes.length > 0 ? { title: notes.join(" ") } : {}) };
+  };
 }
