@@ -145,7 +145,8 @@ export function WealthMapScreen() {
                 <span className={`${styles.swatch} ${styles.none}`} aria-hidden="true" />
                 {t("wealthMap.legendNone")}
               </li>
-              {SCALE.map((c, i) => (
+              {/* The value ranges only once there is a positive value to split (not "0 € – 0 €" five times). */}
+              {new Dec(max).gt(0) && SCALE.map((c, i) => (
                 <li key={c}>
                   <span className={`${styles.swatch} ${styles[`s${i}`]}`} aria-hidden="true" />
                   {money(new Dec(max).mul(i).div(SCALE.length).toFixed(0), base, language)} – {money(new Dec(max).mul(i + 1).div(SCALE.length).toFixed(0), base, language)}
@@ -176,12 +177,22 @@ export function WealthMapScreen() {
               data-testid="country-assets"
               data-country={selected}
             >
-              {assetTable(selectedList, t("wealthMap.selected", { country: countryName(selected, language) }), "country-asset-table")}
+              {selectedList.length > 0 ? (
+                assetTable(selectedList, t("wealthMap.selected", { country: countryName(selected, language) }), "country-asset-table")
+              ) : (
+                <p className={dash.muted} data-testid="country-no-assets">
+                  {t("wealthMap.noAssetsIn", { country: countryName(selected, language) })}
+                </p>
+              )}
             </Card>
           )}
 
           <Card title={t("wealthMap.table.caption")}>
-            {countries.length === 0 ? (
+            {!now ? (
+              <p className={dash.muted} aria-busy="true">
+                {t("dashboard.computing")}
+              </p>
+            ) : countries.length === 0 ? (
               <p className={dash.muted}>{t("wealthMap.none")}</p>
             ) : (
               <div className={dash.tableWrap}>
