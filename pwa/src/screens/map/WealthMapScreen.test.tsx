@@ -67,4 +67,12 @@ describe("WealthMapScreen", () => {
     expect(screen.getByTestId("country-table").textContent).toContain("España");
     expect(screen.getByTestId("map-legend").textContent?.replace(/\s/g, " ")).toContain("240.000,00 € – 300.000,00 €");
   });
+
+  test("choosing a country is announced to screen readers with how many assets it lists", () => {
+    state.search = { country: "ES" };
+    state.now = figures("300000");
+    show();
+    expect(screen.getByTestId("map-announce").getAttribute("aria-live")).toBe("polite");
+    expect(screen.getByTestId("map-announce").textContent).toBe("España: 1 activo, listado más arriba.");
+  });
 });

@@ -166,6 +166,10 @@ export function WealthMapScreen() {
             {missingCount > 0 && <Alert tone="warning">{t("wealthMap.noRates", { count: missingCount })}</Alert>}
           </Card>
 
+          {/* Choosing a country (map or table) shows its assets above: said to screen readers too. */}
+          <p className={dash.srOnly} aria-live="polite" data-testid="map-announce">
+            {selected && selected !== "none" ? t("wealthMap.shown", { country: countryName(selected, language), count: selectedList.length }) : ""}
+          </p>
           {selected && selected !== "none" && (
             <Card
               title={t("wealthMap.selected", { country: countryName(selected, language) })}
