@@ -142,7 +142,10 @@ function Headline({ figures, addRate }: { figures: DashboardFigures; addRate: Ad
   );
 }
 
-function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRate: AddRate }) {
+/** The longest list a warning shows; the rest is counted ("and 5 more"). */
+const LIST_SHOWN = 20;
+
+export function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRate: AddRate }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const nw = now.netWorth;
@@ -156,7 +159,7 @@ function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRa
       {nw.missing.length > 0 && (
         <Alert tone="warning" title={t("money.missingRates", { count: nw.missing.length })}>
           <ul className={styles.list} data-testid="missing-rates">
-            {nw.missing.map((m) => (
+            {nw.missing.slice(0, LIST_SHOWN).map((m) => (
               <li key={`${m.kind}-${m.id}`} data-id={m.id}>
                 {t("dashboard.missing.item", {
                   name: m.name,
@@ -175,6 +178,7 @@ function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRa
                 )}
               </li>
             ))}
+            {nw.missing.length > LIST_SHOWN && <li>{t("dashboard.more", { count: nw.missing.length - LIST_SHOWN })}</li>}
           </ul>
           <p>{t("dashboard.missing.howTo")}</p>
         </Alert>
@@ -182,13 +186,14 @@ function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRa
       {nw.noValue.length > 0 && (
         <Alert tone="info" title={t("dashboard.noValue.title", { count: nw.noValue.length })}>
           <ul className={styles.list}>
-            {nw.noValue.slice(0, 20).map((a) => (
+            {nw.noValue.slice(0, LIST_SHOWN).map((a) => (
               <li key={a.id}>
                 <Link to="/assets/$assetId" params={{ assetId: a.id }}>
                   {a.name}
                 </Link>
               </li>
             ))}
+            {nw.noValue.length > LIST_SHOWN && <li>{t("dashboard.more", { count: nw.noValue.length - LIST_SHOWN })}</li>}
           </ul>
         </Alert>
       )}
