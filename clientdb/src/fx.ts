@@ -150,15 +150,19 @@ export async function readRates(db: LocalDb, currencies: readonly string[]): Pro
 
 /**
  * The cached server rates of the currencies asked (EUR needs none), live: they follow a refresh at
- * once, in every tab; undefined while loading, [] when the device has none yet.
+ * once, in every tab; undefined while loading, [] when the device has none yet. When other
+ * currencies are asked, undefined again until they are read: a live query keeps answering its
+ * previous result meanwhile, and the previous currencies' rates read as "no rate" for a new one
+ * (the dashboard listed its amounts as missing a rate, and remembered that).
  */
 export function useServerRates(currencies: readonly string[]): RateRow[] | undefined {
   const handle = useClientDb();
   const key = [...new Set(currencies)].filter((c) => c !== "EUR").sort().join(",");
-  return useLiveQuery(async () => {
-    if (!handle || key === "") return [];
-    return readRates(dbOf(handle), key.split(","));
+  const read = useLiveQuery(async () => {
+    if (!handle || key === "") return { handle, key, rows: [] as RateRow[] };
+    return { handle, key, rows: await readRates(dbOf(handle), key.split(",")) };
   }, [handle, key]);
+  return read && read.key === key && read.handle === handle ? read.rows : undefined;
 }
 
 /** When the cache was last checked with the server, its newest date and size; undefined while

@@ -88,6 +88,26 @@ describe("net worth (hand-computed fixture, see fixture.ts)", () => {
     expect(now.distribution.institution.find((s) => s.key === "Broker X")?.value).toBe("40000");
   });
 
+  it("a group worth less than nothing has no share: the others' shares add up to 100 %", () => {
+    const input: FiguresInput = {
+      ...fixtureInput(),
+      assets: [
+        { id: "a", name: "Piso", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", currentValue: "1000", valuationDate: "2025-01-01" },
+        { id: "b", name: "Fondo", assetClass: "investments", classId: 3, category: "equity", currency: "EUR", currentValue: "3000", valuationDate: "2025-01-01" },
+        { id: "c", name: "Cuenta en descubierto", assetClass: "bank_accounts", classId: 4, category: "current_account", currency: "EUR", currentValue: "-500", valuationDate: "2025-01-01" },
+      ],
+      valuations: [],
+      liabilities: [],
+    };
+    const n = computeNow(prepare(input));
+    expect(n.netWorth.total).toBe("3500");
+    expect(n.distribution.class.map((s) => [s.key, s.value, s.share])).toEqual([
+      ["3", "3000", "0.75"],
+      ["1", "1000", "0.25"],
+      ["4", "-500", undefined],
+    ]);
+  });
+
   it("a debt that starts after today is not counted yet, in the headline as in the chart", () => {
     const input: FiguresInput = {
       ...fixtureInput(),
@@ -201,6 +221,37 @@ describe("history, change and returns", () => {
       ["2023-01-01", "250000"],
       ["2025-01-15", "2500"],
     ]);
+  });
+});
+
+describe("an asset acquired for nothing (an inheritance, a gift: purchase value 0)", () => {
+  const input = (): FiguresInput => ({
+    base: "EUR",
+    today: "2025-03-10",
+    structures: [],
+    valuations: [],
+    liabilities: [],
+    rates: [],
+    manualRates: [],
+    assets: [
+      { id: "a", name: "Piso comprado", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", currentValue: "105000", valuationDate: "2025-03-01", purchaseValue: "100000", purchaseDate: "2024-01-01" },
+      { id: "b", name: "Casa heredada", assetClass: "real_estate", classId: 1, category: "residential", currency: "EUR", currentValue: "200000", valuationDate: "2025-03-01", purchaseValue: "0", purchaseDate: "2024-06-01" },
+    ],
+  });
+
+  it("joins its class at its first value, not as a gain of its whole value (+205 %)", () => {
+    const h = computeHistory(prepare(input()));
+    const cls = h.returns.find((r) => r.kind === "class" && r.id === "1")!;
+    expect(val(cls.periods.all.base.twr)).toBe("0.050000");
+    expect(val(cls.periods["1Y"].base.twr)).toBe("0.050000");
+  });
+
+  it("its own return starts at its first value, not 'nothing was invested'", () => {
+    const i = input();
+    i.valuations = [{ assetId: "b", date: "2024-06-01", value: "180000", currency: "EUR" }];
+    const h = computeHistory(prepare(i));
+    const house = h.returns.find((r) => r.kind === "asset" && r.id === "b")!;
+    expect(val(house.periods.all.base.twr)).toBe(fixed(new Dec(200000).div(180000).sub(1), 6));
   });
 });
 

@@ -154,9 +154,13 @@ function fig(r: ReturnResult): ReturnFigure {
   return r.ok ? { ok: true, value: r.value, approximate: r.approximate } : { ok: false, reason: r.reason };
 }
 
-function figX(r: XirrResult): ReturnFigure {
+/** The money-weighted figure shown: the annual rate over a year or more, else the period's return;
+ * flagged when another rate also balances the flows (the reader is told, not left with one). */
+export function figX(r: XirrResult): ReturnFigure {
   if (!r.ok) return { ok: false, reason: r.reason };
-  return r.annualizable ? { ok: true, value: r.annualRate, annualized: true } : { ok: true, value: r.periodReturn, annualized: false };
+  const f: ReturnFigure = r.annualizable ? { ok: true, value: r.annualRate, annualized: true } : { ok: true, value: r.periodReturn, annualized: false };
+  if (r.multipleRoots) f.multipleRoots = true;
+  return f;
 }
 
 const MISSING: ReturnFigure = { ok: false, reason: "missingRate" };

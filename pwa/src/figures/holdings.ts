@@ -29,7 +29,7 @@ export interface Holding {
   chain: string[];
   /** Dated values, by date ascending, one per date (the current value wins on its date). */
   points: Point[];
-  /** Money put in: the purchase (share of it), when known. */
+  /** Money put in: the purchase (share of it), when known and more than 0. */
   purchase?: Point;
   /** The asset's cash flows up to today, the investor's way (+ put in, − taken out; share of it),
    * by date ascending. */
@@ -126,7 +126,10 @@ export function buildHoldings(
     }
     flows.sort(byDate);
     const holding: Holding = { asset, share, chain, points, flows };
-    if (asset.purchaseValue !== undefined && DECIMAL.test(asset.purchaseValue) && asset.purchaseDate && asset.purchaseDate <= today) {
+    // A purchase for nothing (an inheritance, a gift: value 0) is no money put in: the asset's
+    // returns, and its group's, start at its first value as when no purchase is known. Taken as
+    // money put in, its whole first value read as a gain (a class +205 % for an inherited house).
+    if (asset.purchaseValue !== undefined && DECIMAL.test(asset.purchaseValue) && !new Dec(asset.purchaseValue).lte(0) && asset.purchaseDate && asset.purchaseDate <= today) {
       holding.purchase = { date: asset.purchaseDate, raw: asset.purchaseValue, currency: asset.currency, share };
     }
     return holding;

@@ -177,12 +177,15 @@ export function computeDistribution(p: Prepared, parts: NetWorthParts): Record<D
       const debt = debtOf.get(h.asset.id);
       if (debt) acc.net = acc.net.sub(debt);
     }
+    // Shares are of what the positive groups hold (decision): a group worth less than nothing (an
+    // overdrawn account, a short position) has no share, so the others' shares never pass 100 %
+    // and the pie has no negative slice; its value is still in the table and the net worth.
     let sum = new Dec(0);
-    for (const g of groups.values()) sum = sum.add(g.value);
+    for (const g of groups.values()) if (g.value.isPositive()) sum = sum.add(g.value);
     const slices = [...groups.values()].map((g) => {
       g.slice.value = plain(g.value);
       g.slice.net = plain(g.net.add(g.value));
-      if (!sum.isZero()) g.slice.share = plain(g.value.div(sum).toDecimalPlaces(12));
+      if (!sum.isZero() && !g.value.isNegative()) g.slice.share = plain(g.value.div(sum).toDecimalPlaces(12));
       return { slice: g.slice, value: g.value };
     });
     slices.sort((a, b) => b.value.cmp(a.value) || (a.slice.key < b.slice.key ? -1 : 1));

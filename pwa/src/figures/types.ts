@@ -149,7 +149,17 @@ export interface Slice {
   missing: number;
 }
 
-export type ReturnFigure = { ok: true; value: string; approximate?: boolean; annualized?: boolean } | { ok: false; reason: Unavailable };
+export type ReturnFigure =
+  | {
+      ok: true;
+      value: string;
+      approximate?: boolean;
+      /** Money-weighted only: an annual rate (true) or the return over a period shorter than a year (false). */
+      annualized?: boolean;
+      /** Money-weighted only: another rate also balances the cash flows (the one nearest 0 % is given). */
+      multipleRoots?: boolean;
+    }
+  | { ok: false; reason: Unavailable };
 
 export interface ReturnRow {
   kind: "asset" | "class" | "structure";

@@ -7,7 +7,7 @@ import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, Pie, PieChart, Res
 import type { DimensionId, HistoryPoint, ReturnFigure, Slice } from "../../figures/types";
 import { formatDate } from "../../i18n/format";
 import { useLanguage } from "../../i18n/useLanguage";
-import { money, percent, sliceLink, useSliceLabel } from "./display";
+import { axisMoney, axisPercent, money, percent, sliceLink, useSliceLabel } from "./display";
 import styles from "./Dashboard.module.css";
 
 const COLORS = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#65a30d", "#db2777", "#4b5563", "#7c3aed"];
@@ -31,7 +31,9 @@ function SliceChart({ kind, dimension, slices, base }: { kind: "pie" | "bar"; di
   const { language } = useLanguage();
   const label = useSliceLabel();
   const navigate = useNavigate();
-  const data = slices.filter((s) => s.value !== "0").map((s) => ({ name: label(dimension, s), value: Number(s.value), exact: s.value, slice: s }));
+  // A pie shows parts of a whole: only groups worth more than nothing (an overdrawn account has no
+  // slice; the bars and the table show it). Amounts are plain decimal strings: "-500", "0".
+  const data = slices.filter((s) => s.value !== "0" && (kind === "bar" || !s.value.startsWith("-"))).map((s) => ({ name: label(dimension, s), value: Number(s.value), exact: s.value, slice: s }));
   const open = (entry: unknown) => {
     const slice = (entry as { slice?: Slice; payload?: { slice?: Slice } }).slice ?? (entry as { payload?: { slice?: Slice } }).payload?.slice;
     const to = slice && sliceLink(dimension, slice);
@@ -64,16 +66,30 @@ function SliceChart({ kind, dimension, slices, base }: { kind: "pie" | "bar"; di
   );
 }
 
+/** A point of the net worth line that leaves amounts out (no exchange rate): a warning-coloured dot,
+ * so a dip is not read as a loss (the table says how many; the tooltip too). Others: no dot. */
+function IncompleteDot(props: { cx?: number; cy?: number; index?: number; payload?: { missing: number } }) {
+  const { cx, cy, index, payload } = props;
+  if (!payload || payload.missing === 0 || cx === undefined || cy === undefined) return <g key={`dot-${index}`} />;
+  return <circle key={`dot-${index}`} cx={cx} cy={cy} r={5} fill="#fff" stroke={COLORS[2]} strokeWidth={3} data-missing={payload.missing} />;
+}
+
 function HistoryChart({ series, base }: { series: readonly HistoryPoint[]; base: string }) {
   const { language } = useLanguage();
-  const data = series.map((p) => ({ date: formatDate(p.date, language, { month: "short", year: "2-digit" }), value: Number(p.total), exact: p.total }));
+  const { t } = useTranslation();
+  const data = series.map((p) => ({ date: formatDate(p.date, language, { month: "short", year: "2-digit" }), value: Number(p.total), exact: p.total, missing: p.missing }));
   return (
     <LineChart data={data} margin={{ left: 8, right: 16, top: 8 }} accessibilityLayer={false}>
       <CartesianGrid strokeDasharray="3 3" />
       <XAxis dataKey="date" tick={{ fontSize: 12, fill: "currentColor" }} />
-      <YAxis width={80} tick={{ fontSize: 12, fill: "currentColor" }} tickFormatter={(v: number) => new Intl.NumberFormat(language === "es" ? "es-ES" : "en-GB", { notation: "compact" }).format(v)} />
-      <Line type="monotone" dataKey="value" stroke={COLORS[0]} strokeWidth={2} dot={false} isAnimationActive={false} />
-      <Tooltip formatter={(_v, _n, item) => money((item.payload as { exact: string }).exact, base, language)} />
+      <YAxis width={80} tick={{ fontSize: 12, fill: "currentColor" }} tickFormatter={(v: number) => axisMoney(v, base, language)} />
+      <Line type="monotone" dataKey="value" stroke={COLORS[0]} strokeWidth={2} dot={IncompleteDot} activeDot={{ r: 4 }} isAnimationActive={false} />
+      <Tooltip
+        formatter={(_v, _n, item) => {
+          const { exact, missing } = item.payload as { exact: string; missing: number };
+          return money(exact, base, language) + (missing > 0 ? ` ${t("dashboard.table.missing", { count: missing })}` : "");
+        }}
+      />
     </LineChart>
   );
 }
@@ -81,13 +97,14 @@ function HistoryChart({ series, base }: { series: readonly HistoryPoint[]; base:
 function ReturnsChart({ rows }: { rows: { name: string; figure: ReturnFigure }[] }) {
   const { language } = useLanguage();
   const { t } = useTranslation();
-  const data = rows.filter((r) => r.figure.ok).map((r) => ({ name: r.name, value: r.figure.ok ? Number(r.figure.value) * 100 : 0, exact: r.figure.ok ? r.figure.value : "0" }));
+  // Fractions (0.025 = 2.5 %), written as percentages the reader's way on the axis.
+  const data = rows.filter((r) => r.figure.ok).map((r) => ({ name: r.name, value: r.figure.ok ? Number(r.figure.value) : 0, exact: r.figure.ok ? r.figure.value : "0" }));
   if (data.length === 0) return <p>{t("money.notAvailable")}</p>;
   return (
     <BarChart data={data} margin={{ left: 8, right: 16 }} accessibilityLayer={false}>
       <CartesianGrid strokeDasharray="3 3" vertical={false} />
       <XAxis dataKey="name" tick={{ fontSize: 12, fill: "currentColor" }} />
-      <YAxis width={56} tick={{ fontSize: 12, fill: "currentColor" }} unit="%" />
+      <YAxis width={64} tick={{ fontSize: 12, fill: "currentColor" }} tickFormatter={(v: number) => axisPercent(v, language)} />
       <Bar dataKey="value" isAnimationActive={false}>
         {data.map((d) => (
           <Cell key={d.name} fill={d.value < 0 ? COLORS[4] : COLORS[1]} />

@@ -3,15 +3,17 @@
 // charts (recharts, a big library) load afterwards in their own chunk; every chart has a table of
 // the same figures beside it.
 import { Link } from "@tanstack/react-router";
+import { PieChart as PieChartIcon } from "lucide-react";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { DimensionId, NowFigures } from "../../figures/types";
 import { formatDate } from "../../i18n/format";
 import { useLanguage } from "../../i18n/useLanguage";
 import { Alert } from "../../ui/Alert";
-import { Button } from "../../ui/Button";
+import { Button, buttonClass } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { Combobox } from "../../ui/Combobox";
+import { EmptyState } from "../../ui/EmptyState";
 import { CURRENCY_CODES, currencyName } from "../../ui/currency";
 import { Field } from "../../ui/Field";
 import { NativeSelect } from "../../ui/NativeSelect";
@@ -140,7 +142,10 @@ function Headline({ figures, addRate }: { figures: DashboardFigures; addRate: Ad
   );
 }
 
-function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRate: AddRate }) {
+/** The longest list a warning shows; the rest is counted ("and 5 more"). */
+const LIST_SHOWN = 20;
+
+export function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRate: AddRate }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const nw = now.netWorth;
@@ -154,7 +159,7 @@ function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRa
       {nw.missing.length > 0 && (
         <Alert tone="warning" title={t("money.missingRates", { count: nw.missing.length })}>
           <ul className={styles.list} data-testid="missing-rates">
-            {nw.missing.map((m) => (
+            {nw.missing.slice(0, LIST_SHOWN).map((m) => (
               <li key={`${m.kind}-${m.id}`} data-id={m.id}>
                 {t("dashboard.missing.item", {
                   name: m.name,
@@ -173,6 +178,7 @@ function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRa
                 )}
               </li>
             ))}
+            {nw.missing.length > LIST_SHOWN && <li>{t("dashboard.more", { count: nw.missing.length - LIST_SHOWN })}</li>}
           </ul>
           <p>{t("dashboard.missing.howTo")}</p>
         </Alert>
@@ -180,13 +186,14 @@ function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRa
       {nw.noValue.length > 0 && (
         <Alert tone="info" title={t("dashboard.noValue.title", { count: nw.noValue.length })}>
           <ul className={styles.list}>
-            {nw.noValue.slice(0, 20).map((a) => (
+            {nw.noValue.slice(0, LIST_SHOWN).map((a) => (
               <li key={a.id}>
                 <Link to="/assets/$assetId" params={{ assetId: a.id }}>
                   {a.name}
                 </Link>
               </li>
             ))}
+            {nw.noValue.length > LIST_SHOWN && <li>{t("dashboard.more", { count: nw.noValue.length - LIST_SHOWN })}</li>}
           </ul>
         </Alert>
       )}
@@ -194,10 +201,30 @@ function Warnings({ now, base, addRate }: { now: NowFigures; base: string; addRa
   );
 }
 
-function Sections({ figures, now }: { figures: DashboardFigures; now: NowFigures }) {
+export function Sections({ figures, now }: { figures: DashboardFigures; now: NowFigures }) {
   const { t } = useTranslation();
   const [dimension, setDimension] = useState<DimensionId>("currency");
   const options = DIVERSIFICATION.map((d) => ({ value: d, label: t(`dashboard.dimensions.${d}`) }));
+  // Assets, but none with a value yet: nothing to distribute (not an empty pie and empty tables).
+  if (now.distribution.class.length === 0) {
+    return (
+      <Card title={t("dashboard.distribution.title")}>
+        <EmptyState
+          plain
+          headingLevel={3}
+          data-testid="distribution-empty"
+          icon={<PieChartIcon size={24} />}
+          title={t("dashboard.noValues.title")}
+          text={t("dashboard.noValues.text")}
+          action={
+            <Link to="/assets" className={buttonClass({ variant: "secondary" })}>
+              {t("dashboard.noValues.action")}
+            </Link>
+          }
+        />
+      </Card>
+    );
+  }
   return (
     <>
       <div className={styles.grid}>
@@ -245,6 +272,11 @@ function HistoryCard({ figures }: { figures: DashboardFigures }) {
           <Suspense fallback={<div className={styles.chart} />}>
             <Charts kind="line" series={series} base={figures.base} />
           </Suspense>
+          {series.some((p) => p.missing > 0) && (
+            <p className={styles.muted} data-testid="history-incomplete">
+              {t("dashboard.history.incomplete")}
+            </p>
+          )}
           <div className={styles.tableWrap}>
             <table className={styles.table} data-testid="history-table">
               <caption className={styles.caption}>{t("dashboard.history.caption")}</caption>

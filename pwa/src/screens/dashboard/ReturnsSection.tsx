@@ -23,7 +23,7 @@ function Cell({ f }: { f: ReturnFigure }) {
   return (
     <td className={`${styles.num} ${r.ok ? "" : styles.unavailable}`} title={r.title} data-value={f.ok ? f.value : ""} data-reason={f.ok ? "" : f.reason}>
       {r.text}
-      {!r.ok && r.title && <span className={styles.srOnly}> ({r.title})</span>}
+      {r.title && <span className={styles.srOnly}> ({r.title})</span>}
     </td>
   );
 }

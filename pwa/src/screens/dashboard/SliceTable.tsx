@@ -4,7 +4,7 @@ import { Link } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import type { DimensionId, Slice } from "../../figures/types";
 import { useLanguage } from "../../i18n/useLanguage";
-import { money, percent, sliceLink, useSliceLabel } from "./display";
+import { money, percent, sliceLink, uncounted, useSliceLabel } from "./display";
 import styles from "./Dashboard.module.css";
 
 export function SliceTable({ dimension, slices, base, caption, net = false, testId }: { dimension: DimensionId; slices: readonly Slice[]; base: string; caption: string; net?: boolean; testId?: string }) {
@@ -28,11 +28,14 @@ export function SliceTable({ dimension, slices, base, caption, net = false, test
           {slices.map((s) => {
             const name = label(dimension, s);
             const to = sliceLink(dimension, s);
+            // No asset of the group has a rate: its value is unknown, never "0,00 €".
+            const unknown = uncounted(s);
+            const amount = (value: string) => (unknown ? <td className={`${styles.num} ${styles.unavailable}`}>{t("money.notAvailable")}</td> : <td className={styles.num}>{money(value, base, language)}</td>);
             return (
               <tr key={s.key} data-key={s.key} data-value={s.value}>
                 <th scope="row">{to ? <Link {...to}>{name}</Link> : name}</th>
-                <td className={styles.num}>{money(s.value, base, language)}</td>
-                {net && <td className={styles.num}>{money(s.net, base, language)}</td>}
+                {amount(s.value)}
+                {net && amount(s.net)}
                 <td className={styles.num}>{s.share !== undefined ? percent(s.share, language) : "—"}</td>
                 <td className={styles.num}>
                   {s.count}

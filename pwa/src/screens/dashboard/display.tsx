@@ -24,6 +24,27 @@ export function percent(fraction: string, language: Language, signed = false): s
   return formatNumber(fraction, language, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2, ...(signed ? { signDisplay: "exceptZero" } : {}) });
 }
 
+/** Whether none of a group's assets could be counted (each lacks an exchange rate): its value is
+ * unknown, not 0. */
+export function uncounted(s: Pick<Slice, "count" | "missing">): boolean {
+  return s.missing > 0 && s.missing === s.count;
+}
+
+/** An axis tick of amounts in `currency`, short and the reader's way: "240 mil €" (es), "€240k" (en).
+ * Ticks are the chart's round numbers; exact amounts are in the tooltips and the tables. */
+export function axisMoney(value: number, currency: string, language: Language): string {
+  try {
+    return formatNumber(value, language, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 });
+  } catch {
+    return formatNumber(value, language, { notation: "compact" });
+  }
+}
+
+/** An axis tick of a return given as a fraction (0.025): "2,5 %" (es), "2.5%" (en). */
+export function axisPercent(fraction: number, language: Language): string {
+  return formatNumber(fraction, language, { style: "percent", maximumFractionDigits: 2 });
+}
+
 export function countryName(code: string, language: Language): string {
   try {
     return new Intl.DisplayNames([INTL_LOCALES[language]], { type: "region" }).of(code) ?? code;
@@ -80,12 +101,19 @@ export function sliceLink(dimension: DimensionId, slice: Slice): LinkProps | nul
   }
 }
 
-/** A return, or "no disponible" with its reason (never 0 %). */
+/** A return, or "no disponible" with its reason (never 0 %). Marks: "*" approximate (modified
+ * Dietz), "†" another rate also balances the cash flows; the title says what the figure is. */
 export function useReturnText(): (f: ReturnFigure) => { text: string; title?: string; ok: boolean } {
   const { t } = useTranslation();
   const { language } = useLanguage();
-  return (f) =>
-    f.ok
-      ? { text: percent(f.value, language, true) + (f.approximate ? " *" : ""), ok: true, ...(f.annualized ? { title: t("money.returns.annualized") } : {}) }
-      : { text: t("money.notAvailable"), title: t(`money.unavailable.${f.reason}`), ok: false };
+  return (f) => {
+    if (!f.ok) return { text: t("money.notAvailable"), title: t(`money.unavailable.${f.reason}`), ok: false };
+    const notes = [
+      f.annualized === true ? t("money.returns.annualized") : f.annualized === false ? t("money.returns.lessThanAYear") : undefined,
+      f.approximate ? t("money.returns.approximate") : undefined,
+      f.multipleRoots ? t("money.returns.multipleRoots") : undefined,
+    ].filter((n): n is string => n !== undefined);
+    const text = percent(f.value, language, true) + (f.approximate ? " *" : "") + (f.multipleRoots ? " †" : "");
+    return { text, ok: true, ...(notes.length > 0 ? { title: notes.join(" ") } : {}) };
+  };
 }

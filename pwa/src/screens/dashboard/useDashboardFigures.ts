@@ -21,6 +21,28 @@ export function localIsoDate(d = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
 
+/** Today in the reader's time zone, kept current: a page left open (a PWA stays open for days)
+ * moves to the new day at midnight, and when it is shown again (a laptop waking up, whose timers
+ * ran late). Otherwise its figures stayed those of the day it opened: a value dated today was
+ * "in the future" and left out. */
+export function useToday(): string {
+  const [today, setToday] = useState(localIsoDate);
+  useEffect(() => {
+    const check = () => setToday(localIsoDate());
+    const now = new Date();
+    const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    const timer = setTimeout(check, midnight.getTime() - now.getTime() + 1000);
+    document.addEventListener("visibilitychange", check);
+    window.addEventListener("focus", check);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", check);
+      window.removeEventListener("focus", check);
+    };
+  }, [today]);
+  return today;
+}
+
 export interface DashboardFigures {
   workspaceId: string | undefined;
   base: string;
@@ -86,7 +108,7 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
   // Cash flows tied to an asset are the contributions and withdrawals of its returns (history only).
   const cashFlows = useWorkspaceRecords("cashFlows", withHistory && nowShown ? workspaceId : undefined);
   const labels = useAssetLabels();
-  const today = useMemo(() => localIsoDate(), []);
+  const today = useToday();
 
   const currencies = useMemo(() => {
     const set = new Set<string>([base]);
@@ -183,24 +205,30 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
     };
   }, [withHistory, nowInput, valuations, cashFlows]);
 
-  const [now, setNow] = useState<NowFigures | undefined>(undefined);
-  const [history, setHistory] = useState<{ base: string; figures: HistoryFigures } | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+  // Each answer is kept with the workspace its job was asked for: after a switch, the workspace
+  // left's figures are never shown (nor remembered) as the new one's while its own compute.
+  const [now, setNow] = useState<{ workspaceId: string; figures: NowFigures } | undefined>(undefined);
+  const [history, setHistory] = useState<{ workspaceId: string; base: string; figures: HistoryFigures } | undefined>(undefined);
+  // The last failure of each kind of job (cleared by its next success).
+  const [errors, setErrors] = useState<{ workspaceId: string; now?: string; history?: string } | undefined>(undefined);
   // Two workers: today's figures never wait behind a long history job.
   const runners = useRef<{ now: Runner; history: Runner } | null>(null);
   const historyWanted = useRef(withHistory);
-  const latest = useRef({ now: 0, history: 0 });
+  const latest = useRef<Record<WorkerRequest["kind"], { id: number; workspaceId: string }>>({ now: { id: 0, workspaceId: "" }, history: { id: 0, workspaceId: "" } });
   const seq = useRef(0);
 
   useEffect(() => {
     const onAnswer = (res: WorkerResponse) => {
-      if (res.id !== latest.current[res.kind]) return; // a newer job was asked
-      if (!res.ok) setError(res.error);
-      else if (res.kind === "now") {
-        setNow(res.figures);
+      const asked = latest.current[res.kind];
+      if (res.id !== asked.id) return; // a newer job was asked
+      const ws = asked.workspaceId;
+      const failure = res.ok ? undefined : res.error;
+      setErrors((e) => (e?.workspaceId === ws && e[res.kind] === failure ? e : { ...(e?.workspaceId === ws ? e : { workspaceId: ws }), [res.kind]: failure }));
+      if (!res.ok) return;
+      if (res.kind === "now") {
+        setNow({ workspaceId: ws, figures: res.figures });
         setNowShown(true);
-      }
-      else setHistory({ base: res.base, figures: res.figures });
+      } else setHistory({ workspaceId: ws, base: res.base, figures: res.figures });
     };
     const r = { now: startRunner(onAnswer), history: startRunner(onAnswer, historyWanted.current) };
     runners.current = r;
@@ -212,18 +240,18 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
   }, []);
 
   useEffect(() => {
-    if (!nowInput || !runners.current) return;
+    if (!nowInput || !workspaceId || !runners.current) return;
     const id = ++seq.current;
-    latest.current.now = id;
+    latest.current.now = { id, workspaceId };
     runners.current.now.post({ id, kind: "now", input: nowInput });
-  }, [nowInput]);
+  }, [nowInput, workspaceId]);
 
   useEffect(() => {
-    if (!historyInput || !runners.current) return;
+    if (!historyInput || !workspaceId || !runners.current) return;
     const id = ++seq.current;
-    latest.current.history = id;
+    latest.current.history = { id, workspaceId };
     runners.current.history.post({ id, kind: "history", input: historyInput });
-  }, [historyInput]);
+  }, [historyInput, workspaceId]);
 
   // Marks for the benchmark (bench/dashboard): when the records and the figures arrived.
   useEffect(() => {
@@ -233,15 +261,20 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
     if (now) performance.mark?.("dashboard:now");
   }, [now]);
 
+  // Only the answers for this workspace and base currency.
+  const nowHere = now && now.workspaceId === workspaceId && now.figures.netWorth.base === base ? now.figures : undefined;
+  const historyHere = history && history.workspaceId === workspaceId && history.base === base ? history.figures : undefined;
+  const errorsHere = errors?.workspaceId === workspaceId ? errors : undefined;
+
   // The last figures of this workspace, shown at once while the fresh ones compute; the fresh ones
   // are kept for the next visit.
   const snapshot = useMemo(() => readSnapshot(workspaceId), [workspaceId]);
   useEffect(() => {
-    if (now && workspaceId && now.netWorth.base === base) writeSnapshot(workspaceId, { base, today, savedAt: Date.now(), now });
-  }, [now, workspaceId, base, today]);
+    if (nowHere && workspaceId) writeSnapshot(workspaceId, { base, today, savedAt: Date.now(), now: nowHere });
+  }, [nowHere, workspaceId, base, today]);
 
   // A figure for another base currency or workspace is not shown while the new one computes.
-  const freshNow = now && now.netWorth.base === base ? now : undefined;
+  const freshNow = nowHere;
   const staleNow = !freshNow && snapshot && snapshot.base === base && snapshot.today === today ? snapshot.now : undefined;
   const shownNow = freshNow ?? staleNow;
   return {
@@ -257,7 +290,7 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
     now: shownNow,
     stale: staleNow !== undefined,
     staleSince: staleNow ? snapshot?.savedAt : undefined,
-    history: freshNow && history?.base === base ? history.figures : undefined,
-    error,
+    history: freshNow ? historyHere : undefined,
+    error: errorsHere?.now ?? errorsHere?.history,
   };
 }

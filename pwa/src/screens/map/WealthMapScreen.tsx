@@ -18,10 +18,12 @@ import { Card } from "../../ui/Card";
 import { EmptyState } from "../../ui/EmptyState";
 import { PageHeader } from "../../ui/PageHeader";
 import { Skeleton } from "../../ui/Skeleton";
-import { countryName, money } from "../dashboard/display";
+import { countryName, money, uncounted } from "../dashboard/display";
 import dash from "../dashboard/Dashboard.module.css";
 import { useDashboardFigures } from "../dashboard/useDashboardFigures";
-import type { CountryFill } from "./WorldMap";
+import type { Slice } from "../../figures/types";
+import type { Language } from "../../i18n/i18n";
+import { NO_RATE_PATTERN, type CountryFill } from "./worldMapFill";
 import styles from "./WealthMap.module.css";
 
 const WorldMap = lazy(() => import("./WorldMap"));
@@ -30,6 +32,9 @@ const route = getRouteApi("/app/map");
 /** Sequential blues for positive net values (light → dark), one colour for negative ones. */
 export const SCALE = ["#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c"];
 export const NEGATIVE = "#e6550d";
+/** A country none of whose assets could be converted (no exchange rate): hatched, never the colour
+ * of a value of 0 (WorldMap.tsx defines the pattern). */
+export const NO_RATE = `url(#${NO_RATE_PATTERN})`;
 
 /** The colour step (0–4) of a value in [0, max], in exact decimals. */
 export function step(value: string, max: string): number {
@@ -37,6 +42,26 @@ export function step(value: string, max: string): number {
   if (m.lte(0)) return 0;
   const k = new Dec(value).div(m).mul(SCALE.length).floor().toNumber();
   return Math.min(SCALE.length - 1, Math.max(0, k));
+}
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** Each country's colour and the text a screen reader (and the hover title) gives it. A country
+ * whose assets lack an exchange rate says so: its value is not 0, it is unknown (or incomplete). */
+export function countryFills(countries: readonly Slice[], base: string, language: Language, t: Translate): Map<string, CountryFill> {
+  const max = countries.reduce((m, s) => (!uncounted(s) && new Dec(s.net).gt(m) ? s.net : m), "0");
+  const out = new Map<string, CountryFill>();
+  for (const s of countries) {
+    const country = countryName(s.key, language);
+    if (uncounted(s)) {
+      out.set(s.key, { code: s.key, fill: NO_RATE, label: t("wealthMap.countryNoRate", { country, count: s.missing }) });
+      continue;
+    }
+    const fill = new Dec(s.net).isNegative() ? NEGATIVE : SCALE[step(s.net, max)]!;
+    const value = t("wealthMap.countryValue", { country, value: money(s.net, base, language) });
+    out.set(s.key, { code: s.key, fill, label: s.missing > 0 ? `${value} ${t("wealthMap.countryIncomplete", { count: s.missing })}` : value });
+  }
+  return out;
 }
 
 export function WealthMapScreen() {
@@ -50,15 +75,8 @@ export function WealthMapScreen() {
   const select = (code: string | undefined) => void navigate({ to: "/map", search: code ? { country: code } : {}, replace: true });
 
   const countries = useMemo(() => (now ? now.distribution.country.filter((s) => s.key !== "none" && s.key !== "unknown") : []), [now]);
-  const max = useMemo(() => countries.reduce((m, s) => (new Dec(s.net).gt(m) ? s.net : m), "0"), [countries]);
-  const fills = useMemo(() => {
-    const out = new Map<string, CountryFill>();
-    for (const s of countries) {
-      const fill = new Dec(s.net).isNegative() ? NEGATIVE : SCALE[step(s.net, max)]!;
-      out.set(s.key, { code: s.key, fill, label: t("wealthMap.countryValue", { country: countryName(s.key, language), value: money(s.net, base, language) }) });
-    }
-    return out;
-  }, [countries, max, t, language, base]);
+  const max = useMemo(() => countries.reduce((m, s) => (!uncounted(s) && new Dec(s.net).gt(m) ? s.net : m), "0"), [countries]);
+  const fills = useMemo(() => countryFills(countries, base, language, t as Translate), [countries, t, language, base]);
 
   const byCountry = useMemo(() => {
     const m = new Map<string, AssetRec[]>();
@@ -127,7 +145,8 @@ export function WealthMapScreen() {
                 <span className={`${styles.swatch} ${styles.none}`} aria-hidden="true" />
                 {t("wealthMap.legendNone")}
               </li>
-              {SCALE.map((c, i) => (
+              {/* The value ranges only once there is a positive value to split (not "0 € – 0 €" five times). */}
+              {new Dec(max).gt(0) && SCALE.map((c, i) => (
                 <li key={c}>
                   <span className={`${styles.swatch} ${styles[`s${i}`]}`} aria-hidden="true" />
                   {money(new Dec(max).mul(i).div(SCALE.length).toFixed(0), base, language)} – {money(new Dec(max).mul(i + 1).div(SCALE.length).toFixed(0), base, language)}
@@ -137,10 +156,20 @@ export function WealthMapScreen() {
                 <span className={`${styles.swatch} ${styles.neg}`} aria-hidden="true" />
                 {t("wealthMap.legendNegative")}
               </li>
+              {countries.some(uncounted) && (
+                <li>
+                  <span className={`${styles.swatch} ${styles.noRate}`} aria-hidden="true" />
+                  {t("wealthMap.legendNoRate")}
+                </li>
+              )}
             </ul>
             {missingCount > 0 && <Alert tone="warning">{t("wealthMap.noRates", { count: missingCount })}</Alert>}
           </Card>
 
+          {/* Choosing a country (map or table) shows its assets above: said to screen readers too. */}
+          <p className={dash.srOnly} aria-live="polite" data-testid="map-announce">
+            {selected && selected !== "none" ? t("wealthMap.shown", { country: countryName(selected, language), count: selectedList.length }) : ""}
+          </p>
           {selected && selected !== "none" && (
             <Card
               title={t("wealthMap.selected", { country: countryName(selected, language) })}
@@ -152,12 +181,22 @@ export function WealthMapScreen() {
               data-testid="country-assets"
               data-country={selected}
             >
-              {assetTable(selectedList, t("wealthMap.selected", { country: countryName(selected, language) }), "country-asset-table")}
+              {selectedList.length > 0 ? (
+                assetTable(selectedList, t("wealthMap.selected", { country: countryName(selected, language) }), "country-asset-table")
+              ) : (
+                <p className={dash.muted} data-testid="country-no-assets">
+                  {t("wealthMap.noAssetsIn", { country: countryName(selected, language) })}
+                </p>
+              )}
             </Card>
           )}
 
           <Card title={t("wealthMap.table.caption")}>
-            {countries.length === 0 ? (
+            {!now ? (
+              <p className={dash.muted} aria-busy="true">
+                {t("dashboard.computing")}
+              </p>
+            ) : countries.length === 0 ? (
               <p className={dash.muted}>{t("wealthMap.none")}</p>
             ) : (
               <div className={dash.tableWrap}>
@@ -179,8 +218,17 @@ export function WealthMapScreen() {
                             {countryName(s.key, language)}
                           </Button>
                         </th>
-                        <td className={dash.num}>{money(s.value, base, language)}</td>
-                        <td className={dash.num}>{money(s.net, base, language)}</td>
+                        {uncounted(s) ? (
+                          <>
+                            <td className={`${dash.num} ${dash.unavailable}`}>{t("money.notAvailable")}</td>
+                            <td className={`${dash.num} ${dash.unavailable}`}>{t("money.notAvailable")}</td>
+                          </>
+                        ) : (
+                          <>
+                            <td className={dash.num}>{money(s.value, base, language)}</td>
+                            <td className={dash.num}>{money(s.net, base, language)}</td>
+                          </>
+                        )}
                         <td className={dash.num}>
                           {s.count}
                           {s.missing > 0 && <span className={dash.warnNote}> {t("dashboard.table.missing", { count: s.missing })}</span>}

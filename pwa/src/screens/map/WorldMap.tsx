@@ -12,13 +12,10 @@ import countries110m from "world-atlas/countries-110m.json";
 import { useMemo, type KeyboardEvent } from "react";
 import { NAME_TO_ALPHA2, NUMERIC_TO_ALPHA2 } from "./countryCodes";
 import { SMALL_COUNTRIES } from "./smallCountries";
+import { NO_RATE_PATTERN, type CountryFill } from "./worldMapFill";
 import styles from "./WealthMap.module.css";
 
-export interface CountryFill {
-  code: string;
-  label: string;
-  fill: string;
-}
+export type { CountryFill };
 
 const WIDTH = 960;
 const HEIGHT = 500;
@@ -65,6 +62,13 @@ export default function WorldMap({ fills, selected, onSelect, label }: { fills: 
   const markers = [...fills.values()].filter((f) => points.has(f.code));
   return (
     <svg className={styles.map} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={label} data-testid="world-map">
+      <defs>
+        {/* A country whose assets have no exchange rate: hatched grey (the legend's swatch too). */}
+        <pattern id={NO_RATE_PATTERN} patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
+          <rect width="6" height="6" fill="#d1d5db" />
+          <line x1="0" y1="0" x2="0" y2="6" stroke="#6b7280" strokeWidth="2" />
+        </pattern>
+      </defs>
       {shapes.map((s, i) => {
         const f = fills.get(s.code);
         if (!f)
