@@ -7,6 +7,7 @@ import { beneficiaryShape, toHundredths, type Issue } from "@patrimonio/shared-s
 import { ESTATE, SUM_EXCEEDS_KEY, allocatedHundredths } from "./allocations";
 import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, liveRows, must, recordsOf, rowById, recordOf } from "./batch";
+import { formPatch } from "./formPatch";
 import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type BeneficiaryFields = EntityOf<"beneficiaries">;
@@ -35,12 +36,16 @@ function allocationIssues(
  * allocations of all beneficiaries of that asset (or of the whole estate) exceed 100 %
  * (`validation.percent.sumExceeds` on "allocations.<i>.percentage") or names an asset that is not a
  * live asset of the workspace (`validation.asset.missing` on "allocations.<i>.assetId").
+ * `opened`, the fields the form started from: only the fields changed since are written (formPatch.ts;
+ * the allocations compared by value, and checked only when written), so an edit synced in from
+ * another device while the form was open is not silently reverted.
  */
 export function saveBeneficiary(
   db: ClientDb,
   workspaceId: string,
   fields: BeneficiaryFields,
   id?: string,
+  opened?: Partial<BeneficiaryFields>,
 ): Promise<CommandResult<{ id: string }>> {
   return atomically(db, async (refuse) => {
     let ws = workspaceId;
@@ -49,15 +54,14 @@ export function saveBeneficiary(
       if (!found || found.deleted) return refuse([{ path: "", key: "validation.notFound", params: {} }]);
       ws = found.workspaceId;
     }
-    if ((fields.allocations ?? []).length > 0) {
+    const patch = id === undefined ? undefined : formPatch(beneficiaryShape, fields, opened);
+    if ((fields.allocations ?? []).length > 0 && (patch === undefined || "allocations" in patch)) {
       const others = allocatedHundredths(recordsOf("beneficiaries", await liveRows(db, "beneficiaries", ws)), id);
       const assets = new Set(recordsOf("assets", await liveRows(db, "assets", ws)).map((a) => a.id));
       const issues = allocationIssues(fields, others, assets);
       if (issues.length > 0) refuse(issues);
     }
-    if (id === undefined) return { id: must(await db.create("beneficiaries", ws, fields), refuse).id };
-    const patch: Record<string, unknown> = {};
-    for (const key of Object.keys(beneficiaryShape)) patch[key] = (fields as Record<string, unknown>)[key] ?? null;
+    if (id === undefined || patch === undefined) return { id: must(await db.create("beneficiaries", ws, fields), refuse).id };
     must(await db.update("beneficiaries", id, patch as Patch<"beneficiaries">), refuse);
     return { id };
   });

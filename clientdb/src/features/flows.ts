@@ -4,7 +4,7 @@
 import { cashFlowShape } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
-import { wholePatch } from "./liabilities";
+import { formPatch } from "./formPatch";
 import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type CashFlowFields = EntityOf<"cashFlows">;
@@ -15,7 +15,7 @@ type CashFlowFields = EntityOf<"cashFlows">;
  * "validation.date.endBeforeStart"); a tied asset missing from the workspace is refused on "assetId".
  * `opened`, the fields the form started from: a field whose value the form did not change is left
  * out of the write, so it keeps what it holds now (an edit synced in from another device while the
- * form was open is not silently written back to the old value).
+ * form was open is not silently written back to the old value; formPatch.ts).
  */
 export function saveCashFlow(
   db: ClientDb,
@@ -28,14 +28,12 @@ export function saveCashFlow(
     const found = id === undefined ? undefined : recordOf("cashFlows", await rowById(db, "cashFlows", id));
     if (id !== undefined && (!found || found.deleted)) return refuse([{ path: "", key: "validation.notFound", params: {} }]);
     const ws = found?.workspaceId ?? workspaceId;
-    if (fields.assetId !== undefined && fields.assetId !== found?.fields.assetId) {
-      if (!isLiveAsset(recordOf("assets", await rowById(db, "assets", fields.assetId)), ws)) refuse([assetMissing()]);
+    const patch = id === undefined ? undefined : formPatch(cashFlowShape, fields, opened);
+    const assetId = patch === undefined ? fields.assetId : (patch.assetId as string | null | undefined);
+    if (typeof assetId === "string" && assetId !== found?.fields.assetId) {
+      if (!isLiveAsset(recordOf("assets", await rowById(db, "assets", assetId)), ws)) refuse([assetMissing()]);
     }
-    if (id === undefined) return { id: must(await db.create("cashFlows", ws, fields), refuse).id };
-    const patch = wholePatch<"cashFlows">(cashFlowShape, fields) as Record<string, unknown>;
-    if (opened !== undefined) {
-      for (const key of Object.keys(patch)) if (patch[key] === ((opened as Record<string, unknown>)[key] ?? null)) delete patch[key];
-    }
+    if (id === undefined || patch === undefined) return { id: must(await db.create("cashFlows", ws, fields), refuse).id };
     must(await db.update("cashFlows", id, patch as Patch<"cashFlows">), refuse);
     return { id };
   });

@@ -17,6 +17,7 @@ export { ancestorChain, findCycles, idsInCycles, structureTree, wouldCreateCycle
 export { useDanglingRefs } from "./dangling";
 export { useDeletedRecords, useRecordById, useRecordsWhere, useWorkspaceConflicts, useWorkspaceRecords, useWorkspaceRejected } from "./hooks";
 export { findDanglingRefs, repairDanglingRefs, type DanglingRef } from "./dangling";
+export { changedSince, formPatch, sameFieldValue, wholePatch } from "./formPatch";
 export { deleteLiability, saveLiability } from "./liabilities";
 export { deleteCashFlow, saveCashFlow } from "./flows";
 export { readWorkspaceDevices, refreshWorkspaceDevices, useWorkspaceDevices, type DevicesMeta, type WorkspaceDevice } from "./devices";

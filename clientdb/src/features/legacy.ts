@@ -3,6 +3,7 @@
 import { legacyInstructionShape, type Issue } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
+import { formPatch } from "./formPatch";
 import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type InstructionFields = EntityOf<"legacyInstructions">;
@@ -14,12 +15,15 @@ const missing = (path: string): Issue => ({ path, key: "validation.notFound", pa
  * field absent from `fields` is cleared, so an instruction can become general again). Without assetId
  * and beneficiaryId it is a general instruction. Refuses a target that is not a live record of the
  * workspace (`validation.asset.missing` on "assetId", `validation.notFound` on "beneficiaryId").
+ * `opened`, the fields the form started from: only the fields changed since are written (formPatch.ts),
+ * so an edit synced in from another device while the form was open is not silently reverted.
  */
 export function saveLegacyInstruction(
   db: ClientDb,
   workspaceId: string,
   fields: InstructionFields,
   id?: string,
+  opened?: Partial<InstructionFields>,
 ): Promise<CommandResult<{ id: string }>> {
   return atomically(db, async (refuse) => {
     let ws = workspaceId;
@@ -28,18 +32,19 @@ export function saveLegacyInstruction(
       if (!found || found.deleted) return refuse([missing("")]);
       ws = found.workspaceId;
     }
+    // The targets written (all of a new one; of an edit, those it changed) must be live records.
+    const written: Record<string, unknown> = id === undefined ? fields : formPatch(legacyInstructionShape, fields, opened);
     const issues: Issue[] = [];
-    if (fields.assetId !== undefined) {
-      if (!isLiveAsset(recordOf("assets", await rowById(db, "assets", fields.assetId)), ws)) issues.push(assetMissing());
+    if (typeof written.assetId === "string") {
+      if (!isLiveAsset(recordOf("assets", await rowById(db, "assets", written.assetId)), ws)) issues.push(assetMissing());
     }
-    if (fields.beneficiaryId !== undefined) {
-      const b = recordOf("beneficiaries", await rowById(db, "beneficiaries", fields.beneficiaryId));
+    if (typeof written.beneficiaryId === "string") {
+      const b = recordOf("beneficiaries", await rowById(db, "beneficiaries", written.beneficiaryId));
       if (!b || b.deleted || b.workspaceId !== ws) issues.push(missing("beneficiaryId"));
     }
     if (issues.length > 0) refuse(issues);
     if (id === undefined) return { id: must(await db.create("legacyInstructions", ws, fields), refuse).id };
-    const patch: Record<string, unknown> = {};
-    for (const key of Object.keys(legacyInstructionShape)) patch[key] = (fields as Record<string, unknown>)[key] ?? null;
+    const patch = written;
     must(await db.update("legacyInstructions", id, patch as Patch<"legacyInstructions">), refuse);
     return { id };
   });

@@ -3,6 +3,7 @@
 import { legalStructureShape, type Issue } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch, SyncedRecord } from "../clientdb";
 import { atomically, liveRows, must, recordOf, recordsOf, rowById } from "./batch";
+import { formPatch } from "./formPatch";
 import { wouldCreateCycle } from "./structureGraph";
 import "../validation"; // the record schemas load with the commands (see loadValidation)
 
@@ -35,12 +36,15 @@ function parentIssue(
  * field absent from `fields` is cleared). Refuses a parent that would make a cycle
  * (`validation.legalStructure.cycle` on parentStructureId) or that does not exist
  * (`validation.legalStructure.parentMissing`).
+ * `opened`, the fields the form started from: only the fields changed since are written (formPatch.ts),
+ * so an edit synced in from another device while the form was open is not silently reverted.
  */
 export function saveLegalStructure(
   db: ClientDb,
   workspaceId: string,
   fields: StructureFields,
   id?: string,
+  opened?: Partial<StructureFields>,
 ): Promise<CommandResult<{ id: string }>> {
   return atomically(db, async (refuse) => {
     if (id === undefined) {
@@ -53,13 +57,12 @@ export function saveLegalStructure(
     }
     const found = recordOf("legalStructures", await rowById(db, "legalStructures", id));
     if (!found || found.deleted) return refuse([{ path: "", key: "validation.notFound", params: {} }]);
-    if (fields.parentStructureId !== undefined && fields.parentStructureId !== found.fields.parentStructureId) {
-      const parentId = fields.parentStructureId;
+    const patch = formPatch(legalStructureShape, fields, opened);
+    if (typeof patch.parentStructureId === "string" && patch.parentStructureId !== found.fields.parentStructureId) {
+      const parentId = patch.parentStructureId;
       const bad = parentIssue(found.workspaceId, id, parentId, recordOf("legalStructures", await rowById(db, "legalStructures", parentId)), recordsOf("legalStructures", await liveRows(db, "legalStructures", found.workspaceId)));
       if (bad) refuse([bad]);
     }
-    const patch: Record<string, unknown> = {};
-    for (const key of Object.keys(legalStructureShape)) patch[key] = (fields as Record<string, unknown>)[key] ?? null;
     must(await db.update("legalStructures", id, patch as Patch<"legalStructures">), refuse);
     return { id };
   });

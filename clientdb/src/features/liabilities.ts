@@ -4,33 +4,37 @@
 import { liabilityShape } from "@patrimonio/shared-schema";
 import type { ClientDb, CommandResult, EntityOf, Patch } from "../clientdb";
 import { assetMissing, atomically, isLiveAsset, must, recordOf, rowById } from "./batch";
+import { formPatch } from "./formPatch";
 import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 type LiabilityFields = EntityOf<"liabilities">;
-
-/** Every field of the shape: the value, or null to clear it (a whole-form save). */
-export function wholePatch<C extends "liabilities" | "cashFlows">(shape: Record<string, unknown>, fields: EntityOf<C>): Patch<C> {
-  const patch: Record<string, unknown> = {};
-  for (const key of Object.keys(shape)) patch[key] = (fields as Record<string, unknown>)[key] ?? null;
-  return patch as Patch<C>;
-}
 
 /**
  * Creates a liability (no `id`) or saves the whole form over an existing one (`id`: every field
  * absent from `fields` is cleared). Validated by the shared liability schema (issues on the fields'
  * paths, e.g. endDate "validation.date.endBeforeStart"); a tied asset that does not exist in the
  * workspace is refused with ASSET_MISSING_KEY (batch.ts) on "assetId". Nothing is written when refused.
+ * `opened`, the fields the form started from: only the fields changed since are written (formPatch.ts),
+ * so an edit synced in from another device while the form was open is not silently reverted.
  */
-export function saveLiability(db: ClientDb, workspaceId: string, fields: LiabilityFields, id?: string): Promise<CommandResult<{ id: string }>> {
+export function saveLiability(
+  db: ClientDb,
+  workspaceId: string,
+  fields: LiabilityFields,
+  id?: string,
+  opened?: Partial<LiabilityFields>,
+): Promise<CommandResult<{ id: string }>> {
   return atomically(db, async (refuse) => {
     const found = id === undefined ? undefined : recordOf("liabilities", await rowById(db, "liabilities", id));
     if (id !== undefined && (!found || found.deleted)) return refuse([{ path: "", key: "validation.notFound", params: {} }]);
     const ws = found?.workspaceId ?? workspaceId;
-    if (fields.assetId !== undefined && fields.assetId !== found?.fields.assetId) {
-      if (!isLiveAsset(recordOf("assets", await rowById(db, "assets", fields.assetId)), ws)) refuse([assetMissing()]);
+    const patch = id === undefined ? undefined : formPatch(liabilityShape, fields, opened);
+    const assetId = patch === undefined ? fields.assetId : (patch.assetId as string | null | undefined);
+    if (typeof assetId === "string" && assetId !== found?.fields.assetId) {
+      if (!isLiveAsset(recordOf("assets", await rowById(db, "assets", assetId)), ws)) refuse([assetMissing()]);
     }
-    if (id === undefined) return { id: must(await db.create("liabilities", ws, fields), refuse).id };
-    must(await db.update("liabilities", id, wholePatch<"liabilities">(liabilityShape, fields)), refuse);
+    if (id === undefined || patch === undefined) return { id: must(await db.create("liabilities", ws, fields), refuse).id };
+    must(await db.update("liabilities", id, patch as Patch<"liabilities">), refuse);
     return { id };
   });
 }

@@ -14,6 +14,7 @@ import {
 import Dexie from "dexie";
 import type { ClientDb, CommandResult, Patch } from "../clientdb";
 import { atomically, must, recordOf, rowById } from "./batch";
+import { sameFieldValue } from "./formPatch";
 import "../validation"; // the record schemas load with the commands (see loadValidation)
 
 export type SealedField = "secret" | "notes";
@@ -36,9 +37,11 @@ const PLAIN = ["institution", "url", "username", "assetId"] as const;
 export interface SaveLoginOptions {
   /** The login to save over (absent: a new login). */
   id?: string;
-  /** The plaintext the form started from: an unchanged secret or note keeps its ciphertext (no new
-   * write, so no needless conflict with another device). */
-  previous?: Partial<Record<SealedField, string>>;
+  /** The plaintext the form started from (every field it opened with; a field absent from it had
+   * no value). A field unchanged since is not written (formPatch.ts): an unchanged secret or note
+   * keeps its ciphertext (not sealed again, so no needless conflict with another device), and a field
+   * another device changed while the form was open keeps that value. Absent: every field is written. */
+  previous?: Partial<LoginPlaintext>;
 }
 
 const notFound = (): Issue => ({ path: "", key: "validation.notFound", params: {} });
@@ -88,11 +91,13 @@ export async function saveLogin(
   return atomically(db, async (refuse) => {
     const row = recordOf("logins", await rowById(db, "logins", id));
     if (!row || row.deleted) return refuse([notFound()]);
+    const previous = options.previous;
+    const unchanged = (k: keyof LoginPlaintext) => previous !== undefined && sameFieldValue(value[k], previous[k]);
     const patch: Record<string, unknown> = {};
-    for (const k of PLAIN) patch[k] = plain[k] ?? null;
+    for (const k of PLAIN) if (!unchanged(k)) patch[k] = plain[k] ?? null;
     for (const f of SEALED) {
       if (f in sealed) patch[f] = sealed[f];
-      else if (value[f] === undefined) patch[f] = null;
+      else if (value[f] === undefined && !unchanged(f)) patch[f] = null;
     }
     must(await db.update("logins", id, patch as Patch<"logins">), refuse);
     return { id };

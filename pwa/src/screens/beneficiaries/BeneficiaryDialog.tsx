@@ -5,7 +5,7 @@
 import { saveBeneficiary, type EntityOf } from "@patrimonio/clientdb";
 import { ALLOCATIONS_MAX, allocationSchema, beneficiaryShape, RELATIONSHIPS } from "@patrimonio/shared-schema";
 import { Plus, Trash2 } from "lucide-react";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { Controller, useFieldArray, type Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
@@ -94,12 +94,15 @@ export function BeneficiaryDialog({ record, onClose }: { record?: BeneficiaryRec
       allocations: (f?.allocations ?? []).map((a) => ({ target: a.assetId ?? WHOLE_ESTATE, percentage: a.percentage })),
     },
   });
+  // The beneficiary as the form opened: the save writes only the fields changed since (another device
+  // may have changed the others meanwhile).
+  const [opened] = useState(() => record?.fields);
   const rows = useFieldArray({ control: form.control, name: "allocations" });
   const watched = form.watch("allocations");
   const sortedAssets = useMemo(() => [...assets].sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [assets]);
 
   const submit = form.submit(async (values) => {
-    const result = await saveBeneficiary(db, workspaceId, toFields(values), record?.id);
+    const result = await saveBeneficiary(db, workspaceId, toFields(values), record?.id, opened);
     if (result.ok) {
       onClose();
       return;

@@ -149,12 +149,15 @@ function InstructionDialog({ record, onClose }: { record?: InstructionRec | unde
   const form = useSchemaForm<typeof instructionFormSchema, InstructionValues>(instructionFormSchema, {
     defaultValues: { text: f?.text ?? "", priority: f?.priority ?? "", assetId: f?.assetId ?? "", beneficiaryId: f?.beneficiaryId ?? "" },
   });
+  // The instruction as the form opened: the save writes only the fields changed since (another
+  // device may have changed the others meanwhile).
+  const [opened] = useState(() => f);
   const submit = form.submit(async (v) => {
     const fields: EntityOf<"legacyInstructions"> = { text: v.text };
     if (v.priority) fields.priority = v.priority;
     if (v.assetId) fields.assetId = v.assetId;
     if (v.beneficiaryId) fields.beneficiaryId = v.beneficiaryId;
-    const result = await saveLegacyInstruction(db, workspaceId, fields, record?.id);
+    const result = await saveLegacyInstruction(db, workspaceId, fields, record?.id, opened);
     if (result.ok) {
       onClose();
       return;

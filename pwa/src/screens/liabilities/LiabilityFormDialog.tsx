@@ -99,6 +99,9 @@ export function LiabilityFormDialog({ db, workspaceId, assets, liability, assetI
     mode: "onTouched",
   });
   const { control, register, errorText } = form;
+  // The values an edit opened with, cleaned as a submit cleans them: the save writes only the fields
+  // changed since (another device may have changed the others meanwhile).
+  const [opened] = useState(() => (liability ? (prepareLiability(valuesOf(liability)) as unknown as Partial<Liability>) : undefined));
   // A new amount is today's unless the person dates it otherwise.
   const asOfChosen = useRef(false);
   const amountTyped = () => {
@@ -124,7 +127,7 @@ export function LiabilityFormDialog({ db, workspaceId, assets, liability, assetI
 
   const onSubmit = form.submit(async (values) => {
     setOther([]);
-    const result = await saveLiability(db, workspaceId, values as unknown as Liability, liability?.id);
+    const result = await saveLiability(db, workspaceId, values as unknown as Liability, liability?.id, opened);
     if (!result.ok) {
       setOther(applyIssues(i18n, form.setError, result.issues, FIELDS));
       return;

@@ -65,19 +65,24 @@ export function LoginFormDialog({ db, workspaceId, vault, assets, editing, onClo
   const [other, setOther] = useState<string[]>([]);
   const [showSecret, setShowSecret] = useState(false);
   const login = editing?.login;
+  const [defaultValues] = useState<LoginValues>(() => ({
+    institution: login?.fields.institution ?? "",
+    url: login?.fields.url ?? "",
+    username: login?.fields.username ?? "",
+    secret: editing?.secret ?? "",
+    notes: editing?.notes ?? "",
+    assetId: login?.fields.assetId ?? "",
+  }));
   const form = useSchemaForm<typeof loginPlaintextSchema, LoginValues>(loginPlaintextSchema, {
-    defaultValues: {
-      institution: login?.fields.institution ?? "",
-      url: login?.fields.url ?? "",
-      username: login?.fields.username ?? "",
-      secret: editing?.secret ?? "",
-      notes: editing?.notes ?? "",
-      assetId: login?.fields.assetId ?? "",
-    },
+    defaultValues,
     prepare: prepareLogin,
     mode: "onTouched",
   });
   const { control, register, errorText } = form;
+  // The plaintext the form opened with, cleaned as a submit cleans it: the save writes only the
+  // fields changed since (another device may have changed the others meanwhile), and an unchanged
+  // secret or note is not sealed again.
+  const [opened] = useState(() => prepareLogin(defaultValues) as unknown as Partial<LoginPlaintext>);
   const assetOptions = useMemo(
     () => assets.map((a) => ({ value: a.id, label: a.fields.name })).sort((a, b) => a.label.localeCompare(b.label)),
     [assets],
@@ -88,10 +93,7 @@ export function LoginFormDialog({ db, workspaceId, vault, assets, editing, onClo
 
   const onSubmit = form.submit(async (values) => {
     setOther([]);
-    const previous: { secret?: string; notes?: string } = {};
-    if (editing?.secret !== undefined) previous.secret = editing.secret;
-    if (editing?.notes !== undefined) previous.notes = editing.notes;
-    const result = await saveLogin(db, workspaceId, values as unknown as LoginPlaintext, sealerOf(vault), login ? { id: login.id, previous } : {});
+    const result = await saveLogin(db, workspaceId, values as unknown as LoginPlaintext, sealerOf(vault), login ? { id: login.id, previous: opened } : {});
     if (!result.ok) {
       setOther(applyIssues(i18n, form.setError, result.issues, FIELDS));
       return;

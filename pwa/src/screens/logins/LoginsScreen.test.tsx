@@ -91,6 +91,32 @@ describe("logins screen", { timeout: 30_000 }, () => {
     expect(document.body.innerHTML).not.toContain("MARCA-");
   });
 
+  test("saving the form writes only what was changed: another device's user name and notes, synced in while it was open, stay; the secret is not sealed again", async () => {
+    const { db } = await setUp("owner");
+    const [login] = await db.list("logins", WS);
+    const actions = await screen.findByRole("button", { name: "Acciones de Banco Marcador" });
+    await act(async () => {
+      fireEvent.pointerDown(actions, { button: 0, pointerType: "mouse" });
+    });
+    await act(async () => fireEvent.click(await screen.findByRole("menuitem", { name: "Editar" })));
+    const form = await screen.findByTestId("login-form");
+    await waitFor(() => expect(within(form).getByTestId<HTMLInputElement>("login-secret").value).toBe(SECRET));
+    // Another device changes the user name and the notes; its edit reaches this device meanwhile.
+    const theirs = { institution: "Banco Marcador", username: "ana.garcia", secret: SECRET, notes: "MARCA-otra nota" };
+    const previous = { institution: "Banco Marcador", username: "ana", secret: SECRET, notes: NOTES };
+    await act(async () => {
+      expect(await saveLogin(db, WS, theirs, sealerOf(vaultSession.get(WS)), { id: login!.id, previous })).toEqual({ ok: true, id: login!.id });
+    });
+    const before = (await db.get("logins", login!.id))!.fields;
+    expect(before.username).toBe("ana.garcia");
+    fireEvent.change(within(form).getByTestId("login-institution"), { target: { value: "Banco Marcador Nuevo" } });
+    await act(async () => fireEvent.click(within(form).getByTestId("login-save")));
+    await waitFor(() => expect(screen.queryByTestId("login-form")).toBeNull());
+    // The institution changed; the user name and the notes are the other device's; the secret keeps
+    // its ciphertext (not sealed again).
+    expect((await db.get("logins", login!.id))?.fields).toEqual({ ...before, institution: "Banco Marcador Nuevo" });
+  });
+
   test("a copied password leaves the clipboard when the vault locks", async () => {
     await setUp("viewer");
     const clipboard = { text: "", writeText: (t: string) => Promise.resolve(void (clipboard.text = t)) };

@@ -1,6 +1,6 @@
 // Instructions: the legacy instructions about this asset (what the person wants done with it):
 // listed, added and edited in a dialog.
-import type { SyncedRecord } from "@patrimonio/clientdb";
+import { changedSince, type SyncedRecord } from "@patrimonio/clientdb";
 import { legacyInstructionShape, PRIORITIES } from "@patrimonio/shared-schema";
 import { Pencil, Plus } from "lucide-react";
 import { useState } from "react";
@@ -84,9 +84,12 @@ function InstructionDialog({ editing, onClose }: { editing: NonNullable<Editing>
   const form = useSchemaForm<typeof instructionFormSchema, InstructionValues>(instructionFormSchema, {
     defaultValues: { text: record?.fields.text ?? "", priority: record?.fields.priority ?? "" },
   });
+  // The instruction as the form opened: the save writes only what changed since (another device may
+  // have changed the rest meanwhile).
+  const [opened] = useState(() => record?.fields);
   const submit = form.submit(async (values) => {
     const result = record
-      ? await db.update("legacyInstructions", record.id, { text: values.text, priority: values.priority ?? null })
+      ? await db.update("legacyInstructions", record.id, changedSince({ text: values.text, priority: values.priority ?? null }, opened))
       : await db.create("legacyInstructions", asset.workspaceId, {
           text: values.text,
           assetId: asset.id,

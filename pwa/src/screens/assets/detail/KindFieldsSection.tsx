@@ -83,6 +83,9 @@ function KindFieldsDialog({ onClose }: { onClose: () => void }) {
   const { db, asset } = useAssetDetail();
   const label = useFieldLabel();
   const f = asset.fields;
+  // The asset as the dialog opened: the save writes only what the reader changed since (another
+  // device may have changed the rest meanwhile; kindPatch).
+  const [opened] = useState(() => f);
   const kind = kindOfAsset(f);
   const target = useMemo(() => ({ kind, assetClass: f.assetClass, category: f.category }), [kind, f.assetClass, f.category]);
   const schema = useMemo(() => assetFormSchema(kind, f.category), [kind, f.category]);
@@ -109,7 +112,7 @@ function KindFieldsDialog({ onClose }: { onClose: () => void }) {
   const hidden = errorPaths(form.formState.errors as Record<string, unknown>).filter((p) => !heads.has(p.split(".")[0]!));
 
   const save = form.submit(async (values) => {
-    const patch = kindPatch(f, values as AssetInput, kind);
+    const patch = kindPatch(f, values as AssetInput, kind, opened);
     if (Object.keys(patch).length === 0) return onClose();
     const result = await updateAsset(db, asset.id, patch as never);
     if (result.ok) return onClose();

@@ -3,7 +3,10 @@
 // changes — with the shared-schema asset schema, so the cross-field rules (the ownership sum, the
 // category of the class, purchase before valuation) speak as the user types, with the same message
 // keys the device database and the server use. Only the issues on the form's own fields are shown.
-import { updateAsset, validateRecord, type ClientDb, type Patch, type SyncedRecord } from "@patrimonio/clientdb";
+// The save writes only the fields the reader changed since the form opened (clientdb changedSince):
+// a field left alone keeps whatever it holds now, so an edit another device made meanwhile (synced
+// in while the form was open) is not silently reverted.
+import { changedSince, updateAsset, validateRecord, type ClientDb, type Patch, type SyncedRecord } from "@patrimonio/clientdb";
 import type { Issue } from "@patrimonio/shared-schema";
 import { useMemo, useState } from "react";
 import { get, useForm, type FieldError, type FieldErrors, type FieldValues, type Path, type Resolver, type UseFormReturn } from "react-hook-form";
@@ -69,8 +72,9 @@ export type AssetPatchForm<T extends FieldValues> = UseFormReturn<T, unknown, As
   /** Issues on other fields of the asset that block the save (shown as the form's alert). */
   otherIssues: Issue[];
   /**
-   * Validates and saves (updateAsset: one transaction); calls onSaved when saved, with whether
-   * anything was written (false: the form's values equal the stored ones, nothing is sent).
+   * Validates and saves (updateAsset: one transaction) the fields the reader changed; calls onSaved
+   * when saved, with whether anything was written (false: nothing changed, or the changed fields
+   * already hold the form's values; nothing is sent).
    */
   save: (db: ClientDb, onSaved?: (written: boolean) => void) => (event?: React.BaseSyntheticEvent) => Promise<void>;
 };
@@ -83,9 +87,11 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
   const [otherIssues, setOtherIssues] = useState<Issue[]>([]);
   const formFields = Object.keys(defaultValues);
   const fields = asset.fields as Record<string, unknown>;
+  // The form's values as it opened, as a patch: what "unchanged" means.
+  const [opened] = useState(() => toPatch(defaultValues));
   const resolver = useMemo<Resolver<T, unknown, AssetPatch>>(
     () => (values) => {
-      const patch = toPatch(values);
+      const patch = changedSince(toPatch(values), opened);
       const checked = validateRecord("assets", mergePatch(fields, patch));
       const { errors } = checked.ok ? { errors: {} as FieldErrors } : issuesToErrors(checked.issues, formFields);
       for (const name of required) {
@@ -101,7 +107,7 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
     },
     // The shown record changes under the form when sync brings an edit: validate against it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [fields, toPatch, required],
+    [fields, toPatch, required, opened],
   );
   const form = useForm<T, unknown, AssetPatch>({ defaultValues: defaultValues as never, resolver, mode: "onTouched", reValidateMode: "onChange" });
   return {

@@ -106,4 +106,24 @@ describe("editing the kind's fields with the add flow's form", () => {
     });
     expect(long.parsed.error?.issues.map((i) => i.path.join("."))).toEqual(["description"]);
   });
+
+  it("given the asset as the dialog opened, a field the reader left alone keeps another device's newer value (a group merged field by field)", () => {
+    // The dialog opened with CAR; meanwhile another device changed the mileage and the description
+    // (synced in). The reader adds the plate.
+    const now = { ...CAR, description: "El coche de Ana", vehicle: { ...CAR.vehicle, mileage: { value: 85000, unit: "km" } } } as Asset;
+    const { kind, parsed } = submit(CAR, (v) => {
+      (v.vehicle as Record<string, unknown>).plate = "1234 ABC";
+    });
+    expect(kindPatch(now, parsed.data as never, kind, CAR)).toEqual({
+      vehicle: { brand: "Seat", model: "León", mileage: { value: 85000, unit: "km" }, plate: "1234 ABC", insured: true },
+    });
+    // Nothing changed by the reader: nothing written, whatever changed elsewhere.
+    expect(kindPatch(now, submit(CAR).parsed.data as never, kind, CAR)).toEqual({});
+
+    const flatNow = { ...FLAT, area: { value: "97", unit: "m2" } } as Asset;
+    const flat = submit(FLAT, (v) => {
+      v.yearOfConstruction = "2001";
+    });
+    expect(kindPatch(flatNow, flat.parsed.data as never, flat.kind, FLAT)).toEqual({ yearOfConstruction: 2001 });
+  });
 });

@@ -97,21 +97,31 @@ function stable(value: unknown): string {
 }
 
 /**
- * The patch that saves the dialog: for each edited head, the validated input's value (null: cleared),
- * only where it differs from the asset. A class group (vehicle, crypto, …) keeps the fields the
- * kind's form does not show.
+ * The patch that saves the dialog: for each edited head the reader changed since the dialog opened
+ * (`opened`, the asset as it was then; without it, every head), the validated input's value (null:
+ * cleared), only where it differs from the asset now. A head the reader left alone keeps what it
+ * holds now (another device may have changed it meanwhile). A class group (vehicle, crypto, …) is
+ * merged field by field: it keeps the fields the kind's form does not show, and those of its shown
+ * fields the reader left alone, as they are now.
  */
-export function kindPatch(asset: Asset, input: AssetInput, kind: FormKind): Record<string, unknown> {
+export function kindPatch(asset: Asset, input: AssetInput, kind: FormKind, opened?: Asset): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
   const current = asset as unknown as Record<string, unknown>;
+  const was = (opened ?? asset) as unknown as Record<string, unknown>;
   for (const head of editedHeads(kind)) {
     let next = input[head];
     if (GROUPS.has(head)) {
       const shown = new Set(kindDetailFields(kind).filter((s) => s.name.startsWith(`${head}.`)).map((s) => s.name.split(".")[1]!));
-      const kept = Object.fromEntries(Object.entries((current[head] as Record<string, unknown> | undefined) ?? {}).filter(([k]) => !shown.has(k)));
-      const merged = { ...kept, ...((next as Record<string, unknown> | undefined) ?? {}) };
+      const typed = (next as Record<string, unknown> | undefined) ?? {};
+      const before = (was[head] as Record<string, unknown> | undefined) ?? {};
+      const merged: Record<string, unknown> = { ...((current[head] as Record<string, unknown> | undefined) ?? {}) };
+      for (const k of new Set([...shown, ...Object.keys(typed)])) {
+        if (opened !== undefined && stable(typed[k]) === stable(before[k])) continue; // left alone
+        if (typed[k] === undefined) delete merged[k];
+        else merged[k] = typed[k];
+      }
       next = Object.keys(merged).length > 0 ? merged : undefined;
-    }
+    } else if (opened !== undefined && stable(next) === stable(was[head])) continue; // left alone
     if (stable(next) === stable(current[head])) continue;
     patch[head] = next === undefined ? null : next;
   }

@@ -86,6 +86,9 @@ export function StructureFormDialog({ data, structure, parentId, onClose }: Stru
     mode: "onTouched",
   });
   const { control, register, errorText } = form;
+  // The values an edit opened with, cleaned as a submit cleans them: the save writes only the fields
+  // changed since (another device may have changed the others meanwhile).
+  const [opened] = useState(() => (structure ? (prepareStructure(valuesOf(structure)) as unknown as Partial<LegalStructure>) : undefined));
   const types = useStructureTypeOptions();
   const countries = useCountryOptions();
   const country = form.watch("country");
@@ -113,7 +116,7 @@ export function StructureFormDialog({ data, structure, parentId, onClose }: Stru
     const { workspaceId } = data.workspace;
     if (!data.db || !workspaceId) throw new Error("The device database is not ready.");
     setOther([]);
-    const result = await saveLegalStructure(data.db, workspaceId, values as unknown as LegalStructure, structure?.id);
+    const result = await saveLegalStructure(data.db, workspaceId, values as unknown as LegalStructure, structure?.id, opened);
     if (!result.ok) {
       setOther(applyIssues(i18n, form.setError, result.issues, Object.keys(EMPTY_STRUCTURE)));
       return;

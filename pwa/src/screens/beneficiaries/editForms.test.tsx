@@ -1,0 +1,88 @@
+// The beneficiary and legacy instruction forms against a real device database: saving writes only
+// what the reader changed, so another device's edit that reaches this device while the form is open
+// (applied to the device database meanwhile) is not silently reverted.
+import "fake-indexeddb/auto";
+import { ClientDb, createAsset, saveBeneficiary, saveLegacyInstruction, type SyncedRecord } from "@patrimonio/clientdb";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, test } from "vitest";
+import { renderDetail } from "../assets/detail/testing";
+import { BeneficiaryDialog } from "./BeneficiaryDialog";
+import { EstateContextValue, type EstateContext } from "./context";
+import { InstructionsTab } from "./InstructionsTab";
+
+const WS = "0a1b2c3d-0000-4000-8000-000000000001";
+
+let n = 0;
+
+async function setUp() {
+  const db = await ClientDb.open({ name: `estate-edit-${++n}` });
+  const made = await createAsset(db, WS, { name: "Piso", assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100", currentValue: "250000", valuationDate: "2025-01-15" });
+  if (!made.ok) throw new Error(JSON.stringify(made));
+  return { db, flat: made.id };
+}
+
+function context(db: ClientDb, records: Partial<EstateContext>): EstateContext {
+  return { db, workspaceId: WS, canEdit: true, assets: [], structures: [], beneficiaries: [], instructions: [], liabilities: [], ...records };
+}
+
+const idOf = (r: { ok: boolean }) => {
+  if (!r.ok) throw new Error(JSON.stringify(r));
+  return (r as unknown as { id: string }).id;
+};
+
+describe("estate edit forms", () => {
+  test("the beneficiary form keeps another device's allocations and email; the reader's new name and cleared phone are written", async () => {
+    const { db, flat } = await setUp();
+    const id = idOf(await saveBeneficiary(db, WS, { name: "Ana", relationship: "child", phone: "600000000", allocations: [{ assetId: flat, percentage: "50" }] }));
+    const record = (await db.get("beneficiaries", id)) as SyncedRecord<"beneficiaries">;
+    const asset = (await db.get("assets", flat)) as SyncedRecord<"assets">;
+    let closed = 0;
+    renderDetail(
+      db,
+      flat,
+      <EstateContextValue.Provider value={context(db, { assets: [asset], beneficiaries: [record] })}>
+        <BeneficiaryDialog record={record} onClose={() => closed++} />
+      </EstateContextValue.Provider>,
+    );
+    const dialog = await screen.findByTestId("beneficiary-dialog");
+    // Another device gives Ana 60 % of the flat and an email; it syncs in while the form is open.
+    await act(async () => {
+      expect(await db.update("beneficiaries", id, { allocations: [{ assetId: flat, percentage: "60" }], email: "ana@example.com" })).toEqual({ ok: true });
+    });
+    fireEvent.change(within(dialog).getByRole("textbox", { name: /^Nombre completo/ }), { target: { value: "Ana María" } });
+    fireEvent.change(within(dialog).getByRole("textbox", { name: /^Teléfono/ }), { target: { value: "" } });
+    await act(async () => fireEvent.click(within(dialog).getByTestId("beneficiary-save")));
+    await waitFor(() => expect(closed).toBe(1));
+    expect((await db.get("beneficiaries", id))?.fields).toEqual({
+      name: "Ana María",
+      relationship: "child",
+      email: "ana@example.com",
+      allocations: [{ assetId: flat, percentage: "60" }],
+    });
+    db.close();
+  });
+
+  test("the legacy instruction form keeps another device's priority and asset; the reader's new text is written", async () => {
+    const { db, flat } = await setUp();
+    const id = idOf(await saveLegacyInstruction(db, WS, { text: "Vended el piso.", priority: "medium" }));
+    const record = (await db.get("legacyInstructions", id)) as SyncedRecord<"legacyInstructions">;
+    const asset = (await db.get("assets", flat)) as SyncedRecord<"assets">;
+    renderDetail(
+      db,
+      flat,
+      <EstateContextValue.Provider value={context(db, { assets: [asset], instructions: [record] })}>
+        <InstructionsTab />
+      </EstateContextValue.Provider>,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Editar" }));
+    const dialog = await screen.findByRole("dialog");
+    await act(async () => {
+      expect(await db.update("legacyInstructions", id, { priority: "high", assetId: flat })).toEqual({ ok: true });
+    });
+    fireEvent.change(within(dialog).getByRole("textbox", { name: /^Instrucción/ }), { target: { value: "Vended el piso y repartid." } });
+    await act(async () => fireEvent.click(within(dialog).getByRole("button", { name: "Guardar instrucción" })));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect((await db.get("legacyInstructions", id))?.fields).toEqual({ text: "Vended el piso y repartid.", priority: "high", assetId: flat });
+    db.close();
+  });
+});
