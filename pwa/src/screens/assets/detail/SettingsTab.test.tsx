@@ -54,3 +54,28 @@ describe("settings › legal structure", () => {
     db.close();
   });
 });
+
+describe("settings › category", () => {
+  test("a second save compares with what the first one saved: choosing another category after a custom one clears its name", async () => {
+    // A card stays on screen after a save (its form is reset to what it saved): what the reader
+    // changes next is measured from there, not from the values it first showed.
+    const db = await ClientDb.open({ name: `settings-${++n}` });
+    const made = await createAsset(db, WS, { name: "Piso", assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100" });
+    if (!made.ok) throw new Error("refused");
+    renderDetail(db, made.id, <SettingsTab />);
+    const card = await screen.findByTestId("settings-category");
+    const select = within(card).getByRole<HTMLSelectElement>("combobox", { name: /^Categoría/ });
+    const button = within(card).getByRole("button", { name: "Cambiar la categoría" });
+    fireEvent.change(select, { target: { value: "custom" } });
+    fireEvent.change(await within(card).findByLabelText(/^Nombre de la categoría/), { target: { value: "Casa de campo" } });
+    fireEvent.click(button);
+    await waitFor(async () => expect((await db.get("assets", made.id))?.fields.customCategory).toBe("Casa de campo"));
+    await waitFor(() => expect(button.getAttribute("aria-busy")).not.toBe("true"));
+
+    fireEvent.change(select, { target: { value: "commercial" } });
+    fireEvent.click(button);
+    await waitFor(async () => expect((await db.get("assets", made.id))?.fields.category).toBe("commercial"));
+    expect((await db.get("assets", made.id))?.fields.customCategory).toBeUndefined();
+    db.close();
+  });
+});

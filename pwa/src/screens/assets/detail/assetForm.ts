@@ -8,7 +8,7 @@
 // in while the form was open) is not silently reverted.
 import { changedSince, updateAsset, validateRecord, type ClientDb, type Patch, type SyncedRecord } from "@patrimonio/clientdb";
 import type { Issue } from "@patrimonio/shared-schema";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { get, useForm, type FieldError, type FieldErrors, type FieldValues, type Path, type Resolver, type UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { encodeMessage, fieldErrorText } from "../../../forms/schemaForm";
@@ -87,11 +87,13 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
   const [otherIssues, setOtherIssues] = useState<Issue[]>([]);
   const formFields = Object.keys(defaultValues);
   const fields = asset.fields as Record<string, unknown>;
-  // The form's values as it opened, as a patch: what "unchanged" means.
-  const [opened] = useState(() => toPatch(defaultValues));
+  // The form's values as it opened, as a patch: what "unchanged" means. A card that stays on screen
+  // after a save (reset to what it saved) measures the next change from what it saved.
+  const opened = useRef<AssetPatch | null>(null);
+  opened.current ??= toPatch(defaultValues);
   const resolver = useMemo<Resolver<T, unknown, AssetPatch>>(
     () => (values) => {
-      const patch = changedSince(toPatch(values), opened);
+      const patch = changedSince(toPatch(values), opened.current ?? undefined);
       const checked = validateRecord("assets", mergePatch(fields, patch));
       const { errors } = checked.ok ? { errors: {} as FieldErrors } : issuesToErrors(checked.issues, formFields);
       for (const name of required) {
@@ -107,11 +109,16 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
     },
     // The shown record changes under the form when sync brings an edit: validate against it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [fields, toPatch, required, opened],
+    [fields, toPatch, required],
   );
   const form = useForm<T, unknown, AssetPatch>({ defaultValues: defaultValues as never, resolver, mode: "onTouched", reValidateMode: "onChange" });
+  const reset: UseFormReturn<T, unknown, AssetPatch>["reset"] = (values, options) => {
+    if (values !== undefined && typeof values !== "function") opened.current = toPatch(values as T);
+    form.reset(values, options);
+  };
   return {
     ...form,
+    reset,
     otherIssues,
     errorText: (name) => fieldErrorText(i18n, get(form.formState.errors as FieldErrors, name) as FieldError | undefined),
     save: (db, onSaved) =>
@@ -123,6 +130,7 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
         }
         const result = await updateAsset(db, asset.id, patch);
         if (result.ok) {
+          opened.current = toPatch(form.getValues());
           onSaved?.(true);
           return;
         }
