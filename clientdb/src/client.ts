@@ -158,7 +158,8 @@ function browserNetwork(): NetworkLike {
   };
 }
 
-const realTimers: TimersLike = {
+/** The platform's timers (the default of SyncClientOptions.timers). */
+export const realTimers: TimersLike = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };

@@ -16,6 +16,7 @@ export {
 export type { GoneReason as ClosedReason } from "./db";
 export { validateRecord } from "./validation";
 export {
+  realTimers,
   SyncClient,
   type NetworkLike,
   type SocketFactory,

@@ -312,7 +312,7 @@ func New(db *store.DB, cfg Config, opts Options) (*Services, error) {
 	}
 	admins := make([]string, 0, len(cfg.AdminEmails))
 	for _, e := range cfg.AdminEmails {
-		if e = normalizeEmail(e); e != "" {
+		if e = NormalizeEmail(e); e != "" {
 			admins = append(admins, e)
 		}
 	}

@@ -266,7 +266,7 @@ func ReadOutbox(dir, to string) ([]OutboxMail, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read dev outbox: %w", err)
 	}
-	to = normalizeEmail(to)
+	to = NormalizeEmail(to)
 	out := []OutboxMail{}
 	for _, e := range entries {
 		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".json") {
@@ -280,7 +280,7 @@ func ReadOutbox(dir, to string) ([]OutboxMail, error) {
 		if err := json.Unmarshal(b, &m); err != nil {
 			continue // not one of ours
 		}
-		if to != "" && normalizeEmail(m.To) != to {
+		if to != "" && NormalizeEmail(m.To) != to {
 			continue
 		}
 		out = append(out, m)

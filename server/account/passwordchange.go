@@ -111,7 +111,7 @@ func (s *Signup) RequestPasswordReset(ctx context.Context, email, ip string) err
 	if _, err := s.reserve(ctx, s.resetIPKey(ip)); err != nil {
 		return err // the reservation of each request stays: it is what the limit counts
 	}
-	email = normalizeEmail(email)
+	email = NormalizeEmail(email)
 	if !validText(email) {
 		return nil
 	}

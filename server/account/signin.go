@@ -136,7 +136,7 @@ func (s *Signup) VerifyRegistration(ctx context.Context, email, code string, met
 	if !isSixDigits(code) {
 		return nil, "", core.Refuse(ctx, core.EINVALID, "account.code.format")
 	}
-	u, err := s.userByEmail(ctx, normalizeEmail(email))
+	u, err := s.userByEmail(ctx, NormalizeEmail(email))
 	if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 		return nil, "", err
 	}
@@ -192,7 +192,7 @@ func (s *Signup) ResendRegistrationCode(ctx context.Context, email, ip string) (
 	if err := s.reserveSignUp(ctx, ip); err != nil {
 		return nil, err
 	}
-	out := &SignUpResult{Email: normalizeEmail(email), ResendAfter: s.cfg.EmailResendInterval}
+	out := &SignUpResult{Email: NormalizeEmail(email), ResendAfter: s.cfg.EmailResendInterval}
 	u, err := s.userByEmail(ctx, email)
 	if err != nil {
 		if core.ErrorCode(err) == core.ENOTFOUND {
@@ -268,7 +268,7 @@ type SignInResult struct {
 // throttled per address and per IP (429 with a retry delay). When the user has TOTP on, the
 // session is only a pending one (MFARequired) that SignInSecondFactor completes.
 func (s *Sessions) SignIn(ctx context.Context, email, password string, meta SessionMeta) (*SignInResult, error) {
-	email = normalizeEmail(email)
+	email = NormalizeEmail(email)
 	s.maybeSweep(ctx)
 	acct := s.accountKey(email, meta.IP)
 	att, err := s.reserve(ctx, acct, s.ipKey(meta.IP), s.accountWideKey(email))

@@ -67,7 +67,7 @@ func (s *base) user(ctx context.Context, id string) (*User, error) {
 
 // userByEmail returns the user with the address (any case), or an ENOTFOUND error.
 func (s *base) userByEmail(ctx context.Context, email string) (*User, error) {
-	return s.userWhere(ctx, s.db, "u.email = ?", normalizeEmail(email))
+	return s.userWhere(ctx, s.db, "u.email = ?", NormalizeEmail(email))
 }
 
 func (s *base) userWhere(ctx context.Context, q queryer, where string, arg any) (*User, error) {
@@ -84,15 +84,15 @@ func (s *base) userWhere(ctx context.Context, q queryer, where string, arg any) 
 	return u, nil
 }
 
-// normalizeEmail trims and lower-cases an address; addresses are stored this way.
-func normalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
+// NormalizeEmail trims and lower-cases an address; addresses are stored and compared this way.
+func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 
 // maxEmailLength is the longest address SMTP can carry (RFC 5321 path limit minus the brackets).
 const maxEmailLength = 254
 
 // checkEmail normalises an address and checks it is a plain addr-spec with a dotted domain.
 func checkEmail(ctx context.Context, email string) (string, error) {
-	e := normalizeEmail(email)
+	e := NormalizeEmail(email)
 	bad := core.Refuse(ctx, core.EINVALID, "account.email.invalid")
 	if e == "" || len(e) > maxEmailLength || strings.ContainsAny(e, " \t\r\n<>\"(),;:\\[]") {
 		return "", bad
@@ -195,7 +195,7 @@ func (s *Users) SetAdmin(ctx context.Context, email string, admin bool) (*User, 
 	}
 	defer tx.Rollback()
 	if !admin {
-		target, err := s.userWhere(ctx, tx, "u.email = ?", normalizeEmail(email))
+		target, err := s.userWhere(ctx, tx, "u.email = ?", NormalizeEmail(email))
 		if err != nil {
 			return nil, err
 		}
@@ -237,13 +237,12 @@ func (s *Users) SetAdmin(ctx context.Context, email string, admin bool) (*User, 
 					admins[u.ID] = true
 				}
 			}
-			others := len(admins)
-			if others == 0 {
+			if len(admins) == 0 {
 				return nil, ErrLastAdmin
 			}
 		}
 	}
-	res, err := tx.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, s.now(), normalizeEmail(email))
+	res, err := tx.Exec(ctx, `UPDATE users SET is_admin = ?, updated_at = ? WHERE email = ?`, admin, s.now(), NormalizeEmail(email))
 	if err != nil {
 		return nil, fmt.Errorf("set admin: %w", err)
 	}

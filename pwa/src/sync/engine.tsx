@@ -1,7 +1,7 @@
 // The device database and its sync, loaded after the first paint (see engineContext.ts): opens the
 // user's database, runs the SyncClient in the leader tab (Web Locks) and hands the database to
 // DeviceSync, which provides it to the screens; and the live sync indicator.
-import { backoffDelay, ClientDb, SyncClient, useSyncStatus, type SyncClientOptions, type SyncEvent } from "@patrimonio/clientdb";
+import { backoffDelay, ClientDb, realTimers, SyncClient, useSyncStatus, type SyncClientOptions, type SyncEvent } from "@patrimonio/clientdb";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { invalidateWorkspaces } from "../api/workspaces";
@@ -129,7 +129,7 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFai
   useEffect(() => {
     if (!db || workspaces === "") return;
     const ids = workspaces.split(",");
-    const timers = clientOptions?.timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+    const timers = clientOptions?.timers ?? realTimers;
     let ended = false;
     // Restarts after an unauthorized refusal that /me did not confirm (see onUnauthorized), and when
     // the last welcome came: a connection that stayed up a while starts the backoff again.

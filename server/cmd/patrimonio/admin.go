@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 
 	"patrimonio/core"
 	"patrimonio/server/account"
@@ -70,7 +69,7 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 	}
 	if errors.Is(err, account.ErrLastAdmin) {
 		fmt.Fprintf(stderr, "patrimonio admin: %s is the last enabled app admin: nothing was changed (nobody would be left to run the admin area).\n"+
-			"Make another account an admin first with\n  patrimonio admin grant <email>\n", normalizedEmail(email))
+			"Make another account an admin first with\n  patrimonio admin grant <email>\n", account.NormalizeEmail(email))
 		return 1
 	}
 	if core.ErrorCode(err) == core.ENOTFOUND {
@@ -101,6 +100,3 @@ func adminCommand(args []string, getenv func(string) string, stdout, stderr io.W
 	fmt.Fprintf(stdout, "%s is no longer an app admin.\n", u.Email)
 	return 0
 }
-
-// normalizedEmail is the address as stored (trimmed, lower case), for messages.
-func normalizedEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
