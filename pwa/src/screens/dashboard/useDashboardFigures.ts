@@ -8,6 +8,7 @@ import { useAssets, useAssetWorkspace, useLegalStructures, type AssetRec, type S
 import { useAssetLabels } from "../../assets/useAssetLabels";
 import type { FigAsset, FigCashFlow, FiguresInput, HistoryFigures, NowFigures } from "../../figures/types";
 import { termsOf, outstandingOf } from "../../liabilities/listModel";
+import { useToday } from "../../liabilities/useToday";
 import { currencyDecimals } from "../../ui/currency";
 import { addDays } from "../../money/dates";
 import type { WorkerRequest, WorkerResponse } from "../../figures/jobs";
@@ -19,28 +20,6 @@ import { ASSET_CLASS_IDS } from "../../assets/classes";
 /** Today in the reader's time zone (YYYY-MM-DD). */
 export function localIsoDate(d = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
-/** Today in the reader's time zone, kept current: a page left open (a PWA stays open for days)
- * moves to the new day at midnight, and when it is shown again (a laptop waking up, whose timers
- * ran late). Otherwise its figures stayed those of the day it opened: a value dated today was
- * "in the future" and left out. */
-export function useToday(): string {
-  const [today, setToday] = useState(localIsoDate);
-  useEffect(() => {
-    const check = () => setToday(localIsoDate());
-    const now = new Date();
-    const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
-    const timer = setTimeout(check, midnight.getTime() - now.getTime() + 1000);
-    document.addEventListener("visibilitychange", check);
-    window.addEventListener("focus", check);
-    return () => {
-      clearTimeout(timer);
-      document.removeEventListener("visibilitychange", check);
-      window.removeEventListener("focus", check);
-    };
-  }, [today]);
-  return today;
 }
 
 export interface DashboardFigures {
