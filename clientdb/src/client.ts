@@ -365,7 +365,10 @@ export class SyncClient {
       return;
     }
     this.#emit({ type: "connecting", detail: { attempt: this.#attempt } });
-    void this.#writeLink({ state: "connecting", busy: false });
+    // Every tab says "connecting" for a first attempt (a page load, the network back); a retry
+    // after a lost or refused connection stays "offline", so that a server out of reach does not
+    // make the indicator flicker between the two at every attempt.
+    void this.#writeLink({ state: this.#attempt === 0 ? "connecting" : "offline", busy: false });
     let socket: SocketLike;
     try {
       socket = this.#socketFactory(this.#opts.url);

@@ -2,11 +2,13 @@
 // tab shows the same thing whichever tab is the leader.
 import type { CursorMeta, LinkMeta } from "./db";
 
-export type SyncState = "synced" | "syncing" | "offline";
+export type SyncState = "synced" | "syncing" | "connecting" | "offline";
 
 export interface SyncStatus {
-  /** offline: no connection to the server; syncing: connected with work in flight (pushing,
-   * catching up, a snapshot); synced: connected, nothing pending, caught up. */
+  /** offline: no connection to the server; connecting: the leader's first attempt to connect
+   * since it started or the network came back (not a retry after a lost connection, which stays
+   * offline); syncing: connected with work in flight (pushing, catching up, a snapshot); synced:
+   * connected, nothing pending, caught up. */
   state: SyncState;
   /** Mutations waiting to be pushed. */
   pending: number;
@@ -35,7 +37,7 @@ export function computeStatus(inputs: StatusInputs): SyncStatus {
   const snapshots = cursors.filter((c) => c.snapshot !== undefined);
   const snapshot = snapshots.length === 0 ? null : { received: snapshots.reduce((n, c) => n + (c.snapshot?.received ?? 0), 0) };
   const online = link?.state === "online";
-  let state: SyncState = "offline";
+  let state: SyncState = link?.state === "connecting" && link.error === undefined ? "connecting" : "offline";
   if (online) {
     const catchingUp = cursors.some((c) => !c.caughtUp) || snapshot !== null;
     state = link.busy || pending > 0 || catchingUp ? "syncing" : "synced";

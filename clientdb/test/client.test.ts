@@ -591,7 +591,8 @@ describe("status", () => {
   test.each([
     ["connected, nothing pending and caught up is synced", base, "synced"],
     ["no link at all is offline", { ...base, link: undefined }, "offline"],
-    ["connecting is offline", { ...base, link: { ...online, state: "connecting" as const } }, "offline"],
+    ["connecting is connecting", { ...base, link: { ...online, state: "connecting" as const } }, "connecting"],
+    ["connecting with a local failure is offline (the failure is what it says)", { ...base, link: { ...online, state: "connecting" as const, error: "local_error" } }, "offline"],
     ["pending mutations while connected are syncing", { ...base, pending: 3 }, "syncing"],
     ["pending mutations while offline are offline", { ...base, pending: 3, link: { ...online, state: "offline" as const } }, "offline"],
     ["a catch-up in progress is syncing", { ...base, cursors: [cursor({ caughtUp: false })] }, "syncing"],
@@ -611,6 +612,33 @@ describe("status", () => {
       cursors: [cursor({ snapshot: { received: 1500, startedAt: 0 } }), cursor({ workspaceId: "w2", snapshot: { received: 500, startedAt: 0 } })],
     });
     expect(s).toEqual({ state: "offline", pending: 5, rejected: 2, conflicts: 1, lastSyncedAt: 1000, snapshot: { received: 2000 }, error: "unauthorized" });
+  });
+
+  test("a first attempt says connecting; a retry after a lost connection stays offline", async () => {
+    const d = await openDevice();
+    const h = harness(d.db);
+    h.client.start();
+    await until(() => h.sockets.length === 1);
+    // The page has just loaded: the socket is opening, nothing is known to be wrong.
+    await until(async () => (await statusOf(dbOf(d.db))).state === "connecting");
+    h.last().drop();
+    await until(() => h.timers.pending.size === 1);
+    expect((await statusOf(dbOf(d.db))).state).toBe("offline");
+    h.timers.fire();
+    await until(() => h.sockets.length === 2);
+    // The retry's socket is opening, but the device is still without a connection.
+    // Let any link write of the attempt land (fake-indexeddb takes a few event-loop turns per request).
+    for (let i = 0; i < 30; i++) await new Promise((r) => setImmediate(r));
+    expect((await statusOf(dbOf(d.db))).state).toBe("offline");
+    await connect(h);
+    await until(async () => (await statusOf(dbOf(d.db))).state === "synced");
+    // The network comes back after an outage: a first attempt again.
+    h.network.set(false);
+    await until(async () => (await statusOf(dbOf(d.db))).state === "offline");
+    h.network.set(true);
+    await until(() => h.sockets.length === 3);
+    await until(async () => (await statusOf(dbOf(d.db))).state === "connecting");
+    await h.client.stop();
   });
 
   test("the device reports its status through the database, for every tab", async () => {

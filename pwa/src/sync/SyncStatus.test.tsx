@@ -40,6 +40,8 @@ describe("the sync indicator", () => {
     ["es" as const, { ...base, rejected: 2, conflicts: 1 }, "Sincronizado2 cambios rechazados1 conflicto"],
     ["en" as const, { ...base, state: "syncing" as const, snapshot: { received: 1500 } }, "Downloading… 1,500 records"],
     ["en" as const, { ...base, state: "offline" as const, pending: 2, lastSyncedAt: null }, "OfflineNot synced yet2 changes to send"],
+    ["es" as const, { ...base, state: "connecting" as const, pending: 2 }, "Conectando…2 cambios por enviar"],
+    ["en" as const, { ...base, state: "connecting" as const, snapshot: { received: 1500 } }, "Connecting…"],
     ["es" as const, { ...base, state: "offline" as const, error: "unauthorized" }, "Sesión terminada: inicia sesión para sincronizar"],
     ["en" as const, { ...base, state: "offline" as const, error: "schema_version" }, "Update the app to keep syncing"],
     ["es" as const, { ...base, state: "offline" as const, error: "storage_full" }, "Almacenamiento del dispositivo lleno: libera espacio para sincronizar"],

@@ -1,4 +1,4 @@
-// The sync indicator of the top bar: an icon and a short text (synced, syncing, offline), the
+// The sync indicator of the top bar: an icon and a short text (synced, syncing, connecting, offline), the
 // counts that need attention (pending, refused, conflicts) and when the device last synced. The
 // refused count is a button: it opens the panel of refused changes (RejectedChanges.tsx). Every
 // tab shows it (the status lives in the device database); screen readers hear its changes politely.
@@ -16,7 +16,7 @@ import styles from "./SyncStatus.module.css";
 // The refused-changes panel, loaded when the badge is pressed (the device database is open by then).
 const RejectedChanges = lazy(() => import("./RejectedChanges"));
 
-const ICONS = { synced: CloudCheck, syncing: CloudSync, offline: CloudOff } as const;
+const ICONS = { synced: CloudCheck, syncing: CloudSync, connecting: Cloud, offline: CloudOff } as const;
 
 /** Error codes that stop syncing (or, storage_full and local_error, failures on this device that
  * it retries), and the key of their explanation. */
@@ -50,7 +50,7 @@ export function SyncStatusView({ status }: { status: Status }) {
   const [showRejected, setShowRejected] = useState(false);
 
   let label: string = t(`sync.state.${status.state}`);
-  if (status.snapshot !== null && status.state !== "offline") label = t("sync.snapshot", { count: status.snapshot.received });
+  if (status.snapshot !== null && status.state === "syncing") label = t("sync.snapshot", { count: status.snapshot.received });
   if (status.error !== null) label = t(errorKey(status.error));
 
   let last: string = t("sync.neverSynced");
