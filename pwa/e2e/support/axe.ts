@@ -32,6 +32,48 @@ export async function expectNoSeriousA11yViolations(page: Page, label: string): 
     serious.map((v) => v.id),
     `${label}: ${serious.length} serious or critical axe violation(s) at ${page.url()}\n${report.join("\n")}`,
   ).toEqual([]);
+  await expectNoSidewaysScroll(page, label);
+}
+
+/**
+ * WCAG 1.4.10 (Reflow), which axe does not check: the page never needs scrolling sideways. The
+ * document and the shell's scrolling main area are no wider than what they show; a wide table or
+ * chart scrolls in a box of its own. The message names the widest elements that stick out.
+ */
+export async function expectNoSidewaysScroll(page: Page, label: string): Promise<void> {
+  const found = await page.evaluate(() => {
+    // The document scrolls sideways when the window can (the body may clip what sticks out).
+    const [x, y] = [window.scrollX, window.scrollY];
+    window.scrollTo(1_000_000, y);
+    const documentScrolls = window.scrollX > 0;
+    window.scrollTo(x, y);
+    const root = document.scrollingElement ?? document.documentElement;
+    const wide = [
+      ...(documentScrolls ? [root] : []),
+      ...Array.from(document.querySelectorAll("main")).filter(
+        (e) => e.scrollWidth > e.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(e).overflowX),
+      ),
+    ];
+    if (wide.length === 0) return [];
+    const limit = Math.min(...wide.map((e) => e.getBoundingClientRect().right));
+    const out: string[] = wide.map((e) => `${e.tagName.toLowerCase()}: ${e.scrollWidth}px of content in ${e.clientWidth}px`);
+    for (const e of Array.from(document.querySelectorAll("body *"))) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.right <= limit + 1) continue;
+      // Inside a box that clips or scrolls sideways (below the scrollers): not the page's width.
+      let boxed = false;
+      for (let a = e.parentElement; a !== null && a !== document.body && a.tagName !== "MAIN"; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== "visible") {
+          boxed = true;
+          break;
+        }
+      }
+      if (boxed || Array.from(e.children).some((c) => c.getBoundingClientRect().right > limit + 1)) continue;
+      out.push(`  <${e.tagName.toLowerCase()} class="${e.getAttribute("class") ?? ""}"> ends at ${Math.round(r.right)}px: "${(e.textContent ?? "").trim().slice(0, 50)}"`);
+    }
+    return out.slice(0, 12);
+  });
+  expect(found, `${label}: the page scrolls sideways at ${page.url()}\n${found.join("\n")}`).toEqual([]);
 }
 
 export type A11yTheme = "light" | "dark";
