@@ -735,6 +735,7 @@ type Subscription struct {
 	Amount             string
 	Interval           string
 	CancelAtPeriodEnd  bool
+	CancelAt           time.Time // zero: no cancellation set (Stripe's cancel_at: the day it ends)
 	Created            time.Time
 	CurrentPeriodStart time.Time // zero: unknown
 	CurrentPeriodEnd   time.Time // zero: unknown
@@ -791,7 +792,7 @@ func (s *Service) State(ctx context.Context, userID string) (State, error) {
 	}
 	st := State{Enabled: true, CardVerified: verified, HasCustomer: customer != "", Subscriptions: []Subscription{}}
 	rows, err := s.db.Query(ctx, `SELECT s.id, s.status, s.currency, s.product_id, s.price_id, s.unit_amount, s.price_interval,
-		s.cancel_at_period_end, s.created_at, s.current_period_start, s.current_period_end, COALESCE(i.status, '')
+		s.cancel_at_period_end, s.cancel_at, s.created_at, s.current_period_start, s.current_period_end, COALESCE(i.status, '')
 		FROM billing_subscriptions s LEFT JOIN billing_invoice_status i ON i.subscription_id = s.id
 		WHERE s.user_id = ? ORDER BY s.created_at DESC, s.id`, userID)
 	if err != nil {
@@ -801,9 +802,9 @@ func (s *Service) State(ctx context.Context, userID string) (State, error) {
 	for rows.Next() {
 		var sub Subscription
 		var amount sql.NullInt64
-		var start, end sql.NullTime
+		var start, end, cancelAt sql.NullTime
 		if err := rows.Scan(&sub.ID, &sub.Status, &sub.Currency, &sub.ProductID, &sub.PriceID, &amount, &sub.Interval,
-			&sub.CancelAtPeriodEnd, &sub.Created, &start, &end, &sub.LastInvoice); err != nil {
+			&sub.CancelAtPeriodEnd, &cancelAt, &sub.Created, &start, &end, &sub.LastInvoice); err != nil {
 			return State{}, fmt.Errorf("read subscriptions: %w", err)
 		}
 		if amount.Valid {
@@ -815,6 +816,9 @@ func (s *Service) State(ctx context.Context, userID string) (State, error) {
 		}
 		if end.Valid {
 			sub.CurrentPeriodEnd = end.Time.UTC()
+		}
+		if cancelAt.Valid {
+			sub.CancelAt = cancelAt.Time.UTC()
 		}
 		st.Entitled = st.Entitled || slices.Contains(entitledStatuses, sub.Status)
 		st.Subscriptions = append(st.Subscriptions, sub)

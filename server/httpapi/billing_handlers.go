@@ -47,6 +47,7 @@ type subscriptionJSON struct {
 	CurrentPeriodStart *time.Time `json:"currentPeriodStart"`
 	CurrentPeriodEnd   *time.Time `json:"currentPeriodEnd"`
 	CancelAtPeriodEnd  bool       `json:"cancelAtPeriodEnd"`
+	CancelAt           *time.Time `json:"cancelAt"` // null: no cancellation set
 	LastInvoice        string     `json:"lastInvoice"`
 }
 
@@ -75,6 +76,10 @@ func toBillingStateJSON(st billing.State) billingStateJSON {
 		if !s.CurrentPeriodEnd.IsZero() {
 			end := s.CurrentPeriodEnd
 			j.CurrentPeriodEnd = &end
+		}
+		if !s.CancelAt.IsZero() {
+			cancelAt := s.CancelAt
+			j.CancelAt = &cancelAt
 		}
 		out.Subscriptions = append(out.Subscriptions, j)
 	}

@@ -37,6 +37,9 @@ export interface BillingSubscription {
   currentPeriodStart: string | null;
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
+  /** When a cancellation is set (Stripe's cancel_at, a set date or the period's end): the moment it
+   * ends. null: none set. */
+  cancelAt: string | null;
   lastInvoice: "" | "paid" | "payment_failed";
 }
 

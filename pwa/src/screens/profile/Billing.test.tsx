@@ -19,7 +19,7 @@ const PLANS: BillingProduct[] = [
 const SUB: BillingSubscription = {
   id: "sub_123", status: "past_due", currency: "USD", created: "2025-03-10T10:00:00Z", productId: "prod_basic", product: "Básico",
   priceId: "price_basic", amount: "20.00", interval: "month", currentPeriodStart: "2025-03-10T10:00:00Z",
-  currentPeriodEnd: "2025-04-10T10:00:00Z", cancelAtPeriodEnd: false, lastInvoice: "payment_failed",
+  currentPeriodEnd: "2025-04-10T10:00:00Z", cancelAtPeriodEnd: false, cancelAt: null, lastInvoice: "payment_failed",
 };
 
 function state(overrides: Partial<BillingState> = {}): BillingState {
@@ -141,6 +141,28 @@ describe("what happens at the end of the period", () => {
     const [cancel, trial] = await screen.findAllByTestId("subscription");
     expect(within(cancel!).getByText("Termina el 10 abr 2025: hasta entonces todo sigue abierto. Para mantenerla, renuévala con «Gestionar» en la página de Facturación.")).toBeTruthy();
     expect(within(trial!).getByText(/^Tu periodo de prueba termina el 10 abr 2025\. Después se cobran 1\.234,50 US\$ al mes en tu tarjeta/)).toBeTruthy();
+  });
+
+  test("a subscription cancelled on a set date says that day, in the reader's language, even during a trial", async () => {
+    const on = "2025-05-03T12:00:00Z"; // the 3rd in every time zone from UTC-11 to UTC+11
+    const subs: BillingSubscription[] = [
+      { ...SUB, id: "sub_on", status: "active", lastInvoice: "paid", cancelAt: on, currentPeriodEnd: end },
+      { ...SUB, id: "sub_trial_on", status: "trialing", lastInvoice: "", cancelAt: on, currentPeriodEnd: end },
+    ];
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: subs })) } });
+    await renderApp("/profile/billing?tab=billing", "es", server);
+    const [active, trial] = await screen.findAllByTestId("subscription");
+    expect(within(active!).getByText(/^Termina el 3 may 2025: hasta entonces todo sigue abierto\./)).toBeTruthy();
+    expect(within(trial!).getByText(/^Termina el 3 may 2025/)).toBeTruthy();
+    expect(within(trial!).queryByText(/Tu periodo de prueba termina/)).toBeNull();
+  });
+
+  test("in English the set date reads the English way", async () => {
+    const subs: BillingSubscription[] = [{ ...SUB, id: "sub_on", status: "active", lastInvoice: "paid", cancelAt: "2025-05-03T12:00:00Z" }];
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: subs })) } });
+    await renderApp("/profile/billing?tab=billing", "en", server);
+    const sub = await screen.findByTestId("subscription");
+    expect(within(sub).getByText(/^It ends on 3 May 2025: until then everything stays open\./)).toBeTruthy();
   });
 
   test("an ended subscription says nothing about its end, whatever its cancel flag, nor asks to update the card for its failed last payment", async () => {

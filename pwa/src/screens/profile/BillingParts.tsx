@@ -76,12 +76,14 @@ export function SubscriptionDetails({ subscription, onAbandoned }: { subscriptio
     [t("billing.fields.periodStart"), date(subscription.currentPeriodStart)],
     [t("billing.fields.periodEnd"), date(subscription.currentPeriodEnd)],
   ];
-  // What happens at the end of the period, on its day in the reader's time zone: a subscription
-  // cancelled at the period's end ends then; a trial becomes a paid month. (An ended one says nothing.)
+  // What happens next, on its day in the reader's time zone: a subscription cancelled on a set date
+  // (cancelAt) ends that day, one cancelled at the period's end ends then; a trial becomes a paid
+  // month. (An ended one says nothing.)
   const ends = subscription.currentPeriodEnd ? format.date(subscription.currentPeriodEnd) : null;
   const ended = ENDED_STATUSES.includes(subscription.status);
   let ending: string | null = null;
-  if (!ended && subscription.cancelAtPeriodEnd) ending = ends ? t("billing.cancelOn", { date: ends }) : t("billing.cancelAtPeriodEnd");
+  if (!ended && subscription.cancelAt) ending = t("billing.cancelOn", { date: format.date(subscription.cancelAt) });
+  else if (!ended && subscription.cancelAtPeriodEnd) ending = ends ? t("billing.cancelOn", { date: ends }) : t("billing.cancelAtPeriodEnd");
   else if (subscription.status === "trialing" && ends) {
     ending = subscription.amount && /^[A-Z]{3}$/.test(subscription.currency)
       ? t("billing.trialEnds", { date: ends, price: format.money(subscription.amount, subscription.currency) })
