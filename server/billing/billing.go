@@ -158,12 +158,17 @@ type Price struct {
 	Interval   string
 }
 
-// Product is a plan: a Stripe product and its monthly price (nil: none, "Price not available").
+// Product is a plan: a Stripe product and its monthly price (nil: none, "Price not available"):
+// the product's default price when it is a monthly one, else the first monthly price listed.
+// Prices are every monthly price of the product that says an amount, Price first, then in Stripe's
+// order: one per currency, typically, so that the app can show the reader's currency. Any of them
+// may be checked out.
 type Product struct {
 	ID          string
 	Name        string
 	Description string
 	Price       *Price
+	Prices      []Price
 }
 
 // Products returns the plans with their monthly prices, from a cache of ProductsTTL. When Stripe
@@ -260,14 +265,32 @@ func (s *Service) fetchProducts(ctx context.Context) ([]Product, error) {
 		if chosen == nil && len(prices) > 0 {
 			chosen = prices[0]
 		}
-		plan := Product{ID: p.ID, Name: p.Name, Description: p.Description}
-		if amount, ok := monthlyAmount(chosen); ok {
-			plan.Price = &Price{ID: chosen.ID, UnitAmount: chosen.UnitAmount, Currency: strings.ToUpper(string(chosen.Currency)),
-				Amount: amount, Interval: string(chosen.Recurring.Interval)}
+		plan := Product{ID: p.ID, Name: p.Name, Description: p.Description, Prices: []Price{}}
+		if price, ok := offeredPrice(chosen); ok {
+			plan.Price = &price
+			plan.Prices = append(plan.Prices, price)
+		}
+		for _, pr := range prices {
+			if pr == chosen {
+				continue
+			}
+			if price, ok := offeredPrice(pr); ok {
+				plan.Prices = append(plan.Prices, price)
+			}
 		}
 		out = append(out, plan)
 	}
 	return out, nil
+}
+
+// offeredPrice is a monthly price as a plan offers it, and whether it says an amount (monthlyAmount).
+func offeredPrice(p *stripe.Price) (Price, bool) {
+	amount, ok := monthlyAmount(p)
+	if !ok {
+		return Price{}, false
+	}
+	return Price{ID: p.ID, UnitAmount: p.UnitAmount, Currency: strings.ToUpper(string(p.Currency)), Amount: amount,
+		Interval: string(p.Recurring.Interval)}, true
 }
 
 // zeroDecimal and threeDecimal are the currencies Stripe counts in whole units, or in thousandths.
@@ -335,11 +358,13 @@ func minorDecimalToMajor(minor, currency string) string {
 	return major + frac
 }
 
-// priceOffered returns the plan whose monthly price is priceID, or nil.
+// priceOffered returns the plan one of whose monthly prices is priceID, or nil.
 func priceOffered(products []Product, priceID string) *Product {
 	for i := range products {
-		if products[i].Price != nil && products[i].Price.ID == priceID {
-			return &products[i]
+		for _, p := range products[i].Prices {
+			if p.ID == priceID {
+				return &products[i]
+			}
 		}
 	}
 	return nil

@@ -32,6 +32,9 @@ type productJSON struct {
 	Name        string     `json:"name"`
 	Description string     `json:"description"`
 	Price       *priceJSON `json:"price"` // null: "Price not available"
+	// Prices are every monthly price of the plan (price first), one per currency typically: the app
+	// shows the one in the reader's currency.
+	Prices []priceJSON `json:"prices"`
 }
 
 type subscriptionJSON struct {
@@ -104,9 +107,12 @@ func (a *api) stripeProducts(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]productJSON, 0, len(products))
 	for _, p := range products {
-		j := productJSON{ID: p.ID, Name: p.Name, Description: p.Description}
+		j := productJSON{ID: p.ID, Name: p.Name, Description: p.Description, Prices: make([]priceJSON, 0, len(p.Prices))}
 		if p.Price != nil {
 			j.Price = &priceJSON{ID: p.Price.ID, Amount: p.Price.Amount, Currency: p.Price.Currency, Interval: p.Price.Interval}
+		}
+		for _, pr := range p.Prices {
+			j.Prices = append(j.Prices, priceJSON{ID: pr.ID, Amount: pr.Amount, Currency: pr.Currency, Interval: pr.Interval})
 		}
 		out = append(out, j)
 	}

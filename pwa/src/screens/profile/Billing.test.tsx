@@ -41,6 +41,51 @@ describe("the plan screen", () => {
     expect(within(plans[0]!).getByRole("button", { name: "Suscribirme a Básico" }).hasAttribute("disabled")).toBe(false);
   });
 
+  describe("a plan priced in several currencies shows the reader's", () => {
+    const usd = { id: "price_usd", amount: "20.00", currency: "USD", interval: "month" };
+    const eur = { id: "price_eur", amount: "18.00", currency: "EUR", interval: "month" };
+    const gbp = { id: "price_gbp", amount: "16.00", currency: "GBP", interval: "month" };
+    const MULTI: BillingProduct[] = [{ id: "prod_multi", name: "Multi", description: "", price: usd, prices: [usd, eur, gbp] }];
+    const billingPage = () =>
+      createFakeServer({
+        handlers: {
+          "GET /stripe/products": () => json(200, MULTI),
+          "GET /stripe/subscriptions": () => json(200, state()),
+          "POST /stripe/create-checkout-session": () => json(200, { id: "cs_1", url: "https://checkout.stripe.com/c/cs_1" }),
+        },
+      });
+
+    test("euros for a Spanish reader, and that price is checked out", async () => {
+      const server = billingPage();
+      await renderApp("/profile/billing?tab=plans", "es", server);
+      const [plan] = await screen.findAllByTestId("plan");
+      expect(within(plan!).getByText("18,00 € / mes")).toBeTruthy();
+      await act(async () => fireEvent.click(within(plan!).getByRole("button", { name: "Suscribirme a Multi" })));
+      await waitFor(() => expect(server.state.calls).toContain("POST /stripe/create-checkout-session"));
+      expect(server.state.bodies[server.state.calls.indexOf("POST /stripe/create-checkout-session")]).toMatchObject({ priceId: "price_eur" });
+    });
+
+    test("US dollars for an English reader", async () => {
+      await renderApp("/profile/billing?tab=plans", "en", billingPage());
+      const [plan] = await screen.findAllByTestId("plan");
+      expect(within(plan!).getByText("US$20.00 / month")).toBeTruthy();
+    });
+
+    test("the base currency of the workspace they work in, when the device holds it", async () => {
+      localStorage.setItem("patrimonio.baseCurrency.w-personal", JSON.stringify({ code: "GBP", pending: false }));
+      await renderApp("/profile/billing?tab=plans", "es", billingPage());
+      expect(await screen.findByText("16,00 GBP / mes")).toBeTruthy();
+    });
+
+    test("the default price when none is in the reader's currency", async () => {
+      const only: BillingProduct[] = [{ ...MULTI[0]!, prices: [usd, gbp] }];
+      const server = createFakeServer({ handlers: { "GET /stripe/products": () => json(200, only), "GET /stripe/subscriptions": () => json(200, state()) } });
+      await renderApp("/profile/billing?tab=plans", "es", server);
+      const [plan] = await screen.findAllByTestId("plan");
+      expect(within(plan!).getByText("20,00 US$ / mes")).toBeTruthy();
+    });
+  });
+
   test("shows the error view when the plans cannot be loaded, and its retry loads them", async () => {
     let fail = true;
     const server = createFakeServer({
