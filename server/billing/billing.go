@@ -158,12 +158,17 @@ type Price struct {
 	Interval   string
 }
 
-// Product is a plan: a Stripe product and its monthly price (nil: none, "Price not available").
+// Product is a plan: a Stripe product and its monthly price (nil: none, "Price not available"):
+// the product's default price when it is a monthly one, else the first monthly price listed.
+// Prices are every monthly price of the product that says an amount, Price first, then in Stripe's
+// order: one per currency, typically, so that the app can show the reader's currency. Any of them
+// may be checked out.
 type Product struct {
 	ID          string
 	Name        string
 	Description string
 	Price       *Price
+	Prices      []Price
 }
 
 // Products returns the plans with their monthly prices, from a cache of ProductsTTL. When Stripe
@@ -260,14 +265,32 @@ func (s *Service) fetchProducts(ctx context.Context) ([]Product, error) {
 		if chosen == nil && len(prices) > 0 {
 			chosen = prices[0]
 		}
-		plan := Product{ID: p.ID, Name: p.Name, Description: p.Description}
-		if amount, ok := monthlyAmount(chosen); ok {
-			plan.Price = &Price{ID: chosen.ID, UnitAmount: chosen.UnitAmount, Currency: strings.ToUpper(string(chosen.Currency)),
-				Amount: amount, Interval: string(chosen.Recurring.Interval)}
+		plan := Product{ID: p.ID, Name: p.Name, Description: p.Description, Prices: []Price{}}
+		if price, ok := offeredPrice(chosen); ok {
+			plan.Price = &price
+			plan.Prices = append(plan.Prices, price)
+		}
+		for _, pr := range prices {
+			if pr == chosen {
+				continue
+			}
+			if price, ok := offeredPrice(pr); ok {
+				plan.Prices = append(plan.Prices, price)
+			}
 		}
 		out = append(out, plan)
 	}
 	return out, nil
+}
+
+// offeredPrice is a monthly price as a plan offers it, and whether it says an amount (monthlyAmount).
+func offeredPrice(p *stripe.Price) (Price, bool) {
+	amount, ok := monthlyAmount(p)
+	if !ok {
+		return Price{}, false
+	}
+	return Price{ID: p.ID, UnitAmount: p.UnitAmount, Currency: strings.ToUpper(string(p.Currency)), Amount: amount,
+		Interval: string(p.Recurring.Interval)}, true
 }
 
 // zeroDecimal and threeDecimal are the currencies Stripe counts in whole units, or in thousandths.
@@ -335,11 +358,13 @@ func minorDecimalToMajor(minor, currency string) string {
 	return major + frac
 }
 
-// priceOffered returns the plan whose monthly price is priceID, or nil.
+// priceOffered returns the plan one of whose monthly prices is priceID, or nil.
 func priceOffered(products []Product, priceID string) *Product {
 	for i := range products {
-		if products[i].Price != nil && products[i].Price.ID == priceID {
-			return &products[i]
+		for _, p := range products[i].Prices {
+			if p.ID == priceID {
+				return &products[i]
+			}
 		}
 	}
 	return nil
@@ -735,6 +760,7 @@ type Subscription struct {
 	Amount             string
 	Interval           string
 	CancelAtPeriodEnd  bool
+	CancelAt           time.Time // zero: no cancellation set (Stripe's cancel_at: the day it ends)
 	Created            time.Time
 	CurrentPeriodStart time.Time // zero: unknown
 	CurrentPeriodEnd   time.Time // zero: unknown
@@ -791,7 +817,7 @@ func (s *Service) State(ctx context.Context, userID string) (State, error) {
 	}
 	st := State{Enabled: true, CardVerified: verified, HasCustomer: customer != "", Subscriptions: []Subscription{}}
 	rows, err := s.db.Query(ctx, `SELECT s.id, s.status, s.currency, s.product_id, s.price_id, s.unit_amount, s.price_interval,
-		s.cancel_at_period_end, s.created_at, s.current_period_start, s.current_period_end, COALESCE(i.status, '')
+		s.cancel_at_period_end, s.cancel_at, s.created_at, s.current_period_start, s.current_period_end, COALESCE(i.status, '')
 		FROM billing_subscriptions s LEFT JOIN billing_invoice_status i ON i.subscription_id = s.id
 		WHERE s.user_id = ? ORDER BY s.created_at DESC, s.id`, userID)
 	if err != nil {
@@ -801,9 +827,9 @@ func (s *Service) State(ctx context.Context, userID string) (State, error) {
 	for rows.Next() {
 		var sub Subscription
 		var amount sql.NullInt64
-		var start, end sql.NullTime
+		var start, end, cancelAt sql.NullTime
 		if err := rows.Scan(&sub.ID, &sub.Status, &sub.Currency, &sub.ProductID, &sub.PriceID, &amount, &sub.Interval,
-			&sub.CancelAtPeriodEnd, &sub.Created, &start, &end, &sub.LastInvoice); err != nil {
+			&sub.CancelAtPeriodEnd, &cancelAt, &sub.Created, &start, &end, &sub.LastInvoice); err != nil {
 			return State{}, fmt.Errorf("read subscriptions: %w", err)
 		}
 		if amount.Valid {
@@ -815,6 +841,9 @@ func (s *Service) State(ctx context.Context, userID string) (State, error) {
 		}
 		if end.Valid {
 			sub.CurrentPeriodEnd = end.Time.UTC()
+		}
+		if cancelAt.Valid {
+			sub.CancelAt = cancelAt.Time.UTC()
 		}
 		st.Entitled = st.Entitled || slices.Contains(entitledStatuses, sub.Status)
 		st.Subscriptions = append(st.Subscriptions, sub)

@@ -1,6 +1,7 @@
 package billing_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -371,4 +372,47 @@ func statuses(st billing.State) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// A plan priced in several currencies lists every monthly price (the default first, then Stripe's
+// order), so that the app can show the reader's currency; any of them may be checked out.
+func TestAPlanPricedInSeveralCurrenciesOffersEachOfThem(t *testing.T) {
+	price := func(id, currency string, amount int) string {
+		return fmt.Sprintf(`{"id":%q,"object":"price","active":true,"currency":%q,"product":%q,"type":"recurring","billing_scheme":"per_unit",`+
+			`"recurring":{"interval":"month","interval_count":1,"usage_type":"licensed"},"livemode":false,"created":1700000000,"metadata":{},`+
+			`"unit_amount":%d,"unit_amount_decimal":"%d"}`, id, currency, mockProduct, amount, amount)
+	}
+	listing := `{"object":"list","url":"/v1/prices","has_more":false,"data":[` + price("price_usd", "usd", 2000) + `,` +
+		price("price_eur", "eur", 1800) + `,` + price("price_gbp", "gbp", 1600) + `]}`
+	eachDialect(t, func(t *testing.T, e *env) {
+		e.proxy.refuse(func(r *http.Request) (int, string, bool) {
+			return 200, listing, r.Method == http.MethodGet && r.URL.Path == "/v1/prices"
+		})
+		products, err := e.svc.Products(ctx)
+		if err != nil || len(products) != 1 {
+			t.Fatalf("products = %+v, %v", products, err)
+		}
+		var got []string
+		for _, p := range products[0].Prices {
+			got = append(got, p.ID+" "+p.Amount+" "+p.Currency)
+		}
+		if want := []string{"price_usd 20.00 USD", "price_eur 18.00 EUR", "price_gbp 16.00 GBP"}; !slices.Equal(got, want) {
+			t.Errorf("prices = %v, want %v", got, want)
+		}
+		if products[0].Price == nil || products[0].Price.ID != "price_usd" {
+			t.Errorf("price = %+v, want the first", products[0].Price)
+		}
+		u := e.addUser(t, "u1")
+		cus := e.customer(t, u)
+		e.deliver(t, event("evt_card", "checkout.session.completed", e.now.Unix(), map[string]any{
+			"id": "cs_1", "object": "checkout.session", "mode": "payment", "payment_status": "paid", "status": "complete",
+			"customer": cus, "client_reference_id": "u1", "metadata": map[string]string{"patrimonio_purpose": "card_check"}}))
+		if _, err := e.svc.CreateCheckout(ctx, u, billing.CheckoutRequest{Kind: billing.KindSubscription, PriceID: "price_eur"}); err != nil {
+			t.Fatalf("checkout in euros: %v", err)
+		}
+		sessions := e.proxy.seen(http.MethodPost, "/v1/checkout/sessions")
+		if got := sessions[len(sessions)-1].Form.Get("line_items[0][price]"); got != "price_eur" {
+			t.Errorf("checked out %q", got)
+		}
+	})
 }

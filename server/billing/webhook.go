@@ -285,12 +285,12 @@ func (s *Service) applySubscription(ctx context.Context, tx *store.Tx, sub *stri
 	}
 	terminal := `'canceled', 'incomplete_expired'`
 	if _, err := tx.Exec(ctx, `INSERT INTO billing_subscriptions (id, user_id, customer_id, status, currency, product_id, price_id,
-			unit_amount, price_interval, cancel_at_period_end, created_at, current_period_start, current_period_end, observed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			unit_amount, price_interval, cancel_at_period_end, cancel_at, created_at, current_period_start, current_period_end, observed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, customer_id = excluded.customer_id, status = excluded.status,
 			currency = excluded.currency, product_id = excluded.product_id, price_id = excluded.price_id,
 			unit_amount = excluded.unit_amount, price_interval = excluded.price_interval,
-			cancel_at_period_end = excluded.cancel_at_period_end, created_at = excluded.created_at,
+			cancel_at_period_end = excluded.cancel_at_period_end, cancel_at = excluded.cancel_at, created_at = excluded.created_at,
 			current_period_start = excluded.current_period_start, current_period_end = excluded.current_period_end,
 			observed_at = CASE WHEN billing_subscriptions.observed_at > excluded.observed_at
 				THEN billing_subscriptions.observed_at ELSE excluded.observed_at END
@@ -299,7 +299,7 @@ func (s *Service) applySubscription(ctx context.Context, tx *store.Tx, sub *stri
 					AND (? > `+stageSQL+` OR (? = `+stageSQL+` AND ?))))
 			AND NOT (billing_subscriptions.status IN (`+terminal+`) AND excluded.status NOT IN (`+terminal+`))`,
 		sub.ID, userID, sub.Customer.ID, string(sub.Status), strings.ToUpper(string(sub.Currency)), productID, priceID,
-		amount, interval, sub.CancelAtPeriodEnd, time.Unix(sub.Created, 0).UTC(), start, end, stampAt, observedAt, observedAt,
+		amount, interval, sub.CancelAtPeriodEnd, unixOrNil(sub.CancelAt), time.Unix(sub.Created, 0).UTC(), start, end, stampAt, observedAt, observedAt,
 		lifecycleStage(string(sub.Status)), lifecycleStage(string(sub.Status)), !created); err != nil {
 		return fmt.Errorf("store subscription: %w", err)
 	}

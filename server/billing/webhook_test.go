@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -277,4 +278,41 @@ func TestAnEventInAnotherAPIVersionIsWarnedAboutOnce(t *testing.T) {
 	if !strings.Contains(logs.String(), "event_api_version=2024-06-20") || !strings.Contains(logs.String(), "expected_api_version=2026-03-25.dahlia") {
 		t.Errorf("warning: %s", logs.String())
 	}
+}
+
+// A cancellation on a set date (Stripe's cancel_at) is kept, from a webhook and from "check again",
+// so that the billing page can say the day the subscription ends; taking it back clears it.
+func TestACancellationOnASetDateIsKeptFromWebhooksAndCheckAgain(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		u := e.addUser(t, "u1")
+		cus := e.customer(t, u)
+		t0 := e.now.Unix() - 600
+		cancelAt := t0 + 10*86400
+		sub := subscription("sub_1", cus, "active", t0)
+		sub["cancel_at"] = cancelAt
+		e.deliver(t, event("evt_cancel_at", "customer.subscription.updated", t0+10, sub))
+		st, err := e.svc.State(ctx, "u1")
+		if err != nil || len(st.Subscriptions) != 1 || !st.Subscriptions[0].CancelAt.Equal(time.Unix(cancelAt, 0)) {
+			t.Fatalf("after the webhook: %+v %v", st.Subscriptions, err)
+		}
+		// Taken back in the portal: cancel_at is null again.
+		e.deliver(t, event("evt_kept", "customer.subscription.updated", t0+20, subscription("sub_1", cus, "active", t0)))
+		if st, _ := e.svc.State(ctx, "u1"); !st.Subscriptions[0].CancelAt.IsZero() {
+			t.Fatalf("after taking it back: cancel at %v", st.Subscriptions[0].CancelAt)
+		}
+		// "Check again" reads it from Stripe's description.
+		later := subscription("sub_1", cus, "active", t0)
+		later["cancel_at"] = cancelAt + 86400
+		list, err := json.Marshal(map[string]any{"object": "list", "url": "/v1/subscriptions", "has_more": false, "data": []any{later}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.proxy.refuse(func(r *http.Request) (int, string, bool) {
+			return 200, string(list), r.Method == http.MethodGet && r.URL.Path == "/v1/subscriptions"
+		})
+		st, err = e.svc.Refresh(ctx, u)
+		if err != nil || len(st.Subscriptions) != 1 || !st.Subscriptions[0].CancelAt.Equal(time.Unix(cancelAt+86400, 0)) {
+			t.Fatalf("after check again: %+v %v", st.Subscriptions, err)
+		}
+	})
 }

@@ -32,6 +32,9 @@ type productJSON struct {
 	Name        string     `json:"name"`
 	Description string     `json:"description"`
 	Price       *priceJSON `json:"price"` // null: "Price not available"
+	// Prices are every monthly price of the plan (price first), one per currency typically: the app
+	// shows the one in the reader's currency.
+	Prices []priceJSON `json:"prices"`
 }
 
 type subscriptionJSON struct {
@@ -47,6 +50,7 @@ type subscriptionJSON struct {
 	CurrentPeriodStart *time.Time `json:"currentPeriodStart"`
 	CurrentPeriodEnd   *time.Time `json:"currentPeriodEnd"`
 	CancelAtPeriodEnd  bool       `json:"cancelAtPeriodEnd"`
+	CancelAt           *time.Time `json:"cancelAt"` // null: no cancellation set
 	LastInvoice        string     `json:"lastInvoice"`
 }
 
@@ -76,6 +80,10 @@ func toBillingStateJSON(st billing.State) billingStateJSON {
 			end := s.CurrentPeriodEnd
 			j.CurrentPeriodEnd = &end
 		}
+		if !s.CancelAt.IsZero() {
+			cancelAt := s.CancelAt
+			j.CancelAt = &cancelAt
+		}
 		out.Subscriptions = append(out.Subscriptions, j)
 	}
 	return out
@@ -99,9 +107,12 @@ func (a *api) stripeProducts(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]productJSON, 0, len(products))
 	for _, p := range products {
-		j := productJSON{ID: p.ID, Name: p.Name, Description: p.Description}
+		j := productJSON{ID: p.ID, Name: p.Name, Description: p.Description, Prices: make([]priceJSON, 0, len(p.Prices))}
 		if p.Price != nil {
 			j.Price = &priceJSON{ID: p.Price.ID, Amount: p.Price.Amount, Currency: p.Price.Currency, Interval: p.Price.Interval}
+		}
+		for _, pr := range p.Prices {
+			j.Prices = append(j.Prices, priceJSON{ID: pr.ID, Amount: pr.Amount, Currency: pr.Currency, Interval: pr.Interval})
 		}
 		out = append(out, j)
 	}

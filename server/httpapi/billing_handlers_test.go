@@ -115,7 +115,7 @@ func TestBillingFromThePlansToAnActiveSubscriptionOverHTTP(t *testing.T) {
 		f.expect(f.call(ana, "POST", "/api/v1/stripe/create-checkout-session", map[string]string{"kind": "subscription", "priceId": priceID}),
 			"POST", "/api/v1/stripe/create-checkout-session", 200, &session)
 		sub := stripeEvent(t, "evt_sub", "customer.subscription.created", now, map[string]any{"id": "sub_http", "object": "subscription",
-			"customer": customer, "status": "active", "currency": "usd", "created": now,
+			"customer": customer, "status": "active", "currency": "usd", "created": now, "cancel_at": now + 86400,
 			"items": map[string]any{"object": "list", "data": []any{map[string]any{"id": "si_1", "object": "subscription_item",
 				"current_period_start": now, "current_period_end": now + 2592000,
 				"price": map[string]any{"id": priceID, "object": "price", "product": products[0].ID, "currency": "usd", "unit_amount": 2000,
@@ -129,7 +129,8 @@ func TestBillingFromThePlansToAnActiveSubscriptionOverHTTP(t *testing.T) {
 		}
 		s := st.Subscriptions[0]
 		if s.ID != "sub_http" || s.Status != "active" || s.Amount == nil || *s.Amount != "20.00" || s.Product != products[0].Name ||
-			s.CurrentPeriodEnd == nil || !s.CurrentPeriodEnd.Equal(time.Unix(now+2592000, 0)) {
+			s.CurrentPeriodEnd == nil || !s.CurrentPeriodEnd.Equal(time.Unix(now+2592000, 0)) ||
+			s.CancelAt == nil || !s.CancelAt.Equal(time.Unix(now+86400, 0)) {
 			t.Errorf("subscription = %+v", s)
 		}
 		var me struct {

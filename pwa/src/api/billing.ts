@@ -20,8 +20,23 @@ export interface BillingProduct {
   id: string;
   name: string;
   description: string;
-  /** null: the plan has no monthly price ("Price not available"). */
+  /** The product's default monthly price (else the first); null: the plan has no monthly price
+   * ("Price not available"). */
   price: BillingPrice | null;
+  /** Every monthly price of the plan (`price` first), one per currency typically. */
+  prices?: BillingPrice[];
+}
+
+/** The currency plans are shown in for the reader: the base currency of the workspace they work in
+ * when this device holds it, else EUR for a Spanish reader and USD for an English one. */
+export function readerCurrency(language: string, workspaceBase: string | undefined): string {
+  if (workspaceBase && /^[A-Z]{3}$/.test(workspaceBase)) return workspaceBase;
+  return language === "en" ? "USD" : "EUR";
+}
+
+/** The plan's monthly price in `currency` when it has one, else its default price (the first). */
+export function priceFor(product: BillingProduct, currency: string): BillingPrice | null {
+  return product.prices?.find((p) => p.currency === currency) ?? product.price;
 }
 
 export interface BillingSubscription {
@@ -37,6 +52,9 @@ export interface BillingSubscription {
   currentPeriodStart: string | null;
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
+  /** When a cancellation is set (Stripe's cancel_at, a set date or the period's end): the moment it
+   * ends. null: none set. */
+  cancelAt: string | null;
   lastInvoice: "" | "paid" | "payment_failed";
 }
 

@@ -1,6 +1,7 @@
 // How old a valuation is, as people say it: "today", "3 days ago" (under a month), "5 months ago"
 // (under a year), "2 years ago". Calendar arithmetic on "YYYY-MM-DD" strings (no time zones): a month
 // has passed on the same day number of the next month (31 Jan → 28 Feb counts as the end of the month).
+import { localToday } from "../time/localToday";
 
 export type AgeUnit = "days" | "months" | "years";
 export interface ValuationAge {
@@ -17,14 +18,6 @@ function parts(date: string): [number, number, number] | undefined {
 
 function daysInMonth(y: number, m: number): number {
   return new Date(Date.UTC(y, m, 0)).getUTCDate();
-}
-
-/** Today on this device's calendar, as "YYYY-MM-DD". */
-export function localToday(now: Date = new Date()): string {
-  const y = now.getFullYear();
-  const m = String(now.getMonth() + 1).padStart(2, "0");
-  const d = String(now.getDate()).padStart(2, "0");
-  return `${y}-${m}-${d}`;
 }
 
 /**

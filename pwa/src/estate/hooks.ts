@@ -44,8 +44,3 @@ export function toEstateAssets(assets: readonly AssetRec[], structures: readonly
 export function useEstateAssets(assets: AssetRec[] | undefined, structures: StructureRec[] | undefined, today: string): EstateAsset[] | undefined {
   return useMemo(() => (assets && structures ? toEstateAssets(assets, structures, today) : undefined), [assets, structures, today]);
 }
-
-/** Today in the reader's time zone (YYYY-MM-DD). */
-export function localToday(d = new Date()): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}

@@ -48,11 +48,6 @@ export function fromDayNumber(day: number): string {
   return formatYmd({ y: d.getUTCFullYear(), m: d.getUTCMonth() + 1, d: d.getUTCDate() });
 }
 
-/** Today on this device's calendar, as "YYYY-MM-DD". */
-export function localToday(now: Date = new Date()): string {
-  return formatYmd({ y: now.getFullYear(), m: now.getMonth() + 1, d: now.getDate() });
-}
-
 /** The first day of the month of `date` ("2025-03-17" → "2025-03-01"). */
 export function monthStart(date: string): string {
   return `${date.slice(0, 7)}-01`;

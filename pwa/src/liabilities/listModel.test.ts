@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { localToday } from "./calendar";
+import { localToday } from "../time/localToday";
 import { amountAsOfOf, liabilitiesModel, type DebtLike } from "./listModel";
 
 const collator = new Intl.Collator("es-ES");

@@ -8,7 +8,7 @@ import { LIABILITY_KINDS } from "@patrimonio/shared-schema";
 import { sumByCurrency, type MoneyTotals } from "../assets/money";
 import { currencyDecimals } from "../ui/currency";
 import { outstandingOn, paymentPlan, type DebtTerms, type PlanResult } from "./amortization";
-import { localToday } from "./calendar";
+import { localToday } from "../time/localToday";
 
 export type LiabilityKind = (typeof LIABILITY_KINDS)[number];
 

@@ -4,7 +4,7 @@
 // badges, the liabilities' plans and the flows' projections read it, so a screen left open
 // overnight is right in the morning without waiting for some unrelated re-render.
 import { useEffect, useState } from "react";
-import { localToday } from "./calendar";
+import { localToday } from "../time/localToday";
 
 /** Milliseconds from `now` to the next local midnight (never 0: at least 1). */
 export function untilMidnight(now: Date): number {

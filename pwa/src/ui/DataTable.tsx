@@ -41,6 +41,10 @@ export interface DataTableColumn<Row> {
   /** How string sort values compare: "text" (default: the reader's collation, numbers inside in
    *  numeric order) or "decimal" (exact decimal strings like "1234.56"). ISO dates sort as text. */
   sortType?: "text" | "decimal";
+  /** Sorting by this column first groups the rows by this key (always A to Z, whatever the
+   *  direction), then orders each group by sortValue: amounts in different currencies are never
+   *  compared as if they were in one (100 USD is not "equal" to 100 EUR). */
+  sortGroup?: (row: Row) => string;
   align?: "start" | "end";
   /** A CSS grid track: "2fr", "140px", "minmax(120px, 1fr)". Default "minmax(120px, 1fr)". */
   width?: string;
@@ -82,9 +86,11 @@ function compareDecimal(a: string, b: string): number {
 export function sortRows<Row>(rows: readonly Row[], column: DataTableColumn<Row>, direction: SortDirection, collator: Intl.Collator): Row[] {
   const get = column.sortValue;
   if (!get) return [...rows];
-  const keyed = rows.map((row, index) => ({ row, index, key: get(row) }));
+  const group = column.sortGroup;
+  const keyed = rows.map((row, index) => ({ row, index, key: get(row), group: group ? group(row) : "" }));
   const sign = direction === "ascending" ? 1 : -1;
   keyed.sort((x, y) => {
+    if (x.group !== y.group) return x.group < y.group ? -1 : 1;
     const a = x.key;
     const b = y.key;
     const aEmpty = a === null || a === undefined || a === "";

@@ -15,7 +15,7 @@ import { subdivisionText, useSubdivisions } from "../../forms/subdivisions";
 import { useAssetLabels } from "../../assets/useAssetLabels";
 import { useAssetWorkspace } from "../../assets/hooks";
 import { groupInstructions, instructionFor } from "../../estate/instructions";
-import { localToday } from "../../estate/hooks";
+import { localToday } from "../../time/localToday";
 import { useFormatters } from "../../i18n/useFormatters";
 import { outstandingOf } from "../../liabilities/listModel";
 import { Button } from "../../ui/Button";

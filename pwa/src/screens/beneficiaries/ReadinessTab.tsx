@@ -3,7 +3,8 @@
 // assets nobody receives, assets allocated over or under 100 %, beneficiaries without contact data.
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { localToday, useEstateAssets } from "../../estate/hooks";
+import { useEstateAssets } from "../../estate/hooks";
+import { localToday } from "../../time/localToday";
 import { allocationMessage, reviewAllocations, wealthShare } from "../../estate/readiness";
 import { useFormatters } from "../../i18n/useFormatters";
 import { Dec } from "../../money";

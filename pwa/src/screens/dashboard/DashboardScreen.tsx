@@ -18,6 +18,7 @@ import styles from "./Dashboard.module.css";
 import { Notices } from "./Notices";
 import { DEFAULT_BASE, readHeld } from "./baseCurrency";
 import { readSnapshot } from "./snapshot";
+import { localToday } from "../../time/localToday";
 
 const DashboardContent = lazy(() => import("./DashboardContent").then((m) => ({ default: m.DashboardContent })));
 
@@ -31,8 +32,7 @@ export function DashboardScreen() {
   // before the figures' chunk has loaded.
   const held = useMemo(() => readSnapshot(workspaceId), [workspaceId]);
   const snapshot = useMemo(() => {
-    const d = new Date();
-    const today = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    const today = localToday();
     return held && workspaceId && held.base === (readHeld(workspaceId)?.code ?? DEFAULT_BASE) && held.today === today ? held : undefined;
   }, [held, workspaceId]);
   const remembered = snapshot !== undefined;

@@ -26,7 +26,7 @@ import { DecimalInput } from "../../ui/DecimalInput";
 import { Field } from "../../ui/Field";
 import { TextInput } from "../../ui/TextInput";
 import styles from "./Dashboard.module.css";
-import { localIsoDate } from "./useDashboardFigures";
+import { localToday } from "../../time/localToday";
 
 /** The form: the schema's fields; empty ones are "required". */
 const rateFormSchema = z.strictObject({
@@ -51,7 +51,7 @@ export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: {
   const [failed, setFailed] = useState(false);
   const currencyRef = useRef<HTMLDivElement>(null);
   const options = useMemo(() => CURRENCY_CODES.filter((c) => c !== "EUR").map((code) => ({ value: code, label: currencyName(code, language), hint: code })), [language]);
-  const empty = { currency: "", date: localIsoDate(), perEur: "", note: "" };
+  const empty = { currency: "", date: localToday(), perEur: "", note: "" };
   const form = useSchemaForm(rateFormSchema, { defaultValues: empty });
   const typed = form.watch(["currency", "date", "perEur"]);
   const published = useKnownRate(workspaceId, typed[0], typed[1]);

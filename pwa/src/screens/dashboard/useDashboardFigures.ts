@@ -17,11 +17,6 @@ import { useBaseCurrency } from "./baseCurrency";
 import { readSnapshot, writeSnapshot } from "./snapshot";
 import { ASSET_CLASS_IDS } from "../../assets/classes";
 
-/** Today in the reader's time zone (YYYY-MM-DD). */
-export function localIsoDate(d = new Date()): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
 export interface DashboardFigures {
   workspaceId: string | undefined;
   base: string;

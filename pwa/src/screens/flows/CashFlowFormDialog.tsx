@@ -13,7 +13,7 @@ import { FormError } from "../../forms/FormError";
 import formStyles from "../../forms/form.module.css";
 import { applyIssues, useSchemaForm } from "../../forms/schemaForm";
 import { useFormatters } from "../../i18n/useFormatters";
-import { localToday } from "../../liabilities/calendar";
+import { localToday } from "../../time/localToday";
 import { useEnumLabel, type CashFlowRec } from "../../liabilities/hooks";
 import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";

@@ -99,4 +99,27 @@ describe("flows screen", () => {
       expect(screen.queryByTestId("flow-form")).toBeNull();
     }
   });
+
+  test("sorting by amount groups the currencies (A to Z) and orders the amounts within each, never comparing 100 USD with 100 EUR", async () => {
+    const db = await openTestDb();
+    const flows = [
+      { amount: "100", currency: "USD" },
+      { amount: "100", currency: "EUR" },
+      { amount: "20", currency: "GBP" },
+      { amount: "200", currency: "USD" },
+      { amount: "50", currency: "EUR" },
+    ];
+    for (const [i, f] of flows.entries()) {
+      const saved = await saveCashFlow(db, AREA_WORKSPACE, { ...rent, name: `Flujo ${i}`, ...f, startDate: `2025-01-0${i + 1}` });
+      if (!saved.ok) throw new Error(JSON.stringify(saved));
+    }
+    await renderAreaScreen({ db, url: "/flows", path: "/flows", component: FlowsScreen, validateSearch: (s) => flowsSearchSchema.parse(s) });
+    await screen.findAllByTestId("flow-amount");
+    const amounts = () => screen.getAllByTestId("flow-amount").map((a) => a.textContent?.replace(/\s/g, " "));
+    const header = screen.getByRole("button", { name: "Importe" });
+    fireEvent.click(header);
+    expect(amounts()).toEqual(["50,00 €", "100,00 €", "20,00 GBP", "100,00 US$", "200,00 US$"]);
+    fireEvent.click(header);
+    expect(amounts()).toEqual(["100,00 €", "50,00 €", "20,00 GBP", "200,00 US$", "100,00 US$"]);
+  });
 });

@@ -115,8 +115,11 @@ export function FlowsScreen() {
       id: "amount",
       header: t("flows.columns.amount"),
       align: "end",
+      // By currency, then amount: amounts in different currencies are not comparable without a
+      // rate, and a converted order would reshuffle as rates arrive (see README, flows).
       sortValue: (f) => f.fields.amount,
       sortType: "decimal",
+      sortGroup: (f) => f.fields.currency,
       cell: (f) => <span data-testid="flow-amount">{fmt.money(f.fields.amount, f.fields.currency)}</span>,
     },
     {

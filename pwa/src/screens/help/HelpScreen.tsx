@@ -18,7 +18,7 @@ import { helpEn } from "./content/en";
 import { helpEs } from "./content/es";
 import type { HelpSection } from "./content/types";
 import styles from "./Help.module.css";
-import { buildHelpIndex, countEntries, helpTopic, searchHelp } from "./helpSearch";
+import { buildHelpIndex, countEntries, helpTopic, queryWords, searchHelp } from "./helpSearch";
 
 const INDEXES = { es: buildHelpIndex(helpEs), en: buildHelpIndex(helpEn) } as const;
 
@@ -39,7 +39,11 @@ export function HelpScreen() {
   const index = INDEXES[language === "en" ? "en" : "es"];
   const sections = useMemo(() => searchHelp(index, query), [index, query]);
   const found = countEntries(sections);
-  const searching = query.trim() !== "";
+  // A query of punctuation only ("?", "--") has no words: it is no search (everything, no count).
+  const searching = queryWords(query).length > 0;
+  // Bumped by a click on a topic's link: clicking the topic already open again (the URL does not
+  // change) still brings it into view and moves focus to it.
+  const [focusRequest, setFocusRequest] = useState(0);
 
   // Back/forward or a link changed q: show it.
   useEffect(() => {
@@ -78,7 +82,7 @@ export function HelpScreen() {
       heading.focus({ preventScroll: true });
     }, 60);
     return () => window.clearTimeout(timer);
-  }, [topic]);
+  }, [topic, focusRequest]);
 
   return (
     <div className={page.page}>
@@ -100,6 +104,7 @@ export function HelpScreen() {
                   onClick={() => {
                     written.current = "";
                     setQuery("");
+                    setFocusRequest((n) => n + 1);
                   }}
                 >
                   {s.title}

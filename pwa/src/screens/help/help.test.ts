@@ -95,6 +95,15 @@ describe("help search", () => {
     expect(countEntries(searchHelp(es, ""))).toBe(helpEs.sections.reduce((n, s) => n + s.entries.length, 0));
   });
 
+  test("a query of punctuation only is an empty query; punctuation beside a word is dropped", () => {
+    for (const q of ["?", "¿?!", "--", "…", " - / # "]) {
+      expect(queryWords(q), q).toEqual([]);
+      expect(searchHelp(es, q), q).toEqual(helpEs.sections);
+    }
+    expect(queryWords("correo - cambiar")).toEqual(["correo", "cambiar"]);
+    expect(queryWords("e-mail")).toEqual(["e-mail"]);
+  });
+
   test("accents and case do not matter", () => {
     const plain = searchHelp(es, "SIN CONEXION");
     const accented = searchHelp(es, "sin conexión");

@@ -26,11 +26,12 @@ export function buildHelpIndex(texts: HelpTexts): HelpIndex {
   return { texts, folded };
 }
 
-/** The query's words, folded ("" → none). */
+/** The query's words, folded ("" → none). A "word" without a letter or a digit ("?", "--", "…")
+ * is none: a query of punctuation only is an empty query. */
 export function queryWords(query: string): string[] {
   return foldText(query)
     .split(/[\s,.;:¿?¡!«»"“”()]+/u)
-    .filter((w) => w !== "");
+    .filter((w) => /[\p{L}\p{N}]/u.test(w));
 }
 
 /** The forms of a query word that find it: the word, and for a plural (a word of 4 letters or more

@@ -14,7 +14,7 @@ import { FormError } from "../../forms/FormError";
 import formStyles from "../../forms/form.module.css";
 import { applyIssues, useSchemaForm } from "../../forms/schemaForm";
 import { useFormatters } from "../../i18n/useFormatters";
-import { localToday } from "../../liabilities/calendar";
+import { localToday } from "../../time/localToday";
 import type { LiabilityRec } from "../../liabilities/hooks";
 import { useEnumLabel } from "../../liabilities/hooks";
 import { amountAsOfOf } from "../../liabilities/listModel";

@@ -19,7 +19,7 @@ const PLANS: BillingProduct[] = [
 const SUB: BillingSubscription = {
   id: "sub_123", status: "past_due", currency: "USD", created: "2025-03-10T10:00:00Z", productId: "prod_basic", product: "Básico",
   priceId: "price_basic", amount: "20.00", interval: "month", currentPeriodStart: "2025-03-10T10:00:00Z",
-  currentPeriodEnd: "2025-04-10T10:00:00Z", cancelAtPeriodEnd: false, lastInvoice: "payment_failed",
+  currentPeriodEnd: "2025-04-10T10:00:00Z", cancelAtPeriodEnd: false, cancelAt: null, lastInvoice: "payment_failed",
 };
 
 function state(overrides: Partial<BillingState> = {}): BillingState {
@@ -39,6 +39,51 @@ describe("the plan screen", () => {
     expect(within(plans[1]!).getByText("Precio no disponible")).toBeTruthy();
     expect(within(plans[1]!).getByRole("button", { name: "Suscribirme a Premium" }).hasAttribute("disabled")).toBe(true);
     expect(within(plans[0]!).getByRole("button", { name: "Suscribirme a Básico" }).hasAttribute("disabled")).toBe(false);
+  });
+
+  describe("a plan priced in several currencies shows the reader's", () => {
+    const usd = { id: "price_usd", amount: "20.00", currency: "USD", interval: "month" };
+    const eur = { id: "price_eur", amount: "18.00", currency: "EUR", interval: "month" };
+    const gbp = { id: "price_gbp", amount: "16.00", currency: "GBP", interval: "month" };
+    const MULTI: BillingProduct[] = [{ id: "prod_multi", name: "Multi", description: "", price: usd, prices: [usd, eur, gbp] }];
+    const billingPage = () =>
+      createFakeServer({
+        handlers: {
+          "GET /stripe/products": () => json(200, MULTI),
+          "GET /stripe/subscriptions": () => json(200, state()),
+          "POST /stripe/create-checkout-session": () => json(200, { id: "cs_1", url: "https://checkout.stripe.com/c/cs_1" }),
+        },
+      });
+
+    test("euros for a Spanish reader, and that price is checked out", async () => {
+      const server = billingPage();
+      await renderApp("/profile/billing?tab=plans", "es", server);
+      const [plan] = await screen.findAllByTestId("plan");
+      expect(within(plan!).getByText("18,00 € / mes")).toBeTruthy();
+      await act(async () => fireEvent.click(within(plan!).getByRole("button", { name: "Suscribirme a Multi" })));
+      await waitFor(() => expect(server.state.calls).toContain("POST /stripe/create-checkout-session"));
+      expect(server.state.bodies[server.state.calls.indexOf("POST /stripe/create-checkout-session")]).toMatchObject({ priceId: "price_eur" });
+    });
+
+    test("US dollars for an English reader", async () => {
+      await renderApp("/profile/billing?tab=plans", "en", billingPage());
+      const [plan] = await screen.findAllByTestId("plan");
+      expect(within(plan!).getByText("US$20.00 / month")).toBeTruthy();
+    });
+
+    test("the base currency of the workspace they work in, when the device holds it", async () => {
+      localStorage.setItem("patrimonio.baseCurrency.w-personal", JSON.stringify({ code: "GBP", pending: false }));
+      await renderApp("/profile/billing?tab=plans", "es", billingPage());
+      expect(await screen.findByText("16,00 GBP / mes")).toBeTruthy();
+    });
+
+    test("the default price when none is in the reader's currency", async () => {
+      const only: BillingProduct[] = [{ ...MULTI[0]!, prices: [usd, gbp] }];
+      const server = createFakeServer({ handlers: { "GET /stripe/products": () => json(200, only), "GET /stripe/subscriptions": () => json(200, state()) } });
+      await renderApp("/profile/billing?tab=plans", "es", server);
+      const [plan] = await screen.findAllByTestId("plan");
+      expect(within(plan!).getByText("20,00 US$ / mes")).toBeTruthy();
+    });
   });
 
   test("shows the error view when the plans cannot be loaded, and its retry loads them", async () => {
@@ -141,6 +186,28 @@ describe("what happens at the end of the period", () => {
     const [cancel, trial] = await screen.findAllByTestId("subscription");
     expect(within(cancel!).getByText("Termina el 10 abr 2025: hasta entonces todo sigue abierto. Para mantenerla, renuévala con «Gestionar» en la página de Facturación.")).toBeTruthy();
     expect(within(trial!).getByText(/^Tu periodo de prueba termina el 10 abr 2025\. Después se cobran 1\.234,50 US\$ al mes en tu tarjeta/)).toBeTruthy();
+  });
+
+  test("a subscription cancelled on a set date says that day, in the reader's language, even during a trial", async () => {
+    const on = "2025-05-03T12:00:00Z"; // the 3rd in every time zone from UTC-11 to UTC+11
+    const subs: BillingSubscription[] = [
+      { ...SUB, id: "sub_on", status: "active", lastInvoice: "paid", cancelAt: on, currentPeriodEnd: end },
+      { ...SUB, id: "sub_trial_on", status: "trialing", lastInvoice: "", cancelAt: on, currentPeriodEnd: end },
+    ];
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: subs })) } });
+    await renderApp("/profile/billing?tab=billing", "es", server);
+    const [active, trial] = await screen.findAllByTestId("subscription");
+    expect(within(active!).getByText(/^Termina el 3 may 2025: hasta entonces todo sigue abierto\./)).toBeTruthy();
+    expect(within(trial!).getByText(/^Termina el 3 may 2025/)).toBeTruthy();
+    expect(within(trial!).queryByText(/Tu periodo de prueba termina/)).toBeNull();
+  });
+
+  test("in English the set date reads the English way", async () => {
+    const subs: BillingSubscription[] = [{ ...SUB, id: "sub_on", status: "active", lastInvoice: "paid", cancelAt: "2025-05-03T12:00:00Z" }];
+    const server = createFakeServer({ handlers: { "GET /stripe/subscriptions": () => json(200, state({ entitled: true, subscriptions: subs })) } });
+    await renderApp("/profile/billing?tab=billing", "en", server);
+    const sub = await screen.findByTestId("subscription");
+    expect(within(sub).getByText(/^It ends on 3 May 2025: until then everything stays open\./)).toBeTruthy();
   });
 
   test("an ended subscription says nothing about its end, whatever its cancel flag, nor asks to update the card for its failed last payment", async () => {

@@ -3,11 +3,13 @@
 // with monthly prices formatted for the reader ("Price not available" for a plan without one), and
 // the Checkout call that sends the browser to Stripe.
 import { CreditCard } from "lucide-react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   goToStripe,
+  priceFor,
+  readerCurrency,
   useAbandonSubscriptionMutation,
   useCheckoutMutation,
   type BillingProduct,
@@ -15,14 +17,19 @@ import {
   type CheckoutRequest,
 } from "../../api/billing";
 import { queryKeys } from "../../api/queryKeys";
+import { workspacesQuery } from "../../api/workspaces";
+import { useApi } from "../../api/ApiProvider";
 import { useErrorText } from "../../api/useErrorText";
 import { useFormatters } from "../../i18n/useFormatters";
+import { useLanguage } from "../../i18n/useLanguage";
 import { useOnline } from "../../shell/NeedsConnection";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Badge, type BadgeTone } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
+import { useActiveWorkspace } from "../../workspace/activeWorkspace";
+import { readHeld } from "../dashboard/baseCurrency";
 import styles from "./Billing.module.css";
 
 const LABELED = ["active", "canceled", "past_due", "trialing"] as const;
@@ -76,12 +83,14 @@ export function SubscriptionDetails({ subscription, onAbandoned }: { subscriptio
     [t("billing.fields.periodStart"), date(subscription.currentPeriodStart)],
     [t("billing.fields.periodEnd"), date(subscription.currentPeriodEnd)],
   ];
-  // What happens at the end of the period, on its day in the reader's time zone: a subscription
-  // cancelled at the period's end ends then; a trial becomes a paid month. (An ended one says nothing.)
+  // What happens next, on its day in the reader's time zone: a subscription cancelled on a set date
+  // (cancelAt) ends that day, one cancelled at the period's end ends then; a trial becomes a paid
+  // month. (An ended one says nothing.)
   const ends = subscription.currentPeriodEnd ? format.date(subscription.currentPeriodEnd) : null;
   const ended = ENDED_STATUSES.includes(subscription.status);
   let ending: string | null = null;
-  if (!ended && subscription.cancelAtPeriodEnd) ending = ends ? t("billing.cancelOn", { date: ends }) : t("billing.cancelAtPeriodEnd");
+  if (!ended && subscription.cancelAt) ending = t("billing.cancelOn", { date: format.date(subscription.cancelAt) });
+  else if (!ended && subscription.cancelAtPeriodEnd) ending = ends ? t("billing.cancelOn", { date: ends }) : t("billing.cancelAtPeriodEnd");
   else if (subscription.status === "trialing" && ends) {
     ending = subscription.amount && /^[A-Z]{3}$/.test(subscription.currency)
       ? t("billing.trialEnds", { date: ends, price: format.money(subscription.amount, subscription.currency) })
@@ -174,16 +183,28 @@ export function useStartCheckout() {
   return { start, pending: started !== null, variables: started ?? undefined };
 }
 
-/** The plans, each with its monthly price and a subscribe button. */
+/** The currency plans are shown in (readerCurrency): the active workspace's base currency as this
+ * device holds it (the workspaces as already loaded: nothing is asked for here), else by language. */
+function useReaderCurrency(): string {
+  const { language } = useLanguage();
+  const workspaces = useQuery({ ...workspacesQuery(useApi()), enabled: false }).data;
+  const { active } = useActiveWorkspace(workspaces);
+  return readerCurrency(language, active ? readHeld(active.id)?.code : undefined);
+}
+
+/** The plans, each with its monthly price (in the reader's currency when the plan has one in it)
+ * and a subscribe button. */
 export function PlanList({ products, returnTo, disabled }: { products: BillingProduct[]; returnTo: "onboarding" | "billing"; disabled?: boolean }) {
   const { t } = useTranslation();
   const priceText = usePriceText();
   const online = useOnline();
+  const currency = useReaderCurrency();
   const { start, pending, variables } = useStartCheckout();
   return (
     <ul className={styles.plans} aria-label={t("billing.plans.title")}>
       {products.map((product) => {
-        const price = product.price ? priceText(product.price.amount, product.price.currency) : null;
+        const chosen = priceFor(product, currency);
+        const price = chosen ? priceText(chosen.amount, chosen.currency) : null;
         return (
           <li key={product.id} data-testid="plan">
             <Card
@@ -197,11 +218,11 @@ export function PlanList({ products, returnTo, disabled }: { products: BillingPr
               <Button
                 variant="primary"
                 block
-                disabled={disabled || !online || !product.price || (pending && variables?.priceId !== product.price.id)}
-                loading={pending && variables?.priceId === product.price?.id}
+                disabled={disabled || !online || !chosen || (pending && variables?.priceId !== chosen.id)}
+                loading={pending && variables?.priceId === chosen?.id}
                 loadingText={t("billing.cardCheck.redirecting")}
                 aria-label={t("billing.plans.subscribeTo", { name: product.name })}
-                onClick={() => product.price && start({ kind: "subscription", priceId: product.price.id, returnTo })}
+                onClick={() => chosen && start({ kind: "subscription", priceId: chosen.id, returnTo })}
               >
                 {t("billing.plans.subscribe")}
               </Button>

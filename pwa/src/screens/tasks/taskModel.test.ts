@@ -7,7 +7,6 @@ import {
   groupTasks,
   hasFilters,
   isOverdue,
-  localToday,
   prepareTask,
   taskFormValues,
   taskPatch,
@@ -40,14 +39,6 @@ describe("overdue", () => {
     expect(TASKS.filter((t) => isOverdue(t, TODAY)).map((t) => t.id)).toEqual(["a", "g"]);
     expect(isOverdue(task("x", { dueDate: "2026-03-15" }), "2026-03-16")).toBe(true);
     expect(isOverdue(task("x", { dueDate: "2026-03-15", status: "done" }), "2026-03-16")).toBe(false);
-  });
-
-  test("today is the device's calendar day, not UTC's", () => {
-    // 00:30 local time on 1 March is still 28 February in UTC for a device east of Greenwich, and
-    // 23:30 local on 28 February is already 1 March in UTC for one west of it: the local date wins.
-    expect(localToday(new Date(2026, 2, 1, 0, 30))).toBe("2026-03-01");
-    expect(localToday(new Date(2026, 1, 28, 23, 30))).toBe("2026-02-28");
-    expect(localToday(new Date(2026, 11, 31, 12))).toBe("2026-12-31");
   });
 });
 

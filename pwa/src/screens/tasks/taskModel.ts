@@ -33,14 +33,6 @@ export function hasFilters(filters: TaskFilters): boolean {
   return filters.status !== undefined || filters.priority !== undefined || filters.asset !== undefined || filters.overdue === 1;
 }
 
-/** Today on this device's calendar ("YYYY-MM-DD"): the reader's day, not UTC's. */
-export function localToday(now: Date = new Date()): string {
-  const y = String(now.getFullYear()).padStart(4, "0");
-  const m = String(now.getMonth() + 1).padStart(2, "0");
-  const d = String(now.getDate()).padStart(2, "0");
-  return `${y}-${m}-${d}`;
-}
-
 /** Overdue: not done and due before today (a task due today is not overdue yet). */
 export function isOverdue(task: TaskLike, today: string): boolean {
   const due = task.fields.dueDate;

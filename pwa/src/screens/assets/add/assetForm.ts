@@ -7,6 +7,7 @@
 import { assetRules, assetShape, money, text, toHundredths, type AssetClass } from "@patrimonio/shared-schema";
 import * as z from "zod";
 import { CATALOGUE, requiredFields, type FieldSpec, type FormKind } from "./catalogue";
+import { localToday } from "../../../time/localToday";
 
 /** What the form holds: strings (decimals as exact strings), booleans, nested like the record. */
 export type AssetFormValues = Record<string, unknown>;
@@ -71,12 +72,6 @@ export function kindFields(kind: FormKind): FieldSpec[] {
   return [...COMMON.identity, ...CATALOGUE[kind].details, ...COMMON.value, ...COMMON.options];
 }
 
-/** Today as YYYY-MM-DD in the reader's time zone. */
-export function today(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /** The starting values of a kind's form: everything empty, wholly owned, valued today. */
 export function emptyValues(kind: FormKind, options: { currency?: string; legalStructureId?: string; now?: Date } = {}): AssetFormValues {
   const values: AssetFormValues = {
@@ -92,7 +87,7 @@ export function emptyValues(kind: FormKind, options: { currency?: string; legalS
     setPath(values, field.name, field.type === "boolean" ? false : "");
     if (field.type === "measure" && field.unitName) setPath(values, field.unitName, field.defaultUnit ?? "");
   }
-  setPath(values, "valuationDate", today(options.now));
+  setPath(values, "valuationDate", localToday(options.now));
   return values;
 }
 

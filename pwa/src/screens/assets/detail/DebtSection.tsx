@@ -23,7 +23,8 @@ import { TextInput } from "../../../ui/TextInput";
 import { useAssetDetail } from "./context";
 import { useAssetDebts } from "./data";
 import styles from "./detail.module.css";
-import { debtFigures, todayIso } from "./detailModel";
+import { localToday } from "../../../time/localToday";
+import { debtFigures } from "./detailModel";
 import { Facts } from "./Facts";
 
 /** A debt typed in the form: the liability schema's amount and creditor (both required here). */
@@ -40,7 +41,7 @@ export function DebtSection({ structures }: { structures: SyncedRecord<"legalStr
   const tableCaptionId = useId();
   const f = asset.fields;
   const links = useMemo(() => (structures ?? []).map((s) => ({ id: s.id, parentStructureId: s.fields.parentStructureId, ownershipPercentage: s.fields.ownershipPercentage })), [structures]);
-  const today = todayIso();
+  const today = localToday();
   // Each debt at what is owed today (the amount typed less the payments due since).
   const figures = debtFigures((debts ?? []).map((d) => ({ ...d.fields, amountOutstanding: outstandingOf(d, today) })), f, links, today);
   const partial = figures.sharePercent !== "100";

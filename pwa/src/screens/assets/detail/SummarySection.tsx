@@ -7,7 +7,8 @@ import { useFormatters } from "../../../i18n/useFormatters";
 import { useLanguage } from "../../../i18n/useLanguage";
 import { Card } from "../../../ui/Card";
 import { useAssetDetail } from "./context";
-import { todayIso, valuationAge } from "./detailModel";
+import { localToday } from "../../../time/localToday";
+import { valuationAge } from "./detailModel";
 import { Facts } from "./Facts";
 import { FieldConflicts } from "./FieldConflicts";
 
@@ -15,7 +16,7 @@ import { FieldConflicts } from "./FieldConflicts";
 export function useAgeText() {
   const { language } = useLanguage();
   return (date: string) => {
-    const { value, unit } = valuationAge(date, todayIso());
+    const { value, unit } = valuationAge(date, localToday());
     return new Intl.RelativeTimeFormat(INTL_LOCALES[language], { numeric: "auto" }).format(value, unit);
   };
 }

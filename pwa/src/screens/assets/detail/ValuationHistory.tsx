@@ -20,7 +20,7 @@ import { MoneyInput } from "../../../ui/MoneyInput";
 import { useAssetDetail } from "./context";
 import { useAssetValuations } from "./data";
 import styles from "./detail.module.css";
-import { todayIso } from "./detailModel";
+import { localToday } from "../../../time/localToday";
 import { IssueList } from "./IssueList";
 
 /** A dated value typed in the form: the valuation schema's date and value (empty: "required"). */
@@ -38,13 +38,13 @@ export function ValuationHistory() {
   const tableCaptionId = useId();
   const currency = asset.fields.currency;
   const [otherIssues, setOtherIssues] = useState<Parameters<typeof IssueList>[0]["issues"]>([]);
-  const form = useSchemaForm(valuationFormSchema, { defaultValues: { date: todayIso(), value: "" } });
+  const form = useSchemaForm(valuationFormSchema, { defaultValues: { date: localToday(), value: "" } });
 
   const submit = form.submit(async (values) => {
     setOtherIssues([]);
     const result = await addValuation(db, asset.id, values);
     if (result.ok) {
-      form.reset({ date: todayIso(), value: "" });
+      form.reset({ date: localToday(), value: "" });
       return;
     }
     const rest = [];

@@ -133,14 +133,6 @@ export function valuationAge(date: string, today: string): { value: number; unit
   return { value: -Math.trunc(months / 12), unit: "year" };
 }
 
-/** Today's calendar date on this device, YYYY-MM-DD. */
-export function todayIso(now: Date = new Date()): string {
-  const y = now.getFullYear();
-  const m = String(now.getMonth() + 1).padStart(2, "0");
-  const d = String(now.getDate()).padStart(2, "0");
-  return `${y}-${m}-${d}`;
-}
-
 /** Valuations oldest first (same date: the record created first first). */
 export function sortValuations<V extends { id: string; fields: Pick<Valuation, "date"> }>(valuations: readonly V[]): V[] {
   return [...valuations].sort((a, b) => a.fields.date.localeCompare(b.fields.date) || a.id.localeCompare(b.id));

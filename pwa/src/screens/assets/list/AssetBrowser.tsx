@@ -27,6 +27,7 @@ import styles from "./AssetList.module.css";
 import { GroupedAssetTable, type GroupSpec, type TableGroup } from "./GroupedAssetTable";
 import { buildListIndex, listIndexCache, sumUnits } from "./listIndex";
 import { collapseAll, collapsedState, expandAll, toggleCollapsed } from "./listModel";
+import { localToday } from "../../../time/localToday";
 
 /** How long after the last keystroke the search text is written into the URL. */
 const URL_DELAY_MS = 400;
@@ -48,12 +49,6 @@ export interface AssetBrowserProps {
 }
 
 type ListSearch = { q?: string | number | null; collIds?: number[] };
-
-/** Today on this device, "YYYY-MM-DD" (the CSV file's name). */
-function localToday(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
 
 /** Every found asset, in the order the groups show them. */
 function shownAssets(groups: readonly TableGroup[]): AssetRec[] {
