@@ -129,6 +129,8 @@ export function LiabilitiesScreen() {
       align: "end",
       sortValue: (r) => r.outstanding,
       sortType: "decimal",
+      // By currency, then amount, as the flows list (README, flows): 100 USD is not 100 EUR.
+      sortGroup: (r) => r.record.fields.currency,
       cell: (r) => (
         <span className={styles.cellText}>
           <span data-testid="liability-outstanding">{fmt.money(r.outstanding, r.record.fields.currency)}</span>
@@ -162,6 +164,7 @@ export function LiabilitiesScreen() {
       align: "end",
       sortValue: (r) => (r.plan.ok ? r.plan.payment : undefined),
       sortType: "decimal",
+      sortGroup: (r) => r.record.fields.currency,
       cell: (r) => (
         <span data-testid="liability-monthly" title={r.plan.ok ? undefined : t(`liabilities.plan.reason.${r.plan.reason}`)}>
           {r.plan.ok ? fmt.money(r.plan.payment, r.record.fields.currency) : NO_VALUE}
