@@ -121,6 +121,9 @@ export interface OpenOptions extends DbOptions {
   name: string;
   /** Wall clock in ms (Date.now by default; scripted in tests). */
   now?: () => number;
+  /** Called when the open waits for another connection (a tab of an older version of the app that
+   * holds the database) to close before it can upgrade: the open stays pending until then. */
+  onBlocked?: () => void;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -213,6 +216,8 @@ export class ClientDb {
   static async open(options: OpenOptions): Promise<ClientDb> {
     const now = options.now ?? Date.now;
     const db = new LocalDb(options.name, options);
+    const onBlocked = options.onBlocked;
+    if (onBlocked) db.on("blocked", () => onBlocked());
     await db.open();
     const device = await db.transaction("rw", db.meta, async () => {
       const found = (await db.meta.get("device")) as DeviceMeta | undefined;

@@ -88,3 +88,30 @@ describe("device schema", () => {
     again.close();
   });
 });
+
+describe("opening the device database", () => {
+  test("an upgrade blocked by another connection says so (onBlocked) and opens once that one closes", async () => {
+    const { IDBFactory } = await import("fake-indexeddb");
+    const { ClientDb } = await import("../src/clientdb");
+    const factory = new IDBFactory();
+    // A tab of an older app: a connection at an old version that does not give way on versionchange.
+    const old = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = factory.open("blocked-upgrade", 1);
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    let blocked = 0;
+    let settled = false;
+    let onBlocked!: () => void;
+    const blockedNow = new Promise<void>((resolve) => (onBlocked = resolve));
+    const opening = ClientDb.open({ name: "blocked-upgrade", indexedDB: factory, IDBKeyRange, onBlocked: () => (blocked++, onBlocked()) });
+    void opening.finally(() => (settled = true));
+    await blockedNow;
+    expect(blocked).toBe(1);
+    expect(settled).toBe(false);
+    old.close();
+    const db = await opening;
+    expect(db.closed).toBeUndefined();
+    db.close();
+  });
+});

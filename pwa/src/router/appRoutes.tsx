@@ -15,7 +15,7 @@ export const dashboardRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/",
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.dashboard", locales: ["dashboard", "money", "assets"] },
+  staticData: { titleKey: "shell.titles.dashboard", deviceData: true, locales: ["dashboard", "money", "assets"] },
   component: lazyRouteComponent(() => import("../screens/DashboardScreen"), "DashboardScreen"),
 });
 
@@ -28,7 +28,7 @@ export const wealthMapRoute = createRoute({
   path: "/map",
   validateSearch: (search) => wealthMapSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.wealthMap" },
+  staticData: { titleKey: "shell.titles.wealthMap", deviceData: true },
   component: lazyRouteComponent(() => import("../screens/map/WealthMapScreen"), "WealthMapScreen"),
 });
 

@@ -22,7 +22,7 @@ export const liabilitiesRoute = createRoute({
   path: "/liabilities",
   validateSearch: (search) => liabilitiesSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.liabilities", locales: ["liabilities", "assets"] },
+  staticData: { titleKey: "shell.titles.liabilities", deviceData: true, locales: ["liabilities", "assets"] },
   component: lazyRouteComponent(() => import("../screens/liabilities/LiabilitiesScreen"), "LiabilitiesScreen"),
 });
 
@@ -40,7 +40,7 @@ export const flowsRoute = createRoute({
   path: "/flows",
   validateSearch: (search) => flowsSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.flows", locales: ["flows", "assets"] },
+  staticData: { titleKey: "shell.titles.flows", deviceData: true, locales: ["flows", "assets"] },
   component: lazyRouteComponent(() => import("../screens/flows/FlowsScreen"), "FlowsScreen"),
 });
 
@@ -52,7 +52,7 @@ export const beneficiariesRoute = createRoute({
   path: "/beneficiaries",
   validateSearch: (search) => beneficiariesSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.beneficiaries" },
+  staticData: { titleKey: "shell.titles.beneficiaries", deviceData: true },
   component: lazyRouteComponent(() => import("../screens/beneficiaries/BeneficiariesScreen"), "BeneficiariesScreen"),
 });
 
@@ -61,7 +61,7 @@ export const binderRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/beneficiaries/binder",
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.beneficiaries" },
+  staticData: { titleKey: "shell.titles.beneficiaries", deviceData: true },
   component: lazyRouteComponent(() => import("../screens/beneficiaries/BinderScreen"), "BinderScreen"),
 });
 
@@ -80,7 +80,7 @@ export const tasksRoute = createRoute({
   path: "/tasks",
   validateSearch: (search) => tasksSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.tasks", locales: ["tasks", "assets"] },
+  staticData: { titleKey: "shell.titles.tasks", deviceData: true, locales: ["tasks", "assets"] },
   component: lazyRouteComponent(() => import("../screens/tasks/TasksScreen"), "TasksScreen"),
 });
 
@@ -88,7 +88,7 @@ export const loginsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/logins",
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.logins", locales: ["logins", "vault", "assets"] },
+  staticData: { titleKey: "shell.titles.logins", deviceData: true, locales: ["logins", "vault", "assets"] },
   component: lazyRouteComponent(() => import("../screens/logins/LoginsScreen"), "LoginsScreen"),
 });
 
@@ -122,7 +122,7 @@ export const importRoute = createRoute({
   path: "/import",
   validateSearch: (search) => importSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.import", locales: ["statementImport", "assets", "assetDetail"] },
+  staticData: { titleKey: "shell.titles.import", deviceData: true, locales: ["statementImport", "assets", "assetDetail"] },
   component: lazyRouteComponent(() => import("../screens/import/ImportScreen"), "ImportScreen"),
 });
 

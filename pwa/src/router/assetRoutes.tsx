@@ -25,7 +25,7 @@ export const assetListRoute = createRoute({
   path: "/assets/",
   validateSearch: (search) => assetListSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.assets" },
+  staticData: { titleKey: "shell.titles.assets", deviceData: true },
   component: lazyRouteComponent(() => import("../screens/assets/list/AssetListScreen"), "AssetListScreen"),
 });
 
@@ -45,7 +45,7 @@ export const assetNewRoute = createRoute({
   path: "/assets/new",
   validateSearch: (search) => assetNewSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.assetNew" },
+  staticData: { titleKey: "shell.titles.assetNew", deviceData: true },
   component: lazyRouteComponent(() => import("../screens/assets/add/AddAssetScreen"), "AddAssetScreen"),
 });
 
@@ -57,7 +57,7 @@ export const assetDetailRoute = createRoute({
   path: "/assets/$assetId/",
   validateSearch: (search) => assetDetailSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.asset" },
+  staticData: { titleKey: "shell.titles.asset", deviceData: true },
   component: lazyRouteComponent(() => import("../screens/assets/detail/AssetDetailScreen"), "AssetDetailScreen"),
 });
 
@@ -70,7 +70,7 @@ export const assetClassRoute = createRoute({
   path: "/assets/classes/$assetType/",
   validateSearch: (search) => assetClassSearchSchema.parse(search),
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.assetClass" },
+  staticData: { titleKey: "shell.titles.assetClass", deviceData: true },
   component: lazyRouteComponent(() => import("../screens/assets/list/AssetClassScreen"), "AssetClassScreen"),
 });
 
@@ -78,7 +78,7 @@ export const assetCategoryRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: "/assets/classes/$assetType/category/$categoryId",
   beforeLoad: guardApp,
-  staticData: { titleKey: "shell.titles.assetCategory" },
+  staticData: { titleKey: "shell.titles.assetCategory", deviceData: true },
   component: lazyRouteComponent(() => import("../screens/assets/list/AssetCategoryScreen"), "AssetCategoryScreen"),
 });
 

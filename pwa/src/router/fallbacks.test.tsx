@@ -1,4 +1,6 @@
 // The router's fallbacks through the real router, shell and translations (against the fake /api/v1).
+// The dashboard reads the device database: the file gets one (jsdom has none).
+import "../test/deviceDatabase";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
 import { createFakeServer, error, fakeMe, json } from "../test/fakeServer";

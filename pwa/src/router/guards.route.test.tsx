@@ -1,4 +1,6 @@
 // The guards through the real router and screens (against the fake /api/v1).
+// The dashboard reads the device database: the file gets one (jsdom has none).
+import "../test/deviceDatabase";
 import { screen } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
 import { createFakeServer, fakeMe } from "../test/fakeServer";
@@ -33,7 +35,7 @@ describe("route guards, through the router", () => {
   test("a signed-in user who opens /signin goes to the dashboard", async () => {
     const { router } = await renderApp("/signin", "es");
     expect(router.state.location.pathname).toBe("/");
-    expect(screen.getByTestId("dashboard-empty")).toBeTruthy();
+    expect(await screen.findByTestId("dashboard-empty")).toBeTruthy();
   });
 
   test("after sign-up the intro opens at #/security and points at the first step", async () => {

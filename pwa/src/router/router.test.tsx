@@ -1,3 +1,5 @@
+// The dashboard reads the device database: the file gets one (jsdom has none).
+import "../test/deviceDatabase";
 import { act, screen } from "@testing-library/react";
 import { describe, expect, test, vi } from "vitest";
 import { renderApp } from "../test/renderApp";
@@ -57,7 +59,7 @@ describe("the router", () => {
 
   test("/ shows the dashboard's empty state", async () => {
     await renderApp("/", "es");
-    const empty = screen.getByTestId("dashboard-empty");
+    const empty = await screen.findByTestId("dashboard-empty");
     expect(empty.textContent).toContain("Aún no tienes activos");
     expect(screen.getByRole("link", { name: "Panel" }).getAttribute("aria-current")).toBe("page");
   });

@@ -1,3 +1,5 @@
+// The dashboard reads the device database: the file gets one (jsdom has none).
+import "../test/deviceDatabase";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { SESSION_CHANGED_EVENT } from "../auth/signOut";
@@ -48,7 +50,7 @@ describe("the app shell", () => {
       fireEvent.change(select, { target: { value: "en" } });
     });
     expect(screen.getByTestId("sidebar-title").textContent).toBe("Your Wealth");
-    expect(screen.getByTestId("dashboard-empty").textContent).toContain("No assets yet");
+    expect((await screen.findByTestId("dashboard-empty")).textContent).toContain("No assets yet");
     expect(document.documentElement.lang).toBe("en");
     expect(localStorage.getItem("i18nextLng")).toBe("en");
   });

@@ -7,6 +7,7 @@ import { use, useEffect, useRef, useState, type ReactNode } from "react";
 import { useMe } from "../api/queries";
 import { announceSessionChanged } from "../auth/signOut";
 import { MAIN_SCROLL_ID } from "../router/config";
+import { DeviceDataGate } from "../sync/DeviceData";
 import styles from "./AppShell.module.css";
 import { DevicePreferences } from "./DevicePreferences";
 import { InLayoutContext } from "./layoutContext";
@@ -89,7 +90,12 @@ export function AppShell({ children }: { children?: ReactNode }) {
               data-scroll-restoration-id={MAIN_SCROLL_ID}
               tabIndex={-1}
             >
-              {children ?? <Outlet />}
+              {children ?? (
+                // A screen that reads device data says so when the device database cannot be read.
+                <DeviceDataGate>
+                  <Outlet />
+                </DeviceDataGate>
+              )}
             </main>
           </div>
         </div>

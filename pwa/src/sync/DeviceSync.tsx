@@ -12,7 +12,17 @@ import { invalidateWorkspaces } from "../api/workspaces";
 import { useLanguage } from "../i18n/useLanguage";
 import { requireAppUpdate } from "../pwa/updateRequired";
 import type { OpenDeviceDb } from "./engine";
-import { deviceSyncSupported, DeviceSyncActive, DeviceSyncOpenFailed, loadedSyncEngine, loadSyncEngine, whenIdle, type SyncEngine } from "./engineContext";
+import {
+  deviceSyncSupported,
+  DeviceSyncActive,
+  DeviceSyncOpenFailed,
+  DeviceSyncUnsupported,
+  loadedSyncEngine,
+  loadSyncEngine,
+  whenIdle,
+  type OpenFailure,
+  type SyncEngine,
+} from "./engineContext";
 
 export { deviceDbName, syncUrl } from "./names";
 
@@ -29,11 +39,16 @@ interface DeviceSyncProps {
 
 /** Provides the device database to everything inside and keeps it in sync while signed in. */
 export function DeviceSync({ user, workspaceIds, children, clientOptions, open }: DeviceSyncProps) {
-  const active = user !== undefined && deviceSyncSupported();
+  const supported = deviceSyncSupported();
+  const active = user !== undefined && supported;
   const [engine, setEngine] = useState<SyncEngine | null>(loadedSyncEngine);
+  // The engine's chunk could not be loaded (offline before the app was saved on this device): the
+  // attempt to load it again.
+  const [engineFailed, setEngineFailed] = useState(0);
+  const [engineAttempt, setEngineAttempt] = useState(0);
+  const [openFailed, setOpenFailed] = useState<OpenFailure | null>(null);
   const [opened, setOpened] = useState<{ userId: string; db: ClientDb } | null>(null);
-  const [openFailed, setOpenFailed] = useState<{ retry: () => void } | null>(null);
-  const onOpenFailed = useCallback((retry: (() => void) | null) => setOpenFailed(retry === null ? null : { retry }), []);
+  const retryEngine = useCallback(() => setEngineAttempt((n) => n + 1), []);
   const queryClient = useQueryClient();
   const { language } = useLanguage();
   const workspaces = [...workspaceIds].sort().join(",");
@@ -47,14 +62,17 @@ export function DeviceSync({ user, workspaceIds, children, clientOptions, open }
         (loadedEngine) => {
           if (!cancelled) setEngine(loadedEngine);
         },
-        (err: unknown) => console.error("The device database could not be loaded.", err),
+        (err: unknown) => {
+          console.error("The device database could not be loaded.", err);
+          if (!cancelled) setEngineFailed(engineAttempt + 1);
+        },
       );
     });
     return () => {
       cancelled = true;
       cancel();
     };
-  }, [active, engine]);
+  }, [active, engine, engineAttempt]);
 
   // The socket was refused as unauthorized: /me again (observed or not) says who is signed in now.
   // Nobody, or another user: the session guard takes over (sign-in, or the other user's app). Still
@@ -70,25 +88,32 @@ export function DeviceSync({ user, workspaceIds, children, clientOptions, open }
   const onAccessDenied = useCallback(() => void invalidateWorkspaces(queryClient), [queryClient]);
 
   const db = active && opened !== null && opened.userId === user.id ? opened.db : null;
+  let failure: OpenFailure | null = null;
+  if (active && db === null) {
+    if (engine === null && engineFailed > engineAttempt) failure = { reason: "engine", retry: retryEngine };
+    else if (engine !== null) failure = openFailed;
+  }
   return (
     <DeviceSyncActive.Provider value={active}>
-      <DeviceSyncOpenFailed.Provider value={active ? (openFailed?.retry ?? null) : null}>
-        {active && engine !== null && (
-          <engine.DeviceEngine
-            userId={user.id}
-            workspaces={workspaces}
-            language={language}
-            onOpened={setOpened}
-            onOpenFailed={onOpenFailed}
-            onUnauthorized={onUnauthorized}
-            onUpdateRequired={requireAppUpdate}
-            onAccessDenied={onAccessDenied}
-            clientOptions={clientOptions}
-            open={open}
-          />
-        )}
-        <ClientDbProvider db={db}>{children}</ClientDbProvider>
-      </DeviceSyncOpenFailed.Provider>
+      <DeviceSyncUnsupported.Provider value={user !== undefined && !supported}>
+        <DeviceSyncOpenFailed.Provider value={failure}>
+          {active && engine !== null && (
+            <engine.DeviceEngine
+              userId={user.id}
+              workspaces={workspaces}
+              language={language}
+              onOpened={setOpened}
+              onOpenFailed={setOpenFailed}
+              onUnauthorized={onUnauthorized}
+              onUpdateRequired={requireAppUpdate}
+              onAccessDenied={onAccessDenied}
+              clientOptions={clientOptions}
+              open={open}
+            />
+          )}
+          <ClientDbProvider db={db}>{children}</ClientDbProvider>
+        </DeviceSyncOpenFailed.Provider>
+      </DeviceSyncUnsupported.Provider>
     </DeviceSyncActive.Provider>
   );
 }

@@ -89,7 +89,7 @@ describe("the sync indicator", () => {
     render(
       <I18nextProvider i18n={createI18n({ lng: language })}>
         <DeviceSyncActive.Provider value={true}>
-          <DeviceSyncOpenFailed.Provider value={retry}>
+          <DeviceSyncOpenFailed.Provider value={{ reason: null, retry }}>
             <ClientDbProvider db={null}>
               <SyncStatus />
             </ClientDbProvider>

@@ -127,8 +127,8 @@ export function SyncStatusOpenFailed({ retry }: { retry: () => void }) {
 export function SyncStatus() {
   const db = useClientDb();
   const active = useContext(DeviceSyncActive);
-  const retryOpen = useContext(DeviceSyncOpenFailed);
-  if (db === null && active && retryOpen !== null) return <SyncStatusOpenFailed retry={retryOpen} />;
+  const openFailed = useContext(DeviceSyncOpenFailed);
+  if (db === null && active && openFailed !== null) return <SyncStatusOpenFailed retry={openFailed.retry} />;
   if (db === null) return active ? <SyncStatusPending /> : null;
   return (
     <Suspense fallback={<SyncStatusPending />}>

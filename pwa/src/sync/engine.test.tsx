@@ -94,14 +94,44 @@ describe("the device engine", () => {
       return ClientDb.open({ name });
     });
     const { props, view } = setup({ open, workspaces: "" });
-    await waitFor(() => expect(props.onOpenFailed).toHaveBeenLastCalledWith(expect.any(Function)));
+    await waitFor(() => expect(props.onOpenFailed).toHaveBeenLastCalledWith({ reason: null, retry: expect.any(Function) }));
     expect(props.onOpened).not.toHaveBeenLastCalledWith(expect.objectContaining({ userId: USER }));
-    const retry = vi.mocked(props.onOpenFailed).mock.lastCall![0]!;
+    const { retry } = vi.mocked(props.onOpenFailed).mock.lastCall![0]!;
     fail = false;
     act(() => retry());
     await waitFor(() => expect(props.onOpened).toHaveBeenLastCalledWith(expect.objectContaining({ userId: USER })));
     expect(props.onOpenFailed).toHaveBeenLastCalledWith(null);
     expect(open).toHaveBeenCalledTimes(2);
+    view.unmount();
+  });
+
+  test.each([
+    ["QuotaExceededError", "storage_full"],
+    ["InvalidStateError", "refused"],
+    ["VersionError", "version"],
+  ] as const)("an open that fails with %s is reported as %s", async (name, reason) => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    // As Dexie does: its OpenFailedError wraps the browser's error.
+    const open = vi.fn(async () => {
+      throw Object.assign(new Error("Dexie: open failed"), { name: "OpenFailedError", inner: new DOMException("refused", name) });
+    });
+    const { props, view } = setup({ open, workspaces: "" });
+    await waitFor(() => expect(props.onOpenFailed).toHaveBeenLastCalledWith({ reason, retry: expect.any(Function) }));
+    view.unmount();
+  });
+
+  test("an open that waits for another tab is reported as blocked, and clears once it goes through", async () => {
+    let release!: () => void;
+    const open = vi.fn(async (name: string, hooks?: { onBlocked?: () => void }) => {
+      hooks?.onBlocked?.();
+      await new Promise<void>((resolve) => (release = resolve));
+      return ClientDb.open({ name });
+    });
+    const { props, view } = setup({ open, workspaces: "" });
+    await waitFor(() => expect(props.onOpenFailed).toHaveBeenLastCalledWith({ reason: "blocked", retry: expect.any(Function) }));
+    act(() => release());
+    await waitFor(() => expect(props.onOpened).toHaveBeenLastCalledWith(expect.objectContaining({ userId: USER })));
+    expect(props.onOpenFailed).toHaveBeenLastCalledWith(null);
     view.unmount();
   });
 });

@@ -6,6 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { invalidateWorkspaces } from "../api/workspaces";
 import type { Language } from "../i18n/i18n";
+import type { OpenFailure, OpenFailureReason } from "./engineContext";
 import { deviceDbName, syncUrl } from "./names";
 import { SyncStatusPending, SyncStatusView } from "./SyncStatus";
 
@@ -25,22 +26,47 @@ export async function keepStorage(storage: Pick<StorageManager, "persist" | "per
   }
 }
 
-/** Opens a device database (ClientDb.open; tests pass one that fails as a browser may). */
-export type OpenDeviceDb = (name: string) => Promise<ClientDb>;
+/** Opens a device database (ClientDb.open; tests pass one that fails as a browser may). `onBlocked`
+ * is called while the open waits for another tab to close. */
+export type OpenDeviceDb = (name: string, hooks?: { onBlocked?: () => void }) => Promise<ClientDb>;
 
-const openDeviceDb: OpenDeviceDb = (name) => ClientDb.open({ name });
+const openDeviceDb: OpenDeviceDb = (name, hooks) => ClientDb.open({ name, ...(hooks?.onBlocked ? { onBlocked: hooks.onBlocked } : {}) });
+
+/** The names of an error and of the errors it wraps (Dexie's OpenFailedError keeps the browser's in
+ * `inner`). */
+function errorNames(err: unknown): string[] {
+  const names: string[] = [];
+  for (let e = err, depth = 0; e !== null && typeof e === "object" && depth < 5; e = (e as { inner?: unknown }).inner, depth++) {
+    const name = (e as { name?: unknown }).name;
+    if (typeof name === "string") names.push(name);
+  }
+  return names;
+}
+
+/** Why an open of the device database failed, when the error says (see OpenFailureReason). */
+export function openFailureReason(err: unknown): OpenFailureReason | null {
+  const names = errorNames(err);
+  if (names.includes("QuotaExceededError")) return "storage_full";
+  if (names.includes("VersionError")) return "version";
+  if (names.some((n) => ["InvalidStateError", "SecurityError", "NotAllowedError", "MissingAPIError", "InvalidAccessError"].includes(n))) return "refused";
+  return null;
+}
 
 /**
  * Opens the device database of `userId` (db null while signed out or opening). A handle that closes
  * for good under us is dropped: deleted (another tab signed out; this one leaves too, see
  * SessionSync) it stays null, so nothing makes the wiped database again; closed by the browser, or
  * replaced by the database another tab made under the same name, it is opened again. A database
- * that cannot be opened (storage full or broken, a private mode without IndexedDB) gives `failed`
- * and a `retry` that tries again.
+ * that cannot be opened (storage full or broken, a private mode without IndexedDB), or whose open
+ * waits for another tab ("blocked"), gives `failed` with its reason (null: unknown) and a `retry`
+ * that tries again; a blocked open that goes through after all clears it.
  */
-export function useDeviceDb(userId: string | undefined, open: OpenDeviceDb = openDeviceDb): { db: ClientDb | null; failed: boolean; retry: () => void } {
+export function useDeviceDb(
+  userId: string | undefined,
+  open: OpenDeviceDb = openDeviceDb,
+): { db: ClientDb | null; failed: { reason: OpenFailureReason | null } | null; retry: () => void } {
   const [opened, setOpened] = useState<{ userId: string; db: ClientDb } | null>(null);
-  const [failed, setFailed] = useState<{ userId: string; generation: number } | null>(null);
+  const [failed, setFailed] = useState<{ userId: string; generation: number; reason: OpenFailureReason | null } | null>(null);
   const [generation, setGeneration] = useState(0);
   const retry = useCallback(() => setGeneration((g) => g + 1), []);
   useEffect(() => {
@@ -48,13 +74,17 @@ export function useDeviceDb(userId: string | undefined, open: OpenDeviceDb = ope
     let cancelled = false;
     let db: ClientDb | undefined;
     let unsubscribe = () => {};
-    open(deviceDbName(userId)).then(
+    const onBlocked = () => {
+      if (!cancelled) setFailed({ userId, generation, reason: "blocked" });
+    };
+    open(deviceDbName(userId), { onBlocked }).then(
       (handle) => {
         if (cancelled) {
           handle.close();
           return;
         }
         db = handle;
+        setFailed(null);
         setOpened({ userId, db: handle });
         void keepStorage();
         unsubscribe = handle.onClosed((reason) => {
@@ -65,7 +95,7 @@ export function useDeviceDb(userId: string | undefined, open: OpenDeviceDb = ope
       },
       (err: unknown) => {
         console.error("The device database could not be opened.", err);
-        if (!cancelled) setFailed({ userId, generation });
+        if (!cancelled) setFailed({ userId, generation, reason: openFailureReason(err) });
       },
     );
     return () => {
@@ -74,9 +104,10 @@ export function useDeviceDb(userId: string | undefined, open: OpenDeviceDb = ope
       db?.close();
     };
   }, [userId, generation, open]);
+  const db = opened !== null && opened.userId === userId ? opened.db : null;
   return {
-    db: opened !== null && opened.userId === userId ? opened.db : null,
-    failed: failed !== null && failed.userId === userId && failed.generation === generation,
+    db,
+    failed: db === null && failed !== null && failed.userId === userId && failed.generation === generation ? { reason: failed.reason } : null,
     retry,
   };
 }
@@ -98,9 +129,9 @@ export interface DeviceEngineProps {
   language: Language;
   /** The open database (null while opening). */
   onOpened: (opened: { userId: string; db: ClientDb } | null) => void;
-  /** The device database could not be opened: `retry` tries again (null once it opened, or while
-   * it is trying). */
-  onOpenFailed: (retry: (() => void) | null) => void;
+  /** The device database could not be opened (or waits for another tab): why, when known, and a
+   * `retry` that tries again (null once it opened, or while it is trying). */
+  onOpenFailed: (failure: OpenFailure | null) => void;
   /** The server refused the socket as unauthorized: asks /me again and resolves to the id of the
    * user signed in now (null: nobody). The same user (a refusal during a session refresh) makes the
    * sync try again after a backoff; nobody or another user stops it (the session guard takes over). */
@@ -122,9 +153,10 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFai
     onOpened(db ? { userId, db } : null);
   }, [db, userId, onOpened]);
 
+  const reason = failed?.reason;
   useEffect(() => {
-    onOpenFailed(failed ? retry : null);
-  }, [failed, retry, onOpenFailed]);
+    onOpenFailed(reason === undefined ? null : { reason, retry });
+  }, [reason, retry, onOpenFailed]);
 
   useEffect(() => {
     if (!db || workspaces === "") return;

@@ -46,5 +46,23 @@ export function deviceSyncSupported(): boolean {
 /** What DeviceSync tells the sync indicator: whether a database is coming (signed in, supported). */
 export const DeviceSyncActive = createContext(false);
 
-/** The device database could not be opened: the retry the sync indicator offers (null otherwise). */
-export const DeviceSyncOpenFailed = createContext<(() => void) | null>(null);
+/** Why the device database could not be opened, when the browser said: the storage is full
+ * (QuotaExceededError), the browser refuses to store data for this site (a private mode, storage
+ * turned off: InvalidStateError, SecurityError...), the database was made by a newer version of the
+ * app (VersionError), an upgrade waits for another tab of an older version to close ("blocked"), or
+ * the engine's code could not be loaded (offline before the app was saved on this device). */
+export type OpenFailureReason = "storage_full" | "refused" | "version" | "blocked" | "engine";
+
+/** The device database could not be opened (or is waiting for another tab): why, when known, and
+ * a retry. */
+export interface OpenFailure {
+  reason: OpenFailureReason | null;
+  retry: () => void;
+}
+
+/** The device database could not be opened: why and the retry the sync indicator and the screens
+ * offer (null otherwise). */
+export const DeviceSyncOpenFailed = createContext<OpenFailure | null>(null);
+
+/** Signed in on a browser that cannot hold a device database (no IndexedDB or no Web Locks). */
+export const DeviceSyncUnsupported = createContext(false);

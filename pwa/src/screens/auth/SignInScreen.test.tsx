@@ -1,5 +1,7 @@
 // Sign-in through the real app against the fake /api/v1: the password, the second factor when the
 // account has one, and the way back to the page first asked for.
+// The dashboard reads the device database: the file gets one (jsdom has none).
+import "../../test/deviceDatabase";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, test, vi } from "vitest";
 import { queryKeys } from "../../api/queryKeys";

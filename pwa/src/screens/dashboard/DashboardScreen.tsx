@@ -3,10 +3,9 @@
 // only when the workspace has assets, and the charts after them.
 import { Link } from "@tanstack/react-router";
 import { Wallet } from "lucide-react";
-import { lazy, Suspense, useContext, useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useAssets, useAssetWorkspace } from "../../assets/hooks";
-import { DeviceSyncActive } from "../../sync/engineContext";
 import { formatMoney } from "../../i18n/format";
 import { useLanguage } from "../../i18n/useLanguage";
 import { buttonClass } from "../../ui/Button";
@@ -24,10 +23,10 @@ const DashboardContent = lazy(() => import("./DashboardContent").then((m) => ({ 
 
 export function DashboardScreen() {
   const { t } = useTranslation();
-  const listed = useAssets();
+  // A device database that cannot be read (a failed open, a browser without IndexedDB) never gets
+  // here: the shell shows why instead (sync/DeviceData.tsx), never "no assets yet".
+  const assets = useAssets();
   const { workspaceId } = useAssetWorkspace();
-  // No device database is coming (a browser without IndexedDB): nothing to show on this device.
-  const assets = useContext(DeviceSyncActive) ? listed : [];
   // While the device database opens, the last figures of the workspace (if any) show at once, even
   // before the figures' chunk has loaded.
   const held = useMemo(() => readSnapshot(workspaceId), [workspaceId]);
