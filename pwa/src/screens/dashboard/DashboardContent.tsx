@@ -25,6 +25,7 @@ import { SliceTable } from "./SliceTable";
 import { ManualRates, type RatePrefill } from "./ManualRates";
 import { Notices } from "./Notices";
 import { useDashboardFigures, type DashboardFigures } from "./useDashboardFigures";
+import { ScrollRegion } from "../../ui/ScrollRegion";
 
 const Charts = lazy(() => import("./Charts"));
 
@@ -277,7 +278,7 @@ function HistoryCard({ figures }: { figures: DashboardFigures }) {
               {t("dashboard.history.incomplete")}
             </p>
           )}
-          <div className={styles.tableWrap}>
+          <ScrollRegion className={styles.tableWrap}>
             <table className={styles.table} data-testid="history-table">
               <caption className={styles.caption}>{t("dashboard.history.caption")}</caption>
               <thead>
@@ -298,7 +299,7 @@ function HistoryCard({ figures }: { figures: DashboardFigures }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </>
       )}
     </Card>

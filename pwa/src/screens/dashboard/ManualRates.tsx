@@ -27,6 +27,7 @@ import { Field } from "../../ui/Field";
 import { TextInput } from "../../ui/TextInput";
 import styles from "./Dashboard.module.css";
 import { localToday } from "../../time/localToday";
+import { ScrollRegion } from "../../ui/ScrollRegion";
 
 /** The form: the schema's fields; empty ones are "required". */
 const rateFormSchema = z.strictObject({
@@ -135,7 +136,7 @@ export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: {
       {rates !== undefined && sorted.length === 0 ? (
         <p className={styles.muted}>{t("money.manual.empty")}</p>
       ) : (
-        <div className={styles.tableWrap}>
+        <ScrollRegion className={styles.tableWrap}>
           <table className={styles.table} data-testid="manual-rates-table">
             <caption className={styles.caption}>{t("money.manual.caption")}</caption>
             <thead>
@@ -174,7 +175,7 @@ export function ManualRates({ workspaceId, canEdit, readOnlyReason, prefill }: {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </Card>
   );

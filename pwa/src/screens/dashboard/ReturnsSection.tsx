@@ -14,6 +14,7 @@ import { NativeSelect } from "../../ui/NativeSelect";
 import { useReturnText } from "./display";
 import styles from "./Dashboard.module.css";
 import type { DashboardFigures } from "./useDashboardFigures";
+import { ScrollRegion } from "../../ui/ScrollRegion";
 
 const Charts = lazy(() => import("./Charts"));
 
@@ -63,7 +64,7 @@ export function ReturnsSection({ figures }: { figures: DashboardFigures }) {
             const list = rows.filter((r) => r.kind === g.kind);
             if (list.length === 0) return g.kind === "asset" && !figures.history?.assetReturns ? <p key={g.kind} className={styles.muted}>{t("dashboard.returns.tooManyAssets")}</p> : null;
             return (
-              <div className={styles.tableWrap} key={g.kind}>
+              <ScrollRegion className={styles.tableWrap} key={g.kind}>
                 <table className={styles.table} data-testid={`returns-${g.kind}`}>
                   <caption className={styles.caption}>
                     {g.title} · {t(`money.periods.${period}`)}
@@ -97,7 +98,7 @@ export function ReturnsSection({ figures }: { figures: DashboardFigures }) {
                     })}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
             );
           })}
           <p className={styles.muted}>{t("dashboard.returns.legend")}</p>

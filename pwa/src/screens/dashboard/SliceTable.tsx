@@ -6,13 +6,14 @@ import type { DimensionId, Slice } from "../../figures/types";
 import { useLanguage } from "../../i18n/useLanguage";
 import { money, percent, sliceLink, uncounted, useSliceLabel } from "./display";
 import styles from "./Dashboard.module.css";
+import { ScrollRegion } from "../../ui/ScrollRegion";
 
 export function SliceTable({ dimension, slices, base, caption, net = false, testId }: { dimension: DimensionId; slices: readonly Slice[]; base: string; caption: string; net?: boolean; testId?: string }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const label = useSliceLabel();
   return (
-    <div className={styles.tableWrap}>
+    <ScrollRegion className={styles.tableWrap}>
       <table className={styles.table} data-testid={testId} data-dimension={dimension}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>
@@ -46,6 +47,6 @@ export function SliceTable({ dimension, slices, base, caption, net = false, test
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

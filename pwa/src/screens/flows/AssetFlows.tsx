@@ -20,6 +20,7 @@ import { Skeleton } from "../../ui/Skeleton";
 import { Figures } from "../liabilities/Figures";
 import styles from "../liabilities/liabilities.module.css";
 import { useToday } from "../../liabilities/useToday";
+import { ScrollRegion } from "../../ui/ScrollRegion";
 
 export function AssetFlows({ assetId }: { assetId: string }) {
   const { t } = useTranslation();
@@ -79,7 +80,7 @@ export function AssetFlows({ assetId }: { assetId: string }) {
           {flows.length === 0 ? (
             <p className={styles.muted}>{t("flows.asset.empty")}</p>
           ) : (
-            <div className={styles.tableWrap}>
+            <ScrollRegion className={styles.tableWrap}>
               <table className={styles.table} data-testid="asset-flow-table">
                 <caption id={captionId}>{t("flows.asset.tableCaption", { count: flows.length })}</caption>
                 <thead>
@@ -111,7 +112,7 @@ export function AssetFlows({ assetId }: { assetId: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
         </>
       )}

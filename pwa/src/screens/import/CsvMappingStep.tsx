@@ -22,6 +22,7 @@ import { TextInput } from "../../ui/TextInput";
 import { EMPTY_MAPPING, csvMappingFormSchema, findHeaderRow, fromSaved, guessDateFormat, guessMapping, initialMapping, sampleCellText, isSavedCsvMapping, toMapping, type SavedCsvMapping } from "./csvMapping";
 import type { CsvOptions } from "../../import/csv";
 import styles from "./import.module.css";
+import { ScrollRegion } from "../../ui/ScrollRegion";
 
 const DATE_FORMAT_LABELS = {
   "DD/MM/YYYY": "statementImport.mapping.dateFormats.dmySlash",
@@ -216,7 +217,7 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
             </>
           )}
         </div>
-        <div className={styles.tableWrap}>
+        <ScrollRegion className={styles.tableWrap}>
           <table className={styles.table} data-testid="import-sample">
             <caption>{t("statementImport.mapping.sample")}</caption>
             <thead>
@@ -238,7 +239,7 @@ export function CsvMappingStep({ text, busy, onRead, onBack }: CsvMappingStepPro
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         <div className={formStyles.actions}>
           <Button type="button" variant="ghost" onClick={onBack}>
             {t("statementImport.back")}

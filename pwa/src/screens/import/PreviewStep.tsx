@@ -13,6 +13,7 @@ import { Checkbox } from "../../ui/Checkbox";
 import { DataTable, type DataTableColumn } from "../../ui/DataTable";
 import { Facts } from "../assets/detail/Facts";
 import styles from "./import.module.css";
+import { ScrollRegion } from "../../ui/ScrollRegion";
 
 export interface PreviewProps {
   statement: Statement;
@@ -82,7 +83,7 @@ export function PreviewStep({ statement, period, known, plans, recurring, chosen
             {t("statementImport.preview.noBalances")}
           </p>
         ) : (
-          <div className={styles.tableWrap}>
+          <ScrollRegion className={styles.tableWrap}>
             <table className={styles.table} data-testid="import-balances">
               <caption className="visually-hidden">{t("statementImport.preview.balancesTitle")}</caption>
               <thead>
@@ -106,7 +107,7 @@ export function PreviewStep({ statement, period, known, plans, recurring, chosen
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </Card>
       <Card title={t("statementImport.preview.movementsTitle")}>

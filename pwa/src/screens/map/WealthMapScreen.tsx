@@ -25,6 +25,7 @@ import type { Slice } from "../../figures/types";
 import type { Language } from "../../i18n/i18n";
 import { NO_RATE_PATTERN, type CountryFill } from "./worldMapFill";
 import styles from "./WealthMap.module.css";
+import { ScrollRegion } from "../../ui/ScrollRegion";
 
 const WorldMap = lazy(() => import("./WorldMap"));
 const route = getRouteApi("/app/map");
@@ -91,7 +92,7 @@ export function WealthMapScreen() {
   }, [assets]);
 
   const assetTable = (list: readonly AssetRec[], caption: string, testId: string) => (
-    <div className={dash.tableWrap}>
+    <ScrollRegion className={dash.tableWrap}>
       <table className={dash.table} data-testid={testId}>
         <caption className={dash.caption}>{caption}</caption>
         <thead>
@@ -118,7 +119,7 @@ export function WealthMapScreen() {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 
   const apart = byCountry.get("none") ?? [];
@@ -199,7 +200,7 @@ export function WealthMapScreen() {
             ) : countries.length === 0 ? (
               <p className={dash.muted}>{t("wealthMap.none")}</p>
             ) : (
-              <div className={dash.tableWrap}>
+              <ScrollRegion className={dash.tableWrap}>
                 <table className={dash.table} data-testid="country-table">
                   <caption className={dash.caption}>{t("wealthMap.table.caption")}</caption>
                   <thead>
@@ -237,7 +238,7 @@ export function WealthMapScreen() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
             )}
             {now && now.untiedLiabilities.count > 0 && <p className={dash.muted}>{t("wealthMap.untiedDebts", { value: money(now.untiedLiabilities.value, base, language) })}</p>}
           </Card>

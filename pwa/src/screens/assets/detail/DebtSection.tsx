@@ -26,6 +26,7 @@ import styles from "./detail.module.css";
 import { localToday } from "../../../time/localToday";
 import { debtFigures } from "./detailModel";
 import { Facts } from "./Facts";
+import { ScrollRegion } from "../../../ui/ScrollRegion";
 
 /** A debt typed in the form: the liability schema's amount and creditor (both required here). */
 const debtFormSchema = z.strictObject({
@@ -93,7 +94,7 @@ export function DebtSection({ structures }: { structures: SyncedRecord<"legalStr
       )}
       {debts !== undefined && debts.length === 0 && <p className={styles.muted}>{t("assetDetail.debt.empty")}</p>}
       {debts !== undefined && debts.length > 0 && (
-        <div className={styles.tableWrap}>
+        <ScrollRegion className={styles.tableWrap}>
           <table className={styles.table} data-testid="debt-table">
             <caption id={tableCaptionId}>{t("assetDetail.debt.tableCaption", { count: debts.length })}</caption>
             <thead>
@@ -123,7 +124,7 @@ export function DebtSection({ structures }: { structures: SyncedRecord<"legalStr
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <Facts
         testId="debt-figures"

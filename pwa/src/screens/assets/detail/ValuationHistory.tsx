@@ -22,6 +22,7 @@ import { useAssetValuations } from "./data";
 import styles from "./detail.module.css";
 import { localToday } from "../../../time/localToday";
 import { IssueList } from "./IssueList";
+import { ScrollRegion } from "../../../ui/ScrollRegion";
 
 /** A dated value typed in the form: the valuation schema's date and value (empty: "required"). */
 const valuationFormSchema = z.strictObject({
@@ -106,7 +107,7 @@ export function ValuationHistory() {
               <figcaption className={styles.muted}>{t("assetDetail.valuations.chartCaption")}</figcaption>
             </figure>
           )}
-          <div className={styles.tableWrap}>
+          <ScrollRegion className={styles.tableWrap}>
             <table className={styles.table} data-testid="valuation-table">
               <caption id={tableCaptionId}>{t("assetDetail.valuations.tableCaption", { count: valuations.length })}</caption>
               <thead>
@@ -141,7 +142,7 @@ export function ValuationHistory() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </>
       )}
     </section>
