@@ -101,6 +101,15 @@ func (s *schemaSet) assetRules(asset map[string]any, add report) {
 		endNotBeforeStart(derivative, "startDate", "expiryDate", []string{"derivative"}, add)
 	}
 
+	if disposal, ok := asset["disposal"].(map[string]any); ok {
+		if _, present := disposal["amount"]; disposal["kind"] == "sold" && !present {
+			add([]string{"disposal", "amount"}, "validation.required", nil)
+		}
+		if date, _ := disposal["date"].(string); purchase != "" && purchase > date {
+			add([]string{"disposal", "date"}, "validation.date.disposalBeforePurchase", nil)
+		}
+	}
+
 	total := hundredths(asset["participation"].(string))
 	owners, _ := asset["otherOwners"].([]any)
 	for _, o := range owners {
