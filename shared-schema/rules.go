@@ -105,7 +105,11 @@ func (s *schemaSet) assetRules(asset map[string]any, add report) {
 		if _, present := disposal["amount"]; disposal["kind"] == "sold" && !present {
 			add([]string{"disposal", "amount"}, "validation.required", nil)
 		}
-		if date, _ := disposal["date"].(string); purchase != "" && purchase > date {
+		// Not after the latest calendar date anywhere on Earth (UTC+14), like a birthday.
+		date, _ := disposal["date"].(string)
+		if date > time.Now().UTC().Add(14*time.Hour).Format("2006-01-02") {
+			add([]string{"disposal", "date"}, "validation.date.disposalInFuture", nil)
+		} else if purchase != "" && purchase > date {
 			add([]string{"disposal", "date"}, "validation.date.disposalBeforePurchase", nil)
 		}
 	}

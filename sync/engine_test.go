@@ -503,6 +503,7 @@ func TestAnAssetsDisposalIsValidatedOnTheServerAndUndoneWithNull(t *testing.T) {
 		check(map[string]any{"disposal": map[string]any{"kind": "sold", "date": "2025-13-01", "amount": "100"}}, "disposal.date", "validation.format.date")
 		check(map[string]any{"disposal": map[string]any{"kind": "sold", "date": "2025-03-01"}}, "disposal.amount", "validation.required")
 		check(map[string]any{"disposal": map[string]any{"kind": "gifted", "date": "2020-04-30"}}, "disposal.date", "validation.date.disposalBeforePurchase")
+		check(map[string]any{"disposal": map[string]any{"kind": "gifted", "date": "2999-01-01"}}, "disposal.date", "validation.date.disposalInFuture")
 		// The merged record is checked: an older purchase date typed later cannot pass a sale by.
 		wantStatus(t, apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", asset, map[string]any{
 			"disposal": map[string]any{"kind": "sold", "date": "2025-03-01", "amount": "310000.5", "note": "Notaría"}}, nil)), psync.StatusApplied)

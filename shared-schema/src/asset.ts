@@ -39,6 +39,7 @@ import {
   toHundredths,
   uuidv7,
 } from "./primitives";
+import { latestToday } from "./personalIdentity";
 import { fail, isAfter, whenValid } from "./rules";
 
 export const assetClassSchema = z.enum(ASSET_CLASSES);
@@ -128,7 +129,7 @@ export const DISPOSAL_NOTE_MAX = 500;
  * field, so a sale syncs as one register (sync/MERGE.md) and undoing it clears it. */
 export const disposalSchema = z.strictObject({
   kind: doc(z.enum(DISPOSAL_KINDS), "Sold, gifted, or other (lost, stolen, written off)."),
-  date: doc(date(), "Day the asset left: from it on the asset is not part of net worth. Not before purchaseDate."),
+  date: doc(date(), "Day the asset left: from it on the asset is not part of net worth. Not before purchaseDate, not in the future (after today in UTC+14)."),
   amount: doc(money(), "What the whole asset was sold for (or, for a gift or other disposal, its value then), in the asset's currency. Required when kind is sold.").optional(),
   note: doc(text({ max: DISPOSAL_NOTE_MAX }), "Free note (buyer, reason…).").optional(),
 });
@@ -220,7 +221,10 @@ export function assetRules(asset: AssetFields, ctx: z.core.$RefinementCtx): void
   const disposal = asset.disposal;
   if (disposal !== undefined) {
     if (disposal.kind === "sold" && disposal.amount === undefined) fail(ctx, ["disposal", "amount"], "validation.required");
-    if (isAfter(asset.purchaseDate, disposal.date)) fail(ctx, ["disposal", "date"], "validation.date.disposalBeforePurchase");
+    // Not after the latest calendar date anywhere on Earth (UTC+14), as a birthday: the device's form
+    // holds it to the reader's own today.
+    if (disposal.date > latestToday()) fail(ctx, ["disposal", "date"], "validation.date.disposalInFuture");
+    else if (isAfter(asset.purchaseDate, disposal.date)) fail(ctx, ["disposal", "date"], "validation.date.disposalBeforePurchase");
   }
   const total = (asset.otherOwners ?? []).reduce((sum, o) => sum + toHundredths(o.percentage), toHundredths(asset.participation));
   if (total > 10000) {
