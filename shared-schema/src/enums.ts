@@ -93,6 +93,7 @@ export const ACQUISITION_FORMS = ["purchase", "inheritance", "gift", "constructi
 /** How an asset left the person's hands (asset.disposal.kind): sold, given away, or otherwise (lost,
  * stolen, written off, expired). */
 export const DISPOSAL_KINDS = ["sold", "gifted", "other"] as const;
+export type DisposalKind = (typeof DISPOSAL_KINDS)[number];
 export const LEGAL_TYPES = ["full_ownership", "bare_ownership", "usufruct", "leasehold", "other"] as const;
 export const VEHICLE_CONDITIONS = ["new", "used", "repaired", "unused"] as const;
 export const MILEAGE_UNITS = ["km", "miles", "hours", "days", "trips"] as const;
