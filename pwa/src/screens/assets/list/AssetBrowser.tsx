@@ -250,9 +250,12 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
               canEdit={workspace.canEdit || workspace.role === undefined}
             />
           ) : (
-            <p className={styles.disposedHint} data-testid="asset-none-held">
-              {t("assetList.disposed.noneHeld")}
-            </p>
+            // Only disposed assets in scope (a search that finds only those says "0 of n" above).
+            !searching && (
+              <p className={styles.disposedHint} data-testid="asset-none-held">
+                {t("assetList.disposed.noneHeld")}
+              </p>
+            )
           )}
           {disposedCount > 0 && (
             <section className={styles.disposedSection} aria-label={t("assetList.disposed.title")} data-testid="disposed-section">

@@ -40,4 +40,26 @@ describe("asset list › sold or disposed assets", () => {
     expect(screen.getByRole("button", { name: "Ocultar 1 activo vendido o dado de baja" }).getAttribute("aria-expanded")).toBe("true");
     db.close();
   });
+
+  test("a search finds disposed assets too, in their section; a scope with only disposed assets says none is held", async () => {
+    const db = await openTestDb();
+    const base = { assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100" } as const;
+    const held = await createAsset(db, AREA_WORKSPACE, { ...base, name: "Casa" });
+    const sold = await createAsset(db, AREA_WORKSPACE, { ...base, name: "Piso vendido" });
+    if (!held.ok || !sold.ok) throw new Error("refused");
+    expect(await updateAsset(db, sold.id, { disposal: { kind: "other", date: "2025-01-15" } })).toEqual({ ok: true });
+    const first = await renderAreaScreen({ db, url: "/assets/?q=piso&disposed=1", path: "/assets/", component: AssetListScreen, validateSearch: (s) => assetListSearchSchema.parse(s) });
+    const summary = await screen.findByTestId("asset-summary");
+    await waitFor(() => expect(summary.textContent).toBe("0 de 1 activos"));
+    expect(screen.queryByTestId("asset-none-held")).toBeNull();
+    const row = await within(screen.getByTestId("disposed-section")).findByTestId("asset-row");
+    expect(within(row).getByTestId("asset-disposed").textContent).toBe("Dado de baja el 15 ene 2025");
+    first.unmount();
+    // Disposing of the last held one: the default view says nothing is held any more.
+    expect(await updateAsset(db, held.id, { disposal: { kind: "gifted", date: "2025-01-20" } })).toEqual({ ok: true });
+    await renderAreaScreen({ db, url: "/assets/", path: "/assets/", component: AssetListScreen, validateSearch: (s) => assetListSearchSchema.parse(s) });
+    expect(await screen.findByTestId("asset-none-held")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Mostrar 2 activos vendidos o dados de baja" })).toBeTruthy();
+    db.close();
+  });
 });
