@@ -31,6 +31,7 @@ import { useAssetDebts } from "./data";
 import styles from "./detail.module.css";
 import { disposalFormSchema, disposalFormValues, type DisposalFormValues } from "./disposalForm";
 import { Facts } from "./Facts";
+import { FieldConflicts } from "./FieldConflicts";
 import { IssueList } from "./IssueList";
 
 /** The sentence at the top of a disposed asset's page ("Vendido el 15/01/2025 por 260.000,00 €…"). */
@@ -80,6 +81,7 @@ export function DisposalSection() {
           {t("assetDetail.disposal.mark")}
         </Button>
         {open && <DisposalDialog onClose={() => setOpen(false)} />}
+        <FieldConflicts fields={DISPOSAL_FIELD} whileDisposed />
       </Card>
     );
   }
@@ -106,9 +108,13 @@ export function DisposalSection() {
         </Button>
       )}
       {failed && <Alert tone="error">{t("assetDetail.disposal.failed")}</Alert>}
+      <FieldConflicts fields={DISPOSAL_FIELD} whileDisposed />
     </Card>
   );
 }
+
+/** A concurrent edit of the sale on another device (sync/MERGE.md): shown here, restorable. */
+const DISPOSAL_FIELD = ["disposal"] as const;
 
 const FIELDS: readonly (keyof DisposalFormValues)[] = ["kind", "date", "amount", "note"];
 
