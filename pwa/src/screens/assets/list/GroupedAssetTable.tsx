@@ -249,6 +249,7 @@ const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdi
   // A sold or disposed asset is worth nothing to the person now: its state and date instead of a value,
   // and no settings (it is not edited as if held).
   const disposal = asset.fields.disposal;
+  const editable = canEdit && !disposal;
   return (
     <div role="row" aria-rowindex={index + 2} className={cx(styles.row, styles.grid, styles.assetRow)}
       style={{ transform: `translateY(${top}px)`, height }}
@@ -277,13 +278,13 @@ const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdi
           params={params}
           search={{ tab: "details" }}
           className={cx(buttonClass({ variant: "ghost", size: "sm" }), styles.iconLink)}
-          aria-label={t(canEdit ? "assetList.row.edit" : "assetList.row.view", { name })}
-          title={t(canEdit ? "assetList.row.edit" : "assetList.row.view", { name })}
+          aria-label={t(editable ? "assetList.row.edit" : "assetList.row.view", { name })}
+          title={t(editable ? "assetList.row.edit" : "assetList.row.view", { name })}
           data-testid="asset-edit"
         >
-          {canEdit ? <Pencil size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
+          {editable ? <Pencil size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
         </Link>
-        {canEdit && !disposal && (
+        {editable && (
           <Link
             to="/assets/$assetId"
             params={params}

@@ -37,6 +37,7 @@ describe("asset list › sold or disposed assets", () => {
     expect(within(row).getByTestId("asset-name").textContent).toBe("Piso vendido");
     expect(within(row).getByTestId("asset-disposed").textContent).toBe("Vendido el 15 ene 2025");
     expect(within(row).queryByTestId("asset-settings")).toBeNull();
+    expect(within(row).getByRole("link", { name: "Ver Piso vendido" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Ocultar 1 activo vendido o dado de baja" }).getAttribute("aria-expanded")).toBe("true");
     db.close();
   });
