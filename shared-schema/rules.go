@@ -101,6 +101,19 @@ func (s *schemaSet) assetRules(asset map[string]any, add report) {
 		endNotBeforeStart(derivative, "startDate", "expiryDate", []string{"derivative"}, add)
 	}
 
+	if disposal, ok := asset["disposal"].(map[string]any); ok {
+		if _, present := disposal["amount"]; disposal["kind"] == "sold" && !present {
+			add([]string{"disposal", "amount"}, "validation.required", nil)
+		}
+		// Not after the latest calendar date anywhere on Earth (UTC+14), like a birthday.
+		date, _ := disposal["date"].(string)
+		if date > time.Now().UTC().Add(14*time.Hour).Format("2006-01-02") {
+			add([]string{"disposal", "date"}, "validation.date.disposalInFuture", nil)
+		} else if purchase != "" && purchase > date {
+			add([]string{"disposal", "date"}, "validation.date.disposalBeforePurchase", nil)
+		}
+	}
+
 	total := hundredths(asset["participation"].(string))
 	owners, _ := asset["otherOwners"].([]any)
 	for _, o := range owners {

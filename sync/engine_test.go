@@ -480,6 +480,39 @@ func TestASchemaInvalidRecordIsRejectedAloneAndTheRestOfItsBatchApplies(t *testi
 	})
 }
 
+// A sale is an ordinary field edit of the asset (disposal, one field): the server validates it like
+// any other value of the merged record, and undoing it (null) clears it.
+func TestAnAssetsDisposalIsValidatedOnTheServerAndUndoneWithNull(t *testing.T) {
+	forEachStore(t, func(t *testing.T, db *store.DB) {
+		e := newEngine(t, db, psync.Options{})
+		user, w := addUser(t, db), addWorkspace(t, db)
+		addMember(t, db, w, user, "editor")
+		d := newDevice(t, e, user, time.Now)
+		asset := newRecordID(t)
+		wantStatus(t, apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", asset, map[string]any{
+			"name": "Piso", "assetClass": "real_estate", "category": "residential", "currency": "EUR", "participation": "100",
+			"purchaseDate": "2020-05-01", "currentValue": "250000"}, nil)), psync.StatusApplied)
+		check := func(fields map[string]any, path, key string) {
+			t.Helper()
+			o := apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", asset, fields, nil))[0]
+			if o.Status != psync.StatusRejected || o.Code != "invalid" || len(o.Issues) != 1 || o.Issues[0].Path != path || o.Issues[0].Key != key {
+				t.Fatalf("disposal %v: %+v, want %s at %q", fields, o, key, path)
+			}
+		}
+		check(map[string]any{"disposal": map[string]any{"kind": "sold", "date": "2025-03-01", "amount": "-100"}}, "disposal.amount", "validation.format.money")
+		check(map[string]any{"disposal": map[string]any{"kind": "sold", "date": "2025-13-01", "amount": "100"}}, "disposal.date", "validation.format.date")
+		check(map[string]any{"disposal": map[string]any{"kind": "sold", "date": "2025-03-01"}}, "disposal.amount", "validation.required")
+		check(map[string]any{"disposal": map[string]any{"kind": "gifted", "date": "2020-04-30"}}, "disposal.date", "validation.date.disposalBeforePurchase")
+		check(map[string]any{"disposal": map[string]any{"kind": "gifted", "date": "2999-01-01"}}, "disposal.date", "validation.date.disposalInFuture")
+		// The merged record is checked: an older purchase date typed later cannot pass a sale by.
+		wantStatus(t, apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", asset, map[string]any{
+			"disposal": map[string]any{"kind": "sold", "date": "2025-03-01", "amount": "310000.5", "note": "Notaría"}}, nil)), psync.StatusApplied)
+		check(map[string]any{"purchaseDate": "2025-03-02"}, "disposal.date", "validation.date.disposalBeforePurchase")
+		wantStatus(t, apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", asset, map[string]any{"disposal": nil}, nil)), psync.StatusApplied)
+		wantStatus(t, apply(t, e, d, d.Mutation(psync.OpPut, w, "assets", asset, map[string]any{"purchaseDate": "2025-03-02"}, nil)), psync.StatusApplied)
+	})
+}
+
 func TestACursorFromTheFutureAsksForAResync(t *testing.T) {
 	forEachStore(t, func(t *testing.T, db *store.DB) {
 		e := newEngine(t, db, psync.Options{})

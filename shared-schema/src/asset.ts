@@ -7,6 +7,7 @@ import {
   ASSET_GROUPS,
   BOND_TYPES,
   DERIVATIVE_DIRECTIONS,
+  DISPOSAL_KINDS,
   HOLDING_TYPES,
   INVESTMENT_HORIZONS,
   LEGAL_TYPES,
@@ -38,6 +39,7 @@ import {
   toHundredths,
   uuidv7,
 } from "./primitives";
+import { latestToday } from "./personalIdentity";
 import { fail, isAfter, whenValid } from "./rules";
 
 export const assetClassSchema = z.enum(ASSET_CLASSES);
@@ -121,6 +123,18 @@ export const cryptoSchema = z.strictObject({
   exchangeName: doc(text({ min: 1, max: 140 }), "Exchange.").optional(),
 });
 
+export const DISPOSAL_NOTE_MAX = 500;
+
+/** The asset left the person's hands on `date` (sold, given away, lost…). Absent: still held. One
+ * field, so a sale syncs as one register (sync/MERGE.md) and undoing it clears it. */
+export const disposalSchema = z.strictObject({
+  kind: doc(z.enum(DISPOSAL_KINDS), "Sold, gifted, or other (lost, stolen, written off)."),
+  date: doc(date(), "Day the asset left: from it on the asset is not part of net worth. Not before purchaseDate, not in the future (after today in UTC+14)."),
+  amount: doc(money(), "What the whole asset was sold for (or, for a gift or other disposal, its value then), in the asset's currency. Required when kind is sold.").optional(),
+  note: doc(text({ max: DISPOSAL_NOTE_MAX }), "Free note (buyer, reason…).").optional(),
+});
+export type Disposal = z.infer<typeof disposalSchema>;
+
 export const assetShape = {
   name: doc(text({ min: 1, max: ASSET_NAME_MAX }), "Name of the asset."),
   assetClass: doc(assetClassSchema, "Asset class (the spec's assetType; the /assets/classes/{assetType} route carries it)."),
@@ -162,6 +176,7 @@ export const assetShape = {
   investment: doc(investmentSchema, "Investment fields (class investments only).").optional(),
   derivative: doc(derivativeSchema, "Derivative fields (class investments only).").optional(),
   crypto: doc(cryptoSchema, "Crypto fields (class cryptocurrencies only).").optional(),
+  disposal: doc(disposalSchema, "Set when the asset was sold or otherwise disposed of; absent while it is held.").optional(),
 };
 
 type AssetFields = z.infer<z.ZodObject<typeof assetShape>>;
@@ -202,6 +217,14 @@ export function assetRules(asset: AssetFields, ctx: z.core.$RefinementCtx): void
   }
   if (isAfter(asset.derivative?.startDate, asset.derivative?.expiryDate)) {
     fail(ctx, ["derivative", "expiryDate"], "validation.date.endBeforeStart");
+  }
+  const disposal = asset.disposal;
+  if (disposal !== undefined) {
+    if (disposal.kind === "sold" && disposal.amount === undefined) fail(ctx, ["disposal", "amount"], "validation.required");
+    // Not after the latest calendar date anywhere on Earth (UTC+14), as a birthday: the device's form
+    // holds it to the reader's own today.
+    if (disposal.date > latestToday()) fail(ctx, ["disposal", "date"], "validation.date.disposalInFuture");
+    else if (isAfter(asset.purchaseDate, disposal.date)) fail(ctx, ["disposal", "date"], "validation.date.disposalBeforePurchase");
   }
   const total = (asset.otherOwners ?? []).reduce((sum, o) => sum + toHundredths(o.percentage), toHundredths(asset.participation));
   if (total > 10000) {

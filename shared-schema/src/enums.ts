@@ -90,6 +90,10 @@ export const PAYMENT_FREQUENCIES = ["daily", "weekly", "monthly", "annual"] as c
 export const BOND_TYPES = ["government", "corporate", "municipal", "supranational", "covered", "convertible", "other"] as const;
 export const HOLDING_TYPES = ["direct", "joint", "through_legal_structure", "fiduciary"] as const;
 export const ACQUISITION_FORMS = ["purchase", "inheritance", "gift", "construction", "exchange", "other"] as const;
+/** How an asset left the person's hands (asset.disposal.kind): sold, given away, or otherwise (lost,
+ * stolen, written off, expired). */
+export const DISPOSAL_KINDS = ["sold", "gifted", "other"] as const;
+export type DisposalKind = (typeof DISPOSAL_KINDS)[number];
 export const LEGAL_TYPES = ["full_ownership", "bare_ownership", "usufruct", "leasehold", "other"] as const;
 export const VEHICLE_CONDITIONS = ["new", "used", "repaired", "unused"] as const;
 export const MILEAGE_UNITS = ["km", "miles", "hours", "days", "trips"] as const;
@@ -138,6 +142,7 @@ export const ENUM_LISTS = {
   bondType: BOND_TYPES,
   holdingType: HOLDING_TYPES,
   acquisitionForm: ACQUISITION_FORMS,
+  disposalKind: DISPOSAL_KINDS,
   legalType: LEGAL_TYPES,
   vehicleCondition: VEHICLE_CONDITIONS,
   mileageUnit: MILEAGE_UNITS,

@@ -108,6 +108,41 @@ describe("addValuation", () => {
   });
 });
 
+describe("an asset's disposal (a sale is an ordinary field edit)", () => {
+  test("a bad sale is refused on the device with the schema's key and writes nothing; a good one is written and undone with null", async () => {
+    const { db } = await openDevice();
+    const r = await createAsset(db, WORKSPACE, asset({ purchaseDate: "2020-05-01" }));
+    if (!r.ok) throw new Error("refused");
+    const before = (await outboxOf(db)).length;
+    expect(await updateAsset(db, r.id, { disposal: { kind: "sold", date: "2025-03-01", amount: "-100" } })).toEqual({
+      ok: false,
+      issues: [{ path: "disposal.amount", key: "validation.format.money", params: {} }],
+    });
+    expect(await updateAsset(db, r.id, { disposal: { kind: "sold", date: "2025-03-01" } })).toEqual({
+      ok: false,
+      issues: [{ path: "disposal.amount", key: "validation.required", params: {} }],
+    });
+    expect(await updateAsset(db, r.id, { disposal: { kind: "gifted", date: "2020-04-30" } })).toEqual({
+      ok: false,
+      issues: [{ path: "disposal.date", key: "validation.date.disposalBeforePurchase", params: {} }],
+    });
+    expect(await updateAsset(db, r.id, { disposal: { kind: "sold", date: "2025-02-30", amount: "1" } })).toMatchObject({
+      ok: false,
+      issues: [{ path: "disposal.date", key: "validation.format.date" }],
+    });
+    expect((await outboxOf(db)).length).toBe(before);
+    expect((await db.get("assets", r.id))?.fields.disposal).toBeUndefined();
+
+    const sale = { kind: "sold" as const, date: "2025-03-01", amount: "310000.5", note: "Notaría" };
+    expect((await updateAsset(db, r.id, { disposal: sale })).ok).toBe(true);
+    expect((await db.get("assets", r.id))?.fields.disposal).toEqual(sale);
+    // One field in the mutation: it merges as one register with anything else edited elsewhere.
+    expect(Object.keys((await outboxOf(db)).at(-1)!.mutation.fields ?? {})).toEqual(["disposal"]);
+    expect((await updateAsset(db, r.id, { disposal: null })).ok).toBe(true);
+    expect((await db.get("assets", r.id))?.fields.disposal).toBeUndefined();
+  });
+});
+
 describe("deleteAsset", () => {
   test("deletes its valuations, unties what points at it, and loses nothing else", async () => {
     const { db } = await openDevice();

@@ -6,6 +6,7 @@
 // with a space; quotes inside are doubled. A text starting with = + - @ (a formula for spreadsheets)
 // gets a leading apostrophe so opening the file never runs it.
 import type { AssetClass } from "@patrimonio/shared-schema";
+import { disposalStatusKey, type DisposalLike } from "./disposal";
 import { participationValueOf } from "./participation";
 
 export const CSV_BOM = "\uFEFF";
@@ -60,6 +61,7 @@ interface CsvAsset {
     isin?: string | undefined;
     taxLocation?: { country?: string | undefined; state?: string | undefined; city?: string | undefined; noTaxRegistration?: boolean | undefined } | undefined;
     legalStructureId?: string | undefined;
+    disposal?: DisposalLike | undefined;
   };
 }
 
@@ -91,6 +93,9 @@ export const ASSET_CSV_COLUMNS = [
   "taxState",
   "taxCity",
   "legalStructure",
+  "status",
+  "disposalDate",
+  "disposalAmount",
 ] as const;
 
 /** The CSV of the given asset rows (in their order): headers "assets.csv.<column>". */
@@ -114,6 +119,10 @@ export function assetsCsv(assets: readonly CsvAsset[], options: AssetsCsvOptions
       f.taxLocation?.state ? (options.stateName?.(f.taxLocation.country, f.taxLocation.state) ?? f.taxLocation.state) : "",
       f.taxLocation?.city ?? "",
       (f.legalStructureId && options.structureName?.(f.legalStructureId)) ?? "",
+      // Held, or how and when it left, and for how much (in its currency, as the other amounts).
+      t(disposalStatusKey(f)),
+      f.disposal?.date ?? "",
+      csvDecimal(f.disposal?.amount, language),
     ];
   });
   return toCsv([header, ...rows], language);

@@ -39,6 +39,7 @@ type Fields = {
   isin?: string;
   taxLocation?: { country?: string; state?: string; city?: string };
   legalStructureId?: string;
+  disposal?: { kind: "sold" | "gifted" | "other"; date: string; amount?: string };
 };
 let n = 0;
 const rec = (f: Partial<Fields> & { name: string }) => ({
@@ -410,6 +411,27 @@ describe("CSV", () => {
       expect(rows.every((r) => r.length === rows[0]!.length)).toBe(true);
     });
   }
+
+  test("says each asset's state, disposal date and amount (the reader's decimals)", () => {
+    const rows = [
+      rec({ name: "Casa", currentValue: "100000", participation: "100" }),
+      rec({ name: "Piso vendido", currentValue: "250000", participation: "100", disposal: { kind: "sold", date: "2025-01-15", amount: "260000.5" } }),
+      rec({ name: "Reloj", assetClass: "collectibles", category: "watches", disposal: { kind: "gifted", date: "2024-12-24" } }),
+    ];
+    for (const [language, t, sep, header, states, amount] of [
+      ["es", tEs, ";", ["Estado", "Fecha de baja", "Importe de venta o valor de baja"], ["En cartera", "Vendido", "Regalado o donado"], "260000,5"],
+      ["en", tEn, ",", ["Status", "Disposal date", "Sale amount or value at disposal"], ["Held", "Sold", "Given away"], "260000.5"],
+    ] as const) {
+      const text = assetsCsv(rows, { language, t, classLabel: (c) => classLabelOf(c, language, t), categoryLabel: (c, custom) => categoryLabelOf(c, language, t, undefined, custom) });
+      const parsed = parseCsv(text.slice(1), sep);
+      expect(parsed[0]!.slice(-3)).toEqual([...header]);
+      expect(parsed.slice(1).map((r) => r.slice(-3))).toEqual([
+        [states[0], "", ""],
+        [states[1], "2025-01-15", amount],
+        [states[2], "2024-12-24", ""],
+      ]);
+    }
+  });
 
   test("the tax country and province in the reader's language (a code, or a name stored before codes)", () => {
     const subdivisions = indexSubdivisions([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fixed, Dec } from "../money";
 import { FIXTURE_IDS, fixtureInput } from "./fixture";
-import { computeHistory, computeNow, groupHistory, prepare, seriesDates, type FiguresInput, type ReturnFigure } from "./index";
+import { computeHistory, computeNow, groupHistory, netWorthOn, prepare, seriesDates, type FiguresInput, type ReturnFigure } from "./index";
 
 const r2 = (s: string) => fixed(new Dec(s), 2);
 const val = (f: ReturnFigure) => (f.ok ? fixed(new Dec(f.value), 6) : `n/a:${f.reason}`);
@@ -415,5 +415,88 @@ describe("cash flows tied to an asset in its returns", () => {
     expect(occurrenceDates({ frequency: "weekly", startDate: "2025-03-01" }, "2025-03-15")).toEqual(["2025-03-01", "2025-03-08", "2025-03-15"]);
     expect(occurrenceDates({ frequency: "once", startDate: "2025-04-01" }, "2025-03-15")).toEqual([]);
     expect([investorAmount({ direction: "inflow", amount: "100" }), investorAmount({ direction: "outflow", amount: "10.5" })]).toEqual(["-100", "10.5"]);
+  });
+});
+
+describe("a sold or disposed asset (asset.disposal)", () => {
+  // A flat bought for 200 000 € on 2023-01-01, worth 220 000 on 2024-01-01 and 250 000 on
+  // 2024-12-01, sold for 260 000 on 2025-01-15; a fund worth 100 000 all along. A valuation typed
+  // after the sale (2025-02-01) is not the person's any more.
+  const S = "01900000-0000-7000-8000-0000000000c1";
+  const K = "01900000-0000-7000-8000-0000000000c2";
+  const input = (disposal?: FiguresInput["assets"][number]["disposal"]): FiguresInput => ({
+    base: "EUR",
+    today: "2025-03-10",
+    assets: [
+      { id: S, name: "Piso vendido", assetClass: "real_estate", classId: 1, category: "residential", categoryId: 101, currency: "EUR", participation: "100", currentValue: "250000", valuationDate: "2024-12-01", purchaseValue: "200000", purchaseDate: "2023-01-01", taxCountry: "ES", disposal },
+      { id: K, name: "Casa", assetClass: "real_estate", classId: 1, category: "residential", categoryId: 101, currency: "EUR", participation: "100", currentValue: "100000", valuationDate: "2023-01-01", taxCountry: "FR" },
+    ],
+    structures: [],
+    valuations: [
+      { assetId: S, date: "2024-01-01", value: "220000", currency: "EUR" },
+      { assetId: S, date: "2024-12-01", value: "250000", currency: "EUR" },
+      { assetId: S, date: "2025-02-01", value: "999999", currency: "EUR" },
+    ],
+    liabilities: [{ id: "01900000-0000-7000-8000-0000000000c3", name: "Hipoteca del piso", amountOutstanding: "1000", currency: "EUR", assetId: S }],
+    rates: [],
+    manualRates: [],
+  });
+  const sold = { kind: "sold" as const, date: "2025-01-15", amount: "260000" };
+
+  it("leaves today's totals and every distribution, and is not listed as without a value", () => {
+    const now = computeNow(prepare(input(sold)));
+    expect(now.netWorth.assets).toBe("100000");
+    expect(now.netWorth.assetsCounted).toBe(1);
+    expect(now.netWorth.noValue).toEqual([]);
+    expect(now.perAsset[S]).toBeUndefined();
+    expect(now.distribution.class.map((s) => [s.key, s.value, s.count])).toEqual([["1", "100000", 1]]);
+    expect(now.distribution.country.map((s) => s.key)).toEqual(["FR"]);
+    // Its debt is still owed until it is marked repaid: counted, with no asset to belong to.
+    expect(now.netWorth.liabilities).toBe("1000");
+    expect(now.untiedLiabilities).toEqual({ value: "1000", count: 1 });
+  });
+
+  it("keeps its value in past net worth up to the day before its disposal date", () => {
+    const h = computeHistory(prepare(input(sold)));
+    const at = (d: string) => h.series.find((p) => p.date === d)!.total;
+    expect(at("2024-12-31")).toBe("349000"); // 250 000 + 100 000 − 1 000: the past is not rewritten
+    expect(at("2025-01-31")).toBe("99000"); // sold on the 15th (the valuation of 2025-02-01 is ignored)
+    expect(at("2025-03-10")).toBe("99000");
+    const p = prepare(input(sold));
+    expect(netWorthOn(p, "2025-01-14").total).toBe("349000");
+    expect(netWorthOn(p, "2025-01-15").total).toBe("99000");
+    // Not yet disposed of: the same asset counts today with its last value (the typed 999 999).
+    expect(computeNow(prepare(input())).netWorth.assets).toBe("1099999");
+  });
+
+  it("its returns count the sale amount as money taken out (a realised gain of 30 %)", () => {
+    const h = computeHistory(prepare(input(sold)));
+    const row = h.returns.find((r) => r.kind === "asset" && r.id === S)!;
+    // simple: (0 − 200 000 − (−260 000)) / 200 000; TWR: 220/200 × 250/220 × 260/250 − 1
+    expect(val(row.periods.all.base.simple)).toBe("0.300000");
+    expect(val(row.periods.all.base.twr)).toBe("0.300000");
+    const mwr = row.periods.all.base.mwr;
+    expect(mwr.ok && mwr.annualized).toBe(true);
+    // −200 000 on 2023-01-01, +260 000 on 2025-01-15 (745 days): 1.3^(365/745) − 1
+    expect(mwr.ok && fixed(new Dec(mwr.value), 4)).toBe(fixed(new Dec(Math.pow(1.3, 365 / 745)).sub(1), 4));
+    // The class: 300 000 → 320 000 → 350 000, then 100 000 left after 260 000 taken out: +20 %.
+    const cls = h.returns.find((r) => r.kind === "class" && r.id === "1")!;
+    expect(val(cls.periods.all.base.twr)).toBe("0.200000");
+  });
+
+  it("a gift leaves at its last value (no gain or loss that day); a write-off for nothing is a loss", () => {
+    const gift = computeHistory(prepare(input({ kind: "gifted", date: "2025-01-15" }))).returns.find((r) => r.kind === "asset" && r.id === S)!;
+    expect(val(gift.periods.all.base.twr)).toBe("0.250000"); // 250 000 / 200 000 − 1
+    const lost = computeHistory(prepare(input({ kind: "other", date: "2025-01-15" }))).returns.find((r) => r.kind === "asset" && r.id === S)!;
+    expect(val(lost.periods.all.base.simple)).toBe("-1.000000");
+    // A gift with a value typed leaves at that value.
+    const valued = computeHistory(prepare(input({ kind: "gifted", date: "2025-01-15", amount: "240000" }))).returns.find((r) => r.kind === "asset" && r.id === S)!;
+    expect(val(valued.periods.all.base.twr)).toBe("0.200000");
+  });
+
+  it("a disposal dated after today (another device's calendar) counts from today", () => {
+    const p = prepare(input({ ...sold, date: "2025-03-11" }));
+    expect(p.holdings.find((x) => x.asset.id === S)!.disposedOn).toBe("2025-03-10");
+    expect(computeNow(p).netWorth.assets).toBe("100000");
   });
 });

@@ -50,6 +50,8 @@ export function netWorthOn(p: Prepared, date: string, base = p.input.base): Hist
   let missing = 0;
   let counted = 0;
   for (const h of p.holdings) {
+    // Sold or otherwise gone by that day: not part of the person's worth any more (holdings.ts).
+    if (h.disposedOn !== undefined && h.disposedOn <= date) continue;
     const pt = pointOn(h.points, date);
     if (!pt) continue;
     const v = conv(amountOf(pt), pt.currency, date);

@@ -1,6 +1,14 @@
 // Each asset as the figures see it: the person's effective share through its chain of legal
 // structures (look-through) and its dated values (the valuation history plus the current value),
 // in its own currency, already multiplied by the share.
+//
+// A disposed asset (sold, given away, lost: asset.disposal) is held up to the day before its
+// disposal date (decision): values are end-of-day, so on that day its value is 0 and the sale's
+// amount is money taken out of it (its returns realise the sale). Without an amount, a gift leaves
+// at its last value (money taken out: neither gain nor loss on the day), any other disposal (lost,
+// stolen, written off) leaves for nothing (a loss of its last value). Valuations and cash flows
+// after that day are not the person's any more and are left out. A disposal dated after today
+// (another device's calendar) counts from today: the lists already show the asset as gone.
 import { outstandingOn } from "../liabilities/amortization";
 import { Dec, parseDecimal } from "../money";
 import { BALANCE_CLASS, investorAmount, occurrenceDates } from "./flows";
@@ -34,6 +42,9 @@ export interface Holding {
   /** The asset's cash flows up to today, the investor's way (+ put in, − taken out; share of it),
    * by date ascending. */
   flows: Point[];
+  /** The day the asset left (its disposal date, at most today): from it on it is worth nothing to
+   * the person and is left out of net worth; its last point is a 0 on that day. */
+  disposedOn?: string;
 }
 
 type StructureLinks = ReadonlyMap<string, Pick<FigStructure, "parentStructureId" | "ownershipPercentage">>;
@@ -108,13 +119,16 @@ export function buildHoldings(
     let found = shares.get(shareKey);
     if (!found) shares.set(shareKey, (found = effectiveShare(asset, structById)));
     const { share, chain } = found;
+    const gone = asset.disposal === undefined ? undefined : asset.disposal.date < today ? asset.disposal.date : today;
+    // The last day anything of the asset counts: its disposal day (flows on it are inside it), or today.
+    const until = gone ?? today;
     const dated = new Map<string, { value: string; currency: string }>();
-    for (const v of valsByAsset.get(asset.id) ?? []) if (v.date <= today) dated.set(v.date, { value: v.value, currency: v.currency });
+    for (const v of valsByAsset.get(asset.id) ?? []) if (v.date <= until) dated.set(v.date, { value: v.value, currency: v.currency });
     if (asset.currentValue !== undefined) {
       const date = asset.valuationDate ?? today;
-      if (date <= today) dated.set(date, { value: asset.currentValue, currency: asset.currency });
+      if (date <= until) dated.set(date, { value: asset.currentValue, currency: asset.currency });
     }
-    const points: Point[] = [];
+    let points: Point[] = [];
     for (const [date, v] of dated) if (DECIMAL.test(v.value)) points.push({ date, raw: v.value, currency: v.currency, share });
     points.sort(byDate);
     const flows: Point[] = [];
@@ -122,14 +136,29 @@ export function buildHoldings(
       if (!DECIMAL.test(f.amount)) continue;
       // A bank account's flows go through its balance: inflow is money put in (flows.ts).
       const raw = investorAmount(f, asset.assetClass === BALANCE_CLASS);
-      for (const date of occurrenceDates(f, today)) flows.push({ date, raw, currency: f.currency, share });
+      for (const date of occurrenceDates(f, until)) flows.push({ date, raw, currency: f.currency, share });
+    }
+    if (gone !== undefined) {
+      // Its value on the day it left (the last one on or before it), then 0 from that day on.
+      const last = points[points.length - 1];
+      const amount = asset.disposal!.amount;
+      const out =
+        amount !== undefined && DECIMAL.test(amount)
+          ? { raw: amount, currency: asset.currency }
+          : asset.disposal!.kind === "gifted" && last
+            ? { raw: last.raw, currency: last.currency }
+            : undefined;
+      if (out && !new Dec(out.raw).isZero()) flows.push({ date: gone, raw: out.raw.startsWith("-") ? out.raw.slice(1) : `-${out.raw}`, currency: out.currency, share });
+      points = points.filter((pt) => pt.date < gone);
+      points.push({ date: gone, raw: "0", currency: asset.currency, share });
     }
     flows.sort(byDate);
     const holding: Holding = { asset, share, chain, points, flows };
+    if (gone !== undefined) holding.disposedOn = gone;
     // A purchase for nothing (an inheritance, a gift: value 0) is no money put in: the asset's
     // returns, and its group's, start at its first value as when no purchase is known. Taken as
     // money put in, its whole first value read as a gain (a class +205 % for an inherited house).
-    if (asset.purchaseValue !== undefined && DECIMAL.test(asset.purchaseValue) && !new Dec(asset.purchaseValue).lte(0) && asset.purchaseDate && asset.purchaseDate <= today) {
+    if (asset.purchaseValue !== undefined && DECIMAL.test(asset.purchaseValue) && !new Dec(asset.purchaseValue).lte(0) && asset.purchaseDate && asset.purchaseDate <= until) {
       holding.purchase = { date: asset.purchaseDate, raw: asset.purchaseValue, currency: asset.currency, share };
     }
     return holding;

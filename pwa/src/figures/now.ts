@@ -85,6 +85,8 @@ export function computeNetWorth(p: Prepared): NetWorthParts {
   const missingAsset = new Set<string>();
 
   for (const h of holdings) {
+    // Sold or otherwise gone (holdings.ts): neither counted nor listed as without a value.
+    if (h.disposedOn !== undefined) continue;
     const last = h.points[h.points.length - 1];
     if (!last) {
       noValue.push({ id: h.asset.id, name: h.asset.name });
@@ -118,7 +120,9 @@ export function computeNetWorth(p: Prepared): NetWorthParts {
     }
     liabilitiesTotal = liabilitiesTotal.add(v);
     liabilitiesCounted++;
-    if (tied) debtOf.set(tied.asset.id, (debtOf.get(tied.asset.id) ?? new Dec(0)).add(v));
+    // A debt of a sold asset is still owed until it is marked repaid: counted, with no asset (and so
+    // no country) to belong to.
+    if (tied && tied.disposedOn === undefined) debtOf.set(tied.asset.id, (debtOf.get(tied.asset.id) ?? new Dec(0)).add(v));
     else {
       untied = untied.add(v);
       untiedCount++;

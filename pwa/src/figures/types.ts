@@ -24,6 +24,15 @@ export interface FigAsset {
   risk?: number | undefined;
   liquidity?: number | undefined;
   institution?: string | undefined;
+  /** Sold, given away or otherwise gone on `date` (holdings.ts): out of net worth from that day on;
+   * `amount` (the whole asset's, in `currency`) is the money taken out of its returns. */
+  disposal?: FigDisposal | undefined;
+}
+
+export interface FigDisposal {
+  kind: "sold" | "gifted" | "other";
+  date: string;
+  amount?: string | undefined;
 }
 
 export interface FigStructure {

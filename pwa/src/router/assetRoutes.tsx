@@ -3,7 +3,7 @@
 // loaded when the route is first visited or preloaded on intent. The screens read and write the
 // device database only, so every one of them works offline.
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
-import { idList, oneOf, positiveInt, searchSchema, text, type Parsed } from "./search";
+import { flag, idList, oneOf, positiveInt, searchSchema, text, type Parsed } from "./search";
 import { appLayoutRoute, guardApp } from "./root";
 
 /** A list of numbers, from `?collIds=1,3` or `?collIds=[1,3]` (the router's JSON form): the numeric
@@ -11,12 +11,14 @@ import { appLayoutRoute, guardApp } from "./root";
 export const collIdsSchema = idList;
 const searchText = text({ max: 200, coerce: true });
 
-/** /assets/?tab=accounts|legal-structures&collIds=…&q=… (q: the search text, kept so back and a
- * shared link keep it; not in the spec's list, an addition). */
+/** /assets/?tab=accounts|legal-structures&collIds=…&q=…&disposed=1 (q: the search text, kept so back
+ * and a shared link keep it; disposed: the sold or disposed assets' section is open; additions to the
+ * spec's list). */
 export const assetListSearchSchema = searchSchema({
   tab: oneOf("accounts", "legal-structures"),
   collIds: collIdsSchema,
   q: searchText,
+  disposed: flag,
 });
 export type AssetListSearch = Parsed<typeof assetListSearchSchema>;
 
@@ -63,7 +65,7 @@ export const assetDetailRoute = createRoute({
 
 /** /assets/classes/{assetType}/?collIds=… (assetType: the class's numeric id, 1–8; collIds: the
  * collapsed categories). */
-export const assetClassSearchSchema = searchSchema({ collIds: collIdsSchema, q: searchText });
+export const assetClassSearchSchema = searchSchema({ collIds: collIdsSchema, q: searchText, disposed: flag });
 
 export const assetClassRoute = createRoute({
   getParentRoute: () => appLayoutRoute,

@@ -135,6 +135,7 @@ export function useDashboardFigures({ history: withHistory = true }: { history?:
           risk: f.risk,
           liquidity: f.liquidity,
           institution: f.institution,
+          disposal: f.disposal && { kind: f.disposal.kind, date: f.disposal.date, amount: f.disposal.amount },
         };
       }),
     [assets, categoryIdOf],

@@ -8,6 +8,7 @@ import { Map as MapIcon } from "lucide-react";
 import { lazy, Suspense, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { AssetClass } from "@patrimonio/shared-schema";
+import { isDisposed } from "../../assets/disposal";
 import type { AssetRec } from "../../assets/hooks";
 import { useAssetLabels } from "../../assets/useAssetLabels";
 import { Dec } from "../../money/decimal";
@@ -82,6 +83,8 @@ export function WealthMapScreen() {
   const byCountry = useMemo(() => {
     const m = new Map<string, AssetRec[]>();
     for (const a of assets ?? []) {
+      // Sold or otherwise gone: not on today's map (its figures leave it out too).
+      if (isDisposed(a.fields)) continue;
       const tl = a.fields.taxLocation;
       const key = tl?.noTaxRegistration || !tl?.country ? "none" : tl.country;
       let list = m.get(key);

@@ -3,12 +3,14 @@
 // information with the valuation history, associated debt, the kind's own fields and "delete
 // asset". Settings: rename, category, legal structure, currency. An unknown, deleted or unreachable
 // asset shows the Access Denied screen; a viewer sees the details read-only with the reason, and
-// the settings tab (an editing screen) as Access Denied.
+// the settings tab (an editing screen) as Access Denied. A sold or disposed asset says so at the top
+// and is read-only (no settings tab; ?tab=settings shows the details) until its sale is undone.
 import { useClientDb, useConflicts, useRecord, useSyncStatus } from "@patrimonio/clientdb";
 import { Link, useParams } from "@tanstack/react-router";
 import { ArrowLeft } from "lucide-react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { disposalStatusKey } from "../../../assets/disposal";
 import { useAssetLabels } from "../../../assets/useAssetLabels";
 import { useMe } from "../../../api/queries";
 import { Alert } from "../../../ui/Alert";
@@ -18,9 +20,10 @@ import { Tab, TabList, TabPanel, Tabs, useSearchParamTab } from "../../../ui/Tab
 import { PageHeader } from "../../../ui/PageHeader";
 import { AccessDenied } from "../../admin/AccessDenied";
 import page from "../../page.module.css";
-import { AssetDetailContext, type AssetDetail } from "./context";
+import { AssetDetailContext, assetDetailFor, type AssetDetail } from "./context";
 import styles from "./detail.module.css";
 import { DetailsTab } from "./DetailsTab";
+import { useDisposalSentence } from "./DisposalSection";
 import { SettingsTab } from "./SettingsTab";
 
 export const DETAIL_TABS = ["details", "settings"] as const;
@@ -59,9 +62,7 @@ export function AssetDetailScreen() {
   const workspace = asset ? me.data?.workspaces.find((w) => w.id === asset.workspaceId) : undefined;
   const detail = useMemo<AssetDetail | null>(
     () =>
-      db && asset && workspace
-        ? { db, asset, role: workspace.role, canEdit: workspace.role !== "viewer", conflicts: conflicts ?? [] }
-        : null,
+      db && asset && workspace ? assetDetailFor(db, asset, workspace.role, conflicts ?? []) : null,
     [db, asset, workspace, conflicts],
   );
 
@@ -69,9 +70,10 @@ export function AssetDetailScreen() {
   // A device that has never finished a sync may not have the asset yet: wait for the first one.
   if (asset === null && status !== undefined && status.lastSyncedAt === null && status.state === "syncing") return <DetailSkeleton />;
   if (!asset || asset.deleted || !workspace || !detail) return <AccessDenied />;
-  if (tab === "settings" && !detail.canEdit) return <AccessDenied />;
+  if (tab === "settings" && !detail.canManage) return <AccessDenied />;
 
   const f = asset.fields;
+  const settings = detail.canEdit;
   const category = labels.categoryLabel(f.category, f.customCategory, f.assetClass);
 
   return (
@@ -87,6 +89,11 @@ export function AssetDetailScreen() {
           }
         >
           <div className={styles.badges}>
+            {detail.disposed && (
+              <Badge tone="neutral" data-testid="disposed-badge">
+                {t(disposalStatusKey(f) as never)}
+              </Badge>
+            )}
             {asset.pending > 0 && <Badge tone="warning">{t("assetDetail.pendingSync")}</Badge>}
             {conflicts && conflicts.length > 0 && (
               <Badge tone="warning" data-testid="conflict-count">
@@ -100,16 +107,17 @@ export function AssetDetailScreen() {
             <span data-testid="read-only-notice">{t("assetDetail.readOnly")}</span>
           </Alert>
         )}
+        {detail.disposed && <DisposedNotice />}
         {asset.rejected > 0 && <Alert tone="warning">{t("assetDetail.rejected")}</Alert>}
-        <Tabs value={tab} onChange={setTab}>
+        <Tabs value={settings ? tab : "details"} onChange={setTab}>
           <TabList label={t("assetDetail.tabs.label")}>
             <Tab value="details">{t("assetDetail.tabs.details")}</Tab>
-            {detail.canEdit && <Tab value="settings">{t("assetDetail.tabs.settings")}</Tab>}
+            {settings && <Tab value="settings">{t("assetDetail.tabs.settings")}</Tab>}
           </TabList>
           <TabPanel value="details">
             <DetailsTab />
           </TabPanel>
-          {detail.canEdit && (
+          {settings && (
             <TabPanel value="settings">
               <SettingsTab />
             </TabPanel>
@@ -117,5 +125,16 @@ export function AssetDetailScreen() {
         </Tabs>
       </div>
     </AssetDetailContext.Provider>
+  );
+}
+
+/** A sold or disposed asset: how and when it left, and what may still be done with it. */
+function DisposedNotice() {
+  const { t } = useTranslation();
+  const sentence = useDisposalSentence();
+  return (
+    <Alert tone="info" className={styles.readOnly}>
+      <span data-testid="disposed-notice">{sentence}</span> <span>{t("assetDetail.disposal.readOnly")}</span>
+    </Alert>
   );
 }

@@ -36,7 +36,7 @@ const debtFormSchema = z.strictObject({
 
 export function DebtSection({ structures }: { structures: SyncedRecord<"legalStructures">[] | undefined }) {
   const { t } = useTranslation();
-  const { db, asset, canEdit } = useAssetDetail();
+  const { db, asset, canEdit, canManage } = useAssetDetail();
   const fmt = useFormatters();
   const debts = useAssetDebts(asset.workspaceId, asset.id);
   const tableCaptionId = useId();
@@ -109,7 +109,7 @@ export function DebtSection({ structures }: { structures: SyncedRecord<"legalStr
               {debts.map((d) => (
                 <tr key={d.id} data-testid="debt-row">
                   <td>
-                    {canEdit ? (
+                    {canManage ? (
                       <Link to="/liabilities" search={{ edit: d.id }} aria-label={t("assetDetail.debt.editLink", { name: d.fields.creditorName ?? d.fields.name })}>
                         {d.fields.creditorName ?? d.fields.name}
                       </Link>

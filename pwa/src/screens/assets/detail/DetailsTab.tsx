@@ -1,8 +1,10 @@
-// The details tab: the spec's sections of one asset, top to bottom.
+// The details tab: the spec's sections of one asset, top to bottom. A sold or disposed asset shows
+// them read-only (canEdit false), with its sale (undo) and "delete asset" still there.
 import { AssetConnection } from "../../connect/AssetConnection";
 import { AssetFlows } from "../../flows/AssetFlows";
 import { DebtSection } from "./DebtSection";
 import { DeleteAssetSection } from "./DeleteAssetSection";
+import { DisposalSection } from "./DisposalSection";
 import styles from "./detail.module.css";
 import { FinancialSection } from "./FinancialSection";
 import { InstructionsSection } from "./InstructionsSection";
@@ -14,7 +16,7 @@ import { useAssetDetail } from "./context";
 import { useStructures } from "./data";
 
 export function DetailsTab() {
-  const { asset, canEdit } = useAssetDetail();
+  const { asset, canEdit, canManage } = useAssetDetail();
   const structures = useStructures(asset.workspaceId);
   return (
     <div className={styles.sections}>
@@ -29,7 +31,8 @@ export function DetailsTab() {
       <AssetFlows assetId={asset.id} />
       <InstructionsSection />
       <KindFieldsSection structures={structures} />
-      {canEdit && <DeleteAssetSection />}
+      <DisposalSection />
+      {canManage && <DeleteAssetSection />}
     </div>
   );
 }

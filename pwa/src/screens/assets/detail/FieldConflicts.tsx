@@ -18,24 +18,28 @@ export interface FieldConflictsProps {
   fields: readonly string[];
   /** Resolves ids to names (the legal structure). */
   names?: Record<string, string>;
+  /** The fields may be restored while the asset is disposed of (its disposal itself). */
+  whileDisposed?: boolean;
 }
 
-export function FieldConflicts({ fields, names }: FieldConflictsProps) {
+export function FieldConflicts({ fields, names, whileDisposed = false }: FieldConflictsProps) {
   const { conflicts } = useAssetDetail();
   const mine = conflicts.filter((c) => fields.includes(c.field));
   if (mine.length === 0) return null;
   return (
     <ul className={styles.conflicts}>
       {mine.map((c) => (
-        <ConflictNote key={c.id} conflict={c} names={names} />
+        <ConflictNote key={c.id} conflict={c} names={names} whileDisposed={whileDisposed} />
       ))}
     </ul>
   );
 }
 
-function ConflictNote({ conflict, names }: { conflict: ConflictView; names?: Record<string, string> | undefined }) {
+function ConflictNote({ conflict, names, whileDisposed }: { conflict: ConflictView; names?: Record<string, string> | undefined; whileDisposed: boolean }) {
   const { t } = useTranslation();
-  const { db, asset, canEdit } = useAssetDetail();
+  const detail = useAssetDetail();
+  const { db, asset } = detail;
+  const canEdit = whileDisposed ? detail.canManage : detail.canEdit;
   const fmt = useFormatters();
   const label = useFieldLabel();
   const valueText = useValueText(asset.fields.currency, names);

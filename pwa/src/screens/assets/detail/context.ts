@@ -8,9 +8,21 @@ export interface AssetDetail {
   db: ClientDb;
   asset: SyncedRecord<"assets">;
   role: WorkspaceRole;
-  /** Owners and editors; viewers see everything read-only. */
+  /** The asset's own fields and history may be edited: owners and editors, while it is held (a sold
+   * or disposed asset is read-only until its sale is undone). Viewers see everything read-only. */
   canEdit: boolean;
+  /** Owners and editors, held or not: record or undo a sale, delete the asset, edit its debts. */
+  canManage: boolean;
+  /** Sold, given away or otherwise gone (asset.disposal). */
+  disposed: boolean;
   conflicts: readonly ConflictView[];
+}
+
+/** The screen's context for a role: see AssetDetail. */
+export function assetDetailFor(db: ClientDb, asset: SyncedRecord<"assets">, role: WorkspaceRole, conflicts: readonly ConflictView[]): AssetDetail {
+  const canManage = role !== "viewer";
+  const disposed = asset.fields.disposal !== undefined;
+  return { db, asset, role, canEdit: canManage && !disposed, canManage, disposed, conflicts };
 }
 
 export const AssetDetailContext = createContext<AssetDetail | null>(null);

@@ -32,3 +32,24 @@ describe("tax location text", () => {
     db.close();
   });
 });
+
+describe("a sale's text (a conflict note on the disposal)", () => {
+  test("how, when and for how much, the reader's way", async () => {
+    const db = await ClientDb.open({ name: "field-text-2" });
+    for (const [language, expected] of [
+      ["es", ["Vendido · 15 ene 2025 · 260.000,50 €", "Regalado o donado · 24 dic 2024"]],
+      ["en", ["Sold · 15 Jan 2025 · €260,000.50", "Given away · 24 Dec 2024"]],
+    ] as const) {
+      const i18n = createI18n({ lng: language as Language });
+      const wrapper = ({ children }: { children?: ReactNode }) => (
+        <I18nextProvider i18n={i18n}>
+          <ClientDbProvider db={db}>{children}</ClientDbProvider>
+        </I18nextProvider>
+      );
+      const { result } = renderHook(() => useValueText("EUR"), { wrapper });
+      expect(result.current("disposal", { kind: "sold", date: "2025-01-15", amount: "260000.5" }).replace(/\s/g, " ")).toBe(expected[0]);
+      expect(result.current("disposal", { kind: "gifted", date: "2024-12-24" })).toBe(expected[1]);
+    }
+    db.close();
+  });
+});

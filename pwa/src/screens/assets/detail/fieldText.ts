@@ -81,6 +81,12 @@ export function useValueText(currency: string, names: Record<string, string> = {
           const unit = typeof o.unit === "string" ? (field === "area" ? enumLabel("areaUnit", o.unit) : enumLabel("mileageUnit", o.unit)) : "";
           return `${fmt.number(String(o.value))} ${unit}`.trim();
         }
+        if (field === "disposal") {
+          // "Vendido · 15 ene 2025 · 260.000,00 €": how, when and for how much it left.
+          const parts = [typeof o.kind === "string" ? enumLabel("disposalKind", o.kind) : "", typeof o.date === "string" ? fmt.date(o.date) : ""];
+          if (typeof o.amount === "string") parts.push(fmt.money(o.amount, currency));
+          return parts.filter((p) => p !== "").join(" · ");
+        }
         if (field === "taxLocation") {
           if (o.noTaxRegistration === true) return t("assetDetail.value.noTaxRegistration");
           // The province (a code, or a name stored before codes) and the country in the reader's language.

@@ -11,12 +11,12 @@ import { createI18n, type Language } from "../../../i18n/i18n";
 import { createFakeServer, fakeMe } from "../../../test/fakeServer";
 import { ThemeProvider } from "../../../theme/ThemeProvider";
 import { AppToaster } from "../../../toast/toast";
-import { AssetDetailContext } from "./context";
+import { AssetDetailContext, assetDetailFor } from "./context";
 
 function Detail({ db, id, children }: { db: ClientDb; id: string; children: ReactNode }) {
   const asset = useRecord("assets", id);
   if (!asset) return null;
-  return <AssetDetailContext.Provider value={{ db, asset, role: "owner", canEdit: true, conflicts: [] }}>{children}</AssetDetailContext.Provider>;
+  return <AssetDetailContext.Provider value={assetDetailFor(db, asset, "owner", [])}>{children}</AssetDetailContext.Provider>;
 }
 
 export function renderDetail(db: ClientDb, id: string, ui: ReactNode, language: Language = "es") {

@@ -5,13 +5,19 @@
 // a shared link keep the view. Typing stays fast on 10,000 assets: the box updates at once, the
 // filtering renders from a deferred value (React drops the stale renders), and the URL is written
 // a moment after the typing stops.
+//
+// Sold or otherwise disposed assets (asset.disposal) are not in the groups, the counts or the totals
+// (they are not held): they wait in a collapsed section under the table, "Show 2 sold or disposed
+// assets" (open in the URL as `disposed=1`), searched like the others. The CSV holds both, with
+// each asset's state and disposal date.
 import { useSyncStatus } from "@patrimonio/clientdb";
 import { ASSET_CLASSES } from "@patrimonio/shared-schema";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { ChevronsDownUp, ChevronsUpDown, Download, SearchX } from "lucide-react";
+import { ChevronDown, ChevronRight, ChevronsDownUp, ChevronsUpDown, Download, SearchX } from "lucide-react";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { assetsCsv, downloadCsv } from "../../../assets/csv";
+import { splitDisposed } from "../../../assets/disposal";
 import { useAssetWorkspace, useLegalStructures, type AssetRec } from "../../../assets/hooks";
 import { addTotals, type MoneyTotals } from "../../../assets/money";
 import { intlCountryName, searchAssets } from "../../../assets/search";
@@ -48,7 +54,10 @@ export interface AssetBrowserProps {
   csvName: string;
 }
 
-type ListSearch = { q?: string | number | null; collIds?: number[] };
+type ListSearch = { q?: string | number | null; collIds?: number[]; disposed?: 1 | "1" | true };
+
+/** The disposed section's own group id in its table (no class or category has it). */
+const DISPOSED_GROUP_ID = 0;
 
 /** Every found asset, in the order the groups show them. */
 function shownAssets(groups: readonly TableGroup[]): AssetRec[] {
@@ -66,6 +75,7 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
   // A hand-typed ?q=2024 arrives as a number (the router parses JSON values).
   const urlQuery = search.q === undefined || search.q === null ? "" : String(search.q);
   const collIds = search.collIds;
+  const showDisposed = search.disposed === 1 || search.disposed === "1" || search.disposed === true;
 
   const setSearch = useCallback(
     (patch: Partial<ListSearch>) =>
@@ -116,13 +126,18 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
   const cache = useMemo(() => listIndexCache(signature), [signature]);
   const index = useMemo(() => (assets ? buildListIndex(assets, ctx, cache) : undefined), [assets, ctx, cache]);
   const found = useMemo(() => (index ? searchAssets(index, query) : undefined), [index, query]);
+  const split = useMemo(() => (found ? splitDisposed(found) : undefined), [found]);
   const searching = query.trim() !== "";
   const groups = useMemo(
     () =>
-      found && index
-        ? group(found, searching).map((g) => ({ ...g, totals: sumUnits(g.items.map((a) => ({ units: index.unitsOf(a), currency: a.fields.currency }))) }))
+      split && index
+        ? group(split.held, searching).map((g) => ({ ...g, totals: sumUnits(g.items.map((a) => ({ units: index.unitsOf(a), currency: a.fields.currency }))) }))
         : undefined,
-    [found, index, group, searching],
+    [split, index, group, searching],
+  );
+  const disposedGroups = useMemo<TableGroup[]>(
+    () => (split && split.disposed.length > 0 ? [{ id: DISPOSED_GROUP_ID, label: t("assetList.disposed.title"), items: split.disposed, totals: [] }] : []),
+    [split, t],
   );
   const collapsed = useMemo(() => new Set(collIds ?? []), [collIds]);
   const groupIds = useMemo(() => (groups ?? []).filter((g) => g.items.length > 0).map((g) => g.id), [groups]);
@@ -134,7 +149,7 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
 
   const totals: MoneyTotals = useMemo(() => addTotals(...(groups ?? []).map((g) => g.totals)), [groups]);
 
-  if (assets === undefined || groups === undefined || found === undefined) return <BrowserSkeleton />;
+  if (assets === undefined || groups === undefined || found === undefined || split === undefined) return <BrowserSkeleton />;
   // A device that has never finished a sync (a new phone) may have the records on the way: not empty yet.
   if (assets.length === 0 && (syncStatus === undefined || (syncStatus.lastSyncedAt === null && syncStatus.state !== "offline"))) {
     return <BrowserSkeleton />;
@@ -143,11 +158,13 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
 
   function download() {
     const tr = (key: string) => t(key as never);
-    const csv = assetsCsv(shownAssets(groups ?? []), { language, t: tr, categoryLabel, classLabel, structureName, countryName, stateName });
+    const csv = assetsCsv([...shownAssets(groups ?? []), ...shownAssets(disposedGroups)], { language, t: tr, categoryLabel, classLabel, structureName, countryName, stateName });
     downloadCsv(`${csvName}-${localToday()}.csv`, csv);
   }
 
   const trimmed = query.trim();
+  const held = split.held.length;
+  const disposedCount = split.disposed.length;
   return (
     <div data-testid="asset-browser">
       <div className={styles.toolbar} role="search">
@@ -193,10 +210,10 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
       <p className={styles.summary} aria-live="polite" data-testid="asset-summary">
         <span>
           {trimmed === ""
-            ? t("assetList.summary.count", { count: found.length })
-            : t("assetList.summary.found", { count: found.length, total: assets.length })}
+            ? t("assetList.summary.count", { count: held })
+            : t("assetList.summary.found", { count: held, total: assets.length - disposedInScope(assets) })}
         </span>
-        {found.length > 0 && (
+        {held > 0 && (
           <span className={styles.summaryTotal}>
             {t("assetList.summary.total")}: <MoneyTotalsText totals={totals} />
           </span>
@@ -215,19 +232,69 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
           }
         />
       ) : (
-        <GroupedAssetTable
-          label={tableLabel}
-          groups={groups}
-          collapsed={collapsed}
-          onToggle={(id) => setSearch({ collIds: toggleCollapsed(collIds, id) })}
-          headers={headers}
-          categoryLabel={assetCategoryLabel}
-          query={query}
-          canEdit={workspace.canEdit || workspace.role === undefined}
-        />
+        <>
+          {held > 0 ? (
+            <GroupedAssetTable
+              label={tableLabel}
+              groups={groups}
+              collapsed={collapsed}
+              onToggle={(id) => setSearch({ collIds: toggleCollapsed(collIds, id) })}
+              headers={headers}
+              categoryLabel={assetCategoryLabel}
+              query={query}
+              canEdit={workspace.canEdit || workspace.role === undefined}
+            />
+          ) : (
+            // Only disposed assets in scope (a search that finds only those says "0 of n" above).
+            !searching && (
+              <p className={styles.disposedHint} data-testid="asset-none-held">
+                {t("assetList.disposed.noneHeld")}
+              </p>
+            )
+          )}
+          {disposedCount > 0 && (
+            <section className={styles.disposedSection} aria-label={t("assetList.disposed.title")} data-testid="disposed-section">
+              <Button
+                size="sm"
+                variant="ghost"
+                icon={showDisposed ? <ChevronDown size={16} /> : <ChevronRight size={16} />}
+                aria-expanded={showDisposed}
+                aria-controls={showDisposed ? "disposed-assets" : undefined}
+                onClick={() => setSearch({ disposed: showDisposed ? undefined : 1 })}
+                data-testid="disposed-toggle"
+              >
+                {t(showDisposed ? "assetList.disposed.hide" : "assetList.disposed.show", { count: disposedCount })}
+              </Button>
+              {showDisposed && (
+                <div id="disposed-assets">
+                  <p className={styles.disposedHint}>{t("assetList.disposed.hint")}</p>
+                  <GroupedAssetTable
+                    label={t("assetList.disposed.tableLabel")}
+                    groups={disposedGroups}
+                    collapsed={NONE_COLLAPSED}
+                    onToggle={() => undefined}
+                    headers={false}
+                    categoryLabel={assetCategoryLabel}
+                    query={query}
+                    canEdit={workspace.canEdit || workspace.role === undefined}
+                  />
+                </div>
+              )}
+            </section>
+          )}
+        </>
       )}
     </div>
   );
+}
+
+const NONE_COLLAPSED: ReadonlySet<number> = new Set();
+
+/** How many of the assets in scope are disposed of (the "n of total" of a search counts held ones). */
+function disposedInScope(assets: readonly AssetRec[]): number {
+  let n = 0;
+  for (const a of assets) if (a.fields.disposal !== undefined) n++;
+  return n;
 }
 
 /** While the device database opens (after the first paint) and the first query answers. */

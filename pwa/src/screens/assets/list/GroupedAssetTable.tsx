@@ -9,9 +9,11 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronDown, ChevronRight, Eye, Pencil, Settings } from "lucide-react";
 import { memo, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { disposalStatusKey } from "../../../assets/disposal";
 import type { AssetRec } from "../../../assets/hooks";
 import { participationValueOf } from "../../../assets/participation";
 import type { MoneyTotals } from "../../../assets/money";
+import { useFormatters } from "../../../i18n/useFormatters";
 import { MAIN_SCROLL_ID } from "../../../router/config";
 import { PHONE_QUERY, useMediaQuery } from "../../../shell/useMediaQuery";
 import { buttonClass } from "../../../ui/Button";
@@ -240,9 +242,14 @@ const GroupRow = memo(function GroupRow({
 
 const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdit, top, height }: RowProps & { asset: AssetRec; category: string; canEdit: boolean }) {
   const { t } = useTranslation();
+  const fmt = useFormatters();
   const name = asset.fields.name;
   const value = participationValueOf(asset.fields);
   const params = { assetId: asset.id };
+  // A sold or disposed asset is worth nothing to the person now: its state and date instead of a value,
+  // and no settings (it is not edited as if held).
+  const disposal = asset.fields.disposal;
+  const editable = canEdit && !disposal;
   return (
     <div role="row" aria-rowindex={index + 2} className={cx(styles.row, styles.grid, styles.assetRow)}
       style={{ transform: `translateY(${top}px)`, height }}
@@ -257,7 +264,13 @@ const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdi
         {category}
       </div>
       <div role="cell" aria-colindex={3} className={cx(styles.cell, styles.end, styles.value)} data-testid="asset-value">
-        <MoneyText amount={value} currency={asset.fields.currency} />
+        {disposal ? (
+          <span className={styles.disposedNote} data-testid="asset-disposed">
+            {t("assetList.disposed.row", { status: t(disposalStatusKey(asset.fields) as never), date: fmt.date(disposal.date) })}
+          </span>
+        ) : (
+          <MoneyText amount={value} currency={asset.fields.currency} />
+        )}
       </div>
       <div role="cell" aria-colindex={4} className={styles.actionsCell}>
         <Link
@@ -265,13 +278,13 @@ const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdi
           params={params}
           search={{ tab: "details" }}
           className={cx(buttonClass({ variant: "ghost", size: "sm" }), styles.iconLink)}
-          aria-label={t(canEdit ? "assetList.row.edit" : "assetList.row.view", { name })}
-          title={t(canEdit ? "assetList.row.edit" : "assetList.row.view", { name })}
+          aria-label={t(editable ? "assetList.row.edit" : "assetList.row.view", { name })}
+          title={t(editable ? "assetList.row.edit" : "assetList.row.view", { name })}
           data-testid="asset-edit"
         >
-          {canEdit ? <Pencil size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
+          {editable ? <Pencil size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
         </Link>
-        {canEdit && (
+        {editable && (
           <Link
             to="/assets/$assetId"
             params={params}
