@@ -75,6 +75,11 @@ export const helpEn: HelpTexts = {
           paragraphs: ["The app is opening the copy of your data on this device. It takes a moment when the page loads."],
         },
         {
+          id: "connecting",
+          title: "Connecting…",
+          paragraphs: ["The app is connecting to the server: when the page loads or the internet connection comes back. If it cannot, it turns to “Offline” and keeps trying on its own; meanwhile you can keep working."],
+        },
+        {
           id: "synced",
           title: "Synced",
           paragraphs: ["Everything you changed on this device is on the server and you have the latest from everyone else. Hover over it to see when it last synced."],

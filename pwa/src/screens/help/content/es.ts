@@ -75,6 +75,11 @@ export const helpEs: HelpTexts = {
           paragraphs: ["La aplicación está abriendo la copia de tus datos en este dispositivo. Dura un instante al cargar la página."],
         },
         {
+          id: "connecting",
+          title: "Conectando…",
+          paragraphs: ["La aplicación se está conectando al servidor: al cargar la página o al volver la conexión a internet. Si no lo consigue, pasa a «Sin conexión» y lo vuelve a intentar sola; mientras tanto puedes seguir trabajando."],
+        },
+        {
           id: "synced",
           title: "Sincronizado",
           paragraphs: [
