@@ -5,6 +5,7 @@
 import { useWorkspaceRecords } from "@patrimonio/clientdb";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { isDisposed } from "../assets/disposal";
 import { useAssetWorkspace } from "../assets/hooks";
 import { readinessCount } from "./count";
 import styles from "./ReadinessBadge.module.css";
@@ -15,7 +16,8 @@ export function ReadinessBadge() {
   const assets = useWorkspaceRecords("assets", workspaceId);
   const beneficiaries = useWorkspaceRecords("beneficiaries", workspaceId);
   const count = useMemo(
-    () => (assets && beneficiaries ? readinessCount(assets.map((a) => a.id), beneficiaries) : 0),
+    // What the person still holds (a sold asset needs no beneficiary), as the readiness tab.
+    () => (assets && beneficiaries ? readinessCount(assets.filter((a) => !isDisposed(a.fields)).map((a) => a.id), beneficiaries) : 0),
     [assets, beneficiaries],
   );
   if (count === 0) return null;

@@ -20,7 +20,7 @@ import { Tab, TabList, TabPanel, Tabs, useSearchParamTab } from "../../ui/Tabs";
 import page from "../page.module.css";
 import styles from "./beneficiaries.module.css";
 import { BeneficiariesTab } from "./BeneficiariesTab";
-import { EstateContextValue, useEstate, type EstateContext } from "./context";
+import { EstateContextValue, heldAssets, useEstate, type EstateContext } from "./context";
 import { InstructionsTab } from "./InstructionsTab";
 import { useMessage } from "./labels";
 import { ReadinessTab } from "./ReadinessTab";
@@ -98,7 +98,7 @@ function OverAllocated() {
   const { t } = useTranslation();
   const message = useMessage();
   const { assets, beneficiaries } = useEstate();
-  const review = useMemo(() => reviewAllocations(assets, beneficiaries.map((b) => ({ ...b.fields, id: b.id }))), [assets, beneficiaries]);
+  const review = useMemo(() => reviewAllocations(heldAssets(assets), beneficiaries.map((b) => ({ ...b.fields, id: b.id }))), [assets, beneficiaries]);
   if (review.over.length === 0 && review.estate.state !== "over") return null;
   const exceeds = message(allocationMessage(new Dec(101))!);
   return (

@@ -23,7 +23,7 @@ import { Skeleton } from "../../ui/Skeleton";
 import page from "../page.module.css";
 import { useEstateContext } from "./BeneficiariesScreen";
 import styles from "./binder.module.css";
-import type { EstateContext } from "./context";
+import { heldAssets, type EstateContext } from "./context";
 import { useSchemaLabel } from "./labels";
 
 export function BinderScreen() {
@@ -68,7 +68,8 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
   const structureNames = useMemo(() => new Map(structures.map((s) => [s.id, s.fields.name])), [structures]);
   const assetNames = useMemo(() => new Map(assets.map((a) => [a.id, a.fields.name])), [assets]);
   const people = useMemo(() => [...beneficiaries].sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [beneficiaries]);
-  const sortedAssets = useMemo(() => [...assets].sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [assets]);
+  // The inventory is what the person holds; a sold asset keeps its name where instructions name it.
+  const sortedAssets = useMemo(() => heldAssets(assets).sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [assets]);
   const groups = useMemo(() => groupInstructions(instructions, assets, beneficiaries), [instructions, assets, beneficiaries]);
   const workspace = me.data?.workspaces.find((w) => w.id === workspaceId);
   const forWhom = (g: (typeof groups)[number], r: (typeof instructions)[number]) => instructionFor(g, r, beneficiaries);
@@ -102,7 +103,7 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
       </header>
 
       <section aria-labelledby="binder-assets">
-        <h2 id="binder-assets">{t("binder.assets.title", { count: assets.length })}</h2>
+        <h2 id="binder-assets">{t("binder.assets.title", { count: sortedAssets.length })}</h2>
         {sortedAssets.length === 0 ? (
           <p>{t("binder.assets.empty")}</p>
         ) : (

@@ -13,14 +13,16 @@ import { Card } from "../../ui/Card";
 import { Skeleton } from "../../ui/Skeleton";
 import { useBaseCurrency } from "../dashboard/baseCurrency";
 import styles from "./beneficiaries.module.css";
-import { useEstate } from "./context";
+import { heldAssets, useEstate } from "./context";
 import { useMessage } from "./labels";
 
 export function ReadinessTab() {
   const { t } = useTranslation();
   const fmt = useFormatters();
   const message = useMessage();
-  const { workspaceId, assets, structures, beneficiaries } = useEstate();
+  const { workspaceId, assets: all, structures, beneficiaries } = useEstate();
+  // Readiness looks at what the person holds: a sold or given-away asset needs no beneficiary.
+  const assets = useMemo(() => heldAssets(all), [all]);
   const [base] = useBaseCurrency(workspaceId);
   const today = useMemo(() => localToday(), []);
   const estateAssets = useEstateAssets(assets, structures, today);
