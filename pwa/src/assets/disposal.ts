@@ -37,3 +37,13 @@ export function disposalStatusKey(fields: { disposal?: DisposalLike | undefined 
       return "assets.disposal.status.other";
   }
 }
+
+/** The assets a form offers to link a record to (a debt, a cash flow, a login): the held ones, and
+ * those `keep` names even if disposed of since (the one the record already links to, or the asset
+ * whose page opened the form), so that an existing link still shows and can be changed. */
+export function linkableAssets<T extends { id: string; fields: { disposal?: DisposalLike | undefined } }>(
+  assets: readonly T[],
+  ...keep: (string | undefined)[]
+): T[] {
+  return assets.filter((a) => !isDisposed(a.fields) || keep.includes(a.id));
+}

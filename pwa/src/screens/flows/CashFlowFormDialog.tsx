@@ -8,6 +8,7 @@ import { CASH_FLOW_DIRECTIONS, CASH_FLOW_FREQUENCIES, cashFlowSchema, type CashF
 import { useId, useMemo, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { linkableAssets } from "../../assets/disposal";
 import type { AssetRec } from "../../assets/hooks";
 import { FormError } from "../../forms/FormError";
 import formStyles from "../../forms/form.module.css";
@@ -97,8 +98,11 @@ export function CashFlowFormDialog({ db, workspaceId, assets, flow, assetId, onC
   const directions = useMemo(() => CASH_FLOW_DIRECTIONS.map((d) => ({ value: d, label: label("cashFlowDirection", d) })), [label]);
   const frequencies = useMemo(() => CASH_FLOW_FREQUENCIES.map((f) => ({ value: f, label: label("cashFlowFrequency", f) })), [label]);
   const assetOptions = useMemo(
-    () => assets.map((a) => ({ value: a.id, label: a.fields.name, hint: a.fields.currency })).sort((a, b) => a.label.localeCompare(b.label)),
-    [assets],
+    () =>
+      linkableAssets(assets, flow?.fields.assetId, assetId)
+        .map((a) => ({ value: a.id, label: a.fields.name, hint: a.fields.currency }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    [assets, flow, assetId],
   );
   const conflictFormat = (field: string) => (value: JsonValue) => {
     if (typeof value !== "string") return JSON.stringify(value);

@@ -9,6 +9,7 @@ import { LIABILITY_KINDS, liabilitySchema, type Liability } from "@patrimonio/sh
 import { useId, useMemo, useRef, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { linkableAssets } from "../../assets/disposal";
 import type { AssetRec } from "../../assets/hooks";
 import { FormError } from "../../forms/FormError";
 import formStyles from "../../forms/form.module.css";
@@ -109,8 +110,11 @@ export function LiabilityFormDialog({ db, workspaceId, assets, liability, assetI
   };
   const kinds = useMemo(() => LIABILITY_KINDS.map((k) => ({ value: k, label: label("liabilityKind", k) })), [label]);
   const assetOptions = useMemo(
-    () => assets.map((a) => ({ value: a.id, label: a.fields.name, hint: a.fields.currency })).sort((a, b) => a.label.localeCompare(b.label)),
-    [assets],
+    () =>
+      linkableAssets(assets, liability?.fields.assetId, assetId)
+        .map((a) => ({ value: a.id, label: a.fields.name, hint: a.fields.currency }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    [assets, liability, assetId],
   );
   const assetName = (id: string) => assets.find((a) => a.id === id)?.fields.name ?? id;
   const conflictFormat = (field: string) => (value: JsonValue) => {

@@ -9,6 +9,7 @@ import { Eye, EyeOff } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { linkableAssets } from "../../assets/disposal";
 import type { AssetRec } from "../../assets/hooks";
 import { FormError } from "../../forms/FormError";
 import formStyles from "../../forms/form.module.css";
@@ -84,8 +85,11 @@ export function LoginFormDialog({ db, workspaceId, vault, assets, editing, onClo
   // secret or note is not sealed again.
   const [opened] = useState(() => prepareLogin(defaultValues) as unknown as Partial<LoginPlaintext>);
   const assetOptions = useMemo(
-    () => assets.map((a) => ({ value: a.id, label: a.fields.name })).sort((a, b) => a.label.localeCompare(b.label)),
-    [assets],
+    () =>
+      linkableAssets(assets, login?.fields.assetId)
+        .map((a) => ({ value: a.id, label: a.fields.name }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    [assets, login],
   );
   const assetName = (id: string) => assets.find((a) => a.id === id)?.fields.name ?? id;
   const note = (field: "institution" | "url" | "username" | "assetId") =>
