@@ -637,6 +637,55 @@ test.describe("asset detail", () => {
     }
   });
 
+  test("mark as sold: typed the Spanish way, read-only and out of the list's groups (in the collapsed section), synced to another device; undone", async ({ browser, baseURL }) => {
+    test.slow();
+    const owner = await newUser(baseURL!, "sold");
+    const { assetId } = await seedFlat(baseURL!, owner);
+    const context = await contextFor(browser, baseURL!, owner);
+    const page = await context.newPage();
+    const detail = new AssetDetail(page);
+    try {
+      await detail.open(assetId);
+      await page.getByTestId("disposal-mark").click();
+      const form = page.getByTestId("disposal-form");
+      await expect(form).toBeVisible();
+      await expectNoSeriousA11yViolations(page, "disposal form");
+      // A sale needs its amount: the schema's message, in Spanish.
+      await form.getByLabel(/^Fecha de baja/).fill("01/06/2025");
+      await form.getByTestId("disposal-save").click();
+      await expect(form.getByText("Este campo es obligatorio")).toBeVisible();
+      await form.getByLabel(/^Importe de la venta/).fill("320.000,50");
+      await form.getByTestId("disposal-save").click();
+      await expect(form).toBeHidden();
+
+      // The page says so and is read-only: no settings tab, no valuations to add.
+      await expect(page.getByTestId("disposed-notice")).toHaveText(/^Vendido el 1 jun 2025 por 320\.000,50\s€/);
+      await expect(page.getByRole("tab", { name: "Ajustes" })).toHaveCount(0);
+      await expect(page.getByTestId("disposal-undo")).toBeVisible();
+
+      // Another device of the user receives the sale as one field.
+      const seen = await onAnotherDevice(baseURL!, owner);
+      expect(live(seen, "assets").find((a) => a.id === assetId)?.fields.disposal).toEqual({ kind: "sold", date: "2025-06-01", amount: "320000.5" });
+
+      // The list: out of the groups and totals, waiting in the collapsed section.
+      await page.goto("/assets/");
+      await expect(page.getByTestId("disposed-toggle")).toHaveText("Mostrar 1 activo vendido o dado de baja");
+      await expect(page.getByTestId("asset-name")).toHaveCount(0);
+      await page.getByTestId("disposed-toggle").click();
+      await expect(page.getByTestId("disposed-section").getByText("Piso en Valencia")).toBeVisible();
+      await expectNoSeriousA11yViolations(page, "asset list with a sold asset");
+
+      // Undone: held again, editable again.
+      await detail.open(assetId);
+      await page.getByTestId("disposal-undo").click();
+      await expect(page.getByTestId("disposed-notice")).toHaveCount(0);
+      await expect(page.getByRole("tab", { name: "Ajustes" })).toBeVisible();
+      await expect(page.getByTestId("disposal-mark")).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  });
+
   test("delete asset: cannot be undone; its valuations go, its debt and instructions stay without it", async ({ browser, baseURL }) => {
     const owner = await newUser(baseURL!, "delete");
     const { assetId } = await seedFlat(baseURL!, owner);

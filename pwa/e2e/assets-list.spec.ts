@@ -210,6 +210,9 @@ const CSV_COLUMNS = [
   "taxState",
   "taxCity",
   "legalStructure",
+  "status",
+  "disposalDate",
+  "disposalAmount",
 ] as const;
 type CsvColumn = (typeof CSV_COLUMNS)[number];
 
@@ -405,6 +408,10 @@ test.describe("asset list", () => {
         taxCountry: "España",
         taxState: "Sevilla",
         taxCity: "Sevilla",
+        // Held (not sold): no disposal date or amount.
+        status: "En cartera",
+        disposalDate: "",
+        disposalAmount: "",
       });
       expect(byName.get("Local comercial")).toMatchObject({ currentValue: "180000,5", participationValue: "180000,5" });
       expect(byName.get("Acciones de Apple")).toMatchObject({ currentValue: "15432,1234", participationValue: "15432,1234", isin: "US0378331005", currency: "USD" });
