@@ -665,7 +665,7 @@ test.describe("asset detail", () => {
 
       // Another device of the user receives the sale as one field.
       const seen = await onAnotherDevice(baseURL!, owner);
-      expect(live(seen, "assets").find((a) => a.id === assetId)?.fields.disposal).toEqual({ kind: "sold", date: "2025-06-01", amount: "320000.5" });
+      expect(live(seen, "assets").find((a) => a.id === assetId)?.fields.disposal).toEqual({ kind: "sold", date: "2025-06-01", amount: "320000.50" });
 
       // The list: out of the groups and totals, waiting in the collapsed section.
       await page.goto("/assets/");
