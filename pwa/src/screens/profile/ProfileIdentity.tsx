@@ -100,7 +100,7 @@ export function ProfileIdentity({ user }: { user: User }) {
         {shownError && <Alert>{shownError}</Alert>}
       </div>
       <form
-        className={`${styles.setting} ${formStyles.inline}`}
+        className={`${styles.setting} ${styles.inlineSetting} ${formStyles.inline}`}
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
