@@ -19,6 +19,7 @@ import { Card } from "../../ui/Card";
 import { Skeleton } from "../../ui/Skeleton";
 import { Figures } from "../liabilities/Figures";
 import styles from "../liabilities/liabilities.module.css";
+import { isDisposed } from "../../assets/disposal";
 import { useToday } from "../../liabilities/useToday";
 import { ScrollRegion } from "../../ui/ScrollRegion";
 
@@ -38,13 +39,16 @@ export function AssetFlows({ assetId }: { assetId: string }) {
 
   if (!asset || asset.deleted) return null;
   const currency = asset.fields.currency;
+  // Sold or given away: its flows stay listed (its returns count them up to the disposal date), but
+  // no new one is offered and no yield is shown for an asset no longer held.
+  const disposed = isDisposed(asset.fields);
 
   return (
     <Card
       title={t("flows.asset.title")}
       data-testid="asset-flows"
       actions={
-        canEdit ? (
+        canEdit && !disposed ? (
           <Link to="/flows" search={{ new: 1, assetId }} className={buttonClass({ variant: "secondary", size: "sm" })} data-testid="asset-flow-add">
             <Plus size={16} aria-hidden="true" /> {t("flows.asset.add")}
           </Link>
@@ -55,24 +59,26 @@ export function AssetFlows({ assetId }: { assetId: string }) {
         <Skeleton lines={3} />
       ) : (
         <>
-          <Figures
-            testId="asset-flow-figures"
-            figures={[
-              {
-                id: "annualNet",
-                label: t("flows.asset.annualNet"),
-                value: result.ok ? fmt.money(result.annualNet, currency) : t("flows.asset.noFlows", { currency }),
-                hint: t("flows.asset.annualNetHint", { currency }),
-              },
-              {
-                id: "yield",
-                label: t("flows.asset.yield"),
-                value: result.ok ? fmt.percent(result.yieldPercent) : result.reason === "noValue" ? t("flows.asset.noValue") : "—",
-                hint: t("flows.asset.yieldHint"),
-              },
-            ]}
-          />
-          {result.otherCurrencies.length > 0 && (
+          {!disposed && (
+            <Figures
+              testId="asset-flow-figures"
+              figures={[
+                {
+                  id: "annualNet",
+                  label: t("flows.asset.annualNet"),
+                  value: result.ok ? fmt.money(result.annualNet, currency) : t("flows.asset.noFlows", { currency }),
+                  hint: t("flows.asset.annualNetHint", { currency }),
+                },
+                {
+                  id: "yield",
+                  label: t("flows.asset.yield"),
+                  value: result.ok ? fmt.percent(result.yieldPercent) : result.reason === "noValue" ? t("flows.asset.noValue") : "—",
+                  hint: t("flows.asset.yieldHint"),
+                },
+              ]}
+            />
+          )}
+          {!disposed && result.otherCurrencies.length > 0 && (
             <p className={styles.muted}>
               {t("flows.asset.otherCurrencies", { list: result.otherCurrencies.map((l) => fmt.money(l.net, l.currency)).join(" · ") })}
             </p>

@@ -126,6 +126,10 @@ describe("asset page › mark as sold", () => {
     expect(screen.queryByTestId("valuation-form")).toBeNull();
     expect(screen.getByRole("button", { name: "Deshacer la venta" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Eliminar activo…" })).toBeTruthy();
+    // Its cash flows stay listed, but no new one is offered and no yield is shown.
+    const flows = await screen.findByTestId("asset-flows");
+    expect(within(flows).queryByTestId("asset-flow-add")).toBeNull();
+    expect(within(flows).queryByTestId("asset-flow-figures")).toBeNull();
     // Undone: held again, the settings tab and the valuation form come back.
     fireEvent.click(screen.getByRole("button", { name: "Deshacer la venta" }));
     expect(await screen.findByRole("tab", { name: "Ajustes" })).toBeTruthy();
