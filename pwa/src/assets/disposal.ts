@@ -16,6 +16,11 @@ export function isDisposed(fields: { disposal?: DisposalLike | undefined }): boo
   return fields.disposal !== undefined;
 }
 
+/** The assets still held, in the given order. */
+export function heldAssets<T extends { fields: { disposal?: DisposalLike | undefined } }>(assets: readonly T[]): T[] {
+  return assets.filter((a) => !isDisposed(a.fields));
+}
+
 /** The held assets and the disposed ones, each in the given order. */
 export function splitDisposed<T extends { fields: { disposal?: DisposalLike | undefined } }>(assets: readonly T[]): { held: T[]; disposed: T[] } {
   const held: T[] = [];

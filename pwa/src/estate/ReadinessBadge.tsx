@@ -5,7 +5,7 @@
 import { useWorkspaceRecords } from "@patrimonio/clientdb";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { isDisposed } from "../assets/disposal";
+import { heldAssets } from "../assets/disposal";
 import { useAssetWorkspace } from "../assets/hooks";
 import { readinessCount } from "./count";
 import styles from "./ReadinessBadge.module.css";
@@ -17,7 +17,7 @@ export function ReadinessBadge() {
   const beneficiaries = useWorkspaceRecords("beneficiaries", workspaceId);
   const count = useMemo(
     // What the person still holds (a sold asset needs no beneficiary), as the readiness tab.
-    () => (assets && beneficiaries ? readinessCount(assets.filter((a) => !isDisposed(a.fields)).map((a) => a.id), beneficiaries) : 0),
+    () => (assets && beneficiaries ? readinessCount(heldAssets(assets).map((a) => a.id), beneficiaries) : 0),
     [assets, beneficiaries],
   );
   if (count === 0) return null;

@@ -20,10 +20,11 @@ import { Tab, TabList, TabPanel, Tabs, useSearchParamTab } from "../../ui/Tabs";
 import page from "../page.module.css";
 import styles from "./beneficiaries.module.css";
 import { BeneficiariesTab } from "./BeneficiariesTab";
-import { EstateContextValue, heldAssets, useEstate, type EstateContext } from "./context";
+import { EstateContextValue, useEstate, type EstateContext } from "./context";
 import { InstructionsTab } from "./InstructionsTab";
 import { useMessage } from "./labels";
 import { ReadinessTab } from "./ReadinessTab";
+import { heldAssets } from "../../assets/disposal";
 
 export const BENEFICIARY_TABS = ["beneficiaries", "instructions", "readiness"] as const;
 type BeneficiaryTab = (typeof BENEFICIARY_TABS)[number];

@@ -23,8 +23,9 @@ import { Skeleton } from "../../ui/Skeleton";
 import page from "../page.module.css";
 import { useEstateContext } from "./BeneficiariesScreen";
 import styles from "./binder.module.css";
-import { heldAssets, type EstateContext } from "./context";
+import type { EstateContext } from "./context";
 import { useSchemaLabel } from "./labels";
+import { heldAssets } from "../../assets/disposal";
 
 export function BinderScreen() {
   const { t } = useTranslation();

@@ -13,8 +13,9 @@ import { Card } from "../../ui/Card";
 import { Skeleton } from "../../ui/Skeleton";
 import { useBaseCurrency } from "../dashboard/baseCurrency";
 import styles from "./beneficiaries.module.css";
-import { heldAssets, useEstate } from "./context";
+import { useEstate } from "./context";
 import { useMessage } from "./labels";
+import { heldAssets } from "../../assets/disposal";
 
 export function ReadinessTab() {
   const { t } = useTranslation();

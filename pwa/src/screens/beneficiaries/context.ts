@@ -2,7 +2,6 @@
 // whether the reader may edit, and the live records.
 import type { ClientDb } from "@patrimonio/clientdb";
 import { createContext, useContext } from "react";
-import { isDisposed } from "../../assets/disposal";
 import type { AssetRec, StructureRec } from "../../assets/hooks";
 import type { BeneficiaryRec, InstructionRec, LiabilityRec } from "../../estate/hooks";
 
@@ -23,11 +22,4 @@ export function useEstate(): EstateContext {
   const value = useContext(EstateContextValue);
   if (!value) throw new Error("useEstate outside the beneficiaries screen");
   return value;
-}
-
-/** The assets the person still holds: what readiness and the executor's binder look at (a sold or
- * given-away asset needs no beneficiary). Forms keep every asset, so that an allocation made before
- * the sale can still be seen and removed. */
-export function heldAssets(assets: readonly AssetRec[]): AssetRec[] {
-  return assets.filter((a) => !isDisposed(a.fields));
 }

@@ -48,10 +48,15 @@ export function step(value: string, max: string): number {
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
+/** The largest net value of the countries with one (the top of the colour scale; "0" when none). */
+function largestNet(countries: readonly Slice[]): string {
+  return countries.reduce((m, s) => (!uncounted(s) && new Dec(s.net).gt(m) ? s.net : m), "0");
+}
+
 /** Each country's colour and the text a screen reader (and the hover title) gives it. A country
  * whose assets lack an exchange rate says so: its value is not 0, it is unknown (or incomplete). */
 export function countryFills(countries: readonly Slice[], base: string, language: Language, t: Translate): Map<string, CountryFill> {
-  const max = countries.reduce((m, s) => (!uncounted(s) && new Dec(s.net).gt(m) ? s.net : m), "0");
+  const max = largestNet(countries);
   const out = new Map<string, CountryFill>();
   for (const s of countries) {
     const country = countryName(s.key, language);
@@ -77,7 +82,7 @@ export function WealthMapScreen() {
   const select = (code: string | undefined) => void navigate({ to: "/map", search: code ? { country: code } : {}, replace: true });
 
   const countries = useMemo(() => (now ? now.distribution.country.filter((s) => s.key !== "none" && s.key !== "unknown") : []), [now]);
-  const max = useMemo(() => countries.reduce((m, s) => (!uncounted(s) && new Dec(s.net).gt(m) ? s.net : m), "0"), [countries]);
+  const max = useMemo(() => largestNet(countries), [countries]);
   const fills = useMemo(() => countryFills(countries, base, language, t as Translate), [countries, t, language, base]);
 
   const byCountry = useMemo(() => {

@@ -3,6 +3,7 @@
 import type { ClientDb, ConflictView, SyncedRecord } from "@patrimonio/clientdb";
 import { createContext, useContext } from "react";
 import type { WorkspaceRole } from "../../../api/types";
+import { isDisposed } from "../../../assets/disposal";
 
 export interface AssetDetail {
   db: ClientDb;
@@ -21,7 +22,7 @@ export interface AssetDetail {
 /** The screen's context for a role: see AssetDetail. */
 export function assetDetailFor(db: ClientDb, asset: SyncedRecord<"assets">, role: WorkspaceRole, conflicts: readonly ConflictView[]): AssetDetail {
   const canManage = role !== "viewer";
-  const disposed = asset.fields.disposal !== undefined;
+  const disposed = isDisposed(asset.fields);
   return { db, asset, role, canEdit: canManage && !disposed, canManage, disposed, conflicts };
 }
 

@@ -17,7 +17,7 @@ import { ChevronDown, ChevronRight, ChevronsDownUp, ChevronsUpDown, Download, Se
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { assetsCsv, downloadCsv } from "../../../assets/csv";
-import { splitDisposed } from "../../../assets/disposal";
+import { isDisposed, splitDisposed } from "../../../assets/disposal";
 import { useAssetWorkspace, useLegalStructures, type AssetRec } from "../../../assets/hooks";
 import { addTotals, type MoneyTotals } from "../../../assets/money";
 import { intlCountryName, searchAssets } from "../../../assets/search";
@@ -163,6 +163,7 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
   }
 
   const trimmed = query.trim();
+  const canEdit = workspace.canEdit || workspace.role === undefined;
   const held = split.held.length;
   const disposedCount = split.disposed.length;
   return (
@@ -242,7 +243,7 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
               headers={headers}
               categoryLabel={assetCategoryLabel}
               query={query}
-              canEdit={workspace.canEdit || workspace.role === undefined}
+              canEdit={canEdit}
             />
           ) : (
             // Only disposed assets in scope (a search that finds only those says "0 of n" above).
@@ -276,7 +277,7 @@ export function AssetBrowser({ assets, group, headers = true, tableLabel, empty,
                     headers={false}
                     categoryLabel={assetCategoryLabel}
                     query={query}
-                    canEdit={workspace.canEdit || workspace.role === undefined}
+                    canEdit={canEdit}
                   />
                 </div>
               )}
@@ -293,7 +294,7 @@ const NONE_COLLAPSED: ReadonlySet<number> = new Set();
 /** How many of the assets in scope are disposed of (the "n of total" of a search counts held ones). */
 function disposedInScope(assets: readonly AssetRec[]): number {
   let n = 0;
-  for (const a of assets) if (a.fields.disposal !== undefined) n++;
+  for (const a of assets) if (isDisposed(a.fields)) n++;
   return n;
 }
 

@@ -6,7 +6,7 @@ import { COUNTRY_CODES, legalStructureShape, STRUCTURE_TYPES, translate } from "
 import { useClientDb, type ClientDb } from "@patrimonio/clientdb";
 import { useMemo } from "react";
 import { useEnumOptions } from "../../../api/enums";
-import { isDisposed } from "../../../assets/disposal";
+import { heldAssets } from "../../../assets/disposal";
 import { useAssets, useAssetWorkspace, useLegalStructures, type AssetWorkspace } from "../../../assets/hooks";
 import { useLanguage } from "../../../i18n/useLanguage";
 import { buildForest, type AssetInput, type StructureForest, type StructureInput } from "./structureModel";
@@ -53,7 +53,7 @@ export function useStructuresData(): StructuresData {
   const assets = useMemo(
     () =>
       // A sold or disposed asset is no longer held by its structure: not in the tree or its values.
-      assetRecords?.filter((r) => !isDisposed(r.fields)).map(
+      (assetRecords && heldAssets(assetRecords))?.map(
         (r): AssetRow => ({
           id: r.id,
           name: r.fields.name,
