@@ -81,6 +81,10 @@ func startServer(bin, dbURL, dir, key string, pprof bool) (*serverProc, error) {
 		// The bench signs every user up from 127.0.0.1: lift the per-client sign-up limit.
 		"PATRIMONIO_SIGNUPS_PER_IP=1000000",
 	}
+	// BENCH_SERVER_GOMAXPROCS: the server's GOMAXPROCS, for experiments (unset: the Go default).
+	if v := os.Getenv("BENCH_SERVER_GOMAXPROCS"); v != "" {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS="+v)
+	}
 	if pprof {
 		pport, err := freePort()
 		if err != nil {
