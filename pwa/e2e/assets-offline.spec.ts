@@ -7,6 +7,7 @@
 // X under Y, B puts Y under X: each valid on its own device) is shown on both once they sync, named,
 // with its figures left out, and fixed from one device; the same field changed on both is shown in
 // the form where it is edited, with who wrote the value that lost, and restored.
+import { readFile } from "node:fs/promises";
 import { AppShell } from "./support/app-shell";
 import { UserMenu } from "./support/auth-pages";
 import { StructuresTab } from "./support/structures-page";
@@ -21,6 +22,25 @@ async function openOnline(device: Device) {
   const indicator = new SyncIndicator(device.page);
   await indicator.toHaveState("synced");
   return { tab, indicator };
+}
+
+interface ExportFile {
+  format: string;
+  workspaces: { kind: string; unsyncedRecords: number; collections: Record<"assets" | "legalStructures", ({ id: string } & Record<string, unknown>)[]> }[];
+}
+
+/** The profile's "download my data": the downloaded file, parsed, after checking its name and the
+ * message that names it. */
+async function downloadMyData(device: Device): Promise<ExportFile> {
+  const { page } = device;
+  await new UserMenu(page).choose("Perfil");
+  const card = page.getByTestId("data-export");
+  const [download] = await Promise.all([page.waitForEvent("download"), card.getByRole("button", { name: "Descargar mis datos" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^patrimonio-datos-\d{4}-\d{2}-\d{2}\.json$/);
+  await expect(page.getByText(`Descargado ${download.suggestedFilename()}:`)).toBeVisible();
+  const parsed = JSON.parse(await readFile(await download.path(), "utf8")) as ExportFile;
+  expect(parsed.format).toBe("patrimonio.export");
+  return parsed;
 }
 
 test.describe("assets and legal structures offline", () => {
@@ -116,6 +136,16 @@ test.describe("assets and legal structures offline", () => {
     await expect(tab.asset("Local en A Coruña")).toHaveCount(0);
     expect(await tab.figuresOf("Piso en Vigo")).toEqual(expected);
     await expect(tab.row("Inmobiliaria Vigo SL")).toContainText("España · Pontevedra");
+
+    // Still offline, the profile's "download my data" gives all of it from the device: the edits
+    // not sent yet included, the deleted records not.
+    const exported = await downloadMyData(a);
+    const personal = exported.workspaces.find((w) => w.kind === "personal")!;
+    expect(personal.collections.assets.map((r) => r.name).sort()).toEqual(["Cuenta de ahorro Abanca", "Piso en Vigo"]);
+    expect(personal.collections.assets.find((r) => r.name === "Piso en Vigo")).toMatchObject({ id: flat, currentValue: "600000" });
+    expect(personal.collections.legalStructures.map((r) => r.name).sort()).toEqual(["Holding Atlántico", "Inmobiliaria Vigo SL"]);
+    expect(personal.unsyncedRecords).toBeGreaterThan(0);
+    await tab.open();
 
     // Back online: everything goes to the server.
     await a.context.setOffline(false);

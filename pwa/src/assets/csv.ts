@@ -8,6 +8,7 @@
 import type { AssetClass } from "@patrimonio/shared-schema";
 import { disposalStatusKey, type DisposalLike } from "./disposal";
 import { participationValueOf } from "./participation";
+import { downloadText } from "../export/download";
 
 export const CSV_BOM = "\uFEFF";
 
@@ -135,14 +136,5 @@ export function assetsCsvFileName(t: (key: string) => string, today: string): st
 
 /** Starts the browser's download of a CSV text (UTF-8; the text carries its BOM). */
 export function downloadCsv(fileName: string, text: string): void {
-  const blob = new Blob([text], { type: "text/csv;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  a.rel = "noopener";
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  downloadText(fileName, text, "text/csv");
 }

@@ -79,7 +79,7 @@ describe("help links", () => {
       expect(linked(texts, "security", "vault")).toEqual([["/logins", {}]]);
       expect(linked(texts, "binder", "how")).toEqual([["/beneficiaries/binder", {}]]);
       expect(linked(texts, "faq", "overdue")).toEqual([["/tasks", { overdue: 1 }]]);
-      expect(linked(texts, "faq", "export")).toEqual([["/assets", {}]]);
+      expect(linked(texts, "faq", "export")).toEqual([["/assets", {}], ["/profile", {}]]);
       expect(linked(texts, "faq", "missing-rate")).toEqual([["/", {}]]);
       for (const s of texts.sections) for (const e of s.entries) for (const l of e.links ?? []) expect(l.label.trim(), `${s.id}.${e.id}`).not.toBe("");
     }

@@ -1,6 +1,7 @@
 // /profile/: the account (its e-mail address and the change of it), the personal identity, security
-// (authenticator app, passkeys, and the identity confirmation that sensitive changes need) and the
-// danger zone (deleting the account).
+// (authenticator app, passkeys, and the identity confirmation that sensitive changes need), the
+// person's data (a download of everything, made on the device) and the danger zone (deleting the
+// account).
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../../api/ApiProvider";
@@ -12,6 +13,7 @@ import { RoutePending } from "../../router/fallbacks";
 import { notify } from "../../toast/toast";
 import { EmailSetting } from "./ChangeEmail";
 import { DangerZone } from "./DangerZone";
+import { DataExportSetting } from "./DataExportSetting";
 import { Card } from "../../ui/Card";
 import { cx } from "../../ui/cx";
 import { PageHeader } from "../../ui/PageHeader";
@@ -55,6 +57,8 @@ export function ProfileScreen() {
       </Card>
 
       <SecuritySection me={me} />
+
+      <DataExportSetting me={me} />
 
       <DangerZone me={me} />
     </div>

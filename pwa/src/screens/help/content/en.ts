@@ -300,12 +300,14 @@ export const helpEn: HelpTexts = {
         },
         {
           id: "export",
-          title: "Can I export my assets?",
+          title: "Can I export my data?",
           paragraphs: [
             "Yes: in “Asset List”, “Download CSV” downloads the assets the search shows, with numbers in your format, ready to open in a spreadsheet.",
+            "And in your profile, “Download my data” downloads everything you keep (assets, valuations, structures, liabilities, flows, beneficiaries, instructions, tasks and logins of all your workspaces) as a JSON file other apps can read. It is made on the device, offline too. The passwords and notes of the logins vault are left out.",
           ],
           links: [
             { to: "/assets", label: "Asset List" },
+            { to: "/profile", label: "Your profile: your data" },
           ],
         },
         {

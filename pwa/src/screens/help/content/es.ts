@@ -302,12 +302,14 @@ export const helpEs: HelpTexts = {
         },
         {
           id: "export",
-          title: "¿Puedo exportar mis activos?",
+          title: "¿Puedo exportar mis datos?",
           paragraphs: [
             "Sí: en «Lista de activos», «Descargar CSV» descarga los activos que muestra la búsqueda, con los números en tu formato, listo para abrir en una hoja de cálculo.",
+            "Y en tu perfil, «Descargar mis datos» descarga todo lo que guardas (activos, valoraciones, estructuras, deudas, flujos, beneficiarios, instrucciones, tareas y accesos de todos tus espacios de trabajo) en un archivo JSON que otras aplicaciones pueden leer. Se prepara en el dispositivo, también sin conexión. Las contraseñas y notas de la caja de accesos no se incluyen.",
           ],
           links: [
             { to: "/assets", label: "Lista de activos" },
+            { to: "/profile", label: "Tu perfil: tus datos" },
           ],
         },
         {
