@@ -125,4 +125,33 @@ describe("estate edit forms", () => {
     expect(options(screen.getByRole("combobox", { name: /^Asignación 1: activo/ }))).toEqual(["Elige…", "Patrimonio completo", "Piso"]);
     db.close();
   });
+
+  test("an instruction offers held assets only, plus the sold asset it is already about", async () => {
+    const { db, flat } = await setUp();
+    const made = await createAsset(db, WS, { name: "Casa de la playa", assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100", currentValue: "90000", valuationDate: "2025-01-15" });
+    if (!made.ok) throw new Error(JSON.stringify(made));
+    const id = idOf(await saveLegacyInstruction(db, WS, { text: "Vended la casa.", assetId: made.id }));
+    expect(await updateAsset(db, made.id, { disposal: { kind: "sold", date: "2025-06-01", amount: "95000" } })).toEqual({ ok: true });
+    const record = (await db.get("legacyInstructions", id)) as SyncedRecord<"legacyInstructions">;
+    const assets = (await Promise.all([db.get("assets", flat), db.get("assets", made.id)])) as SyncedRecord<"assets">[];
+    const options = () => within(screen.getByRole("dialog")).getByRole("combobox", { name: /^Activo/ });
+    const names = () => within(options()).getAllByRole("option").map((o) => o.textContent);
+    renderDetail(
+      db,
+      flat,
+      <EstateContextValue.Provider value={context(db, { assets, instructions: [record] })}>
+        <InstructionsTab />
+      </EstateContextValue.Provider>,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Editar" }));
+    await screen.findByRole("dialog");
+    expect(names()).toEqual(["Ningún activo (general)", "Casa de la playa", "Piso"]);
+    expect((options() as HTMLSelectElement).value).toBe(made.id);
+    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Cancelar" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    fireEvent.click(screen.getByTestId("add-instruction"));
+    await screen.findByRole("dialog");
+    expect(names()).toEqual(["Ningún activo (general)", "Piso"]);
+    db.close();
+  });
 });
