@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { useState } from "react";
 import { describe, expect, test, vi } from "vitest";
 import { Button } from "./Button";
+import { Combobox } from "./Combobox";
 import { AlertDialog, Dialog, DialogClose, confirmationMatches } from "./Dialog";
 import { DropdownMenu, MenuItem } from "./DropdownMenu";
 import { renderWithI18n } from "./testing";
@@ -261,5 +262,30 @@ describe("focus back to what opened a dialog without a Trigger", () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Nombre" })));
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Cancelar" })));
     await waitFor(() => expect(document.activeElement).toBe(menuButton));
+  });
+});
+
+describe("a combobox in a dialog", () => {
+  function Picker() {
+    const [open, setOpen] = useState(true);
+    const [value, setValue] = useState("");
+    return open ? (
+      <Dialog open onOpenChange={setOpen} title="Tarea">
+        <Combobox aria-label="Activo" options={[{ value: "a", label: "Piso de Valencia" }]} value={value} onChange={setValue} />
+      </Dialog>
+    ) : null;
+  }
+
+  test("Escape on its open list closes the list only; a second Escape closes the dialog", async () => {
+    renderWithI18n(<Picker />, "es");
+    const dialog = screen.getByRole("dialog", { name: "Tarea" });
+    const input = within(dialog).getByRole("combobox", { name: "Activo" });
+    fireEvent.keyDown(input, { key: "ArrowDown" });
+    expect(screen.getByRole("listbox")).toBeTruthy();
+    await act(async () => fireEvent.keyDown(input, { key: "Escape" }));
+    expect(screen.queryByRole("listbox")).toBeNull();
+    expect(dialog.isConnected).toBe(true);
+    await act(async () => fireEvent.keyDown(input, { key: "Escape" }));
+    expect(dialog.isConnected).toBe(false);
   });
 });

@@ -116,6 +116,16 @@ export function Dialog({ open, onOpenChange, trigger, title, description, footer
     event.preventDefault();
     setAsking(true);
   }
+  // Escape on an open combobox (the kit's Combobox) closes its list, not the dialog: Radix hears the
+  // key on the document before the input does.
+  function escapeKey(event: KeyboardEvent) {
+    const target = event.target;
+    if (target instanceof Element && target.getAttribute("role") === "combobox" && target.getAttribute("aria-expanded") === "true") {
+      event.preventDefault();
+      return;
+    }
+    dismiss(event);
+  }
   return (
     <RadixDialog.Root open={isOpen} onOpenChange={openChange}>
       {trigger && <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger>}
@@ -125,7 +135,7 @@ export function Dialog({ open, onOpenChange, trigger, title, description, footer
           className={cx(styles.dialog, size !== "sm" && styles[size], className)}
           onOpenAutoFocus={returnFocus.onOpenAutoFocus}
           onCloseAutoFocus={returnFocus.onCloseAutoFocus}
-          onEscapeKeyDown={dismiss}
+          onEscapeKeyDown={escapeKey}
           onPointerDownOutside={dismiss}
           data-testid={rest["data-testid"]}
           {...(description ? {} : { "aria-describedby": undefined })}

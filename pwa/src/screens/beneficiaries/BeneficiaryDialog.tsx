@@ -9,6 +9,7 @@ import { useMemo, useState } from "react";
 import { Controller, useFieldArray, type Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
+import { linkableAssets } from "../../assets/disposal";
 import type { BeneficiaryRec } from "../../estate/hooks";
 import { allocationMessage, sumWith, ESTATE } from "../../estate/readiness";
 import formStyles from "../../forms/form.module.css";
@@ -171,7 +172,10 @@ export function BeneficiaryDialog({ record, onClose }: { record?: BeneficiaryRec
                 <NativeSelect {...form.register(`allocations.${i}.target`)}>
                   <option value="">{t("beneficiaries.choose")}</option>
                   <option value={WHOLE_ESTATE}>{t("beneficiaries.wholeEstate")}</option>
-                  {sortedAssets.map((a) => (
+                  {/* Held assets, plus the one this row already gives (sold since, it stays until
+                      changed or removed; a new row cannot pick a sold asset). rows.fields holds each
+                      row's value as it opened or was added, watched its value now. */}
+                  {linkableAssets(sortedAssets, row.target, watched[i]?.target).map((a) => (
                     <option key={a.id} value={a.id}>
                       {a.fields.name}
                     </option>

@@ -8,6 +8,7 @@ import { useMemo, useRef, useState } from "react";
 import type { Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
+import { linkableAssets } from "../../assets/disposal";
 import type { InstructionRec } from "../../estate/hooks";
 import { groupInstructions } from "../../estate/instructions";
 import formStyles from "../../forms/form.module.css";
@@ -167,7 +168,8 @@ function InstructionDialog({ record, onClose }: { record?: InstructionRec | unde
       form.setError(path, { type: "command", message: encodeMessage(issue.key, issue.params) });
     }
   });
-  const sortedAssets = [...assets].sort((a, b) => a.fields.name.localeCompare(b.fields.name));
+  // Held assets, plus the one the instruction is already about (sold since, it still shows).
+  const sortedAssets = linkableAssets(assets, opened?.assetId, f?.assetId).sort((a, b) => a.fields.name.localeCompare(b.fields.name));
   const sortedPeople = [...beneficiaries].sort((a, b) => a.fields.name.localeCompare(b.fields.name));
   return (
     <Dialog

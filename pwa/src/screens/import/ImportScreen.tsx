@@ -19,6 +19,7 @@ import { Link, useSearch } from "@tanstack/react-router";
 import { FileUp } from "lucide-react";
 import { useMemo, useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { isDisposed } from "../../assets/disposal";
 import { useAssets, useAssetWorkspace } from "../../assets/hooks";
 import formStyles from "../../forms/form.module.css";
 import { translateKey } from "../../forms/schemaForm";
@@ -43,7 +44,7 @@ import { CsvMappingStep } from "./CsvMappingStep";
 import { statementErrorText } from "./errorText";
 import styles from "./import.module.css";
 import { PreviewStep } from "./PreviewStep";
-import { choiceLabel, leftOut } from "./statementChoices";
+import { choiceLabel, chosenTarget, importTargets, leftOut } from "./statementChoices";
 import { useStatementParser } from "./useStatementParser";
 import { useStepFocus } from "./useStepFocus";
 
@@ -91,14 +92,12 @@ export function ImportScreen() {
   const root = useStepFocus(step);
 
   const statement: Statement | undefined = statements[which]?.statement;
-  const eligible = useMemo(
-    () => (assets ?? []).filter((a) => IMPORT_ASSET_CLASSES.includes(a.fields.assetClass) && (!statement || a.fields.currency === statement.currency)),
-    [assets, statement],
-  );
+  const eligible = useMemo(() => importTargets(assets ?? [], statement?.currency), [assets, statement]);
   const preset = search.assetId ? assets?.find((a) => a.id === search.assetId) : undefined;
   // With no asset that fits, the only way is a new bank account.
   const where = eligible.length === 0 ? "new" : target;
-  const chosenId = where === "existing" ? assetId : "";
+  // Only an offered asset is chosen (the address may name one of another class, or a sold one).
+  const chosenId = where === "existing" ? chosenTarget(eligible, assetId) : "";
   const derived = useMemo(() => {
     if (!statement) return undefined;
     const mine = (valuations ?? []).filter((v) => v.fields.assetId === chosenId);
@@ -211,7 +210,7 @@ export function ImportScreen() {
                 ...(statement.institution ? { institution: statement.institution.slice(0, 140) } : {}),
               },
             })
-          : await importStatement(db, workspace.workspaceId, { ...common, assetId });
+          : await importStatement(db, workspace.workspaceId, { ...common, assetId: chosenId });
       if (!r.ok) {
         setIssues(r.issues);
         return;
@@ -243,8 +242,15 @@ export function ImportScreen() {
       ) : (
         <div className={page.stack}>
           <Stepper steps={steps} current={stepIndex} skipped={isCsv ? [] : [1]} label={t("statementImport.steps.label")} />
-          {preset && !IMPORT_ASSET_CLASSES.includes(preset.fields.assetClass) && (
+          {preset && !IMPORT_ASSET_CLASSES.includes(preset.fields.assetClass) ? (
             <Alert tone="warning">{t("statementImport.asset.presetNotEligible", { name: preset.fields.name })}</Alert>
+          ) : (
+            preset &&
+            isDisposed(preset.fields) && (
+              <Alert tone="warning">
+                <span data-testid="import-preset-disposed">{t("statementImport.asset.presetDisposed", { name: preset.fields.name })}</span>
+              </Alert>
+            )
           )}
 
           {(step === "file" || step === "mapping") && (
@@ -356,7 +362,7 @@ export function ImportScreen() {
                   {eligible.length === 0 && <p className={styles.muted}>{t("statementImport.asset.noneEligible", { currency: statement.currency })}</p>}
                   {where === "existing" ? (
                     <Field label={t("statementImport.asset.choose")} required>
-                      <NativeSelect value={assetId} onChange={(e) => setAssetId(e.target.value)} data-testid="import-asset">
+                      <NativeSelect value={chosenId} onChange={(e) => setAssetId(e.target.value)} data-testid="import-asset">
                         <option value="">{t("statementImport.asset.placeholder")}</option>
                         {eligible.map((a) => (
                           <option key={a.id} value={a.id}>
@@ -388,7 +394,7 @@ export function ImportScreen() {
                       variant="primary"
                       icon={<FileUp size={16} />}
                       loading={importing}
-                      disabled={(where === "existing" && assetId === "") || (where === "new" && newName.trim() === "")}
+                      disabled={(where === "existing" && chosenId === "") || (where === "new" && newName.trim() === "")}
                       onClick={() => void doImport()}
                       data-testid="import-submit"
                     >

@@ -9,7 +9,7 @@ import { parseNorma43 } from "../../import/norma43";
 import type { ParseResult, Statement } from "../../import/types";
 import { formatDate } from "../../i18n/format";
 import { createI18n } from "../../i18n/i18n";
-import { choiceLabel, leftOut } from "./statementChoices";
+import { choiceLabel, chosenTarget, importTargets, leftOut } from "./statementChoices";
 
 const pad = (s: string) => s.padEnd(80, " ");
 /** An account block (11, one 22, 33) of one day: opening and closing in cents, credit when positive. */
@@ -63,5 +63,35 @@ describe("several statements of one account in a file", () => {
     expect(new Set(labels).size).toBe(2);
     expect(leftOut(groups, 0)).toBe(1);
     expect(i18n.t("statementImport.done.leftOut", { count: leftOut(groups, 1) })).toBe("1 statement of the file was not imported (import the file again to choose it)");
+  });
+});
+
+describe("the asset a statement goes into", () => {
+  const account = (id: string, fields: { assetClass?: "bank_accounts" | "investments" | "real_estate"; currency?: string; sold?: boolean } = {}) => ({
+    id,
+    fields: {
+      assetClass: fields.assetClass ?? "bank_accounts",
+      currency: fields.currency ?? "EUR",
+      ...(fields.sold ? { disposal: { kind: "sold" as const, date: "2025-06-01", amount: "0" } } : {}),
+    },
+  });
+  const assets = [
+    account("current"),
+    account("closed", { sold: true }),
+    account("broker", { assetClass: "investments" }),
+    account("dollars", { currency: "USD" }),
+    account("flat", { assetClass: "real_estate" }),
+  ];
+
+  test("held bank and investment accounts in the statement's currency; a sold or closed one never", () => {
+    expect(importTargets(assets, "EUR").map((a) => a.id)).toEqual(["current", "broker"]);
+    expect(importTargets(assets, undefined).map((a) => a.id)).toEqual(["current", "broker", "dollars"]);
+  });
+
+  test("the address's asset is chosen only while it is offered (a sold one is not)", () => {
+    const targets = importTargets(assets, "EUR");
+    expect(chosenTarget(targets, "current")).toBe("current");
+    expect(chosenTarget(targets, "closed")).toBe("");
+    expect(chosenTarget(targets, "dollars")).toBe("");
   });
 });

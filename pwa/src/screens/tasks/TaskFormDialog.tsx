@@ -31,13 +31,16 @@ interface TaskFormDialogProps {
   workspaceId: string | undefined;
   /** The task to edit; undefined for a new one. */
   task?: TaskLike | undefined;
+  /** The assets the picker offers (held ones, and the one the task is already about). */
   assets: readonly ComboboxOption[];
+  /** Every asset's name, sold ones too: a value another device wrote is named by it. */
+  assetNames?: ReadonlyMap<string, string> | undefined;
   onClose: () => void;
 }
 
 const FIELDS = Object.keys(EMPTY_TASK);
 
-export function TaskFormDialog({ db, workspaceId, task, assets, onClose }: TaskFormDialogProps) {
+export function TaskFormDialog({ db, workspaceId, task, assets, assetNames, onClose }: TaskFormDialogProps) {
   const { t, i18n } = useTranslation();
   const f = useFormatters();
   const formId = useId();
@@ -59,6 +62,8 @@ export function TaskFormDialog({ db, workspaceId, task, assets, onClose }: TaskF
     if (typeof value !== "string") return value === null ? "—" : JSON.stringify(value);
     const named = [...statuses, ...priorities, ...assets].find((o) => o.value === value);
     if (named) return named.label;
+    const asset = assetNames?.get(value);
+    if (asset !== undefined) return asset;
     return /^\d{4}-\d{2}-\d{2}$/.test(value) ? f.date(value) : value;
   };
 

@@ -8,7 +8,8 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { ChevronDown, ChevronRight, ListChecks, Pencil, Plus, Trash2 } from "lucide-react";
 import { useCallback, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useAssets, useAssetWorkspace, type AssetWorkspace } from "../../assets/hooks";
+import { linkableAssets } from "../../assets/disposal";
+import { useAssets, useAssetWorkspace, type AssetRec, type AssetWorkspace } from "../../assets/hooks";
 import { translateKey } from "../../forms/schemaForm";
 import { useFormatters } from "../../i18n/useFormatters";
 import { useLanguage } from "../../i18n/useLanguage";
@@ -28,7 +29,7 @@ import { Select } from "../../ui/Select";
 import { Skeleton } from "../../ui/Skeleton";
 import page from "../page.module.css";
 import { TaskFormDialog } from "./TaskFormDialog";
-import { filterTasks, groupTasks, hasFilters, isOverdue, type TaskFilters } from "./taskModel";
+import { filterAssets, filterTasks, groupTasks, hasFilters, isOverdue, type TaskFilters } from "./taskModel";
 import { usePriorityOptions, useStatusOptions } from "./taskOptions";
 import styles from "./Tasks.module.css";
 import { useToday } from "../../liabilities/useToday";
@@ -40,6 +41,11 @@ const ALL = "all";
 
 /** Where focus goes when a list has no task left: the done group's toggle, else "New task". */
 const TASK_FOCUS_FALLBACK = ['[data-control="done-toggle"]', '[data-control="new-task"]:not(:disabled)'];
+
+/** Assets as a picker's options, by name in the reader's language. */
+function options(assets: readonly AssetRec[], language: string): ComboboxOption[] {
+  return assets.map((a) => ({ value: a.id, label: a.fields.name })).sort((a, b) => a.label.localeCompare(b.label, language));
+}
 
 export function TasksScreen() {
   const { t, i18n } = useTranslation();
@@ -71,14 +77,13 @@ export function TasksScreen() {
     [navigate],
   );
 
-  const assetOptions = useMemo<ComboboxOption[]>(
-    () =>
-      (assets ?? [])
-        .map((a) => ({ value: a.id, label: a.fields.name }))
-        .sort((a, b) => a.label.localeCompare(b.label, language)),
-    [assets, language],
-  );
+  // Every asset names a task's (sold ones too); the filter offers the held ones and a sold one only
+  // while a task is about it (filterAssets); the form, the held ones and the task's own.
+  const assetOptions = useMemo<ComboboxOption[]>(() => options(assets ?? [], language), [assets, language]);
   const assetNames = useMemo(() => new Map(assetOptions.map((o) => [o.value, o.label])), [assetOptions]);
+  const filterOptions = useMemo(() => options(filterAssets(assets ?? [], tasks ?? [], filters.asset), language), [assets, tasks, filters.asset, language]);
+  const editedAssetId = dialog?.kind === "edit" ? dialog.task.fields.assetId : undefined;
+  const formOptions = useMemo(() => options(linkableAssets(assets ?? [], editedAssetId), language), [assets, editedAssetId, language]);
   const collator = useMemo(() => new Intl.Collator(language, { numeric: true, sensitivity: "base" }), [language]);
   const groups = useMemo(
     () => (tasks ? groupTasks(filterTasks(tasks, filters, today), today, collator) : undefined),
@@ -138,7 +143,7 @@ export function TasksScreen() {
           <span data-testid="read-only-notice">{t("tasks.readOnly")}</span>
         </Alert>
       )}
-      <Filters filters={filters} setFilters={setFilters} assetOptions={assetOptions} offerClear={filtered && !noMatch} />
+      <Filters filters={filters} setFilters={setFilters} assetOptions={filterOptions} offerClear={filtered && !noMatch} />
       {loading ? (
         <Skeleton shape="block" />
       ) : tasks.length === 0 ? (
@@ -198,7 +203,8 @@ export function TasksScreen() {
           db={db}
           workspaceId={workspace.workspaceId}
           task={dialog.kind === "edit" ? dialog.task : undefined}
-          assets={assetOptions}
+          assets={formOptions}
+          assetNames={assetNames}
           onClose={() => setDialog(null)}
         />
       )}

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { tasksSearchSchema } from "../../router/areaRoutes";
 import {
+  filterAssets,
   filterTasks,
   groupTasks,
   hasFilters,
@@ -129,5 +130,29 @@ describe("the form's values", () => {
     const t = TASKS[0]!;
     expect(taskFormValues(t)).toEqual({ title: "Renovar el seguro", notes: "", status: "todo", priority: "high", dueDate: "2026-03-14", assetId: CAR });
     expect(taskFormValues(undefined).status).toBe("todo");
+  });
+});
+
+describe("the asset filter", () => {
+  const sold = { kind: "sold" as const, date: "2025-06-01", amount: "1000" };
+  const assets = [
+    { id: "held", fields: {} },
+    { id: "sold-with-task", fields: { disposal: sold } },
+    { id: "sold-done-task", fields: { disposal: sold } },
+    { id: "sold-alone", fields: { disposal: sold } },
+  ];
+  const tasks: TaskLike[] = [
+    { id: "1", fields: { title: "Escriturar la venta", status: "todo", assetId: "sold-with-task" } },
+    { id: "2", fields: { title: "Declarar la ganancia", status: "done", assetId: "sold-done-task" } },
+    { id: "3", fields: { title: "Sin activo", status: "todo" } },
+  ];
+
+  test("held assets, and a sold one only while a task (open or done) is about it", () => {
+    expect(filterAssets(assets, tasks).map((a) => a.id)).toEqual(["held", "sold-with-task", "sold-done-task"]);
+    expect(filterAssets(assets, []).map((a) => a.id)).toEqual(["held"]);
+  });
+
+  test("the asset the address filters by stays offered, so the filter shows what it is set to", () => {
+    expect(filterAssets(assets, [], "sold-alone").map((a) => a.id)).toEqual(["held", "sold-alone"]);
   });
 });

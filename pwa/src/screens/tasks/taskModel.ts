@@ -2,6 +2,7 @@
 // overdue), what "overdue" means (a due date before today on the device's calendar, and not done),
 // the order of open tasks and the folded group of done ones.
 import type { PRIORITIES, TASK_STATUSES } from "@patrimonio/shared-schema";
+import { isDisposed, type DisposalLike } from "../../assets/disposal";
 
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export type TaskPriority = (typeof PRIORITIES)[number];
@@ -50,6 +51,19 @@ export function filterTasks<T extends TaskLike>(tasks: readonly T[], filters: Ta
     if (filters.overdue === 1 && !isOverdue(task, today)) return false;
     return true;
   });
+}
+
+/** The assets the asset filter offers: the held ones, and a sold or disposed one only while some
+ * task (open or done) is still about it, so those tasks stay findable, or the address already
+ * filters by it (`selected`), so the filter shows what it is set to. */
+export function filterAssets<A extends { id: string; fields: { disposal?: DisposalLike | undefined } }>(
+  assets: readonly A[],
+  tasks: readonly TaskLike[],
+  selected?: string,
+): A[] {
+  const named = new Set<string>();
+  for (const task of tasks) if (task.fields.assetId !== undefined) named.add(task.fields.assetId);
+  return assets.filter((a) => !isDisposed(a.fields) || named.has(a.id) || a.id === selected);
 }
 
 const PRIORITY_RANK: Record<TaskPriority, number> = { high: 0, medium: 1, low: 2 };
