@@ -159,6 +159,33 @@ func (e *Engine) fieldClocks(ctx context.Context, workspaceID, collection, recor
 	return out, nil
 }
 
+// RecordFields returns a stored record's current field values, or nil when there is no such record
+// or it is deleted. The server reads it before writing for a record a member may have changed since
+// (an asset marked sold takes no more balances from a connection).
+func (e *Engine) RecordFields(ctx context.Context, workspaceID, collection, recordID string) (map[string]any, error) {
+	var raw []byte
+	var deleted bool
+	err := e.db.QueryRow(ctx, `SELECT state, deleted FROM sync_records WHERE workspace_id = ? AND collection = ? AND record_id = ?`,
+		workspaceID, collection, recordID).Scan(&raw, &deleted)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sync: read %s/%s: %w", collection, recordID, err)
+	}
+	if deleted {
+		return nil, nil
+	}
+	st, err := decodeState(raw)
+	if err != nil {
+		return nil, fmt.Errorf("sync: decode %s/%s: %w", collection, recordID, err)
+	}
+	if st.Fields == nil {
+		return map[string]any{}, nil
+	}
+	return st.Fields, nil
+}
+
 // RecordExists says whether a record is stored and not deleted (a tombstone, or no record at all,
 // is false). The server asks before writing for a record a member may have deleted since.
 func (e *Engine) RecordExists(ctx context.Context, workspaceID, collection, recordID string) (bool, error) {

@@ -159,8 +159,9 @@ func (s *Service) writePositions(ctx context.Context, c connectionRow, a account
 		name := truncate(firstNonEmpty(h.Description, h.Symbol), 140)
 		p, ok := known[key]
 		if ok && p.status != "creating" && p.status != "dismissed" {
-			// A member deleted the asset: the position no longer feeds it.
-			exists, err := s.cfg.Sync.RecordExists(ctx, c.WorkspaceID, "assets", p.assetID)
+			// A member deleted the asset: the position no longer feeds it. One marked sold is left
+			// alone until the sale is undone.
+			exists, held, err := s.assetState(ctx, c.WorkspaceID, p.assetID)
 			if err != nil {
 				return err
 			}
@@ -168,6 +169,9 @@ func (s *Service) writePositions(ctx context.Context, c connectionRow, a account
 				if _, err := s.db.Exec(ctx, `UPDATE connection_positions SET status = 'dismissed' WHERE id = ?`, p.id); err != nil {
 					return err
 				}
+				continue
+			}
+			if !held {
 				continue
 			}
 		}
@@ -227,7 +231,7 @@ func (s *Service) writePositions(ctx context.Context, c connectionRow, a account
 		if seen[key] || p.status != "open" {
 			continue
 		}
-		exists, err := s.cfg.Sync.RecordExists(ctx, c.WorkspaceID, "assets", p.assetID)
+		exists, held, err := s.assetState(ctx, c.WorkspaceID, p.assetID)
 		if err != nil {
 			return err
 		}
@@ -235,6 +239,10 @@ func (s *Service) writePositions(ctx context.Context, c connectionRow, a account
 			if _, err := s.db.Exec(ctx, `UPDATE connection_positions SET status = 'dismissed' WHERE id = ?`, p.id); err != nil {
 				return err
 			}
+			continue
+		}
+		if !held {
+			// Marked sold by a member (with its own sale amount): not zeroed over it.
 			continue
 		}
 		var currency string

@@ -28,7 +28,19 @@ import (
 // Writer writes synced records as the server's own client (the sync engine's WriteAsServer).
 type Writer interface {
 	WriteAsServer(ctx context.Context, userID, workspaceID string, changes []psync.ServerChange) ([]psync.Outcome, error)
-	RecordExists(ctx context.Context, workspaceID, collection, recordID string) (bool, error)
+	RecordFields(ctx context.Context, workspaceID, collection, recordID string) (map[string]any, error)
+}
+
+// assetState says whether an asset a connection feeds still exists (not deleted) and is held (not
+// marked sold or otherwise disposed: such an asset is read-only until its sale is undone, so a
+// connection leaves it alone meanwhile and feeds it again after).
+func (s *Service) assetState(ctx context.Context, workspaceID, assetID string) (exists, held bool, err error) {
+	fields, err := s.cfg.Sync.RecordFields(ctx, workspaceID, "assets", assetID)
+	if err != nil || fields == nil {
+		return false, false, err
+	}
+	disposal, disposed := fields["disposal"]
+	return true, !disposed || disposal == nil, nil
 }
 
 // KnownProviders are the providers the server can be configured with, in the order shown.
@@ -896,13 +908,19 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 		if a.providerID == "" {
 			continue
 		}
-		// A member deleted the asset: the account no longer feeds it (and is offered again).
-		if exists, err := s.cfg.Sync.RecordExists(ctx, c.WorkspaceID, "assets", a.assetID); err != nil {
+		// A member deleted the asset: the account no longer feeds it (and is offered again). One
+		// marked sold is not read (nor a read counted) until the sale is undone.
+		exists, held, err := s.assetState(ctx, c.WorkspaceID, a.assetID)
+		if err != nil {
 			return res, err
-		} else if !exists {
+		}
+		if !exists {
 			if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET asset_id = NULL, last_valuation_id = NULL WHERE id = ?`, a.id); err != nil {
 				return res, err
 			}
+			continue
+		}
+		if !held {
 			continue
 		}
 		if a.readsDay != today {
@@ -916,7 +934,7 @@ func (s *Service) refresh(ctx context.Context, c connectionRow) (RefreshResult, 
 		if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET reads_day = ?, reads_today = ? WHERE id = ?`, today, a.readsToday+1, a.id); err != nil {
 			return res, err
 		}
-		err := s.readAccount(ctx, p, creds, c, a, now)
+		err = s.readAccount(ctx, p, creds, c, a, now)
 		if err != nil && accountError(err) {
 			s.log.Info("connect: reading an account failed", "connection", c.ID, "account", a.id, "err", err)
 			if _, err := s.db.Exec(ctx, `UPDATE connection_accounts SET last_error = 'account_error' WHERE id = ?`, a.id); err != nil {

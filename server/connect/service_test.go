@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -440,6 +441,51 @@ func TestLinkingABankChoosingAnAccountAndRefreshingWritesSyncedValuations(t *tes
 		if got := history(); !maps.Equal(got, wantHistory) {
 			t.Errorf("valuations %v after tomorrow's read, want the same ones", got)
 		}
+		// A member marks the asset sold: the account keeps its link but is not read (an asset no
+		// longer held is read-only), and the sale stays as written; undone, the reads resume.
+		balanceReads := func() int {
+			n := 0
+			for _, r := range w.eb.Requests() {
+				if strings.HasSuffix(r, "/balances") {
+					n++
+				}
+			}
+			return n
+		}
+		sale := map[string]any{"kind": "sold", "date": "2026-11-28", "amount": "12000"}
+		if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: assetID, Fields: map[string]any{"disposal": sale}}}); err != nil {
+			t.Fatal(err)
+		}
+		before := balanceReads()
+		w.clock.Advance(24 * time.Hour)
+		if res, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil || res.Refreshed != 0 || res.Limited != 0 {
+			t.Fatalf("after the asset was sold: %+v %v", res, err)
+		}
+		if n := w.svc.RefreshAll(ctx); n != 0 {
+			t.Errorf("the scheduled refresh read %d accounts of a sold asset", n)
+		}
+		if got := balanceReads(); got != before {
+			t.Errorf("the bank was read %d times for a sold asset", got-before)
+		}
+		if f := w.records(t, "assets")[assetID].Fields; !reflect.DeepEqual(f["disposal"], sale) || f["currentValue"] != "12530.55" {
+			t.Errorf("the sold asset was written: %v", f)
+		}
+		if got, err := w.svc.Get(ctx, w.editor, c.ID); err != nil {
+			t.Fatal(err)
+		} else {
+			for _, a := range got.Accounts {
+				if a.ID == nomina.ID && (a.AssetID == nil || *a.AssetID != assetID) {
+					t.Errorf("the sale unlinked the account: %+v", a)
+				}
+			}
+		}
+		if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: assetID, Fields: map[string]any{"disposal": nil}}}); err != nil {
+			t.Fatal(err)
+		}
+		if res, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil || res.Refreshed != 1 {
+			t.Fatalf("after the sale was undone: %+v %v", res, err)
+		}
+
 		// A member deletes the asset on a device: the account stops feeding it, nothing is written.
 		if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: assetID, Delete: true}}); err != nil {
 			t.Fatal(err)
@@ -754,6 +800,31 @@ func TestABrokerAccountsPositionsAreAssetsOfTheirOwnMatchedOnEveryReadAndKeptWhe
 		assets, valuations = w.assetsByName(t)
 		if etf := assets["iShares Core MSCI World UCITS ETF"]; etf.Fields["quantity"] != "350" || etf.Fields["currentValue"] != "35420" || len(valuations[etfAsset]) != 3 {
 			t.Errorf("an ETF without a price: %v, %d valuations", etf.Fields, len(valuations[etfAsset]))
+		}
+
+		// A member marks both positions' assets sold (with their own amounts): the broker's next
+		// reads leave them alone, the one it still reports and the one it reports sold alike.
+		for id, amount := range map[string]string{etfAsset: "36000", stockAsset: "11000"} {
+			sale := map[string]any{"kind": "sold", "date": "2026-11-28", "amount": amount}
+			if _, err := w.engine.WriteAsServer(ctx, w.editor, w.w, []psync.ServerChange{{Collection: "assets", RecordID: id, Fields: map[string]any{"disposal": sale}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		heldBefore, valuationsBefore := w.assetsByName(t)
+		w.st.Reprice("IWDA.AS")
+		w.st.Sell("SAN.MC")
+		w.clock.Advance(24 * time.Hour)
+		if _, err := w.svc.Refresh(ctx, w.editor, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		assets, valuations = w.assetsByName(t)
+		for _, name := range []string{"iShares Core MSCI World UCITS ETF", "Banco Santander SA"} {
+			if !reflect.DeepEqual(assets[name].Fields, heldBefore[name].Fields) {
+				t.Errorf("a read wrote to the sold %s: %v, was %v", name, assets[name].Fields, heldBefore[name].Fields)
+			}
+		}
+		if len(valuations[etfAsset]) != len(valuationsBefore[etfAsset]) || len(valuations[stockAsset]) != len(valuationsBefore[stockAsset]) {
+			t.Errorf("valuations of sold assets: %d and %d, were %d and %d", len(valuations[etfAsset]), len(valuations[stockAsset]), len(valuationsBefore[etfAsset]), len(valuationsBefore[stockAsset]))
 		}
 
 		// A member deletes the ETF's asset: the position stops feeding it and is not made again.

@@ -99,6 +99,9 @@ func (s *Server) Unprice(symbol string) {
 	s.unpriced[symbol] = true
 }
 
+// Reprice serves symbol's price again (Unprice).
+func (s *Server) Reprice(symbol string) { s.mu.Lock(); delete(s.unpriced, symbol); s.mu.Unlock() }
+
 // Settle settles today's trade (it is pending until then).
 func (s *Server) Settle() { s.mu.Lock(); s.settled = true; s.mu.Unlock() }
 
