@@ -24,7 +24,9 @@ import { ConnectionPositions } from "./ConnectionPositions";
 
 const PROVIDER_TITLES: Record<string, string> = { enablebanking: "Enable Banking", snaptrade: "SnapTrade" };
 
-export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId: string; assetId: string; canEdit: boolean }) {
+/** `disposed`: the asset is marked sold (or otherwise disposed of): the server neither reads nor
+ * writes it for the connection until the sale is undone, so the card says so and offers no update. */
+export function AssetConnection({ workspaceId, assetId, canEdit, disposed = false }: { workspaceId: string; assetId: string; canEdit: boolean; disposed?: boolean }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const format = useFormatters();
@@ -89,7 +91,11 @@ export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId
             }
           />
         )}
-        {account.detached ? (
+        {disposed ? (
+          <p className={styles.muted} data-testid="asset-connection-disposed">
+            {t("connect.asset.disposed")}
+          </p>
+        ) : account.detached ? (
           <Alert tone="warning">{t("connect.asset.detached")}</Alert>
         ) : (
           account.lastError && <Alert tone="warning">{t("connect.asset.accountError")}</Alert>
@@ -110,7 +116,7 @@ export function AssetConnection({ workspaceId, assetId, canEdit }: { workspaceId
               {t("connect.asset.renew")}
             </Button>
           )}
-          {!expired && !account.detached && (
+          {!expired && !account.detached && !disposed && (
             <Button
               type="button"
               variant="secondary"

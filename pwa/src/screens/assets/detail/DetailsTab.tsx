@@ -14,6 +14,7 @@ import { OwnershipSection } from "./OwnershipSection";
 import { SummarySection } from "./SummarySection";
 import { useAssetDetail } from "./context";
 import { useStructures } from "./data";
+import { isDisposed } from "../../../assets/disposal";
 
 export function DetailsTab() {
   const { asset, canEdit, canManage } = useAssetDetail();
@@ -21,7 +22,7 @@ export function DetailsTab() {
   return (
     <div className={styles.sections}>
       <SummarySection />
-      <AssetConnection workspaceId={asset.workspaceId} assetId={asset.id} canEdit={canEdit} />
+      <AssetConnection workspaceId={asset.workspaceId} assetId={asset.id} canEdit={canEdit} disposed={isDisposed(asset.fields)} />
       <div className={styles.grid}>
         <OptionsSection />
         <OwnershipSection structures={structures} />
