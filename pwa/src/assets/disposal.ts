@@ -52,3 +52,14 @@ export function linkableAssets<T extends { id: string; fields: { disposal?: Disp
 ): T[] {
   return assets.filter((a) => !isDisposed(a.fields) || keep.includes(a.id));
 }
+
+/** An asset's name where another record names it (the executor's binder): once disposed of, with
+ * how and when ("Piso en Vigo (Vendido el 28 nov 2026)"), so nobody takes it for something held. */
+export function namedAsset(
+  fields: { name: string; disposal?: DisposalLike | undefined },
+  t: (key: string, options?: Record<string, unknown>) => string,
+  date: (iso: string) => string,
+): string {
+  if (fields.disposal === undefined) return fields.name;
+  return t("assets.disposal.named", { name: fields.name, status: t(disposalStatusKey(fields)), date: date(fields.disposal.date) });
+}

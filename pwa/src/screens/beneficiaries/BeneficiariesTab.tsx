@@ -19,6 +19,7 @@ import styles from "./beneficiaries.module.css";
 import { BeneficiaryDialog } from "./BeneficiaryDialog";
 import { useEstate } from "./context";
 import { useSchemaLabel } from "./labels";
+import { namedAsset } from "../../assets/disposal";
 
 /** Where focus goes when no card is left. */
 const ADD_FALLBACK = ['[data-control="add"]'];
@@ -67,7 +68,8 @@ function BeneficiaryCard({ record, onEdit, onDelete }: { record: BeneficiaryRec;
   const label = useSchemaLabel();
   const { assets, beneficiaries, canEdit } = useEstate();
   const f = record.fields;
-  const names = useMemo(() => new Map(assets.map((a) => [a.id, a.fields.name])), [assets]);
+  // A sold asset still given to someone says so (the allocation stays until changed).
+  const names = useMemo(() => new Map(assets.map((a) => [a.id, namedAsset(a.fields, (k, o) => String(t(k as never, o as never)), fmt.date)])), [assets, t, fmt]);
   const sums = useMemo(() => allocationSums(beneficiaries.map((b) => b.fields)), [beneficiaries]);
   const hundred = new Dec(100);
   return (

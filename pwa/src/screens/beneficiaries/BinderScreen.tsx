@@ -25,7 +25,7 @@ import { useEstateContext } from "./BeneficiariesScreen";
 import styles from "./binder.module.css";
 import type { EstateContext } from "./context";
 import { useSchemaLabel } from "./labels";
-import { heldAssets } from "../../assets/disposal";
+import { heldAssets, namedAsset } from "../../assets/disposal";
 
 export function BinderScreen() {
   const { t } = useTranslation();
@@ -67,11 +67,15 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
   const subdivisions = useSubdivisions();
   const structureById = useMemo(() => structuresMap(structures), [structures]);
   const structureNames = useMemo(() => new Map(structures.map((s) => [s.id, s.fields.name])), [structures]);
-  const assetNames = useMemo(() => new Map(assets.map((a) => [a.id, a.fields.name])), [assets]);
+  // Where a debt, an allocation or an instruction names a sold asset, the name says so.
+  const assetNames = useMemo(() => new Map(assets.map((a) => [a.id, namedAsset(a.fields, (k, o) => String(t(k as never, o as never)), fmt.date)])), [assets, t, fmt]);
   const people = useMemo(() => [...beneficiaries].sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [beneficiaries]);
   // The inventory is what the person holds; a sold asset keeps its name where instructions name it.
   const sortedAssets = useMemo(() => heldAssets(assets).sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [assets]);
-  const groups = useMemo(() => groupInstructions(instructions, assets, beneficiaries), [instructions, assets, beneficiaries]);
+  const groups = useMemo(
+    () => groupInstructions(instructions, assets.map((a) => ({ id: a.id, fields: { name: assetNames.get(a.id) ?? a.fields.name } })), beneficiaries),
+    [instructions, assets, assetNames, beneficiaries],
+  );
   const workspace = me.data?.workspaces.find((w) => w.id === workspaceId);
   const forWhom = (g: (typeof groups)[number], r: (typeof instructions)[number]) => instructionFor(g, r, beneficiaries);
   const today = localToday();
