@@ -9,7 +9,7 @@
 // in a file) and the vault's keys, which open nothing without the passphrase.
 import type { ClientDb } from "@patrimonio/clientdb";
 import type { CollectionName } from "@patrimonio/shared-schema";
-import type { Me, Workspace } from "../api/types";
+import type { Me, User, Workspace } from "../api/types";
 
 /** The format's name and version, written at the top of every file. */
 export const EXPORT_FORMAT = "patrimonio.export";
@@ -48,16 +48,8 @@ export interface DataExport {
   format: typeof EXPORT_FORMAT;
   version: typeof EXPORT_VERSION;
   exportedAt: string;
-  account: {
-    email: string;
-    username: string | null;
-    firstName: string | null;
-    lastName: string | null;
-    birthday: string | null;
-    gender: string | null;
-    country: string | null;
-    state: string | null;
-  };
+  /** The account's identity as /me gives it (username null until chosen). */
+  account: Pick<User, "email" | "firstName" | "lastName" | "birthday" | "gender" | "country" | "state"> & { username: string | null };
   workspaces: ExportedWorkspace[];
   notIncluded: string[];
 }
