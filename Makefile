@@ -14,7 +14,7 @@ WITH_PG := ./$(PGTMP) --
 # stripe-mock (the billing tests start it) is installed by `go install` into $(go env GOPATH)/bin.
 export PATH := $(shell $(GO) env GOPATH)/bin:$(PATH)
 
-.PHONY: help run build web server deps test vet typecheck lint test-go test-unit test-e2e bench bench-web bench-assets bench-dashboard sim clean
+.PHONY: help run build web server deps test vet static typecheck lint test-go test-unit test-e2e bench bench-web bench-assets bench-dashboard sim clean
 
 help:
 	@echo "make run    build the PWA and the server, start it on SQLite (http://localhost:8080)"
@@ -46,7 +46,12 @@ build: web server
 run: build
 	./$(BIN)
 
-test: deps vet typecheck lint test-go test-unit test-e2e
+test: deps vet static test-go test-unit test-e2e
+
+# The type check and the linter side by side: each is one single-threaded process (tsc, ESLint), so
+# on two cores the pair takes the longer one's time instead of both (about 40 s less in CI).
+static: deps
+	$(MAKE) --no-print-directory -j2 --output-sync=target typecheck lint
 
 vet:
 	$(GO) vet ./...
