@@ -1,9 +1,9 @@
 // Accessibility: every existing screen, in light and dark, on a desktop (1280×800) and a phone
-// (390×844), has no serious or critical axe-core violation (WCAG 2.1 A and AA). A screenshot of each
+// (320×640, the width WCAG 1.4.10 reflow asks for), has no serious or critical axe-core violation (WCAG 2.1 A and AA). A screenshot of each
 // screen and variant is written under test-results/ for people to look at (not compared).
 import type { Page, TestInfo } from "@playwright/test";
 import { adminAccount, createOnboardedAccount, storageStateFor } from "./support/accounts";
-import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant, type A11yVariant } from "./support/axe";
+import { VIEWPORT_SIZES, expectNoSeriousA11yViolations, expectNoSidewaysScroll, expectVariantApplied, forEachA11yVariant, type A11yVariant } from "./support/axe";
 import { expect, test, visitorTest } from "./support/fixtures";
 import { ImportPage } from "./support/import-page";
 import { accountAt, contextWith } from "./support/onboarding";
@@ -47,6 +47,34 @@ visitorTest("the check fails, naming each rule, on a page with serious violation
   );
   expect(failure).not.toBeNull();
   for (const rule of ["color-contrast", "image-alt", "label"]) expect(failure).toContain(rule);
+});
+
+visitorTest("the reflow check fails at 320 px on what scrolls sideways or is cut off, not on a wide table's own box", async ({ page }) => {
+  await page.setViewportSize(VIEWPORT_SIZES.phone);
+  const check = (body: string) =>
+    page
+      .setContent(`<!doctype html><html lang="es"><head><title>t</title></head><body style="margin:0;overflow:hidden">${body}</body></html>`)
+      .then(() => expectNoSidewaysScroll(page, "a page"))
+      .then(
+        () => null,
+        (error: unknown) => String(error),
+      );
+  // A wide table in a box of its own (a ScrollRegion that scrolls, a data table's focusable region),
+  // a cut line with an ellipsis and visually hidden text pass.
+  expect(
+    await check(`<main><div data-scrolls style="overflow-x:auto"><table><tr><td style="min-width:900px">ancha</td></tr></table></div>
+      <div role="region" tabindex="0" aria-label="t" style="overflow:auto;height:80px"><div style="width:900px">ancha</div></div>
+      <p style="overflow:hidden;text-overflow:ellipsis;white-space:nowrap">${"palabra ".repeat(40)}</p>
+      <span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">oculto</span></main>`),
+  ).toBeNull();
+  // The document wider than the window.
+  expect(await check(`<main><div style="width:400px">Demasiado ancho</div></main>`)).toContain("Demasiado ancho");
+  // A tab list (any box but a wide table's own) that scrolls sideways.
+  expect(await check(`<main><div role="tablist" style="display:flex;overflow-x:auto"><span style="flex:none;width:400px">Pestañas</span></div></main>`)).toContain("scrolls sideways, 400px of content in 320px");
+  // A fixed dialog wider than the window: it never widens the document, it is cut off.
+  expect(await check(`<main></main><div role="dialog" style="position:fixed;top:0;left:0;width:360px">Diálogo ancho</div>`)).toContain("Diálogo ancho");
+  // A bar whose button the (overflow: hidden) body cuts off.
+  expect(await check(`<header style="display:flex"><span style="flex:none;width:300px">Barra</span><button style="flex:none;width:60px">Menú</button></header>`)).toContain("Menú");
 });
 
 // ---------- Signed out ----------

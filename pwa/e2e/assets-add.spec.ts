@@ -6,7 +6,7 @@
 // viewer's refusal; axe on each step.
 import type { Page } from "@playwright/test";
 import { createOnboardedAccount, storageStateFor } from "./support/accounts";
-import { expectPageAccessibleInAllVariants } from "./support/axe";
+import { VIEWPORT_SIZES, expectPageAccessibleInAllVariants } from "./support/axe";
 import { expect, syncTest as test } from "./support/sync-fixtures";
 import { SyncTestPage } from "./support/sync-page";
 
@@ -601,6 +601,35 @@ test.describe("adding assets", () => {
       await p.getByTestId("asset-submit").click();
       await expect(p.getByText("Este campo es obligatorio").first()).toBeVisible();
     });
+  });
+
+  test("on a 320 px phone the stepper shows the current step's whole name and fills the current and done dots", async ({ devices }) => {
+    const { page } = await devices.open();
+    await page.setViewportSize(VIEWPORT_SIZES.phone);
+    await page.goto("/assets/new?categoryId=101");
+    await expect(page.getByTestId("method-choice")).toBeVisible();
+    const steps = page.getByRole("list", { name: "Pasos del alta" }).getByRole("listitem");
+    await expect(steps).toHaveCount(3);
+    const drawn = await steps.evaluateAll((items) =>
+      items.map((li) => {
+        const [dot, label] = Array.from(li.children) as HTMLElement[];
+        const style = getComputedStyle(dot!);
+        return {
+          current: li.getAttribute("aria-current") === "step",
+          dot: { background: style.backgroundColor, color: style.color },
+          label: { text: label!.innerText.trim(), cut: label!.scrollWidth > label!.clientWidth + 1, width: label!.getBoundingClientRect().width },
+        };
+      }),
+    );
+    const [done, current, upcoming] = drawn;
+    expect(current!.current).toBe(true);
+    // The current step's name is drawn whole, not cut short with an ellipsis.
+    expect(current!.label.text).toBe("Forma de alta");
+    expect(current!.label.cut).toBe(false);
+    // The done and current dots are filled alike (the current number readable on it); the upcoming one is not.
+    expect(current!.dot.background).toBe(done!.dot.background);
+    expect(upcoming!.dot.background).not.toBe(current!.dot.background);
+    expect(current!.dot.color).not.toBe(upcoming!.dot.color);
   });
 
   test("a viewer is told why they cannot add assets", async ({ browser, devices }) => {

@@ -559,6 +559,12 @@ test.describe("asset list", () => {
           await expectVariantApplied(page, variant);
           await page.screenshot({ path: test.info().outputPath(`assets-${name}-${variant.theme}-${variant.viewport}.png`) });
           await expectNoSeriousA11yViolations(page, `${name} (${path}) · ${variant.label}`);
+          // Every column heading is drawn whole, also on a 320 px phone (not "No…").
+          const cut = await page
+            .getByTestId("asset-table")
+            .getByRole("columnheader")
+            .evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1).map((c) => c.textContent));
+          expect(cut, `${name} · ${variant.label}: column headings cut short`).toEqual([]);
         });
       }
     } finally {

@@ -2,7 +2,7 @@
 // edited and deleted online and offline, seen by a second device after sync; the 100 % rule on the
 // device (the ownership messages as you type and on save) and when two devices' offline edits merge
 // over 100 %, in Spanish and English; the readiness count on the sidebar; a viewer reads but cannot
-// write; axe in light and dark at 1280 and 390 wide.
+// write; axe in light and dark at 1280 and 320 wide.
 import type { Locator, Page } from "@playwright/test";
 import { createOnboardedAccount, storageStateFor } from "./support/accounts";
 import { AppShell } from "./support/app-shell";

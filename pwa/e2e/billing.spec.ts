@@ -3,7 +3,7 @@
 // signed checkout.session.completed webhook verifies the card → the plan screen lists the mocked
 // products ("Price not available" for one) → subscribe yields a Checkout URL → a signed subscription
 // webhook activates it → the status screen and the billing page show it (axe light and dark at 1280
-// and 390 on each screen). Billing off (the shared server): onboarding goes straight to the dashboard
+// and 320 on each screen). Billing off (the shared server): onboarding goes straight to the dashboard
 // and the billing page says billing is not configured.
 import type { Page } from "@playwright/test";
 import { createOnboardedAccount, storageStateFor } from "./support/accounts";

@@ -6,7 +6,7 @@
 // real sync socket); the browser receives it by sync. Checked: the net worth and its parts in Spanish
 // and English formats, the missing CLP rate listed and left out (never 1:1), the legal notices,
 // the same figures offline after a reload, the map's countries (click and keyboard), the assets
-// listed apart, and axe in light and dark at 1280 and 390 wide on both screens. Also: a cash flow
+// listed apart, and axe in light and dark at 1280 and 320 wide on both screens. Also: a cash flow
 // tied to an asset in its return, the base currency shared by a second device (server), and a
 // manual rate typed offline for the missing currency.
 import { spawn } from "node:child_process";
@@ -229,7 +229,7 @@ test.describe("dashboard and wealth map", () => {
     await context.close();
   });
 
-  test("axe: no serious violations on / and /map, light and dark, 1280 and 390 wide", async ({ browser, baseURL }) => {
+  test("axe: no serious violations on / and /map, light and dark, 1280 and 320 wide", async ({ browser, baseURL }) => {
     const context = await contextFor(browser, baseURL!, account);
     const page = await context.newPage();
     await forEachA11yVariant(page, async (variant) => {

@@ -2,7 +2,7 @@
 // form (the schema's end-before-start message on the way), the next-12-months totals and the monthly
 // and yearly projections; edited; offline a flow created, edited and another deleted, kept across a
 // reload; back online a second device has it all, deletes online and the first device sees it go. The
-// rule's message in English. axe in light and dark at 1280 and 390. A viewer cannot write.
+// rule's message in English. axe in light and dark at 1280 and 320. A viewer cannot write.
 import type { Locator, Page } from "@playwright/test";
 import { monthlyProjection, nextTwelveMonths, yearlyProjection, type FlowTerms } from "../src/flows/projection";
 import { AppShell } from "./support/app-shell";

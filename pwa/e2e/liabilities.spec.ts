@@ -3,7 +3,7 @@
 // balance-over-time table; edited; then offline a debt created, edited and the first one deleted, kept
 // across a reload; back online a second device has it all, deletes online, and the first device sees
 // it go. The rule's message in English after switching the language. axe in light and dark at 1280
-// and 390 with data and the plan shown. A viewer of a team workspace sees the debts read-only.
+// and 320 with data and the plan shown. A viewer of a team workspace sees the debts read-only.
 import type { Locator, Page } from "@playwright/test";
 import { paymentPlan } from "../src/liabilities/amortization";
 import { AppShell } from "./support/app-shell";

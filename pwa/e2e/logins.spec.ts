@@ -3,7 +3,7 @@
 // change log) nor Chromium's IndexedDB — only its ciphertext does; a second device sees the list
 // locked, refuses a wrong passphrase, unlocks offline; a passphrase change re-wraps the key and the
 // other device needs the new one; editing and deleting; English once; axe light and dark at 1280 and
-// 390 wide. And a viewer of a shared workspace unlocks and reads (secret and notes) but cannot write.
+// 320 wide. And a viewer of a shared workspace unlocks and reads (secret and notes) but cannot write.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
