@@ -96,8 +96,8 @@ test("the executor's binder prints to PDF with everything an executor needs, in 
     "Que Ana decida si se vende el piso.",
     // Who the instruction about the flat is for (as the Instructions tab's badge says).
     "Para Ana Ruiz",
-    "Caja fuerte de accesos",
-    "Para abrirla: abre Accesos en la aplicación e introduce la frase de contraseña de la caja fuerte.",
+    "Baúl de accesos",
+    "Para abrirlo: abre Accesos en la aplicación e introduce la frase de paso del baúl.",
   ]) {
     expect(es, expected).toContain(expected);
   }

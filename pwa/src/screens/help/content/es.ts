@@ -181,7 +181,7 @@ export const helpEs: HelpTexts = {
     {
       id: "security",
       title: "Seguridad",
-      summary: "Segundo factor, llaves de acceso y la caja de accesos cifrada.",
+      summary: "Segundo factor, llaves de acceso y el baúl de accesos cifrado.",
       entries: [
         {
           id: "second-factor",
@@ -206,11 +206,11 @@ export const helpEs: HelpTexts = {
         },
         {
           id: "vault",
-          title: "La caja de accesos",
+          title: "El baúl de accesos",
           paragraphs: [
             "En «Accesos» guardas los usuarios y contraseñas que tus herederos necesitarán (bancos, correo, brókeres). Las contraseñas y las notas se cifran en tu dispositivo con una frase de paso antes de guardarse o enviarse: ni el servidor ni quien lo gestiona pueden leerlas.",
-            "La caja está cerrada por defecto. Ábrela con la frase de paso; se vuelve a cerrar sola tras un rato sin actividad y al cerrar la sesión. Cerrada, muestra las entidades y los usuarios, pero no las contraseñas.",
-            "Guarda la frase de paso en un lugar seguro y dísela a quien deba abrir la caja: si la olvidas, nadie puede recuperar las contraseñas guardadas.",
+            "El baúl está cerrado por defecto. Ábrelo con la frase de paso; se vuelve a cerrar solo tras un rato sin actividad y al cerrar la sesión. Cerrado, muestra las entidades y los usuarios, pero no las contraseñas.",
+            "Guarda la frase de paso en un lugar seguro y dísela a quien deba abrir el baúl: si la olvidas, nadie puede recuperar las contraseñas guardadas.",
           ],
           links: [
             { to: "/logins", label: "Accesos" },
@@ -234,7 +234,7 @@ export const helpEs: HelpTexts = {
           id: "what",
           title: "Qué es",
           paragraphs: [
-            "Un único documento, en tu idioma, pensado para quien tenga que ocuparse de tu herencia: tus activos con dónde están y en qué entidad, tus deudas, tus beneficiarios y lo que recibe cada uno, tus instrucciones y dónde está la caja de accesos y cómo se abre (nunca incluye las contraseñas).",
+            "Un único documento, en tu idioma, pensado para quien tenga que ocuparse de tu herencia: tus activos con dónde están y en qué entidad, tus deudas, tus beneficiarios y lo que recibe cada uno, tus instrucciones y dónde está el baúl de accesos y cómo se abre (nunca incluye las contraseñas).",
           ],
         },
         {
@@ -259,7 +259,7 @@ export const helpEs: HelpTexts = {
           id: "where-data",
           title: "¿Dónde se guardan mis datos?",
           paragraphs: [
-            "En el servidor de esta instalación y, como copia, en cada dispositivo en el que inicias sesión. Las contraseñas de la caja de accesos se guardan cifradas con tu frase de paso. Lo explica en detalle la política de privacidad.",
+            "En el servidor de esta instalación y, como copia, en cada dispositivo en el que inicias sesión. Las contraseñas del baúl de accesos se guardan cifradas con tu frase de paso. Lo explica en detalle la política de privacidad.",
           ],
           links: [
             { to: "/privacy", label: "Política de privacidad" },
@@ -305,7 +305,7 @@ export const helpEs: HelpTexts = {
           title: "¿Puedo exportar mis datos?",
           paragraphs: [
             "Sí: en «Lista de activos», «Descargar CSV» descarga los activos que muestra la búsqueda, con los números en tu formato, listo para abrir en una hoja de cálculo.",
-            "Y en tu perfil, «Descargar mis datos» descarga todo lo que guardas (activos, valoraciones, estructuras, deudas, flujos, beneficiarios, instrucciones, tareas y accesos de todos tus espacios de trabajo) en un archivo JSON que otras aplicaciones pueden leer. Se prepara en el dispositivo, también sin conexión. Las contraseñas y notas de la caja de accesos no se incluyen.",
+            "Y en tu perfil, «Descargar mis datos» descarga todo lo que guardas (activos, valoraciones, estructuras, deudas, flujos, beneficiarios, instrucciones, tareas y accesos de todos tus espacios de trabajo) en un archivo JSON que otras aplicaciones pueden leer. Se prepara en el dispositivo, también sin conexión. Las contraseñas y notas del baúl de accesos no se incluyen.",
           ],
           links: [
             { to: "/assets", label: "Lista de activos" },
