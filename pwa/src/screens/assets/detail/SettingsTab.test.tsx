@@ -78,4 +78,31 @@ describe("settings › category", () => {
     expect((await db.get("assets", made.id))?.fields.customCategory).toBeUndefined();
     db.close();
   });
+
+  test("a category chosen while the previous save is still being written is saved by the next press, not taken for saved", async () => {
+    // Seen in CI (assets-detail.spec.ts): the card reset itself, once its write ended, to the values
+    // it showed then — the reader's newer choice included — so that choice counted as saved and
+    // the next press wrote nothing.
+    const db = await ClientDb.open({ name: `settings-${++n}` });
+    const made = await createAsset(db, WS, { name: "Piso", assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100" });
+    if (!made.ok) throw new Error("refused");
+    renderDetail(db, made.id, <SettingsTab />);
+    const card = await screen.findByTestId("settings-category");
+    const select = within(card).getByRole<HTMLSelectElement>("combobox", { name: /^Categoría/ });
+    const button = within(card).getByRole("button", { name: "Cambiar la categoría" });
+    fireEvent.change(select, { target: { value: "custom" } });
+    fireEvent.change(await within(card).findByLabelText(/^Nombre de la categoría/), { target: { value: "Casa de campo" } });
+    fireEvent.click(button);
+    // The press is validated, then written: choose again once the write has begun.
+    await waitFor(() => expect(button.getAttribute("aria-busy")).toBe("true"));
+    fireEvent.change(select, { target: { value: "commercial" } });
+    await waitFor(async () => expect((await db.get("assets", made.id))?.fields.customCategory).toBe("Casa de campo"));
+    await waitFor(() => expect(button.getAttribute("aria-busy")).not.toBe("true"));
+    expect(select.value).toBe("commercial");
+
+    fireEvent.click(button);
+    await waitFor(async () => expect((await db.get("assets", made.id))?.fields.category).toBe("commercial"));
+    expect((await db.get("assets", made.id))?.fields.customCategory).toBeUndefined();
+    db.close();
+  });
 });

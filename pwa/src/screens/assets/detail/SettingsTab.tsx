@@ -50,7 +50,6 @@ function RenameCard() {
         className={formStyles.inline}
         noValidate
         onSubmit={form.save(db, (written) => {
-          form.reset(form.getValues());
           if (written) saved();
         })}
       >
@@ -97,7 +96,6 @@ function CategoryCard() {
         className={formStyles.form}
         noValidate
         onSubmit={form.save(db, (written) => {
-          form.reset(form.getValues());
           if (written) saved();
         })}
       >
@@ -144,7 +142,6 @@ function StructureCard() {
         className={formStyles.inline}
         noValidate
         onSubmit={form.save(db, (written) => {
-          form.reset(form.getValues());
           if (written) saved();
         })}
       >
@@ -198,7 +195,6 @@ function CurrencyCard() {
         className={formStyles.inline}
         noValidate
         onSubmit={form.save(db, (written) => {
-          form.reset(form.getValues());
           if (written) saved();
         })}
       >

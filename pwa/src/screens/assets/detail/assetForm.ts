@@ -130,7 +130,9 @@ export function useAssetPatchForm<T extends FieldValues>({ asset, defaultValues,
         }
         const result = await updateAsset(db, asset.id, patch);
         if (result.ok) {
-          opened.current = toPatch(form.getValues());
+          // What is stored now: the form as it opened (or last saved) with this patch. Not the
+          // form's values now: one changed while the write was in flight is still a change.
+          opened.current = { ...opened.current, ...patch };
           onSaved?.(true);
           return;
         }
