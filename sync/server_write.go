@@ -187,16 +187,8 @@ func (e *Engine) RecordFields(ctx context.Context, workspaceID, collection, reco
 }
 
 // RecordExists says whether a record is stored and not deleted (a tombstone, or no record at all,
-// is false). The server asks before writing for a record a member may have deleted since.
+// is false): RecordFields found something.
 func (e *Engine) RecordExists(ctx context.Context, workspaceID, collection, recordID string) (bool, error) {
-	var deleted bool
-	err := e.db.QueryRow(ctx, `SELECT deleted FROM sync_records WHERE workspace_id = ? AND collection = ? AND record_id = ?`,
-		workspaceID, collection, recordID).Scan(&deleted)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("sync: read %s/%s: %w", collection, recordID, err)
-	}
-	return !deleted, nil
+	fields, err := e.RecordFields(ctx, workspaceID, collection, recordID)
+	return fields != nil, err
 }

@@ -12,9 +12,12 @@ import {
   type SyncedRecord,
 } from "@patrimonio/clientdb";
 import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
 import { useMe, useWorkspaces } from "../api/queries";
 import type { WorkspaceRole } from "../api/types";
+import { useFormatters } from "../i18n/useFormatters";
 import { useActiveWorkspace } from "../workspace/activeWorkspace";
+import { namedAsset, type DisposalLike } from "./disposal";
 
 export type AssetRec = SyncedRecord<"assets">;
 export type StructureRec = SyncedRecord<"legalStructures">;
@@ -114,4 +117,12 @@ export function useRecordConflicts(recordId: string | undefined): ConflictView[]
   const { workspaceId } = useAssetWorkspace();
   const rows = useWorkspaceConflicts(recordId === undefined ? undefined : workspaceId, recordId);
   return recordId === undefined ? [] : rows;
+}
+
+/** Each asset's name as another record names it (namedAsset: a sold one says how and when it left),
+ * by id, in the reader's language. */
+export function useAssetNames(assets: readonly { id: string; fields: { name: string; disposal?: DisposalLike | undefined } }[]): Map<string, string> {
+  const { t } = useTranslation();
+  const fmt = useFormatters();
+  return useMemo(() => new Map(assets.map((a) => [a.id, namedAsset(a.fields, (k, o) => String(t(k as never, o as never)), fmt.date)])), [assets, t, fmt]);
 }

@@ -19,7 +19,7 @@ import styles from "./beneficiaries.module.css";
 import { BeneficiaryDialog } from "./BeneficiaryDialog";
 import { useEstate } from "./context";
 import { useSchemaLabel } from "./labels";
-import { namedAsset } from "../../assets/disposal";
+import { useAssetNames } from "../../assets/hooks";
 
 /** Where focus goes when no card is left. */
 const ADD_FALLBACK = ['[data-control="add"]'];
@@ -69,7 +69,7 @@ function BeneficiaryCard({ record, onEdit, onDelete }: { record: BeneficiaryRec;
   const { assets, beneficiaries, canEdit } = useEstate();
   const f = record.fields;
   // A sold asset still given to someone says so (the allocation stays until changed).
-  const names = useMemo(() => new Map(assets.map((a) => [a.id, namedAsset(a.fields, (k, o) => String(t(k as never, o as never)), fmt.date)])), [assets, t, fmt]);
+  const names = useAssetNames(assets);
   const sums = useMemo(() => allocationSums(beneficiaries.map((b) => b.fields)), [beneficiaries]);
   const hundred = new Dec(100);
   return (

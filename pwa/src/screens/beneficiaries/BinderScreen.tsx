@@ -13,7 +13,7 @@ import { lookThrough, structuresMap } from "../../assets/lookThrough";
 import { intlCountryName } from "../../assets/search";
 import { subdivisionText, useSubdivisions } from "../../forms/subdivisions";
 import { useAssetLabels } from "../../assets/useAssetLabels";
-import { useAssetWorkspace } from "../../assets/hooks";
+import { useAssetNames, useAssetWorkspace } from "../../assets/hooks";
 import { groupInstructions, instructionFor } from "../../estate/instructions";
 import { localToday } from "../../time/localToday";
 import { useFormatters } from "../../i18n/useFormatters";
@@ -25,7 +25,7 @@ import { useEstateContext } from "./BeneficiariesScreen";
 import styles from "./binder.module.css";
 import type { EstateContext } from "./context";
 import { useSchemaLabel } from "./labels";
-import { heldAssets, namedAsset } from "../../assets/disposal";
+import { heldAssets } from "../../assets/disposal";
 
 export function BinderScreen() {
   const { t } = useTranslation();
@@ -68,7 +68,7 @@ function BinderDocument({ estate }: { estate: EstateContext }) {
   const structureById = useMemo(() => structuresMap(structures), [structures]);
   const structureNames = useMemo(() => new Map(structures.map((s) => [s.id, s.fields.name])), [structures]);
   // Where a debt, an allocation or an instruction names a sold asset, the name says so.
-  const assetNames = useMemo(() => new Map(assets.map((a) => [a.id, namedAsset(a.fields, (k, o) => String(t(k as never, o as never)), fmt.date)])), [assets, t, fmt]);
+  const assetNames = useAssetNames(assets);
   const people = useMemo(() => [...beneficiaries].sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [beneficiaries]);
   // The inventory is what the person holds; a sold asset keeps its name where instructions name it.
   const sortedAssets = useMemo(() => heldAssets(assets).sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [assets]);

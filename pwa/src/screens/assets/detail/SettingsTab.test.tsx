@@ -56,9 +56,9 @@ describe("settings › legal structure", () => {
 });
 
 describe("settings › category", () => {
-  test("a second save compares with what the first one saved: choosing another category after a custom one clears its name", async () => {
-    // A card stays on screen after a save (its form is reset to what it saved): what the reader
-    // changes next is measured from there, not from the values it first showed.
+  /** A residential flat's settings, its category changed to the custom "Casa de campo" and saved
+   * (the press made, the write not awaited). */
+  async function pressCustomCategory() {
     const db = await ClientDb.open({ name: `settings-${++n}` });
     const made = await createAsset(db, WS, { name: "Piso", assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100" });
     if (!made.ok) throw new Error("refused");
@@ -69,6 +69,13 @@ describe("settings › category", () => {
     fireEvent.change(select, { target: { value: "custom" } });
     fireEvent.change(await within(card).findByLabelText(/^Nombre de la categoría/), { target: { value: "Casa de campo" } });
     fireEvent.click(button);
+    return { db, made, select, button };
+  }
+
+  test("a second save compares with what the first one saved: choosing another category after a custom one clears its name", async () => {
+    // A card stays on screen after a save: what the reader changes next is measured from what it
+    // saved, not from the values it first showed.
+    const { db, made, select, button } = await pressCustomCategory();
     await waitFor(async () => expect((await db.get("assets", made.id))?.fields.customCategory).toBe("Casa de campo"));
     await waitFor(() => expect(button.getAttribute("aria-busy")).not.toBe("true"));
 
@@ -83,16 +90,7 @@ describe("settings › category", () => {
     // Seen in CI (assets-detail.spec.ts): the card reset itself, once its write ended, to the values
     // it showed then — the reader's newer choice included — so that choice counted as saved and
     // the next press wrote nothing.
-    const db = await ClientDb.open({ name: `settings-${++n}` });
-    const made = await createAsset(db, WS, { name: "Piso", assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100" });
-    if (!made.ok) throw new Error("refused");
-    renderDetail(db, made.id, <SettingsTab />);
-    const card = await screen.findByTestId("settings-category");
-    const select = within(card).getByRole<HTMLSelectElement>("combobox", { name: /^Categoría/ });
-    const button = within(card).getByRole("button", { name: "Cambiar la categoría" });
-    fireEvent.change(select, { target: { value: "custom" } });
-    fireEvent.change(await within(card).findByLabelText(/^Nombre de la categoría/), { target: { value: "Casa de campo" } });
-    fireEvent.click(button);
+    const { db, made, select, button } = await pressCustomCategory();
     // The press is validated, then written: choose again once the write has begun.
     await waitFor(() => expect(button.getAttribute("aria-busy")).toBe("true"));
     fireEvent.change(select, { target: { value: "commercial" } });
