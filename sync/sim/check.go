@@ -284,6 +284,7 @@ func (sc *Scenario) checkExactlyOnce(db *database, fail func(string, ...any)) {
 						o.MutationID, o.Mutation.Op, o.Mutation.Fields, o.Mutation.Stamp, len(db.byMutation[mutKey{o.Client, o.MutationID}]), refused)
 				}
 			}
+			fail("  %s's last messages:\n      %s", m.Device, sc.ledger.Trace(m.Device))
 			continue
 		}
 		if len(applied) != 1 {

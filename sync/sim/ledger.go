@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	psync "patrimonio/sync"
 )
@@ -21,7 +22,8 @@ type Ledger struct {
 	frames    map[string][][]byte // device name → frames received, in order
 	records   map[string]string   // record id → workspace id (as made by devices)
 	anomalies []string
-	traces    map[string][]string // device name → its last messages both ways, summarised
+	traces    map[string][]string // device name → its last messages both ways, summarised, with their times
+	start     time.Time           // the scenario's start (the times of traces count from it)
 }
 
 type mutKey struct {
@@ -52,7 +54,7 @@ type Ack struct {
 
 func newLedger() *Ledger {
 	return &Ledger{made: map[mutKey]*Made{}, acks: map[mutKey][]Ack{}, rejects: map[mutKey][]string{},
-		frames: map[string][][]byte{}, records: map[string]string{}, traces: map[string][]string{}}
+		frames: map[string][][]byte{}, records: map[string]string{}, traces: map[string][]string{}, start: time.Now()}
 }
 
 func (l *Ledger) addMade(m *Made) {
@@ -115,17 +117,20 @@ func (l *Ledger) madeSorted() []*Made {
 	return out
 }
 
-// trace notes a message a device sent ("→") or received ("←"), summarised, keeping the last 40.
+// trace notes a message a device sent ("→") or received ("←"), summarised, keeping the last
+// traceLines.
 func (l *Ledger) trace(device, dir string, data []byte) {
-	line := dir + " " + summarize(data)
+	line := fmt.Sprintf("%6.1fms %s %s", float64(time.Since(l.start).Microseconds())/1000, dir, summarize(data))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t := append(l.traces[device], line)
-	if len(t) > 40 {
-		t = t[len(t)-40:]
+	if len(t) > traceLines {
+		t = t[len(t)-traceLines:]
 	}
 	l.traces[device] = t
 }
+
+const traceLines = 60
 
 // Trace is a device's last messages.
 func (l *Ledger) Trace(device string) string {

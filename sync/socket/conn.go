@@ -248,8 +248,10 @@ func (c *conn) client() string {
 func (c *conn) close(reason closeReason) {
 	c.closeOnce.Do(func() {
 		c.reason = reason
-		c.cancel()
+		// closing before the context: whatever finds the context done also finds the socket
+		// closing (a push refused for the context is followed by no other: submitPush).
 		close(c.closing)
+		c.cancel()
 	})
 }
 
@@ -301,7 +303,7 @@ func (c *conn) run() {
 	c.close(reasonDropped)
 	<-writerDone
 	<-delivererDone
-	c.unanswered.Wait() // the pushes' goroutines (their waits end with the socket's context)
+	c.unanswered.Wait() // the pushes' goroutines (each ends with its push's verdict)
 	c.s.hub.remove(c)
 }
 
@@ -563,6 +565,12 @@ func (c *conn) submitPush(muts []psync.ClientMutation, rejected []psync.Outcome)
 	case <-c.closing:
 		return closeReason{}, true
 	}
+	if c.isClosing() {
+		// A closing socket submits nothing more (the pushes before this one may not all have been
+		// submitted): the device sends it again, after the ones before it, on its next socket.
+		<-c.slots
+		return closeReason{}, true
+	}
 	p, err := c.s.engine.Submit(c.ctx, psync.Client{UserID: c.p.UserID, ClientID: c.client(), Conn: c.id}, muts)
 	if err != nil {
 		<-c.slots
@@ -575,7 +583,12 @@ func (c *conn) submitPush(muts []psync.ClientMutation, rejected []psync.Outcome)
 		defer c.unanswered.Done()
 		defer func() { <-c.slots }()
 		defer close(answered)
-		outcomes, err := p.Wait(c.ctx)
+		// The engine's verdict, also once the socket is closing: the engine decides every push
+		// it queued, and "answered" must mean decided, for a push of another workspace behind
+		// this one waits for it (above) and would otherwise be decided first, its mutations
+		// judged before the earlier ones they build on (an edit of a record this push creates,
+		// refused as incomplete). Found by the simulation (seeds 45332165, 45332175).
+		outcomes, err := p.Wait(context.WithoutCancel(c.ctx))
 		if before != nil {
 			<-before // answers leave in the order the pushes came
 		}
