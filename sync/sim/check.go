@@ -73,7 +73,18 @@ func (sc *Scenario) check() error {
 		sc.stats.add(&sc.stats.Conflicts, int64(len(r.state.Conflicts)))
 	}
 	if len(fails) > 0 {
-		return fmt.Errorf("%d checks failed:\n  %s", len(fails), strings.Join(fails, "\n  "))
+		// The last messages of every device a failure names, with their times (the events'
+		// clock): what the device sent and heard on the way there.
+		n := len(fails)
+		for _, c := range sc.clients {
+			for _, f := range fails[:n] {
+				if strings.Contains(f, c.Name) {
+					fails = append(fails, fmt.Sprintf("%s's last messages:\n      %s", c.Name, sc.ledger.Trace(c.Name)))
+					break
+				}
+			}
+		}
+		return fmt.Errorf("%d checks failed:\n  %s", n, strings.Join(fails, "\n  "))
 	}
 	return nil
 }
@@ -284,7 +295,6 @@ func (sc *Scenario) checkExactlyOnce(db *database, fail func(string, ...any)) {
 						o.MutationID, o.Mutation.Op, o.Mutation.Fields, o.Mutation.Stamp, len(db.byMutation[mutKey{o.Client, o.MutationID}]), refused)
 				}
 			}
-			fail("  %s's last messages:\n      %s", m.Device, sc.ledger.Trace(m.Device))
 			continue
 		}
 		if len(applied) != 1 {
