@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"patrimonio/server/billing/stripemock"
 	"patrimonio/server/config"
 	"patrimonio/server/store"
+	schema "patrimonio/shared-schema"
 )
 
 // TestMain stops what the tests started: the throwaway Postgres and stripe-mock (billing).
@@ -219,6 +221,9 @@ func TestAWrongMethodAnswersJSON405WithAllow(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
+	// The versions the sync socket checks in a hello (sync/socket), so that a device it refuses can
+	// tell which side is behind.
+	syncVersions := fmt.Sprintf(`"sync":{"protocolVersion":%d,"schemaVersion":%d}`, schema.ProtocolVersion, schema.SchemaVersion)
 	configs := map[string]func(t *testing.T) config.Config{
 		"sqlite":   func(t *testing.T) config.Config { return config.Config{SQLitePath: filepath.Join(t.TempDir(), "h.db")} },
 		"postgres": func(t *testing.T) config.Config { return config.Config{DatabaseURL: pgtest.URL(t)} },
@@ -239,8 +244,8 @@ func TestHealth(t *testing.T) {
 				wantBody      string
 				closeDBBefore bool
 			}{
-				{http.StatusOK, `{"status":"ok","version":"` + core.Version + `","database":{"dialect":"` + dialect + `","reachable":true}}`, false},
-				{http.StatusServiceUnavailable, `{"status":"degraded","version":"` + core.Version + `","database":{"dialect":"` + dialect + `","reachable":false}}`, true},
+				{http.StatusOK, `{"status":"ok","version":"` + core.Version + `","database":{"dialect":"` + dialect + `","reachable":true},` + syncVersions + `}`, false},
+				{http.StatusServiceUnavailable, `{"status":"degraded","version":"` + core.Version + `","database":{"dialect":"` + dialect + `","reachable":false},` + syncVersions + `}`, true},
 			} {
 				if step.closeDBBefore {
 					db.Close()

@@ -8,6 +8,7 @@ import { ThemeProvider } from "../theme/ThemeProvider";
 import { AppToaster } from "../toast/toast";
 import { KEPT_STORAGE_KEYS } from "../auth/wipe";
 import { OFFLINE_READY_KEY } from "./offlineReady";
+import { setServerBehind } from "../sync/serverBehind";
 import { UpdatePrompt } from "./UpdatePrompt";
 import { requireAppUpdate, resetAppUpdateRequired } from "./updateRequired";
 
@@ -60,6 +61,24 @@ describe("UpdatePrompt", () => {
     expect(await screen.findByText("A new version is available")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Reload" }));
     expect(fakeServiceWorker.updateRequests).toEqual([true]);
+  });
+
+  test("while the sync server is older than the app, a waiting worker (that older build) is not offered", async () => {
+    fakeServiceWorker.needRefresh = true;
+    setServerBehind(true);
+    try {
+      renderPrompt("es");
+      act(() => {
+        toast("sentinel");
+      });
+      await screen.findByText("sentinel");
+      expect(screen.queryByText("Hay una nueva versión disponible")).toBeNull();
+      // Once the server is up to date again, the waiting worker is a new version.
+      act(() => setServerBehind(false));
+      expect(await screen.findByText("Hay una nueva versión disponible")).toBeTruthy();
+    } finally {
+      setServerBehind(false);
+    }
   });
 
   test("says nothing while no new version waits", async () => {

@@ -2,9 +2,12 @@
 // with registerType 'prompt', asks before a new version takes over: a toast with a Reload action.
 // When the sync server refuses this version (updateRequired.ts), it looks for the new version at
 // once and says a reload is needed meanwhile (a reload also makes the browser check the worker).
+// While the sync server is older than this app (rolled back: sync/serverBehind.ts), a waiting
+// worker is that older build, which could not open this device's newer database: it is not offered.
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRegisterSW } from "virtual:pwa-register/react";
+import { useServerBehind } from "../sync/serverBehind";
 import { dismissToast, notify } from "../toast/toast";
 import { browserStorage, markOfflineReadyShown, offlineReadyShown } from "./offlineReady";
 import { onAppUpdateRequired } from "./updateRequired";
@@ -41,23 +44,25 @@ export function UpdatePrompt() {
     [],
   );
 
+  const serverBehind = useServerBehind();
+  const offerWorker = needRefresh && !serverBehind;
   useEffect(() => {
-    if (!needRefresh && !updateRequired) return;
+    if (!offerWorker && !updateRequired) return;
     // A waiting worker is the new version: reload into it. Without one yet, a plain reload.
-    notify("info", t(needRefresh ? "pwa.updateAvailable" : "pwa.updateRequired"), {
+    notify("info", t(offerWorker ? "pwa.updateAvailable" : "pwa.updateRequired"), {
       id: UPDATE_TOAST_ID,
       // Stays until the user acts: a version change should not vanish after 4 s.
       duration: Infinity,
       action: {
         label: t("pwa.reload"),
         onClick: () => {
-          if (needRefresh) void updateServiceWorker(true);
+          if (offerWorker) void updateServiceWorker(true);
           else window.location.reload();
         },
       },
     });
     return () => dismissToast(UPDATE_TOAST_ID);
-  }, [needRefresh, updateRequired, t, updateServiceWorker]);
+  }, [offerWorker, updateRequired, t, updateServiceWorker]);
 
   useEffect(() => {
     if (!offlineReady) return;

@@ -10,6 +10,7 @@ import { createI18n, type Language } from "../i18n/i18n";
 import { createQueryClient } from "../query/queryClient";
 import { syncUrl } from "./DeviceSync";
 import { DeviceSyncActive, DeviceSyncOpenFailed, loadSyncEngine } from "./engineContext";
+import { setServerBehind } from "./serverBehind";
 import { SyncStatus, SyncStatusView } from "./SyncStatus";
 
 const NOW = Date.UTC(2025, 2, 1, 10, 30);
@@ -51,6 +52,20 @@ describe("the sync indicator", () => {
   ])("in %s shows %j as %s", (language, status, text) => {
     show(status, language);
     expect(screen.getByRole("status").textContent).toBe(text);
+  });
+
+  test.each([
+    ["es" as const, "El servidor tiene una versión anterior de la app: tus cambios esperan en este dispositivo3 cambios por enviar"],
+    ["en" as const, "The server runs an older version of the app: your changes wait on this device3 changes to send"],
+  ])("in %s, a version refusal by a server older than the app says the changes wait instead of asking for an update", (language, text) => {
+    setServerBehind(true);
+    try {
+      show({ ...base, state: "offline", pending: 3, error: "schema_version" }, language);
+      expect(screen.getByRole("status").textContent).toBe(text);
+    } finally {
+      act(() => setServerBehind(false));
+    }
+    expect(screen.getByRole("status").textContent).toMatch(/^(Actualiza la app|Update the app)/);
   });
 
   test("offline, it says when the device last synced", () => {

@@ -11,6 +11,7 @@ import { lazy, Suspense, use, useContext, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../i18n/useFormatters";
 import { DeviceSyncActive, DeviceSyncOpenFailed, loadedSyncEngine, loadSyncEngine } from "./engineContext";
+import { useServerBehind } from "./serverBehind";
 import styles from "./SyncStatus.module.css";
 
 // The refused-changes panel, loaded when the badge is pressed (the device database is open by then).
@@ -19,10 +20,20 @@ const RejectedChanges = lazy(() => import("./RejectedChanges"));
 const ICONS = { synced: CloudCheck, syncing: CloudSync, connecting: Cloud, offline: CloudOff } as const;
 
 /** Error codes that stop syncing (or, storage_full and local_error, failures on this device that
- * it retries), and the key of their explanation. */
+ * it retries), and the key of their explanation. A version refusal by a server older than the app
+ * (serverBehind.ts) is no reason to update: the changes wait on the device. */
 function errorKey(
   code: string,
-): "sync.error.unauthorized" | "sync.error.version" | "sync.error.replaced" | "sync.error.forbidden" | "sync.error.storage" | "sync.error.local" | "sync.error.other" {
+  serverBehind: boolean,
+):
+  | "sync.error.unauthorized"
+  | "sync.error.version"
+  | "sync.error.serverBehind"
+  | "sync.error.replaced"
+  | "sync.error.forbidden"
+  | "sync.error.storage"
+  | "sync.error.local"
+  | "sync.error.other" {
   switch (code) {
     case "storage_full":
       return "sync.error.storage";
@@ -32,7 +43,7 @@ function errorKey(
       return "sync.error.unauthorized";
     case "protocol_version":
     case "schema_version":
-      return "sync.error.version";
+      return serverBehind ? "sync.error.serverBehind" : "sync.error.version";
     case "replaced":
       return "sync.error.replaced";
     case "forbidden":
@@ -48,10 +59,11 @@ export function SyncStatusView({ status }: { status: Status }) {
   const f = useFormatters();
   const Icon = ICONS[status.state];
   const [showRejected, setShowRejected] = useState(false);
+  const serverBehind = useServerBehind();
 
   let label: string = t(`sync.state.${status.state}`);
   if (status.snapshot !== null && status.state === "syncing") label = t("sync.snapshot", { count: status.snapshot.received });
-  if (status.error !== null) label = t(errorKey(status.error));
+  if (status.error !== null) label = t(errorKey(status.error, serverBehind));
 
   let last: string = t("sync.neverSynced");
   if (status.lastSyncedAt !== null) {

@@ -2,12 +2,13 @@
 // version or a workspace, that the client's errors reach the console, and a device database that
 // cannot be opened. The test plays the server on a fake socket; the database is fake-indexeddb.
 import "fake-indexeddb/auto";
-import { ClientDb, MemoryLockManager } from "@patrimonio/clientdb";
+import { ClientDb, MemoryLockManager, type TimersLike } from "@patrimonio/clientdb";
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
 import { act, render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { FakeSyncSocket as FakeSocket } from "../test/fakeSyncSocket";
-import { DeviceEngine, type DeviceEngineProps } from "./engine";
+import { DeviceEngine, SERVER_BEHIND_RETRY_MS, type DeviceEngineProps } from "./engine";
+import { serverIsBehind, setServerBehind } from "./serverBehind";
 
 const USER = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c";
 const WORKSPACE = "0a1b2c3d-0000-4000-8000-000000000001";
@@ -24,6 +25,8 @@ function setup(over: Partial<DeviceEngineProps> = {}) {
     onUnauthorized: vi.fn(async () => null),
     onUpdateRequired: vi.fn(),
     onAccessDenied: vi.fn(),
+    ...over,
+    // Options a test gives join the fake socket's.
     clientOptions: {
       socket: () => {
         const s = new FakeSocket();
@@ -33,11 +36,36 @@ function setup(over: Partial<DeviceEngineProps> = {}) {
       locks: new MemoryLockManager(),
       network: { online: () => true, subscribe: () => () => {} },
       pingIntervalMs: 0,
+      ...over.clientOptions,
     },
-    ...over,
   };
   const view = render(<DeviceEngine {...props} />);
   return { props, sockets, view };
+}
+
+/** Timers the test fires by hand. */
+class HandTimers implements TimersLike {
+  #next = 1;
+  readonly pending = new Map<number, { fn: () => void; ms: number }>();
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.#next++;
+    this.pending.set(id, { fn, ms });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+  delays(): number[] {
+    return [...this.pending.values()].map((p) => p.ms);
+  }
+  /** Fires the pending timers of this delay. */
+  fire(ms: number): void {
+    for (const [id, p] of [...this.pending]) {
+      if (p.ms !== ms) continue;
+      this.pending.delete(id);
+      p.fn();
+    }
+  }
 }
 
 /** Waits for the engine's socket and answers its hello with a welcome. */
@@ -51,12 +79,13 @@ async function connected(sockets: FakeSocket[]): Promise<FakeSocket> {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  setServerBehind(false);
 });
 
 describe("the device engine", () => {
-  test.each(["protocol_version", "schema_version"])("the server refuses the app's version (%s): the app is asked to update, and the error is logged", async (code) => {
+  test.each(["protocol_version", "schema_version"])("the server refuses the app's version (%s) and is newer: the app is asked to update, and the error is logged", async (code) => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const { props, sockets, view } = setup();
+    const { props, sockets, view } = setup({ compareVersions: async () => "ahead" as const });
     const s = await connected(sockets);
     act(() => {
       s.receive({ type: "error", code, message: "Update the app." });
@@ -65,6 +94,42 @@ describe("the device engine", () => {
     await waitFor(() => expect(props.onUpdateRequired).toHaveBeenCalledTimes(1));
     expect(props.onUnauthorized).not.toHaveBeenCalled();
     expect(logged).toHaveBeenCalledWith("Sync:", { code, message: "Update the app." });
+    view.unmount();
+  });
+
+  test("a server older than the app (rolled back) refuses its version: no update is asked, the changes wait, and the sync tries again later", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const timers = new HandTimers();
+    const { props, sockets, view } = setup({
+      compareVersions: async () => "behind" as const,
+      // (No answer watchdog: its delay is a minute too.)
+      clientOptions: { timers, answerTimeoutMs: 0 },
+    });
+    const s = await connected(sockets);
+    act(() => {
+      s.receive({ type: "error", code: "schema_version", message: "Update the app." });
+      s.drop(4426);
+    });
+    await waitFor(() => expect(timers.delays()).toContain(SERVER_BEHIND_RETRY_MS));
+    expect(props.onUpdateRequired).not.toHaveBeenCalled();
+    expect(serverIsBehind()).toBe(true);
+    // A minute later it says hello again; once the server (updated) welcomes it, all is as before.
+    act(() => timers.fire(SERVER_BEHIND_RETRY_MS));
+    await waitFor(() => expect(sockets).toHaveLength(2));
+    const again = sockets[1]!;
+    act(() => again.open());
+    await waitFor(() => expect(again.sent.some((m) => m.type === "hello")).toBe(true));
+    act(() =>
+      again.receive({
+        type: "welcome",
+        protocolVersion: PROTOCOL_VERSION,
+        schemaVersion: SCHEMA_VERSION,
+        serverTime: "2025-03-01T10:00:00.000Z-0000-5e5e5e5e5e5e5e5e",
+        limits: { maxMessageBytes: 1_048_576, maxMutationsPerPush: 500, maxChangesPerPage: 500, maxMessagesPerSecond: 100 },
+      }),
+    );
+    await waitFor(() => expect(serverIsBehind()).toBe(false));
+    expect(props.onUpdateRequired).not.toHaveBeenCalled();
     view.unmount();
   });
 

@@ -8,6 +8,7 @@ import { invalidateWorkspaces } from "../api/workspaces";
 import type { Language } from "../i18n/i18n";
 import type { OpenFailure, OpenFailureReason } from "./engineContext";
 import { deviceDbName, syncUrl } from "./names";
+import { compareServerVersions, setServerBehind, type ServerSide } from "./serverBehind";
 import { SyncStatusPending, SyncStatusView } from "./SyncStatus";
 
 /**
@@ -116,6 +117,10 @@ export function useDeviceDb(
  * again (as the sync client does for its reconnects). */
 const STABLE_MS = 120_000;
 
+/** How long a device whose server is older than its app waits before it tries again (a hello,
+ * refused until the server is updated). */
+export const SERVER_BEHIND_RETRY_MS = 60_000;
+
 /** Errors of the sync client go to the console (the link row tells the user what they need to
  * know: storage full, a version too old...). */
 function logSyncEvent(event: SyncEvent): void {
@@ -136,17 +141,31 @@ export interface DeviceEngineProps {
    * user signed in now (null: nobody). The same user (a refusal during a session refresh) makes the
    * sync try again after a backoff; nobody or another user stops it (the session guard takes over). */
   onUnauthorized: () => Promise<string | null>;
-  /** The server refused this app's version (protocol_version, schema_version). */
+  /** The server refused this app's version (protocol_version, schema_version) and is newer. */
   onUpdateRequired: () => void;
   /** The server denied a workspace of the list (the user is no longer a member): fetch it again. */
   onAccessDenied: () => void;
   clientOptions?: Partial<SyncClientOptions> | undefined;
   /** Tests pass an open that fails. */
   open?: OpenDeviceDb | undefined;
+  /** Which side a version refusal puts behind (tests pass their answer; serverBehind.ts). */
+  compareVersions?: (() => Promise<ServerSide>) | undefined;
 }
 
 /** Opens the database and keeps it in sync; renders nothing. */
-export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFailed, onUnauthorized, onUpdateRequired, onAccessDenied, clientOptions, open }: DeviceEngineProps) {
+export function DeviceEngine({
+  userId,
+  workspaces,
+  language,
+  onOpened,
+  onOpenFailed,
+  onUnauthorized,
+  onUpdateRequired,
+  onAccessDenied,
+  clientOptions,
+  open,
+  compareVersions = compareServerVersions,
+}: DeviceEngineProps) {
   const { db, failed, retry } = useDeviceDb(userId, open);
 
   useEffect(() => {
@@ -189,12 +208,31 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFai
             (err: unknown) => console.error("Sync: the session could not be checked.", err),
           );
         }
-        // The server was updated: the app must be too.
-        if (code === "protocol_version" || code === "schema_version") onUpdateRequired();
+        // Another version: the server was updated (the app must be too), or it is older than the
+        // app (rolled back): then every change waits on the device, and the sync tries again later.
+        if (code === "protocol_version" || code === "schema_version") {
+          compareVersions().then(
+            (side) => {
+              if (ended) return;
+              if (side === "ahead") {
+                onUpdateRequired();
+                return;
+              }
+              setServerBehind(side === "behind");
+              restartTimer = timers.setTimeout(() => {
+                if (!ended) client.start();
+              }, SERVER_BEHIND_RETRY_MS);
+            },
+            (err: unknown) => console.error("Sync: the server's versions could not be compared.", err),
+          );
+        }
       },
       onAccessDenied,
       onEvent: (event) => {
-        if (event.type === "welcome") welcomedAt = Date.now();
+        if (event.type === "welcome") {
+          welcomedAt = Date.now();
+          setServerBehind(false);
+        }
         logSyncEvent(event);
       },
       ...clientOptions,
@@ -205,7 +243,7 @@ export function DeviceEngine({ userId, workspaces, language, onOpened, onOpenFai
       timers.clearTimeout(restartTimer);
       void client.stop();
     };
-  }, [db, userId, workspaces, language, onUnauthorized, onUpdateRequired, onAccessDenied, clientOptions]);
+  }, [db, userId, workspaces, language, onUnauthorized, onUpdateRequired, onAccessDenied, clientOptions, compareVersions]);
 
   return null;
 }
