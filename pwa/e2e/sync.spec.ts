@@ -266,6 +266,49 @@ test.describe("sync in the browser", () => {
     await expect(tab.record(id)).toHaveAttribute("data-pending", "0");
   });
 
+  test("a server older than the app refuses its version: no update is offered, the changes wait on the device, and go once it is updated", async ({ devices }) => {
+    const device = await devices.open();
+    // The server "rolled back": its socket refuses this app's schema version, and its health says
+    // an older one. Until `older` is false.
+    let older = true;
+    await device.context.routeWebSocket(/\/api\/v1\/sync(\?|$)/, (ws) => {
+      if (!older) {
+        ws.connectToServer();
+        return;
+      }
+      ws.onMessage(() => {
+        ws.send(JSON.stringify({ type: "error", code: "schema_version", message: "Versión de esquema distinta: actualiza la app." }));
+        ws.close({ code: 4426, reason: "schema_version" });
+      });
+    });
+    await device.context.route("**/api/v1/health", async (route) => {
+      if (!older) return route.fallback();
+      const response = await route.fetch();
+      const body = (await response.json()) as { sync: { protocolVersion: number; schemaVersion: number } };
+      await route.fulfill({ response, json: { ...body, sync: { ...body.sync, schemaVersion: body.sync.schemaVersion - 1 } } });
+    });
+    const shell = new AppShell(device.page);
+    await shell.open("/");
+    const indicator = new SyncIndicator(device.page);
+    await expect(indicator.root).toContainText("El servidor tiene una versión anterior de la app: tus cambios esperan en este dispositivo");
+
+    const tab = new SyncTestPage(await device.context.newPage());
+    await tab.open();
+    const id = await tab.create("tasks", { title: "Pagar el IBI", status: "todo" });
+    await expect(indicator.pending).toHaveText("1 cambio por enviar");
+    await indicator.toHaveState("offline");
+    // No "new version: reload" (it would have reloaded into nothing newer).
+    await expect(device.page.getByText(/versión nueva/)).toHaveCount(0);
+
+    // The server is updated again: the next hello (a reload here, instead of the minute's wait) is
+    // welcomed, and the change goes.
+    older = false;
+    await device.page.reload();
+    await indicator.toHaveState("synced");
+    await expect(indicator.pending).toHaveCount(0);
+    await expect(tab.record(id)).toHaveAttribute("data-pending", "0");
+  });
+
   test("the test page is only in the e2e build, never in the production build", async ({ request }) => {
     const production = path.join(REPO_ROOT, "pwa", "dist");
     const productionFiles = filesUnder(production);
