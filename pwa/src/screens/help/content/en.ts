@@ -132,6 +132,7 @@ export const helpEn: HelpTexts = {
           items: [
             "“Session ended: sign in to sync”: your session expired or was closed elsewhere. Sign in again; what is pending is sent afterwards.",
             "“Update the app to keep syncing”: there is a new version. Reload the page (or press “Reload” on the new-version notice).",
+            "“The server runs an older version of the app: your changes wait on this device”: whoever runs this installation went back to an older version of the server. You need not do anything: your changes stay on the device and the app tries again every minute; they are sent as soon as the server is updated.",
             "“Syncing in another window”: another tab of this browser is doing the syncing. Nothing to do.",
             "“Sign out and in again to sync”: your permissions changed. If you can, wait until nothing is left to send, then sign out and in again.",
             "“Sync stopped”: an unexpected error. Reload the page; if it happens again, tell whoever runs this installation.",

@@ -134,6 +134,7 @@ export const helpEs: HelpTexts = {
           items: [
             "«Sesión terminada: inicia sesión para sincronizar»: tu sesión caducó o se cerró en otro sitio. Vuelve a iniciar sesión; lo pendiente se enviará después.",
             "«Actualiza la app para seguir sincronizando»: hay una versión nueva. Recarga la página (o pulsa «Recargar» en el aviso de nueva versión).",
+            "«El servidor tiene una versión anterior de la app: tus cambios esperan en este dispositivo»: quien gestiona esta instalación ha vuelto a una versión anterior del servidor. No hace falta que hagas nada: tus cambios se quedan en el dispositivo y la app lo vuelve a intentar cada minuto; se envían en cuanto el servidor se actualice.",
             "«Sincronizando en otra ventana»: otra pestaña de este navegador se encarga de sincronizar. No tienes que hacer nada.",
             "«Cierra sesión y vuelve a entrar para sincronizar»: han cambiado tus permisos. Espera a que no quede nada por enviar si puedes, cierra la sesión y vuelve a entrar.",
             "«Sincronización detenida»: un error inesperado. Recarga la página; si se repite, avisa a quien gestiona esta instalación.",
