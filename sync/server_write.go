@@ -185,10 +185,3 @@ func (e *Engine) RecordFields(ctx context.Context, workspaceID, collection, reco
 	}
 	return st.Fields, nil
 }
-
-// RecordExists says whether a record is stored and not deleted (a tombstone, or no record at all,
-// is false): RecordFields found something.
-func (e *Engine) RecordExists(ctx context.Context, workspaceID, collection, recordID string) (bool, error) {
-	fields, err := e.RecordFields(ctx, workspaceID, collection, recordID)
-	return fields != nil, err
-}

@@ -47,17 +47,17 @@ func TestAServerWriteIsAnOrdinarySyncedChangeAuthoredByTheServersClient(t *testi
 		if state.Fields["status"] != "done" || state.Fields["title"] != "Renovar el consentimiento" || len(state.Conflicts) != 0 {
 			t.Fatalf("record: %+v", state)
 		}
-		if ok, err := e.RecordExists(ctx, w, "tasks", rec); err != nil || !ok {
-			t.Errorf("the task exists: %v %v", ok, err)
+		if fields, err := e.RecordFields(ctx, w, "tasks", rec); err != nil || fields == nil {
+			t.Errorf("the task exists: %v %v", fields, err)
 		}
 		if _, err := e.WriteAsServer(ctx, user, w, []psync.ServerChange{{Collection: "tasks", RecordID: rec, Delete: true}}); err != nil {
 			t.Fatal(err)
 		}
-		if ok, err := e.RecordExists(ctx, w, "tasks", rec); err != nil || ok {
-			t.Errorf("a deleted task exists: %v %v", ok, err)
+		if fields, err := e.RecordFields(ctx, w, "tasks", rec); err != nil || fields != nil {
+			t.Errorf("a deleted task exists: %v %v", fields, err)
 		}
-		if ok, err := e.RecordExists(ctx, w, "tasks", newRecordID(t)); err != nil || ok {
-			t.Errorf("a task never written exists: %v %v", ok, err)
+		if fields, err := e.RecordFields(ctx, w, "tasks", newRecordID(t)); err != nil || fields != nil {
+			t.Errorf("a task never written exists: %v %v", fields, err)
 		}
 		if psync.ServerClientID(user) == psync.ServerClientID(addUser(t, db)) {
 			t.Error("two users share the server's client id")

@@ -187,6 +187,12 @@ export function DeviceEngine({
     let restarts = 0;
     let welcomedAt: number | undefined;
     let restartTimer: unknown;
+    // (client is assigned below, before any refusal can call this.)
+    const restartIn = (ms: number) => {
+      restartTimer = timers.setTimeout(() => {
+        if (!ended) client.start();
+      }, ms);
+    };
     const client = new SyncClient(db, {
       url: syncUrl(window.location, userId),
       workspaces: () => ids,
@@ -201,9 +207,7 @@ export function DeviceEngine({
           onUnauthorized().then(
             (current) => {
               if (ended || current !== userId) return;
-              restartTimer = timers.setTimeout(() => {
-                if (!ended) client.start();
-              }, backoffDelay(restarts++, clientOptions?.backoff));
+              restartIn(backoffDelay(restarts++, clientOptions?.backoff));
             },
             (err: unknown) => console.error("Sync: the session could not be checked.", err),
           );
@@ -219,9 +223,7 @@ export function DeviceEngine({
                 return;
               }
               setServerBehind(side === "behind");
-              restartTimer = timers.setTimeout(() => {
-                if (!ended) client.start();
-              }, SERVER_BEHIND_RETRY_MS);
+              restartIn(SERVER_BEHIND_RETRY_MS);
             },
             (err: unknown) => console.error("Sync: the server's versions could not be compared.", err),
           );

@@ -6,6 +6,7 @@
 // "behind": the app keeps every change on the device, says so, and tries again now and then.
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from "@patrimonio/shared-schema";
 import { useSyncExternalStore } from "react";
+import { API_BASE_URL } from "../api/client";
 
 /** Which side a version refusal puts behind: the server ("behind": the app waits for it), the app
  * ("ahead": the server is newer, the app must update), or null (no answer that tells). */
@@ -16,7 +17,8 @@ export type ServerSide = "behind" | "ahead" | null;
 export async function compareServerVersions(fetchImpl: typeof fetch = fetch): Promise<ServerSide> {
   let body: unknown;
   try {
-    const res = await fetchImpl("/api/v1/health", { cache: "no-store", credentials: "same-origin" });
+    // Not the API client: a 503 answer (database down) still says the versions.
+    const res = await fetchImpl(`${API_BASE_URL}/health`, { cache: "no-store", credentials: "same-origin" });
     // 503: the database does not answer, and the versions are still said.
     if (!res.ok && res.status !== 503) return null;
     body = await res.json();
@@ -26,7 +28,7 @@ export async function compareServerVersions(fetchImpl: typeof fetch = fetch): Pr
   if (typeof body !== "object" || body === null || typeof (body as { version?: unknown }).version !== "string") return null;
   const sync = (body as { sync?: unknown }).sync;
   if (sync === undefined) return "behind";
-  const { protocolVersion, schemaVersion } = (sync ?? {}) as { protocolVersion?: unknown; schemaVersion?: unknown };
+  const { protocolVersion, schemaVersion } = (sync ?? {}) as { protocolVersion?: unknown; schemaVersion?: unknown }; // (null: no numbers)
   if (typeof protocolVersion !== "number" || typeof schemaVersion !== "number") return null;
   if (protocolVersion > PROTOCOL_VERSION || schemaVersion > SCHEMA_VERSION) return "ahead";
   // Older, or the same (the refusal came from an older instance still serving during a deploy).
@@ -55,9 +57,5 @@ function subscribe(listener: () => void): () => void {
 
 /** Whether the server is behind this app, live. */
 export function useServerBehind(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    serverIsBehind,
-    () => false,
-  );
+  return useSyncExternalStore(subscribe, serverIsBehind, () => false);
 }
