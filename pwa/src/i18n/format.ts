@@ -92,7 +92,7 @@ export function formatMoney(
   amount: DecimalString,
   currency: string,
   language: Language,
-  options: Pick<Intl.NumberFormatOptions, "currencyDisplay" | "signDisplay"> = {},
+  options: Pick<Intl.NumberFormatOptions, "currencyDisplay" | "signDisplay" | "maximumFractionDigits" | "minimumFractionDigits"> = {},
 ): string {
   if (!CURRENCY.test(currency)) {
     throw new RangeError(`not an ISO 4217 currency code: ${JSON.stringify(currency)}`);

@@ -11,9 +11,9 @@ import { useLanguage } from "../../i18n/useLanguage";
 import { currencyName } from "../../ui/currency";
 
 /** "238.796,30 €"; the decimal string is rounded by Intl to the currency's decimals. */
-export function money(amount: string, currency: string, language: Language): string {
+export function money(amount: string, currency: string, language: Language, options?: Parameters<typeof formatMoney>[3]): string {
   try {
-    return formatMoney(amount, currency, language);
+    return formatMoney(amount, currency, language, options);
   } catch {
     return `${amount} ${currency}`;
   }

@@ -65,7 +65,7 @@ describe("WealthMapScreen", () => {
     show();
     expect(screen.getByTestId("country-no-assets").textContent).toBe("Ningún activo tributa en Francia.");
     expect(screen.getByTestId("country-table").textContent).toContain("España");
-    expect(screen.getByTestId("map-legend").textContent?.replace(/\s/g, " ")).toContain("240.000,00 € – 300.000,00 €");
+    expect(screen.getByTestId("map-legend").textContent?.replace(/\s/g, " ")).toContain("240.000 € – 300.000 €");
   });
 
   test("choosing a country is announced to screen readers with how many assets it lists", () => {

@@ -83,6 +83,8 @@ export function WealthMapScreen() {
 
   const countries = useMemo(() => (now ? now.distribution.country.filter((s) => s.key !== "none" && s.key !== "unknown") : []), [now]);
   const max = useMemo(() => largestNet(countries), [countries]);
+  // A range's ends in whole units ("40.000 €", not "40.000,00 €"): they are rounded bounds, not amounts.
+  const bound = (i: number) => money(new Dec(max).mul(i).div(SCALE.length).toFixed(0), base, language, { maximumFractionDigits: 0, minimumFractionDigits: 0 });
   const fills = useMemo(() => countryFills(countries, base, language, t as Translate), [countries, t, language, base]);
 
   const byCountry = useMemo(() => {
@@ -158,7 +160,7 @@ export function WealthMapScreen() {
               {new Dec(max).gt(0) && SCALE.map((c, i) => (
                 <li key={c}>
                   <span className={`${styles.swatch} ${styles[`s${i}`]}`} aria-hidden="true" />
-                  {money(new Dec(max).mul(i).div(SCALE.length).toFixed(0), base, language)} – {money(new Dec(max).mul(i + 1).div(SCALE.length).toFixed(0), base, language)}
+                  {bound(i)} – {bound(i + 1)}
                 </li>
               ))}
               <li>
