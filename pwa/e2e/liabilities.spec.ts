@@ -154,6 +154,20 @@ test.describe("liabilities", () => {
       await expect(screen.plan.getByTestId("plan-table")).toBeVisible();
       await expectVariantApplied(a.page, variant);
       await expectNoSeriousA11yViolations(a.page, `liabilities · ${variant.label}`);
+      if (variant.viewport === "phone") {
+        // The table scrolls sideways inside its box; the debt's name stays beside the amount scrolled to.
+        const row = screen.row("Hipoteca del piso");
+        const viewport = a.page.getByRole("region", { name: "Deudas: Hipoteca" });
+        await row.getByTestId("liability-outstanding").scrollIntoViewIfNeeded();
+        expect(await viewport.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+        const box = (await viewport.boundingBox())!;
+        const name = (await row.getByTestId("liability-name").boundingBox())!;
+        const amount = (await row.getByTestId("liability-outstanding").boundingBox())!;
+        expect(name.x).toBeGreaterThanOrEqual(box.x);
+        expect(name.x).toBeLessThan(box.x + 40);
+        expect(amount.x).toBeGreaterThan(name.x + name.width);
+        expect(amount.x + amount.width).toBeLessThanOrEqual(box.x + box.width);
+      }
     });
     await a.page.setViewportSize({ width: 1280, height: 800 });
 

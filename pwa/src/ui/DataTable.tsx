@@ -158,10 +158,15 @@ export function DataTable<Row>({
     onSortChange?.(next);
   }
 
-  const tracks = [...columns.map((c) => c.width ?? "minmax(120px, 1fr)"), ...(rowActions ? ["56px"] : [])].join(" ");
+  const trackList = [...columns.map((c) => c.width ?? "minmax(120px, 1fr)"), ...(rowActions ? ["56px"] : [])];
   const colCount = columns.length + (rowActions ? 1 : 0);
-  // Layout values only a runtime knows: the grid tracks and the viewport height.
-  const frameStyle = { "--table-columns": tracks, "--table-height": `${height}px` } as CSSProperties;
+  // Layout values only a runtime knows: the grid tracks (and those after the first, which a phone
+  // lays out beside a narrower first column: DataTable.module.css) and the viewport height.
+  const frameStyle = {
+    "--table-columns": trackList.join(" "),
+    "--table-columns-rest": trackList.slice(1).join(" "),
+    "--table-height": `${height}px`,
+  } as CSSProperties;
 
   return (
     <div className={cx(styles.frame, className)} style={frameStyle} data-testid={rest["data-testid"]}>
