@@ -97,7 +97,9 @@ export function vaultNotices(
       out.push({ kind: "lost", recordId: r.id, stamp: mine.stamp, at: winner ? Date.parse(winner.slice(0, 24)) : Number.NaN });
     } else out.push({ kind: "changed", recordId: r.id });
   }
-  // A rotation elsewhere re-wrapped the keys this session opened too: its notice says it all.
-  if (out.some((n) => n.kind === "rotated")) return out.filter((n) => n.kind !== "changed");
+  // A rotation elsewhere re-wrapped the keys this session opened too: its notice says it all. No
+  // key is joined meanwhile: this session's passphrase is the old one, and a key joined under it
+  // would open with the old passphrase again; the new passphrase opens them all.
+  if (out.some((n) => n.kind === "rotated")) return out.filter((n) => n.kind !== "changed" && n.kind !== "otherKey");
   return out;
 }
