@@ -39,11 +39,18 @@ export async function rotateVault(o: RotateOptions): Promise<{ recordId: string;
   const vault = o.session.get(o.workspaceId);
   if (!vault) throw new VaultRotationError("locked");
   const rotation = await prepareRotation(o.wrappings, o.current, o.next, o.workspaceId, o.params ?? DEFAULT_KDF);
+  // Locked (idle, Lock, sign-out, the session changing hands) while the keys were being derived or
+  // the logins sealed again: nothing is written, as an unlock a lock came during does not open the vault.
+  const stillOpen = () => {
+    if (o.session.get(o.workspaceId) !== vault) throw new VaultRotationError("locked");
+  };
+  stillOpen();
   // The session's keys too: a second key a viewer-style open or a join added is read and re-sealed.
   const keys = new Map([...vault.keys, ...rotation.keys]);
-  const stored = await rotateVaultKey(o.db, o.workspaceId, { key: rotation.record, rewrapped: rotation.rewrapped }, (place, ciphertext) =>
-    resealField(keys, rotation.key, place, ciphertext),
-  );
+  const stored = await rotateVaultKey(o.db, o.workspaceId, { key: rotation.record, rewrapped: rotation.rewrapped }, (place, ciphertext) => {
+    stillOpen();
+    return resealField(keys, rotation.key, place, ciphertext);
+  });
   if (!stored.ok) throw new VaultRotationError("refused");
   o.session.rotated(o.workspaceId, rotation, stored.id);
   return { recordId: stored.id, resealed: stored.resealed, left: stored.left };

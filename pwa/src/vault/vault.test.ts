@@ -476,6 +476,17 @@ describe("key rotation", () => {
     await db.destroy();
   });
 
+  test("a lock that comes while the keys are being derived cancels the rotation: nothing written", async () => {
+    const { factory, db, session } = await vaultWithLogins("rotate-locked");
+    const before = await everyRow(factory, "rotate-locked");
+    const pending = rotateVault({ db, session, workspaceId: WS, wrappings: wrappingsOf(await stored(db), []), current: OLD, next: NEW, canEdit: true, params: FAST });
+    // Argon2id is still running: the vault locks meanwhile (idle, Lock, sign-out).
+    session.lock(WS);
+    await expect(pending).rejects.toEqual(new VaultRotationError("locked"));
+    expect(await everyRow(factory, "rotate-locked")).toBe(before);
+    await db.destroy();
+  });
+
   test("a wrong current passphrase changes nothing", async () => {
     const { factory, db, made, session } = await vaultWithLogins("rotate-wrong");
     const before = await everyRow(factory, "rotate-wrong");
