@@ -3,7 +3,7 @@
 // devices and the members who know the passphrase can open the vault; the passphrase and the
 // unwrapped key never leave the device. Normally one record per workspace; two devices that set a
 // vault up concurrently make two, and unlocking opens every one the passphrase opens (the key id in
-// each ciphertext says which key encrypted it). Every write sets all three fields together, so
+// each ciphertext says which key encrypted it). Every write sets all its fields together, so
 // the per-field merge keeps them consistent (one mutation, one stamp). A record is never deleted
 // (the server refuses it: sync.reject.vaultKeyKept); pwa/src/vault/README.md tells the rest.
 //

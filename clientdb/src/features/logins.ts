@@ -136,8 +136,8 @@ export function deleteLogin(db: ClientDb, id: string): Promise<CommandResult> {
 
 /**
  * Stores a wrapped vault key: a new record (set-up, no `id`) or the same key wrapped with a new
- * passphrase over an existing record (`id`). All three fields are written together, in one
- * mutation, so the per-field merge can never mix two wrappings.
+ * passphrase over an existing record (`id`). Every field is written together (a rotation's
+ * generation is copied), in one mutation, so the per-field merge can never mix two wrappings.
  */
 export async function saveVaultKey(db: ClientDb, workspaceId: string, key: VaultKey, id?: string): Promise<CommandResult<{ id: string }>> {
   if (id === undefined) return db.create("vaultKeys", workspaceId, key);
