@@ -27,7 +27,7 @@ import (
 // against the generated jsonschema/index.json.
 const (
 	ProtocolVersion = 3
-	SchemaVersion   = 6
+	SchemaVersion   = 7
 
 	MaxMessageBytes      = 1_048_576
 	MaxRecordBytes       = 65_536

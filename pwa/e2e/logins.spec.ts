@@ -4,6 +4,8 @@
 // locked, refuses a wrong passphrase, unlocks offline; a passphrase change re-wraps the key and the
 // other device needs the new one; editing and deleting; English once; axe light and dark at 1280 and
 // 320 wide. And a viewer of a shared workspace unlocks and reads (secret and notes) but cannot write.
+// A key rotation: a new key and passphrase; after a reload only the new passphrase opens the vault
+// and reads the secret; a device still unlocked with the old key is told and reopens with the new one.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
@@ -15,6 +17,7 @@ import { SyncIndicator } from "./support/sync-page";
 
 const PASS_1 = "caballo grapa batería correcto";
 const PASS_2 = "la lluvia en Sevilla es una maravilla";
+const PASS_3 = "una clave nueva tras la filtración";
 const SECRET = "MARCA-SECRETA-7f3a9c-contraseña";
 const SECRET_2 = "MARCA-SECRETA-b81e44-nueva";
 const NOTES = "MARCA-NOTA-5d2e10 la tarjeta está en el cajón";
@@ -234,6 +237,86 @@ test.describe("logins vault", () => {
     await expect(a.page.getByTestId("logins-empty")).toBeVisible();
   });
 
+  test("key rotation: after a reload only the new passphrase opens the vault and reads the secret; a device unlocked with the old key is told and reopens with the new one; accessible", async ({ devices, e2eServer }) => {
+    const a = await devices.open();
+    const onA = new LoginsPage(a.page);
+    await onA.goto();
+    const indicatorA = new SyncIndicator(a.page);
+    await indicatorA.toHaveState("synced");
+    await a.page.getByTestId("vault-new-passphrase").fill(PASS_1);
+    await a.page.getByTestId("vault-repeat-passphrase").fill(PASS_1);
+    await a.page.getByTestId("vault-create").click();
+    await a.page.getByTestId("login-new").click();
+    await onA.form.getByTestId("login-institution").fill("Banco Rotado");
+    await onA.form.getByTestId("login-username").fill(USER);
+    await onA.form.getByTestId("login-secret").fill(SECRET);
+    await onA.form.getByTestId("login-notes").fill(NOTES);
+    await onA.form.getByTestId("login-save").click();
+    await expect(onA.form).toBeHidden();
+    await indicatorA.toHaveState("synced");
+    await expect(indicatorA.pending).toHaveCount(0);
+
+    // Device B unlocks with the passphrase of the time and stays unlocked.
+    const b = await devices.open();
+    const onB = new LoginsPage(b.page);
+    await onB.goto();
+    await onB.unlock(PASS_1);
+    await expect(await onB.reveal("Banco Rotado")).toHaveText(SECRET);
+
+    // The dialog says what it does and when to use it; accessible in every variant.
+    const rotate = a.page.getByTestId("vault-rotate");
+    await forEachA11yVariant(a.page, async (variant) => {
+      await onA.goto();
+      await onA.unlock(PASS_1);
+      await a.page.getByTestId("vault-rotate-open").click();
+      await expect(rotate).toContainText("Úsalo si la frase de paso se ha filtrado o si has quitado del espacio de trabajo a alguien que la conocía");
+      await expect(rotate).toContainText("nunca lo que se guarde después");
+      await expectVariantApplied(a.page, variant);
+      await expectNoSeriousA11yViolations(a.page, `logins key rotation · ${variant.label}`);
+    });
+
+    // A wrong current passphrase changes nothing; the right one rotates.
+    await rotate.getByTestId("vault-current-passphrase").fill("tampoco es la frase");
+    await rotate.getByTestId("vault-new-passphrase").fill(PASS_3);
+    await rotate.getByTestId("vault-repeat-passphrase").fill(PASS_3);
+    await rotate.getByTestId("vault-rotate-submit").click();
+    await expect(rotate.getByText("La frase de paso no es correcta. No se ha cambiado nada.")).toBeVisible();
+    await rotate.getByTestId("vault-current-passphrase").fill(PASS_1);
+    await rotate.getByTestId("vault-rotate-submit").click();
+    await expect(rotate).toBeHidden();
+    await expect(await onA.reveal("Banco Rotado")).toHaveText(SECRET);
+    await indicatorA.toHaveState("synced");
+    await expect(indicatorA.pending).toHaveCount(0);
+    expect(contains(bytesUnder(e2eServer.dataDir), "MARCA-")).toBe(false);
+    expect(await indexedDbDump(a.page)).not.toContain("MARCA-");
+
+    // Reloaded: the old passphrase no longer opens the vault; the new one does and reads the secret.
+    await a.page.reload();
+    await expect(a.page.getByTestId("vault-locked")).toBeVisible();
+    await onA.unlock(PASS_1);
+    await expect(a.page.getByText("La frase de paso no es correcta. No se ha cambiado nada.")).toBeVisible();
+    await onA.unlock(PASS_3);
+    await expect(a.page.getByTestId("vault-unlocked")).toBeVisible();
+    await expect(await onA.reveal("Banco Rotado")).toHaveText(SECRET);
+
+    // B, still unlocked with the old key, is told; the new passphrase reopens it with the new key.
+    const rotated = b.page.getByTestId("vault-rotated-elsewhere");
+    await expect(rotated).toContainText("Lo que guardes ahora en esta sesión se cifra aún con la clave anterior");
+    await expect(b.page.getByTestId("vault-other-key")).toHaveCount(0);
+    await expectNoSeriousA11yViolations(b.page, "logins key rotated elsewhere");
+    await b.page.getByTestId("vault-rotated-passphrase").fill(PASS_1);
+    await b.page.getByTestId("vault-rotated-unlock").click();
+    await expect(rotated.getByText("La frase de paso no es correcta. No se ha cambiado nada.")).toBeVisible();
+    await b.page.getByTestId("vault-rotated-passphrase").fill(PASS_3);
+    await b.page.getByTestId("vault-rotated-unlock").click();
+    await expect(rotated).toHaveCount(0);
+    await b.page.reload();
+    await onB.unlock(PASS_1);
+    await expect(b.page.getByText("La frase de paso no es correcta. No se ha cambiado nada.")).toBeVisible();
+    await onB.unlock(PASS_3);
+    await expect(await onB.reveal("Banco Rotado")).toHaveText(SECRET);
+  });
+
   test("a device that has not received the workspace yet does not offer to set up the vault, until it has", async ({ devices }) => {
     const a = await devices.open();
     // The device's sync socket is refused until `connect`: it opens the app but receives nothing.
@@ -302,6 +385,7 @@ test.describe("logins vault", () => {
       await expect(page.getByTestId("login-notes-dialog")).toHaveCount(0);
       await expect(page.getByTestId("login-new")).toHaveCount(0);
       await expect(page.getByTestId("vault-change-open")).toHaveCount(0);
+      await expect(page.getByTestId("vault-rotate-open")).toHaveCount(0);
       await expect(onViewer.row("Bróker Familiar").getByRole("button", { name: /Acciones/ })).toHaveCount(0);
     } finally {
       await viewerContext.close();

@@ -6,7 +6,7 @@
 /** Version of the message format. A server refuses a hello with another protocolVersion. */
 export const PROTOCOL_VERSION = 3;
 /** Version of the record schemas. Bump it whenever a synced entity changes incompatibly. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The synced collections, in the order of COLLECTIONS (collections.ts). */
 export const COLLECTION_NAMES = [

@@ -168,9 +168,9 @@ func TestTheSocketRefusesBadInputWithAClearCloseCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": 7, "clientId": uuid.NewString(), "cursors": map[string]any{}})
+			c.send(map[string]any{"type": "hello", "protocolVersion": schema.ProtocolVersion, "schemaVersion": 8, "clientId": uuid.NewString(), "cursors": map[string]any{}})
 			m := c.expectClose(socket.CloseVersion, "schema_version")
-			if text := m["message"].(string); !strings.Contains(text, "format 7") || !strings.Contains(text, "Update the app") {
+			if text := m["message"].(string); !strings.Contains(text, "format 8") || !strings.Contains(text, "Update the app") {
 				t.Fatalf("message %q", text)
 			}
 		})

@@ -25,7 +25,7 @@ export { createTask, deleteTask, setTaskStatus, updateTask, type TaskFields } fr
 export { ESTATE, REMAINING_KEY, SUM_EXCEEDS_KEY, allocatedHundredths } from "./allocations";
 export { deleteBeneficiary, saveBeneficiary } from "./beneficiaries";
 export { deleteLegacyInstruction, saveLegacyInstruction } from "./legacy";
-export { VAULT_LOCKED_KEY, deleteLogin, saveLogin, saveVaultKey, type LoginSealer, type SaveLoginOptions, type SealPlace, type SealedField } from "./logins";
+export { VAULT_LOCKED_KEY, deleteLogin, rotateVaultKey, saveLogin, saveVaultKey, type LoginSealer, type VaultKeyRotation, type SaveLoginOptions, type SealPlace, type SealedField } from "./logins";
 export {
   IMPORT_ASSET_CLASSES,
   flowExists,

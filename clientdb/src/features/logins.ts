@@ -28,6 +28,17 @@ export interface SealPlace {
 /** Encrypts one field's plaintext for its place (the unlocked vault). */
 export interface LoginSealer {
   seal(place: SealPlace, plaintext: string): Promise<string>;
+  /** The id of the key `seal` uses (the vault's current key). */
+  keyId?: string;
+  /** The same plaintext sealed again with the current key: null when the ciphertext is sealed with
+   * it already or does not open. A saved login's field sealed with an older key (written before a
+   * key rotation, or by a device still unlocked with the old key) is sealed again this way. */
+  reseal?(place: SealPlace, ciphertext: string): Promise<string | null>;
+}
+
+/** The key id a vault ciphertext names (v1.<keyId>.<nonce>.<body>). */
+function keyIdOfCiphertext(ciphertext: string): string | undefined {
+  return ciphertext.split(".")[1];
 }
 
 export const VAULT_LOCKED_KEY = "validation.vault.locked";
@@ -88,6 +99,17 @@ export async function saveLogin(
   const found = await db.get("logins", id);
   if (!found || found.deleted || found.workspaceId !== workspaceId) return { ok: false, issues: [notFound()] };
   const sealed = await sealAll(id);
+  // A field this save keeps as it is, but sealed with another key than the vault's current one (an
+  // older key, before a rotation): sealed again with the current one, its plaintext unchanged.
+  const resealed: Partial<Record<SealedField, { from: string; to: string }>> = {};
+  if (sealer?.reseal && sealer.keyId !== undefined) {
+    for (const f of SEALED) {
+      const current = found.fields[f];
+      if (f in sealed || value[f] === undefined || typeof current !== "string" || keyIdOfCiphertext(current) === sealer.keyId) continue;
+      const to = await sealer.reseal({ workspaceId, recordId: id, field: f }, current);
+      if (to !== null) resealed[f] = { from: current, to };
+    }
+  }
   return atomically(db, async (refuse) => {
     const row = recordOf("logins", await rowById(db, "logins", id));
     if (!row || row.deleted) return refuse([notFound()]);
@@ -98,6 +120,9 @@ export async function saveLogin(
     for (const f of SEALED) {
       if (f in sealed) patch[f] = sealed[f];
       else if (value[f] === undefined && !unchanged(f)) patch[f] = null;
+      // Sealed again only while it is still the value it was sealed from (a change that arrived
+      // meanwhile is kept).
+      else if (resealed[f] !== undefined && row.fields[f] === resealed[f].from) patch[f] = resealed[f].to;
     }
     must(await db.update("logins", id, patch as Patch<"logins">), refuse);
     return { id };
@@ -111,13 +136,80 @@ export function deleteLogin(db: ClientDb, id: string): Promise<CommandResult> {
 
 /**
  * Stores a wrapped vault key: a new record (set-up, no `id`) or the same key wrapped with a new
- * passphrase over an existing record (`id`). All three fields are written together, in one
- * mutation, so the per-field merge can never mix two wrappings.
+ * passphrase over an existing record (`id`). Every field is written together (a rotation's
+ * generation is copied), in one mutation, so the per-field merge can never mix two wrappings.
  */
 export async function saveVaultKey(db: ClientDb, workspaceId: string, key: VaultKey, id?: string): Promise<CommandResult<{ id: string }>> {
   if (id === undefined) return db.create("vaultKeys", workspaceId, key);
   const found = await db.get("vaultKeys", id);
   if (!found || found.deleted || found.workspaceId !== workspaceId) return { ok: false, issues: [notFound()] };
-  const r = await db.update("vaultKeys", id, { keyId: key.keyId, kdf: key.kdf, wrappedKey: key.wrappedKey });
+  const r = await db.update("vaultKeys", id, wholeKey(key));
   return r.ok ? { ok: true, id } : r;
+}
+
+/** Every field of a key record, for an update (a generation is set at creation and copied). */
+function wholeKey(key: VaultKey): Patch<"vaultKeys"> {
+  return { keyId: key.keyId, kdf: key.kdf, wrappedKey: key.wrappedKey, ...(key.generation === undefined ? {} : { generation: key.generation }) };
+}
+
+/** A vault key rotation made on the device (pwa/src/vault/keys.ts prepareRotation, rotate.ts). */
+export interface VaultKeyRotation {
+  /** The new key record (a generation above every key of the workspace). */
+  key: VaultKey;
+  /** Existing key records (by id) wrapped again under the new passphrase. */
+  rewrapped: ReadonlyMap<string, VaultKey>;
+}
+
+/**
+ * Stores a vault key rotation: the new key record, every old key record re-wrapped under the new
+ * passphrase, and every live login's secret and notes sealed again with the new key (`reseal`: the
+ * unlocked vault; null leaves a field as it is — one no open key reads). All in one transaction, or
+ * nothing: a key record gone meanwhile refuses the whole rotation. A field changed meanwhile (a sync
+ * arrived between the re-seal and the write) is left as it arrived; it is sealed again when next
+ * saved. Conflicts' ciphertexts are not rewritten (pwa/src/vault/README.md says why).
+ */
+export async function rotateVaultKey(
+  db: ClientDb,
+  workspaceId: string,
+  rotation: VaultKeyRotation,
+  reseal: (place: SealPlace, ciphertext: string) => Promise<string | null>,
+): Promise<CommandResult<{ id: string; resealed: number; left: number }>> {
+  const planned: { id: string; field: SealedField; from: string; to: string }[] = [];
+  let left = 0;
+  for (const login of await db.list("logins", workspaceId)) {
+    for (const field of SEALED) {
+      const from = login.fields[field];
+      if (typeof from !== "string") continue;
+      const to = await reseal({ workspaceId, recordId: login.id, field }, from);
+      if (to === null) left++;
+      else planned.push({ id: login.id, field, from, to });
+    }
+  }
+  return atomically(db, async (refuse) => {
+    const created = must(await db.create("vaultKeys", workspaceId, rotation.key), refuse);
+    for (const [id, key] of rotation.rewrapped) {
+      const row = recordOf("vaultKeys", await rowById(db, "vaultKeys", id));
+      if (!row || row.deleted || row.workspaceId !== workspaceId) return refuse([notFound()]);
+      must(await db.update("vaultKeys", id, wholeKey(key)), refuse);
+    }
+    let resealed = 0;
+    const byLogin = new Map<string, typeof planned>();
+    for (const p of planned) byLogin.set(p.id, [...(byLogin.get(p.id) ?? []), p]);
+    for (const [id, fields] of byLogin) {
+      const row = recordOf("logins", await rowById(db, "logins", id));
+      if (!row || row.deleted) {
+        left += fields.length;
+        continue;
+      }
+      const patch: Record<string, string> = {};
+      for (const p of fields) {
+        if (row.fields[p.field] === p.from) patch[p.field] = p.to;
+        else left++;
+      }
+      if (Object.keys(patch).length === 0) continue;
+      must(await db.update("logins", id, patch as Patch<"logins">), refuse);
+      resealed += Object.keys(patch).length;
+    }
+    return { id: created.id, resealed, left };
+  });
 }

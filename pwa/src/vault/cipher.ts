@@ -72,3 +72,18 @@ export async function openField(keys: ReadonlyMap<string, CryptoKey>, place: Fie
     throw new VaultOpenError("failed");
   }
 }
+
+/** The same plaintext sealed again with `key` (a key rotation, or a login written with an older key
+ * saved again): null when the ciphertext is sealed with `key` already, or no key of `keys` opens it
+ * (it stays as it is, readable to whoever holds its key). */
+export async function resealField(keys: ReadonlyMap<string, CryptoKey>, key: SessionKey, place: FieldPlace, ciphertext: string): Promise<string | null> {
+  if (keyIdOf(ciphertext) === key.keyId) return null;
+  let plaintext: string;
+  try {
+    plaintext = await openField(keys, place, ciphertext);
+  } catch (err) {
+    if (err instanceof VaultOpenError) return null;
+    throw err;
+  }
+  return sealField(key, place, plaintext);
+}

@@ -11,7 +11,7 @@
 // (base64url, no padding); associated data "patrimonio.vaultKey.v1|<workspaceId>|<keyId>".
 // The passphrase is normalised to Unicode NFC before derivation, so the same passphrase typed on
 // another device or keyboard gives the same key.
-import type { VaultKdf, VaultKey } from "@patrimonio/shared-schema";
+import { vaultKeyGeneration, type VaultKdf, type VaultKey } from "@patrimonio/shared-schema";
 import { argon2id } from "hash-wasm";
 import { fromBase64url, randomBytes, toBase64url } from "./base64url";
 import type { SessionKey } from "./cipher";
@@ -77,6 +77,11 @@ async function unwrapRawWith(record: VaultKey, kek: CryptoKey, workspaceId: stri
   }
 }
 
+/** A record's generation, to copy into its re-wrapping (absent stays absent: generation 1). */
+function generationOf(record: VaultKey): Pick<VaultKey, "generation"> {
+  return record.generation === undefined ? {} : { generation: record.generation };
+}
+
 function freshKdf(params: Omit<VaultKdf, "salt">): VaultKdf {
   return { ...params, salt: toBase64url(randomBytes(16)) };
 }
@@ -133,7 +138,7 @@ export async function rewrapVaultKeyKeepingKek(
   try {
     const kdf = freshKdf(params);
     const kek = await deriveKek(next, kdf);
-    return { record: { keyId: record.keyId, kdf, wrappedKey: await wrapWith(raw, kek, workspaceId, record.keyId) }, kek: { kdf, key: kek } };
+    return { record: { keyId: record.keyId, kdf, wrappedKey: await wrapWith(raw, kek, workspaceId, record.keyId), ...generationOf(record) }, kek: { kdf, key: kek } };
   } finally {
     raw.fill(0);
   }
@@ -148,8 +153,20 @@ export interface Kek {
 }
 
 /** Opens a wrapped key with the passphrase and keeps the key-encryption key; WrongPassphraseError. */
-export async function openVaultKey(record: VaultKey, passphrase: string, workspaceId: string): Promise<{ key: SessionKey; kek: Kek }> {
-  const kek = await deriveKek(passphrase, record.kdf);
+export async function openVaultKey(
+  record: VaultKey,
+  passphrase: string,
+  workspaceId: string,
+  /** Key-encryption keys already derived from this passphrase, by kdf (records a rotation or a
+   * join wrapped share one salt: one derivation opens them all). Filled as it goes. */
+  derived?: Map<string, CryptoKey>,
+): Promise<{ key: SessionKey; kek: Kek }> {
+  const kdfKey = JSON.stringify(record.kdf);
+  let kek = derived?.get(kdfKey);
+  if (!kek) {
+    kek = await deriveKek(passphrase, record.kdf);
+    derived?.set(kdfKey, kek);
+  }
   const raw = await unwrapRawWith(record, kek, workspaceId);
   try {
     return { key: { keyId: record.keyId, key: await importVaultKey(raw) }, kek: { kdf: record.kdf, key: kek } };
@@ -166,8 +183,81 @@ export async function joinVaultKey(other: VaultKey, passphrase: string, kek: Kek
   const raw = await unwrapRaw(other, passphrase, workspaceId);
   try {
     const wrappedKey = await wrapWith(raw, kek.key, workspaceId, other.keyId);
-    return { record: { keyId: other.keyId, kdf: kek.kdf, wrappedKey }, key: { keyId: other.keyId, key: await importVaultKey(raw) } };
+    return { record: { keyId: other.keyId, kdf: kek.kdf, wrappedKey, ...generationOf(other) }, key: { keyId: other.keyId, key: await importVaultKey(raw) } };
   } finally {
     raw.fill(0);
+  }
+}
+
+/** A key rotation, ready to store in one transaction (clientdb rotateVaultKey; rotate.ts). */
+export interface Rotation {
+  /** The new key record: a random key one generation above every key record of the workspace,
+   * wrapped under the new passphrase. */
+  record: VaultKey;
+  /** The new key, for this session (non-extractable). */
+  key: SessionKey;
+  /** Every key record the current passphrase opened (through its own wrapping or a losing one),
+   * by record id, wrapped again under the new passphrase: what they sealed stays readable. */
+  rewrapped: Map<string, VaultKey>;
+  /** Every key the current passphrase opened, and the new one, by key id (to re-seal the logins). */
+  keys: Map<string, CryptoKey>;
+  /** The new passphrase's key-encryption key (one salt for every record the rotation writes). */
+  kek: Kek;
+}
+
+/**
+ * Rotates a workspace's vault key: a new random key, wrapped under `next`, one generation above
+ * every record in `wrappings` (so new writes use it on every device); every key record `current`
+ * opens is wrapped again under `next` (the same salt, so an unlock derives once). The logins are
+ * re-sealed by the caller. WrongPassphraseError when `current` opens no record; nothing is written
+ * here either way.
+ */
+export async function prepareRotation(
+  wrappings: readonly { id: string; fields: VaultKey }[],
+  current: string,
+  next: string,
+  workspaceId: string,
+  params: Omit<VaultKdf, "salt"> = DEFAULT_KDF,
+): Promise<Rotation> {
+  const opened = new Map<string, { record: VaultKey; raw: Uint8Array<ArrayBuffer> }>();
+  // Records wrapped under one key-encryption key (a rotation, a join) share their kdf: derive once.
+  const keks = new Map<string, CryptoKey>();
+  const raws: Uint8Array<ArrayBuffer>[] = [];
+  try {
+    for (const w of wrappings) {
+      if (opened.has(w.id)) continue;
+      const kdfKey = JSON.stringify(w.fields.kdf);
+      let kek = keks.get(kdfKey);
+      if (!kek) {
+        kek = await deriveKek(current, w.fields.kdf);
+        keks.set(kdfKey, kek);
+      }
+      try {
+        const raw = await unwrapRawWith(w.fields, kek, workspaceId);
+        raws.push(raw);
+        opened.set(w.id, { record: w.fields, raw });
+      } catch (err) {
+        if (!(err instanceof WrongPassphraseError)) throw err;
+      }
+    }
+    if (opened.size === 0) throw new WrongPassphraseError();
+    const generation = Math.max(...wrappings.map((w) => vaultKeyGeneration(w.fields))) + 1;
+    const raw = randomBytes(32);
+    raws.push(raw);
+    const keyId = toBase64url(randomBytes(8));
+    const kdf = freshKdf(params);
+    const kek = await deriveKek(next, kdf);
+    const record: VaultKey = { keyId, kdf, wrappedKey: await wrapWith(raw, kek, workspaceId, keyId), generation };
+    const key: SessionKey = { keyId, key: await importVaultKey(raw) };
+    const rewrapped = new Map<string, VaultKey>();
+    const keys = new Map<string, CryptoKey>();
+    for (const [id, o] of opened) {
+      rewrapped.set(id, { keyId: o.record.keyId, kdf, wrappedKey: await wrapWith(o.raw, kek, workspaceId, o.record.keyId), ...generationOf(o.record) });
+      keys.set(o.record.keyId, await importVaultKey(o.raw));
+    }
+    keys.set(keyId, key.key);
+    return { record, key, rewrapped, keys, kek: { kdf, key: kek } };
+  } finally {
+    for (const r of raws) r.fill(0);
   }
 }

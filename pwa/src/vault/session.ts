@@ -4,17 +4,19 @@
 // again. Each workspace has its own vault. The idle time is measured by the clock, not only by a
 // timer: timers stand still while the computer sleeps, so the first use after waking up (or the tab
 // coming back into view) locks a vault whose 5 minutes have passed, before that use reaches the app.
-import type { VaultKey } from "@patrimonio/shared-schema";
+import { vaultKeyGeneration, type VaultKey } from "@patrimonio/shared-schema";
 import { useSyncExternalStore } from "react";
 import { SESSION_CHANGED_EVENT, SIGN_OUT_EVENT } from "../auth/signOut";
 import type { SessionKey } from "./cipher";
-import { openVaultKey, WrongPassphraseError, type Kek } from "./keys";
+import { openVaultKey, WrongPassphraseError, type Kek, type Rotation } from "./keys";
 
 /** Idle time after which an unlocked vault locks itself. */
 export const IDLE_LOCK_MS = 5 * 60 * 1000;
 
 export interface UnlockedVault {
-  /** Key used for new writes (the vault key record with the lowest id that the passphrase opens). */
+  /** Key used for new writes when the unlock (or rotation) happened: of the key records the
+   * passphrase opens, the one of the highest generation, then the lowest id. The records change
+   * while the vault is open (another device's rotation arrives): writes ask `currentKey`. */
   primary: SessionKey;
   /** Every key the passphrase opened, by key id (to read what any of them sealed). */
   keys: ReadonlyMap<string, CryptoKey>;
@@ -77,30 +79,28 @@ export class VaultSession {
    * lock, a sign-out or a change of session came while the key was being derived. */
   async unlock(workspaceId: string, records: readonly StoredVaultKey[], passphrase: string): Promise<UnlockedVault> {
     const locks = this.#locks;
-    // By record id (the lowest one the passphrase opens is the primary), its own wrapping first.
+    // By record id, its own wrapping first (the primary: the highest generation, then the lowest id).
     const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const sorted = [...records].sort((a, b) => cmp(a.id, b.id) || cmp(a.lost === undefined ? "" : `~${a.lost}`, b.lost === undefined ? "" : `~${b.lost}`));
     const keys = new Map<string, CryptoKey>();
     const opened = new Map<string, string>();
-    let primary: SessionKey | undefined;
-    let kek: Kek | undefined;
+    let primary: { key: SessionKey; kek: Kek; generation: number } | undefined;
+    const derived = new Map<string, CryptoKey>();
     for (const r of sorted) {
       if (opened.has(r.id)) continue;
       try {
-        const k = await openVaultKey(r.fields, passphrase, workspaceId);
+        const k = await openVaultKey(r.fields, passphrase, workspaceId, derived);
         keys.set(k.key.keyId, k.key.key);
         opened.set(r.id, r.fields.wrappedKey);
-        if (!primary) {
-          primary = k.key;
-          kek = k.kek;
-        }
+        const generation = vaultKeyGeneration(r.fields);
+        if (!primary || generation > primary.generation) primary = { key: k.key, kek: k.kek, generation };
       } catch (err) {
         if (!(err instanceof WrongPassphraseError)) throw err;
       }
     }
     if (this.#locks !== locks) throw new UnlockCancelledError();
     if (!primary) throw new WrongPassphraseError();
-    const vault: UnlockedVault = { primary, keys, opened, ...(kek ? { kek } : {}) };
+    const vault: UnlockedVault = { primary: primary.key, keys, opened, kek: primary.kek };
     this.#set(workspaceId, vault);
     return vault;
   }
@@ -127,6 +127,17 @@ export class VaultSession {
     if (extra?.key) keys.set(extra.key.keyId, extra.key.key);
     const kek = extra?.kek ?? vault.kek;
     this.#set(workspaceId, { primary: vault.primary, keys, opened: new Map([...vault.opened, ...wrappings]), ...(kek ? { kek } : {}) });
+  }
+
+  /** A key rotation was stored on this device (`recordId`: the new key's record): the session
+   * writes with the new key from now on, holds every key the rotation opened, and the new
+   * passphrase's wrappings. Nothing happens to a locked vault. */
+  rotated(workspaceId: string, rotation: Rotation, recordId: string): void {
+    const vault = this.#open.get(workspaceId);
+    if (!vault) return;
+    const keys = new Map([...vault.keys, ...rotation.keys]);
+    const opened = new Map([...vault.opened, ...[...rotation.rewrapped].map(([id, r]) => [id, r.wrappedKey] as const), [recordId, rotation.record.wrappedKey]]);
+    this.#set(workspaceId, { primary: rotation.key, keys, opened, kek: rotation.kek });
   }
 
   get(workspaceId: string | undefined): UnlockedVault | undefined {
@@ -204,6 +215,20 @@ export class VaultSession {
     }
     for (const l of [...this.#listeners]) l();
   }
+}
+
+/** The key new writes use now: of the key records as they are now whose key this session holds,
+ * the one of the highest generation, then the lowest record id — the same on every device that
+ * holds the same keys, so two rotations made at once converge on one key once both are held. The
+ * records being unknown yet, the key the unlock chose. */
+export function currentKey(vault: UnlockedVault, records: readonly { id: string; fields: VaultKey }[]): SessionKey {
+  let best: { id: string; generation: number; keyId: string } | undefined;
+  for (const r of records) {
+    if (!vault.keys.has(r.fields.keyId)) continue;
+    const generation = vaultKeyGeneration(r.fields);
+    if (!best || generation > best.generation || (generation === best.generation && r.id < best.id)) best = { id: r.id, generation, keyId: r.fields.keyId };
+  }
+  return best ? { keyId: best.keyId, key: vault.keys.get(best.keyId)! } : vault.primary;
 }
 
 /** This tab's vault session. */

@@ -2,16 +2,17 @@
 // commands against a real Dexie database (fake-indexeddb): only ciphertext reaches the records and
 // the outbox. Tests other than the parameters test use a small Argon2id memory (stored with the
 // key, as the parameters of any key are) to stay fast.
-import { ClientDb, deleteLogin, saveLogin, saveVaultKey } from "@patrimonio/clientdb";
+import { ClientDb, deleteLogin, rotateVaultKey, saveLogin, saveVaultKey } from "@patrimonio/clientdb";
 import { validate, VAULT_CIPHERTEXT_PATTERN, vaultCiphertextMax } from "@patrimonio/shared-schema";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { fromBase64url, toBase64url } from "./base64url";
-import { openField, sealField, VaultOpenError } from "./cipher";
-import { createVaultKey, DEFAULT_KDF, joinVaultKey, rewrapVaultKey, unwrapVaultKey, WrongPassphraseError } from "./keys";
+import { openField, resealField, sealField, VaultOpenError } from "./cipher";
+import { createVaultKey, DEFAULT_KDF, joinVaultKey, prepareRotation, rewrapVaultKey, unwrapVaultKey, WrongPassphraseError } from "./keys";
+import { rotateVault, VaultRotationError } from "./rotate";
 import { sealerOf } from "./sealer";
 import { SESSION_CHANGED_EVENT, SIGN_OUT_EVENT } from "../auth/signOut";
-import { IDLE_LOCK_MS, UnlockCancelledError, VaultSession } from "./session";
+import { currentKey, IDLE_LOCK_MS, UnlockCancelledError, VaultSession } from "./session";
 import { passphraseStrength } from "./strength";
 import { vaultNotices, wrappingsOf } from "./wrappings";
 
@@ -166,7 +167,7 @@ describe("session", () => {
     ];
     const session = new VaultSession();
     const v = await session.unlock(WS, records, "passphrase of one");
-    expect(vaultNotices(records, [], v)).toEqual([{ kind: "otherKey", recordId: "0193-b", record: two.record }]);
+    expect(vaultNotices(records, [], v)).toEqual([{ kind: "otherKey", recordId: "0193-b", record: two.record, rotation: false }]);
     await expect(joinVaultKey(two.record, "passphrase of one", v.kek!, WS)).rejects.toBeInstanceOf(WrongPassphraseError);
     const joined = await joinVaultKey(two.record, "passphrase of two", v.kek!, WS);
     expect(joined.record.keyId).toBe(two.record.keyId);
@@ -304,6 +305,209 @@ describe("logins commands", () => {
     expect(everything).toContain("Banco 3");
     expect(everything).not.toContain("MARKER");
     expect((await deleteLogin(db, r.id)).ok).toBe(true);
+    await db.destroy();
+  });
+});
+
+describe("key rotation", () => {
+  const OLD = "the old leaked passphrase";
+  const NEW = "a brand new passphrase";
+
+  /** A device database with a vault under OLD, three logins sealed with it, and an unlocked session. */
+  async function vaultWithLogins(name: string) {
+    const factory = new IDBFactory();
+    const db = await ClientDb.open({ name, indexedDB: factory, IDBKeyRange });
+    const made = await createVaultKey(OLD, WS, FAST);
+    const stored = await saveVaultKey(db, WS, made.record);
+    if (!stored.ok) throw new Error("key not stored");
+    const session = new VaultSession();
+    session.adopt(WS, made.key, { id: stored.id, wrappedKey: made.record.wrappedKey, kek: made.kek });
+    const plain = [
+      { institution: "Banco A", secret: "pw-a", notes: "notes a" },
+      { institution: "Banco B", secret: "pw-b" },
+      { institution: "Broker C", secret: "pw-c", notes: "notes c" },
+    ];
+    const ids: string[] = [];
+    for (const p of plain) {
+      const r = await saveLogin(db, WS, p, sealerOf(session.get(WS)));
+      if (!r.ok) throw new Error(JSON.stringify(r));
+      ids.push(r.id);
+    }
+    return { factory, db, made, keyRecordId: stored.id, session, plain, ids };
+  }
+
+  const stored = async (db: ClientDb) => (await db.list("vaultKeys", WS)).map((r) => ({ id: r.id, fields: r.fields }));
+
+  test("re-seals every login with a new key of a higher generation, in one batch; the old key stays, wrapped under the new passphrase; the old passphrase opens nothing", async () => {
+    const { db, made, keyRecordId, session, plain, ids } = await vaultWithLogins("rotate-reseal");
+    const done = await rotateVault({ db, session, workspaceId: WS, wrappings: wrappingsOf(await stored(db), []), current: OLD, next: NEW, canEdit: true, params: FAST });
+    expect(done).toMatchObject({ resealed: 5, left: 0 });
+
+    const keys = await stored(db);
+    expect(keys.map((k) => k.id).sort()).toEqual([keyRecordId, done.recordId].sort());
+    const fresh = keys.find((k) => k.id === done.recordId)!.fields;
+    expect(fresh.generation).toBe(2);
+    expect(fresh.keyId).not.toBe(made.record.keyId);
+    expect(validate("vaultKey", fresh).ok).toBe(true);
+    const old = keys.find((k) => k.id === keyRecordId)!.fields;
+    expect(old.keyId).toBe(made.record.keyId);
+    expect(old.generation).toBeUndefined();
+    // The session writes with the new key at once.
+    expect(session.get(WS)!.primary.keyId).toBe(fresh.keyId);
+    expect(sealerOf(session.get(WS), keys)!.keyId).toBe(fresh.keyId);
+
+    // The old passphrase opens nothing any more; the new one opens both keys, the new one first
+    // (a higher generation, though its record id sorts after the old one).
+    const other = new VaultSession();
+    await expect(other.unlock(WS, wrappingsOf(keys, []), OLD)).rejects.toBeInstanceOf(WrongPassphraseError);
+    const v = await other.unlock(WS, wrappingsOf(keys, []), NEW);
+    expect(v.primary.keyId).toBe(fresh.keyId);
+    expect([...v.keys.keys()].sort()).toEqual([made.record.keyId, fresh.keyId].sort());
+    // Every login: sealed with the new key, same plaintext, and no key but the new one opens it.
+    const onlyNew = new Map([[fresh.keyId, v.keys.get(fresh.keyId)!]]);
+    for (const [i, id] of ids.entries()) {
+      const login = await db.get("logins", id);
+      for (const field of ["secret", "notes"] as const) {
+        const c = login!.fields[field];
+        expect(c === undefined, `${id} ${field}`).toBe(plain[i]![field] === undefined);
+        if (c === undefined) continue;
+        expect(c.split(".")[1]).toBe(fresh.keyId);
+        expect(await openField(onlyNew, { workspaceId: WS, recordId: id, field }, c)).toBe(plain[i]![field]);
+      }
+    }
+    await db.destroy();
+  });
+
+  test("a login written with the old key after the rotation (a device still unlocked with it) opens with the new passphrase, and is sealed with the new key when next saved", async () => {
+    const { db, made, session, ids } = await vaultWithLogins("rotate-offline");
+    // Another device, unlocked with the old passphrase before the rotation, stays unlocked with it.
+    const offline = new VaultSession();
+    offline.adopt(WS, made.key);
+    const wrappings = wrappingsOf(await stored(db), []);
+    await rotateVault({ db, session, workspaceId: WS, wrappings, current: OLD, next: NEW, canEdit: true, params: FAST });
+    const keys = await stored(db);
+    // The offline device knows only the old key: it writes a new password with it.
+    const late = await saveLogin(db, WS, { institution: "Banco A", secret: "changed offline" }, sealerOf(offline.get(WS), keys), {
+      id: ids[0]!,
+      previous: { institution: "Banco A", secret: "pw-a", notes: "notes a" },
+    });
+    expect(late.ok).toBe(true);
+    const written = (await db.get("logins", ids[0]!))!.fields.secret!;
+    expect(written.split(".")[1]).toBe(made.record.keyId);
+    // Its session is told the key was rotated elsewhere (and is never offered to join it).
+    const notices = vaultNotices(keys, [], offline.get(WS)!);
+    expect(notices.map((n) => n.kind)).toEqual(["rotated"]);
+
+    const fresh = new VaultSession();
+    const v = await fresh.unlock(WS, wrappingsOf(keys, []), NEW);
+    const place0 = { workspaceId: WS, recordId: ids[0]!, field: "secret" };
+    expect(await openField(v.keys, place0, written)).toBe("changed offline");
+    // Saved again on a device with the new key (another field changed, the secret as it was): the
+    // secret is sealed again with the new key, its plaintext unchanged.
+    const again = await saveLogin(db, WS, { institution: "Banco A nuevo", secret: "changed offline" }, sealerOf(v, keys), {
+      id: ids[0]!,
+      previous: { institution: "Banco A", secret: "changed offline" },
+    });
+    expect(again.ok).toBe(true);
+    const resealed = (await db.get("logins", ids[0]!))!.fields;
+    expect(resealed.institution).toBe("Banco A nuevo");
+    expect(resealed.secret!.split(".")[1]).toBe(v.primary.keyId);
+    expect(await openField(v.keys, place0, resealed.secret!)).toBe("changed offline");
+    await db.destroy();
+  });
+
+  test("two rotations at once on two devices converge on one key for new writes on both", async () => {
+    const base = await createVaultKey(OLD, WS, FAST);
+    const K1 = "0193-0000-old";
+    const start = [{ id: K1, fields: base.record }];
+    // Each device rotates offline, with its own new passphrase; each session writes with its key.
+    const rotA = await prepareRotation(start, OLD, "passphrase chosen on A", WS, FAST);
+    const rotB = await prepareRotation(start, OLD, "passphrase chosen on B", WS, FAST);
+    expect(rotA.record.generation).toBe(2);
+    expect(rotB.record.generation).toBe(2);
+    const [idA, idB] = ["0193-0001-bbb", "0193-0001-aaa"]; // B's record id sorts first
+    const a = new VaultSession();
+    a.adopt(WS, base.key, { id: K1, wrappedKey: base.record.wrappedKey, kek: base.kek });
+    a.rotated(WS, rotA, idA);
+    const b = new VaultSession();
+    b.adopt(WS, base.key, { id: K1, wrappedKey: base.record.wrappedKey, kek: base.kek });
+    b.rotated(WS, rotB, idB);
+    // Both sync: the old key record keeps one re-wrapping (the other is a losing wrapping, not needed
+    // here), and both new keys arrive.
+    let merged = [
+      { id: K1, fields: rotA.rewrapped.get(K1)! },
+      { id: idA, fields: rotA.record },
+      { id: idB, fields: rotB.record },
+    ];
+    // Each device is told of the other rotation, as a key it may join (same generation).
+    expect(vaultNotices(merged, [], a.get(WS)!)).toEqual([{ kind: "otherKey", recordId: idB, record: rotB.record, rotation: true }]);
+    expect(vaultNotices(merged, [], b.get(WS)!).filter((n) => n.kind === "otherKey")).toEqual([{ kind: "otherKey", recordId: idA, record: rotA.record, rotation: true }]);
+    // A joins B's key with B's passphrase (wrapped under A's): A now writes with B's key, the lower
+    // record id of the highest generation; B's session, which holds its own key, writes with it.
+    const joined = await joinVaultKey(rotB.record, "passphrase chosen on B", a.get(WS)!.kek!, WS);
+    a.rewrapped(WS, new Map([[idB, joined.record.wrappedKey]]), { key: joined.key });
+    merged = [merged[0]!, merged[1]!, { id: idB, fields: joined.record }];
+    expect(joined.record.generation).toBe(2);
+    expect(sealerOf(a.get(WS), merged)!.keyId).toBe(rotB.record.keyId);
+    expect(sealerOf(b.get(WS), merged)!.keyId).toBe(rotB.record.keyId);
+    // And A's passphrase, now the vault's for every key, unlocks every device on the same key.
+    const c = new VaultSession();
+    const v = await c.unlock(WS, wrappingsOf(merged, []), "passphrase chosen on A");
+    expect(v.keys.size).toBe(3);
+    expect(currentKey(v, merged).keyId).toBe(rotB.record.keyId);
+    expect(v.primary.keyId).toBe(rotB.record.keyId);
+  });
+
+  test("all or nothing: a key record gone meanwhile refuses the whole rotation, no login re-sealed", async () => {
+    const { factory, db, keyRecordId, ids } = await vaultWithLogins("rotate-atomic");
+    const wrappings = wrappingsOf(await stored(db), []);
+    const rotation = await prepareRotation(wrappings, OLD, NEW, WS, FAST);
+    const before = await everyRow(factory, "rotate-atomic");
+    const rewrapped = new Map([...rotation.rewrapped, ["0193-gone-meanwhile", rotation.rewrapped.get(keyRecordId)!]]);
+    let resealed = 0;
+    const r = await rotateVaultKey(db, WS, { key: rotation.record, rewrapped }, (place, c) => {
+      resealed++;
+      return resealField(rotation.keys, rotation.key, place, c);
+    });
+    expect(r).toMatchObject({ ok: false, issues: [{ key: "validation.notFound" }] });
+    expect(resealed).toBe(5);
+    expect(ids).toHaveLength(3);
+    expect(await everyRow(factory, "rotate-atomic")).toBe(before);
+    await db.destroy();
+  });
+
+  test("a lock that comes while the keys are being derived cancels the rotation: nothing written", async () => {
+    const { factory, db, session } = await vaultWithLogins("rotate-locked");
+    const before = await everyRow(factory, "rotate-locked");
+    const pending = rotateVault({ db, session, workspaceId: WS, wrappings: wrappingsOf(await stored(db), []), current: OLD, next: NEW, canEdit: true, params: FAST });
+    // Argon2id is still running: the vault locks meanwhile (idle, Lock, sign-out).
+    session.lock(WS);
+    await expect(pending).rejects.toEqual(new VaultRotationError("locked"));
+    expect(await everyRow(factory, "rotate-locked")).toBe(before);
+    await db.destroy();
+  });
+
+  test("a wrong current passphrase changes nothing", async () => {
+    const { factory, db, made, session } = await vaultWithLogins("rotate-wrong");
+    const before = await everyRow(factory, "rotate-wrong");
+    const pending = await db.pendingCount();
+    await expect(
+      rotateVault({ db, session, workspaceId: WS, wrappings: wrappingsOf(await stored(db), []), current: "not the passphrase", next: NEW, canEdit: true, params: FAST }),
+    ).rejects.toBeInstanceOf(WrongPassphraseError);
+    expect(await db.pendingCount()).toBe(pending);
+    expect(await everyRow(factory, "rotate-wrong")).toBe(before);
+    expect(session.get(WS)!.primary.keyId).toBe(made.key.keyId);
+    await db.destroy();
+  });
+
+  test("a viewer cannot rotate: refused before anything is derived or written", async () => {
+    const { factory, db, made, session } = await vaultWithLogins("rotate-viewer");
+    const before = await everyRow(factory, "rotate-viewer");
+    await expect(
+      rotateVault({ db, session, workspaceId: WS, wrappings: wrappingsOf(await stored(db), []), current: OLD, next: NEW, canEdit: false, params: FAST }),
+    ).rejects.toEqual(new VaultRotationError("forbidden"));
+    expect(await everyRow(factory, "rotate-viewer")).toBe(before);
+    expect(session.get(WS)!.primary.keyId).toBe(made.key.keyId);
     await db.destroy();
   });
 });

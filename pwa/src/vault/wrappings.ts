@@ -10,8 +10,8 @@
 // Two devices that set a vault up at the same time make two records (two keys): a passphrase
 // opens the one it wrapped; the other one is named here so the screen can ask for its passphrase.
 import type { ConflictView } from "@patrimonio/clientdb";
-import type { VaultKdf, VaultKey } from "@patrimonio/shared-schema";
-import type { StoredVaultKey, UnlockedVault } from "./session";
+import { vaultKeyGeneration, type VaultKdf, type VaultKey } from "@patrimonio/shared-schema";
+import { currentKey, type StoredVaultKey, type UnlockedVault } from "./session";
 
 /** Every wrapping of the workspace's key records: each record's own, then each losing change's. */
 export function wrappingsOf(records: readonly StoredVaultKey[], conflicts: readonly ConflictView[]): StoredVaultKey[] {
@@ -39,15 +39,22 @@ export function lostWrappings(record: StoredVaultKey, conflicts: readonly Confli
     if (typeof wrappedKey !== "string") continue;
     const kdf = (values.kdf ?? record.fields.kdf) as VaultKdf;
     const keyId = typeof values.keyId === "string" ? values.keyId : record.fields.keyId;
-    out.push({ stamp, at, fields: { keyId, kdf, wrappedKey } });
+    const generation = record.fields.generation;
+    out.push({ stamp, at, fields: { keyId, kdf, wrappedKey, ...(generation === undefined ? {} : { generation }) } });
   }
   return out.sort((a, b) => (a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : 0));
 }
 
 /** What the unlocked vault must tell about one key record. */
 export type VaultNotice =
-  /** Another key (a concurrent set-up under another passphrase): its logins do not open. */
-  | { kind: "otherKey"; recordId: string; record: VaultKey }
+  /** Another key (a concurrent set-up under another passphrase, or `rotation`: a rotation made at
+   * the same time elsewhere, of the same generation as the key this session writes with): its
+   * logins do not open. Its passphrase joins it under this session's. */
+  | { kind: "otherKey"; recordId: string; record: VaultKey; rotation: boolean }
+  /** The key was rotated elsewhere: a key of a higher generation than the one this session writes
+   * with, which it cannot open. Only the new passphrase opens it; this session never joins it
+   * (that would wrap the new key under the old passphrase). */
+  | { kind: "rotated"; recordId: string }
   /** The passphrase typed here opened a losing wrapping: a concurrent change (made at `at`) won,
    * and its passphrase is the vault's now; `stamp` names the losing change (to keep it). */
   | { kind: "lost"; recordId: string; stamp: string; at: number }
@@ -66,11 +73,18 @@ export function vaultNotices(
   vault: UnlockedVault,
 ): VaultNotice[] {
   const out: VaultNotice[] = [];
+  const writing = records.find((r) => r.fields.keyId === currentKey(vault, records).keyId);
+  const writingGeneration = writing ? vaultKeyGeneration(writing.fields) : 1;
   for (const r of records) {
     const opened = vault.opened.get(r.id);
     const lost = lostWrappings(r, conflicts);
     if (opened === undefined) {
-      if (!vault.keys.has(r.fields.keyId)) out.push({ kind: "otherKey", recordId: r.id, record: r.fields });
+      if (vault.keys.has(r.fields.keyId)) continue;
+      const generation = vaultKeyGeneration(r.fields);
+      if (generation > writingGeneration) {
+        if (!out.some((n) => n.kind === "rotated")) out.push({ kind: "rotated", recordId: r.id });
+      }
+      else out.push({ kind: "otherKey", recordId: r.id, record: r.fields, rotation: generation > 1 && generation === writingGeneration });
       continue;
     }
     if (opened === r.fields.wrappedKey) {
@@ -83,5 +97,9 @@ export function vaultNotices(
       out.push({ kind: "lost", recordId: r.id, stamp: mine.stamp, at: winner ? Date.parse(winner.slice(0, 24)) : Number.NaN });
     } else out.push({ kind: "changed", recordId: r.id });
   }
+  // A rotation elsewhere re-wrapped the keys this session opened too: its notice says it all. No
+  // key is joined meanwhile: this session's passphrase is the old one, and a key joined under it
+  // would open with the old passphrase again; the new passphrase opens them all.
+  if (out.some((n) => n.kind === "rotated")) return out.filter((n) => n.kind !== "changed" && n.kind !== "otherKey");
   return out;
 }

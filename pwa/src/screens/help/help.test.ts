@@ -62,6 +62,19 @@ describe("help texts", () => {
       expect(body).toContain(locale.sync.openFailed);
     }
   });
+
+  test("the vault's key rotation is explained under the button's own name, with what the old passphrase can still read", () => {
+    for (const [texts, locale, still] of [
+      [helpEs, es, "lo que ya estaba guardado antes"],
+      [helpEn, en, "what was already saved before"],
+    ] as const) {
+      const entry = texts.sections.find((s) => s.id === "security")!.entries.find((e) => e.id === "vault-rotate")!;
+      const body = [entry.title, ...entry.paragraphs].join("\n");
+      expect(body).toContain(locale.vault.rotate.open);
+      expect(body).toContain(still);
+      expect(entry.links?.map((l) => l.to)).toEqual(["/logins"]);
+    }
+  });
 });
 
 describe("help links", () => {

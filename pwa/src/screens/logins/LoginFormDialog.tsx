@@ -23,7 +23,7 @@ import { TextArea } from "../../ui/TextArea";
 import { TextInput } from "../../ui/TextInput";
 import { sealerOf, type UnlockedVault } from "../../vault";
 import { ConflictNote } from "../assets/common/ConflictNote";
-import type { LoginRec } from "./hooks";
+import type { LoginRec, VaultKeyRec } from "./hooks";
 import { SecretConflicts } from "./SecretConflicts";
 import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
 
@@ -53,6 +53,8 @@ interface Props {
   db: ClientDb;
   workspaceId: string;
   vault: UnlockedVault;
+  /** The workspace's key records: new writes use the current key (sealerOf, currentKey). */
+  keys?: readonly VaultKeyRec[];
   assets: readonly AssetRec[];
   /** The login to edit and its decrypted secret and notes; undefined for a new one. */
   editing?: { login: LoginRec; secret?: string | undefined; notes?: string | undefined } | undefined;
@@ -60,7 +62,7 @@ interface Props {
   onSaved: (id: string) => void;
 }
 
-export function LoginFormDialog({ db, workspaceId, vault, assets, editing, onClose, onSaved }: Props) {
+export function LoginFormDialog({ db, workspaceId, vault, keys, assets, editing, onClose, onSaved }: Props) {
   const { t, i18n } = useTranslation();
   const formId = useId();
   const [other, setOther] = useState<string[]>([]);
@@ -97,7 +99,7 @@ export function LoginFormDialog({ db, workspaceId, vault, assets, editing, onClo
 
   const onSubmit = form.submit(async (values) => {
     setOther([]);
-    const result = await saveLogin(db, workspaceId, values as unknown as LoginPlaintext, sealerOf(vault), login ? { id: login.id, previous: opened } : {});
+    const result = await saveLogin(db, workspaceId, values as unknown as LoginPlaintext, sealerOf(vault, keys), login ? { id: login.id, previous: opened } : {});
     if (!result.ok) {
       setOther(applyIssues(i18n, form.setError, result.issues, FIELDS));
       return;

@@ -145,6 +145,12 @@ describe("logins screen", { timeout: 30_000 }, () => {
     expect(offered()).toEqual([]);
     fireEvent.click(screen.getByRole("button", { name: "Cancelar" }));
     await waitFor(() => expect(screen.queryByTestId("vault-change")).toBeNull());
+    fireEvent.click(screen.getByTestId("vault-rotate-open"));
+    await screen.findByTestId("vault-rotate");
+    expect(document.querySelectorAll('input[type="password"]')).toHaveLength(3);
+    expect(offered()).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Cancelar" }));
+    await waitFor(() => expect(screen.queryByTestId("vault-rotate")).toBeNull());
     act(() => vaultSession.lock(WS));
     await screen.findByTestId("vault-passphrase");
     expect(offered()).toEqual([]);
@@ -174,6 +180,67 @@ describe("logins screen", { timeout: 30_000 }, () => {
     await screen.findByTestId("vault-unlocked");
     expect(screen.queryByTestId("vault-change")).toBeNull();
     expect(document.body.innerHTML).not.toContain("MARCA-");
+  });
+
+  test("rotating the key: offered to owners and editors only; the dialog says when to use it, and every login is then sealed with the new key", async () => {
+    const { db, key } = await setUp("editor");
+    const dialogOf = async () => {
+      fireEvent.click(await screen.findByTestId("vault-rotate-open"));
+      return screen.findByRole("dialog", { name: "Renovar la clave del baúl" });
+    };
+    let dialog = await dialogOf();
+    expect(within(dialog).getByTestId("vault-rotate-when").textContent).toContain("si la frase de paso se ha filtrado o si has quitado del espacio de trabajo a alguien que la conocía");
+    expect(within(dialog).getByTestId("vault-rotate-old").textContent).toContain("solo podría leerse lo que ya estaba guardado antes de renovar la clave, nunca lo que se guarde después");
+    // The same strength rules as the set-up, and a new passphrase that differs from the current one.
+    const fill = (current: string, next: string, repeat = next) => {
+      fireEvent.change(within(dialog).getByTestId("vault-current-passphrase"), { target: { value: current } });
+      fireEvent.change(within(dialog).getByTestId("vault-new-passphrase"), { target: { value: next } });
+      fireEvent.change(within(dialog).getByTestId("vault-repeat-passphrase"), { target: { value: repeat } });
+    };
+    fill("frase de paso de prueba", "corta");
+    fireEvent.click(within(dialog).getByTestId("vault-rotate-submit"));
+    expect(await within(dialog).findByText("La frase de paso debe tener al menos 12 caracteres")).toBeTruthy();
+    fill("frase de paso de prueba", "frase de paso de prueba");
+    fireEvent.click(within(dialog).getByTestId("vault-rotate-submit"));
+    expect(await within(dialog).findByText("La nueva frase de paso tiene que ser distinta de la actual.")).toBeTruthy();
+    // A wrong current passphrase: said on its field, nothing written.
+    fill("no es la frase de paso", "una frase de paso completamente nueva");
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId("vault-rotate-submit"));
+    });
+    expect(await within(dialog).findByText("La frase de paso no es correcta. No se ha cambiado nada.", {}, { timeout: 20_000 })).toBeTruthy();
+    expect(await db.list("vaultKeys", WS)).toHaveLength(1);
+
+    fill("frase de paso de prueba", "una frase de paso completamente nueva");
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId("vault-rotate-submit"));
+    });
+    await waitFor(() => expect(screen.queryByTestId("vault-rotate")).toBeNull(), { timeout: 20_000 });
+    const keys = await db.list("vaultKeys", WS);
+    expect(keys).toHaveLength(2);
+    const fresh = keys.find((k) => k.fields.generation === 2)!;
+    expect(vaultSession.get(WS)!.primary.keyId).toBe(fresh.fields.keyId);
+    const [login] = await db.list("logins", WS);
+    for (const field of ["secret", "notes"] as const) expect(login!.fields[field]!.split(".")[1]).toBe(fresh.fields.keyId);
+    expect(login!.fields.secret!.split(".")[1]).not.toBe(key.keyId);
+    // The screen still reads it: the list shows the login, unlocked, with no notice about keys.
+    expect(screen.getByTestId("vault-unlocked")).toBeTruthy();
+    expect(screen.queryByTestId("vault-other-key")).toBeNull();
+    expect(screen.queryByTestId("vault-rotated-elsewhere")).toBeNull();
+
+    // Locking closes an open rotation dialog with what was typed in it.
+    dialog = await dialogOf();
+    fireEvent.change(within(dialog).getByTestId("vault-current-passphrase"), { target: { value: "MARCA-frase-actual" } });
+    act(() => vaultSession.lock(WS));
+    await waitFor(() => expect(screen.queryByTestId("vault-rotate")).toBeNull());
+    expect(document.body.innerHTML).not.toContain("MARCA-frase");
+  });
+
+  test("a viewer is not offered the key rotation (nor the passphrase change)", async () => {
+    await setUp("viewer");
+    await screen.findByTestId("vault-unlocked");
+    expect(screen.queryByTestId("vault-rotate-open")).toBeNull();
+    expect(screen.queryByTestId("vault-change-open")).toBeNull();
   });
 
   test("the show-password toggles keep their name and say their state with aria-pressed", async () => {

@@ -6,7 +6,7 @@
 // and cannot write (the server refuses their writes too). Everything reads and writes the device
 // database, so it works offline and syncs.
 import { deleteLogin, useClientDb } from "@patrimonio/clientdb";
-import { Copy, Eye, EyeOff, FileText, KeyRound, NotebookText, Pencil, Plus, Trash2 } from "lucide-react";
+import { Copy, Eye, EyeOff, FileText, KeyRound, NotebookText, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAssets, useAssetWorkspace } from "../../assets/hooks";
@@ -23,6 +23,7 @@ import { Skeleton } from "../../ui/Skeleton";
 import { CLIPBOARD_CLEAR_MS, copySecret, useVault, type UnlockedVault } from "../../vault";
 import page from "../page.module.css";
 import { ChangePassphraseDialog } from "./ChangePassphraseDialog";
+import { RotateKeyDialog } from "./RotateKeyDialog";
 import { EmergencySheet } from "./EmergencySheet";
 import { openLoginField, useLogins, useOpened, useVaultKeyConflicts, useVaultKeys, type LoginRec } from "./hooks";
 import { LoginFormDialog } from "./LoginFormDialog";
@@ -54,16 +55,18 @@ export function LoginsScreen() {
   const [deleting, setDeleting] = useState<LoginRec | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [changing, setChanging] = useState(false);
+  const [rotating, setRotating] = useState(false);
   const [sheet, setSheet] = useState(false);
   // The login whose notes are being read (its id: the dialog follows the record as it syncs).
   const [reading, setReading] = useState<string | null>(null);
   // Locked: what an open vault let the screen hold goes (the decrypted secret and notes of a login
   // being edited, the notes being read, the passphrases typed into the change dialog); unlocking
   // again does not bring it back.
-  if (!vault && (editing !== null || reading !== null || changing)) {
+  if (!vault && (editing !== null || reading !== null || changing || rotating)) {
     setEditing(null);
     setReading(null);
     setChanging(false);
+    setRotating(false);
   }
   const assetNames = useMemo(() => new Map((assets ?? []).map((a) => [a.id, a.fields.name])), [assets]);
   const sorted = useMemo(() => [...(logins ?? [])].sort((a, b) => a.fields.institution.localeCompare(b.fields.institution)), [logins]);
@@ -201,6 +204,11 @@ export function LoginsScreen() {
               </Button>
             )}
             {canEdit && vault && (
+              <Button variant="secondary" icon={<RefreshCw size={16} />} onClick={() => setRotating(true)} data-testid="vault-rotate-open">
+                {t("vault.rotate.open")}
+              </Button>
+            )}
+            {canEdit && vault && (
               <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing("new")} data-testid="login-new">
                 {t("logins.add")}
               </Button>
@@ -261,6 +269,7 @@ export function LoginsScreen() {
           db={db}
           workspaceId={workspaceId}
           vault={vault}
+          keys={keys ?? []}
           assets={assets ?? []}
           editing={editing === "new" ? undefined : editing}
           onClose={() => setEditing(null)}
@@ -271,6 +280,9 @@ export function LoginsScreen() {
         />
       )}
       {changing && vault && workspaceId && keys && <ChangePassphraseDialog workspaceId={workspaceId} keys={keys} conflicts={keyConflicts ?? []} onClose={() => setChanging(false)} />}
+      {rotating && vault && workspaceId && keys && canEdit && (
+        <RotateKeyDialog workspaceId={workspaceId} keys={keys} conflicts={keyConflicts ?? []} canEdit={canEdit} onClose={() => setRotating(false)} />
+      )}
       {readingLogin && vault && <NotesDialog login={readingLogin} vault={vault} onClose={() => setReading(null)} />}
       {sheet && <EmergencySheet logins={sorted} assetNames={assetNames} onClose={() => setSheet(false)} />}
       <AlertDialog

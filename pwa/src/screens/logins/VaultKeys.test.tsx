@@ -5,9 +5,11 @@
 // - two passphrase changes at once: the one that lost still opens the vault, and the screen says
 //   which passphrase is the vault's now and lets an editor keep theirs;
 // - two set-ups at once (two keys): the screen names the second key, and its passphrase joins it,
-//   so every login opens with one passphrase and none is lost.
+//   so every login opens with one passphrase and none is lost;
+// - a key rotation on another device while this one is unlocked with the old key: the screen says
+//   so, joins nothing, and the new passphrase opens the vault again with the new key.
 import "fake-indexeddb/auto";
-import { ClientDb, ClientDbProvider, saveLogin, saveVaultKey } from "@patrimonio/clientdb";
+import { ClientDb, ClientDbProvider, saveLogin, saveVaultKey, type JsonValue } from "@patrimonio/clientdb";
 import { applyServerPage } from "@patrimonio/clientdb/node";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
@@ -20,7 +22,7 @@ import { createApiClient } from "../../api/client";
 import type { Workspace } from "../../api/types";
 import { createI18n } from "../../i18n/i18n";
 import { createFakeServer, fakeMe } from "../../test/fakeServer";
-import { createVaultKey, rewrapVaultKey, sealerOf, unwrapVaultKey, vaultSession, WrongPassphraseError } from "../../vault";
+import { createVaultKey, prepareRotation, resealField, sealField, rewrapVaultKey, sealerOf, unwrapVaultKey, vaultSession, WrongPassphraseError } from "../../vault";
 import { LoginsScreen } from "./LoginsScreen";
 
 const WS = "0a1b2c3d-0000-4000-8000-000000000001";
@@ -199,6 +201,65 @@ describe("the vault's keys when two devices act at once", { timeout: 30_000 }, (
     await screen.findByTestId("vault-unlocked", {}, { timeout: 10_000 });
     expect(vaultSession.get(WS)?.keys.size).toBe(2);
     expect(screen.queryByTestId("vault-other-key")).toBeNull();
+    db.close();
+  });
+
+  test("a key rotated on another device while this one is unlocked with the old key: the screen says so, offers no join, and the new passphrase reopens it with the new key", async () => {
+    const db = await openDb();
+    // The vault and its login came from the server (synced: nothing of them pending here).
+    const made = await createVaultKey(FIRST, WS, FAST);
+    const record = made.record;
+    const id = "01936f6e-7b3a-7c4d-8e5f-0a1b2c3d4e71";
+    const loginId = "01936f6e-7b3a-7c4d-8e5f-0a1b2c3d4e72";
+    const place = { workspaceId: WS, recordId: loginId, field: "secret" };
+    const stamp = (n: number) => `2099-01-01T00:00:0${n}.000Z-0000-0f0f0f0f0f0f0f0f`;
+    const put = (seq: number, collection: "vaultKeys" | "logins", recordId: string, fields: Record<string, JsonValue>, base: Record<string, string>) =>
+      ({ seq, collection, recordId, kind: "mutation", mutationId: seq, mutation: { op: "put", stamp: stamp(seq), author: OTHER_CLIENT, fields, base } }) as const;
+    await applyServerPage(db, {
+      workspaceId: WS,
+      cursor: 2,
+      hasMore: false,
+      snapshot: false,
+      changes: [put(1, "vaultKeys", id, { ...record }, {}), put(2, "logins", loginId, { institution: "Banco Marcador", secret: await sealField(made.key, place, "MARCA-secreto") }, {})],
+    });
+    show(db, "editor");
+    await unlock(FIRST);
+    await screen.findByTestId("vault-unlocked", {}, { timeout: 10_000 });
+    expect(await reveal("Banco Marcador")).toBe("MARCA-secreto");
+
+    // The other device rotates the key (new passphrase THEIRS) and its changes arrive.
+    const created = (await db.get("vaultKeys", id))!;
+    const login = (await db.get("logins", loginId))!;
+    const rotation = await prepareRotation([{ id, fields: record }], FIRST, THEIRS, WS, FAST);
+    const resealed = await resealField(rotation.keys, rotation.key, place, login.fields.secret!);
+    const newKeyId = "01936f6e-7b3a-7c4d-8e5f-0a1b2c3d4e70";
+    await act(() =>
+      applyServerPage(db, {
+        workspaceId: WS,
+        cursor: 5,
+        hasMore: false,
+        snapshot: false,
+        changes: [put(3, "vaultKeys", newKeyId, { ...rotation.record }, {}), put(4, "vaultKeys", id, { ...rotation.rewrapped.get(id)! }, created.clocks), put(5, "logins", loginId, { secret: resealed! }, login.clocks)],
+      }),
+    );
+    expect(await db.conflicts(WS)).toEqual([]);
+    // This session (the old key only) no longer reads the re-sealed password.
+    await waitFor(() => expect(screen.getAllByTestId("login-secret").map((e) => e.textContent)).toContain("No se puede descifrar con las claves abiertas"));
+    const notice = await screen.findByTestId("vault-rotated-elsewhere", {}, { timeout: 10_000 });
+    expect(notice.textContent).toContain("Lo que guardes ahora en esta sesión se cifra aún con la clave anterior");
+    expect(screen.queryByTestId("vault-other-key")).toBeNull();
+    expect(screen.queryByTestId("vault-changed-elsewhere")).toBeNull();
+
+    // The old passphrase does not reopen it; the new one does, with the new key for new writes.
+    fireEvent.change(screen.getByTestId("vault-rotated-passphrase"), { target: { value: FIRST } });
+    await act(async () => fireEvent.click(screen.getByTestId("vault-rotated-unlock")));
+    await screen.findByText("La frase de paso no es correcta. No se ha cambiado nada.", {}, { timeout: 10_000 });
+    fireEvent.change(screen.getByTestId("vault-rotated-passphrase"), { target: { value: THEIRS } });
+    await act(async () => fireEvent.click(screen.getByTestId("vault-rotated-unlock")));
+    await waitFor(() => expect(screen.queryByTestId("vault-rotated-elsewhere")).toBeNull(), { timeout: 10_000 });
+    expect(vaultSession.get(WS)?.primary.keyId).toBe(rotation.record.keyId);
+    expect(vaultSession.get(WS)?.keys.size).toBe(2);
+    await waitFor(() => expect(screen.getAllByTestId("login-secret").map((e) => e.textContent)).toContain("MARCA-secreto"));
     db.close();
   });
 

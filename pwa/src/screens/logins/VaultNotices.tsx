@@ -6,7 +6,11 @@
 // - the passphrase changed elsewhere since this session opened the vault: the next unlock needs it.
 // - a second key (a concurrent set-up under another passphrase): its logins do not open; its
 //   passphrase joins it (editors: wrapped again under this session's passphrase, which then opens
-//   both; viewers: opened for this session only).
+//   both; viewers: opened for this session only). A rotation made at the same time elsewhere is
+//   one too, of the same generation.
+// - the key was rotated elsewhere (a key of a higher generation this session cannot open): what is
+//   saved here still uses the old key; the new passphrase opens the vault again with the new one.
+//   Never joined: that would wrap the new key under the old passphrase.
 import { saveVaultKey, useClientDb, type ConflictView } from "@patrimonio/clientdb";
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -17,7 +21,17 @@ import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
 import { Field } from "../../ui/Field";
 import { TextInput } from "../../ui/TextInput";
-import { joinVaultKey, unwrapVaultKey, vaultNotices, vaultSession, WrongPassphraseError, type UnlockedVault, type VaultNotice } from "../../vault";
+import {
+  joinVaultKey,
+  UnlockCancelledError,
+  unwrapVaultKey,
+  vaultNotices,
+  vaultSession,
+  WrongPassphraseError,
+  wrappingsOf,
+  type UnlockedVault,
+  type VaultNotice,
+} from "../../vault";
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
 import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
@@ -35,9 +49,13 @@ export function VaultNotices({ workspaceId, keys, conflicts, vault, canEdit }: P
   if (notices.length === 0) return null;
   return (
     <>
-      {notices.map((n) => (
-        <Notice key={`${n.kind}|${n.recordId}`} notice={n} workspaceId={workspaceId} vault={vault} canEdit={canEdit} />
-      ))}
+      {notices.map((n) =>
+        n.kind === "rotated" ? (
+          <Rotated key={`${n.kind}|${n.recordId}`} workspaceId={workspaceId} keys={keys} conflicts={conflicts} />
+        ) : (
+          <Notice key={`${n.kind}|${n.recordId}`} notice={n} workspaceId={workspaceId} vault={vault} canEdit={canEdit} />
+        ),
+      )}
     </>
   );
 }
@@ -119,7 +137,54 @@ function Notice({ notice, workspaceId, vault, canEdit }: { notice: VaultNotice; 
       );
     case "otherKey":
       return <OtherKey notice={notice} workspaceId={workspaceId} vault={vault} canEdit={canEdit} />;
+    case "rotated":
+      return null;
   }
+}
+
+/** The key was rotated elsewhere: the new passphrase opens the vault again (every wrapping, the
+ * new key included), so this session writes with the new key. */
+function Rotated({ workspaceId, keys, conflicts }: { workspaceId: string; keys: VaultKeyRec[]; conflicts: readonly ConflictView[] }) {
+  const { t } = useTranslation();
+  const [passphrase, setPassphrase] = useState("");
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (passphrase === "") {
+      setError(t("vault.errors.required"));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      await vaultSession.unlock(workspaceId, wrappingsOf(keys, conflicts), passphrase);
+      setPassphrase("");
+      notify("success", t("vault.rotated.done"));
+    } catch (err) {
+      if (err instanceof UnlockCancelledError) return;
+      setError(err instanceof WrongPassphraseError ? t("vault.errors.wrong") : t("vault.errors.unavailable"));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Alert tone="warning" title={t("vault.rotated.title")}>
+      <div className={styles.vaultNotice} data-testid="vault-rotated-elsewhere">
+        <p>{t("vault.rotated.text")}</p>
+        <form className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
+          <Field label={t("vault.rotated.passphrase")} error={error} required>
+            <TextInput type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="vault-rotated-passphrase" />
+          </Field>
+          <div>
+            <Button type="submit" size="sm" variant="secondary" loading={busy} loadingText={t("vault.rotated.working")} data-testid="vault-rotated-unlock">
+              {t("vault.rotated.submit")}
+            </Button>
+          </div>
+        </form>
+      </div>
+    </Alert>
+  );
 }
 
 function OtherKey({
@@ -178,7 +243,7 @@ function OtherKey({
     <Alert tone="warning" title={t("vault.otherKey.title")}>
       <div className={styles.vaultNotice} data-testid="vault-other-key">
         <p>
-          {t("vault.otherKey.text")} {joins ? t("vault.otherKey.joinHint") : t("vault.otherKey.openHint")}
+          {notice.rotation ? t("vault.otherKey.rotationText") : t("vault.otherKey.text")} {joins ? t("vault.otherKey.joinHint") : t("vault.otherKey.openHint")}
         </p>
         <form id={formId} className={styles.vaultForm} noValidate onSubmit={(e) => void submit(e)}>
           <Field label={t("vault.otherKey.passphrase")} error={error} required>

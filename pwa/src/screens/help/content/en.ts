@@ -218,6 +218,18 @@ export const helpEn: HelpTexts = {
           ],
         },
         {
+          id: "vault-rotate",
+          title: "If the passphrase leaked: rotate the key",
+          paragraphs: [
+            "Changing the passphrase only protects the same key again: someone with an old copy of the vault and the old passphrase could still open it. If the passphrase leaked or you removed someone from the workspace who knew it, open the vault and press “Rotate the key”.",
+            "A new key is made with a new passphrase and every login is encrypted again with it; whatever is saved afterwards, on any device, uses the new key. The old keys are kept under the new passphrase so that nothing saved offline is lost. The old passphrase could at most read what was already saved before; so afterwards, change at each institution the passwords that may have been seen.",
+            "Your other devices and the members will need the new passphrase. A device that was still open with the old key says so and asks for it.",
+          ],
+          links: [
+            { to: "/logins", label: "Logins" },
+          ],
+        },
+        {
           id: "device",
           title: "Your device",
           paragraphs: [

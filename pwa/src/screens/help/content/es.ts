@@ -218,6 +218,18 @@ export const helpEs: HelpTexts = {
           ],
         },
         {
+          id: "vault-rotate",
+          title: "Si la frase de paso se ha filtrado: renovar la clave",
+          paragraphs: [
+            "Cambiar la frase de paso solo vuelve a proteger la misma clave: quien tenga una copia antigua del baúl y la frase anterior podría seguir abriéndola. Si la frase se ha filtrado o has quitado del espacio de trabajo a alguien que la conocía, abre el baúl y pulsa «Renovar la clave».",
+            "Se crea una clave nueva con una frase de paso nueva y todos los accesos se cifran de nuevo con ella; lo que se guarde después, en cualquier dispositivo, usa la clave nueva. Las claves antiguas se conservan bajo la nueva frase para no perder nada de lo guardado sin conexión. Con la frase anterior, como mucho, se podría leer lo que ya estaba guardado antes; por eso, cambia después en cada entidad las contraseñas que puedan haberse visto.",
+            "Tus otros dispositivos y los miembros necesitarán la nueva frase de paso. Un dispositivo que seguía abierto con la clave anterior lo avisa y te la pide.",
+          ],
+          links: [
+            { to: "/logins", label: "Accesos" },
+          ],
+        },
+        {
           id: "device",
           title: "Tu dispositivo",
           paragraphs: [
