@@ -5,19 +5,16 @@
 // passphrase from the next unlock on. A wrapping a concurrent passphrase change left as conflicts
 // counts: whoever knows only the passphrase of the change that lost can still change it.
 import { saveVaultKey, useClientDb, type ConflictView } from "@patrimonio/clientdb";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../toast/toast";
 import { Alert } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
 import { Dialog, DialogClose } from "../../ui/Dialog";
-import { Field } from "../../ui/Field";
-import { TextInput } from "../../ui/TextInput";
-import { rewrapVaultKeyKeepingKek, vaultSession, VAULT_PASSPHRASE_MAX, VAULT_PASSPHRASE_MIN, WrongPassphraseError, wrappingsOf, type Kek } from "../../vault";
+import { rewrapVaultKeyKeepingKek, vaultSession, WrongPassphraseError, wrappingsOf, type Kek } from "../../vault";
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
-import { checkNewPassphrase, StrengthHint } from "./VaultPanel";
-import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
+import { PassphraseChangeFields, usePassphraseChange } from "./PassphraseChangeFields";
 
 /** A key record the change could not write (gone meanwhile): the whole change is undone. */
 class RewrapRefused extends Error {}
@@ -34,24 +31,13 @@ export function ChangePassphraseDialog({ workspaceId, keys, conflicts, onClose }
   const { t } = useTranslation();
   const db = useClientDb();
   const formId = useId();
-  const [current, setCurrent] = useState("");
-  const [next, setNext] = useState("");
-  const [repeat, setRepeat] = useState("");
-  const [errors, setErrors] = useState<{ current?: string; passphrase?: string; repeat?: string; other?: string }>({});
+  const form = usePassphraseChange();
+  const { current, next, errors, setErrors, text } = form;
   const [busy, setBusy] = useState(false);
-  const currentRef = useRef<HTMLInputElement>(null);
-  const nextRef = useRef<HTMLInputElement>(null);
-  const repeatRef = useRef<HTMLInputElement>(null);
-  // A refused passphrase: focus on its field, which then names the error (aria-describedby).
-  useEffect(() => {
-    const field = (errors.current ? currentRef : errors.passphrase ? nextRef : errors.repeat ? repeatRef : undefined)?.current;
-    field?.focus();
-    field?.select();
-  }, [errors]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = { ...checkNewPassphrase(next, repeat), ...(current === "" ? { current: "vault.errors.required" } : {}) };
+    const found = form.check();
     setErrors(found);
     if (Object.keys(found).length > 0 || !db) return;
     setBusy(true);
@@ -89,11 +75,9 @@ export function ChangePassphraseDialog({ workspaceId, keys, conflicts, onClose }
     }
   };
 
-  const text = (key: string | undefined) => (key ? t(key as never, { min: VAULT_PASSPHRASE_MIN, max: VAULT_PASSPHRASE_MAX }) : undefined);
-
   return (
     <Dialog
-      dirty={current !== "" || next !== "" || repeat !== ""}
+      dirty={form.dirty}
       open
       onOpenChange={(open) => !open && !busy && onClose()}
       size="md"
@@ -115,15 +99,7 @@ export function ChangePassphraseDialog({ workspaceId, keys, conflicts, onClose }
         <p className={styles.changeNote} data-testid="vault-change-old-copies">
           {t("vault.change.oldCopies")}
         </p>
-        <Field label={t("vault.change.current")} error={text(errors.current)} required>
-          <TextInput ref={currentRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} data-autofocus="" value={current} onChange={(e) => setCurrent(e.target.value)} data-testid="vault-current-passphrase" />
-        </Field>
-        <Field label={t("vault.change.next")} hint={<StrengthHint passphrase={next} />} error={text(errors.passphrase)} required>
-          <TextInput ref={nextRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={next} onChange={(e) => setNext(e.target.value)} data-testid="vault-new-passphrase" />
-        </Field>
-        <Field label={t("vault.setup.repeat")} error={text(errors.repeat)} required>
-          <TextInput ref={repeatRef} type="password" {...NOT_FOR_PASSWORD_MANAGERS} value={repeat} onChange={(e) => setRepeat(e.target.value)} data-testid="vault-repeat-passphrase" />
-        </Field>
+        <PassphraseChangeFields form={form} />
         {errors.other && <Alert tone="error">{text(errors.other)}</Alert>}
       </form>
     </Dialog>
