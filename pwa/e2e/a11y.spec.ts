@@ -283,16 +283,18 @@ test.describe("accessibility, signed in", () => {
     }
   });
 
-  test("on a 320 px phone, long names are shown whole (asset list, debts, flows, the top bar's workspace) and the dialogs that show them do not scroll sideways", async ({ browser, baseURL }, testInfo) => {
+  test("on a 320 px phone, long names are shown whole (asset list, debts, flows, a beneficiary's allocation, the top bar's workspace) and the dialogs that show them do not scroll sideways", async ({ browser, baseURL }, testInfo) => {
     const asset = "Apartamento en la playa de Sanlúcar de Barrameda con plaza de garaje y trastero";
     const debt = "Hipoteca del apartamento de Sanlúcar de Barrameda con el Banco Sabadell";
     const flow = "Alquiler de temporada del apartamento de Sanlúcar de Barrameda";
     const workspace = "Patrimonio compartido de la familia Fernández de Córdoba y Villalobos";
+    const heir = "María de los Ángeles Fernández de Córdoba";
     const account = await createOnboardedAccount(baseURL!, `a11y-names-${Date.now()}@example.com`, "lengthy e2e a11y passphrase 5120");
     await seedRecords(baseURL!, account, [
       { collection: "assets", key: "flat", fields: { name: asset, assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100", currentValue: "350000" } },
       { collection: "liabilities", fields: { name: debt, kind: "mortgage", amountOutstanding: "120000", currency: "EUR", assetId: "$ref:flat" } },
       { collection: "cashFlows", fields: { name: flow, direction: "inflow", amount: "1200", currency: "EUR", frequency: "monthly", startDate: "2025-01-01", assetId: "$ref:flat" } },
+      { collection: "beneficiaries", fields: { name: heir, relationship: "child", allocations: [{ assetId: "$ref:flat", percentage: "50" }] } },
     ]);
     const context = await browser.newContext({ baseURL, locale: "es-ES", timezoneId: "Europe/Madrid", storageState: storageStateFor(baseURL!, account) });
     const page = await context.newPage();
@@ -342,6 +344,16 @@ test.describe("accessibility, signed in", () => {
           await page.keyboard.press("Escape");
           await expect(dialog).toHaveCount(0);
         }
+
+        // A beneficiary's dialog: the asset an allocation goes to, named whole over its native select.
+        await page.goto("/beneficiaries");
+        await page.getByRole("button", { name: `Editar a ${heir}` }).click();
+        await expect(page.getByTestId("beneficiary-dialog")).toBeVisible();
+        await expectShownWhole(page.getByTestId("beneficiary-dialog"), asset, `beneficiary dialog · ${variant.label}`);
+        await shot("beneficiary");
+        await expectNoSeriousA11yViolations(page, `beneficiary dialog with a long asset name · ${variant.label}`);
+        await page.keyboard.press("Escape");
+        await expect(dialog).toHaveCount(0);
 
         // The top bar: the team workspace's whole name (on a row of its own), and a menu button
         // the name does not squeeze.
