@@ -3,9 +3,20 @@
 // screen and variant is written under test-results/ for people to look at (not compared).
 import type { Page, TestInfo } from "@playwright/test";
 import { adminAccount, createOnboardedAccount, storageStateFor } from "./support/accounts";
-import { VIEWPORT_SIZES, expectNoSeriousA11yViolations, expectNoSidewaysScroll, expectVariantApplied, forEachA11yVariant, type A11yVariant } from "./support/axe";
+import {
+  A11Y_VARIANTS,
+  VIEWPORT_SIZES,
+  applyA11yVariant,
+  expectNoSeriousA11yViolations,
+  expectNoSidewaysScroll,
+  expectShownWhole,
+  expectVariantApplied,
+  forEachA11yVariant,
+  type A11yVariant,
+} from "./support/axe";
 import { expect, test, visitorTest } from "./support/fixtures";
 import { ImportPage } from "./support/import-page";
+import { seedRecords } from "./support/seed";
 import { accountAt, contextWith } from "./support/onboarding";
 
 /** Waits until a screen has drawn its heading (its lazy code loaded, its data asked). */
@@ -267,6 +278,96 @@ test.describe("accessibility, signed in", () => {
         await screenReady(page);
         await check("logins, no vault yet");
       });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("on a 320 px phone, long names are shown whole (asset list, debts, flows, a beneficiary's allocation, the top bar's workspace) and the dialogs that show them do not scroll sideways", async ({ browser, baseURL }, testInfo) => {
+    const asset = "Apartamento en la playa de Sanlúcar de Barrameda con plaza de garaje y trastero";
+    const debt = "Hipoteca del apartamento de Sanlúcar de Barrameda con el Banco Sabadell";
+    const flow = "Alquiler de temporada del apartamento de Sanlúcar de Barrameda";
+    const workspace = "Patrimonio compartido de la familia Fernández de Córdoba y Villalobos";
+    const heir = "María de los Ángeles Fernández de Córdoba";
+    const account = await createOnboardedAccount(baseURL!, `a11y-names-${Date.now()}@example.com`, "lengthy e2e a11y passphrase 5120");
+    await seedRecords(baseURL!, account, [
+      { collection: "assets", key: "flat", fields: { name: asset, assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100", currentValue: "350000" } },
+      { collection: "liabilities", fields: { name: debt, kind: "mortgage", amountOutstanding: "120000", currency: "EUR", assetId: "$ref:flat" } },
+      { collection: "cashFlows", fields: { name: flow, direction: "inflow", amount: "1200", currency: "EUR", frequency: "monthly", startDate: "2025-01-01", assetId: "$ref:flat" } },
+      { collection: "beneficiaries", fields: { name: heir, relationship: "child", allocations: [{ assetId: "$ref:flat", percentage: "50" }] } },
+    ]);
+    const context = await browser.newContext({ baseURL, locale: "es-ES", timezoneId: "Europe/Madrid", storageState: storageStateFor(baseURL!, account) });
+    const page = await context.newPage();
+    const created = await page.request.post("/api/v1/workspaces", { data: { name: workspace }, headers: { Origin: baseURL! } });
+    expect(created.ok()).toBe(true);
+    const teamId = ((await created.json()) as { workspace: { id: string } }).workspace.id;
+    const dialog = page.getByRole("dialog").or(page.getByRole("alertdialog"));
+    try {
+      for (const variant of A11Y_VARIANTS.filter((v) => v.viewport === "phone")) {
+        await applyA11yVariant(page, variant);
+        const shot = (name: string) => page.screenshot({ path: testInfo.outputPath(`names-${name}-${variant.theme}.png`) });
+
+        // The asset list: the name wraps onto more lines instead of ending in "Apartamento en…".
+        await page.goto("/assets/");
+        await expectVariantApplied(page, variant);
+        const table = page.getByTestId("asset-table");
+        await expect(table.getByRole("link", { name: asset, exact: true })).toBeVisible();
+        await expectShownWhole(table, asset, `asset list · ${variant.label}`);
+        await shot("assets");
+        await expectNoSeriousA11yViolations(page, `asset list with a long name · ${variant.label}`);
+        // Its delete dialog names it whole.
+        await table.getByRole("link", { name: asset, exact: true }).click();
+        await page.getByTestId("section-delete").getByRole("button", { name: "Eliminar activo…" }).click();
+        await expect(dialog).toBeVisible();
+        await expectShownWhole(dialog, asset, `asset delete dialog · ${variant.label}`);
+        await expectNoSeriousA11yViolations(page, `asset delete dialog · ${variant.label}`);
+        await page.keyboard.press("Escape");
+        await expect(dialog).toHaveCount(0);
+
+        // The debts and the flows (the kit's DataTable): the record's and its asset's names whole;
+        // each one's edit dialog does not scroll sideways.
+        for (const [path, name, actions, dialogName] of [
+          ["/liabilities", debt, `Acciones de ${debt}`, "liability-form"],
+          ["/flows", flow, `Acciones de ${flow}`, "flow-form"],
+        ] as const) {
+          await page.goto(path);
+          const main = page.getByRole("main");
+          await expect(main.getByRole("button", { name: actions })).toBeVisible();
+          await expectShownWhole(main, name, `${path} · ${variant.label}`);
+          await expectShownWhole(main, asset, `${path}, the asset · ${variant.label}`);
+          await shot(path.slice(1));
+          await expectNoSeriousA11yViolations(page, `${path} with long names · ${variant.label}`);
+          await main.getByRole("button", { name: actions }).click();
+          await page.getByRole("menuitem", { name: "Editar" }).click();
+          await expect(page.getByTestId(dialogName)).toBeVisible();
+          await expectNoSeriousA11yViolations(page, `${path}, edit dialog · ${variant.label}`);
+          await page.keyboard.press("Escape");
+          await expect(dialog).toHaveCount(0);
+        }
+
+        // A beneficiary's dialog: the asset an allocation goes to, named whole over its native select.
+        await page.goto("/beneficiaries");
+        await page.getByRole("button", { name: `Editar a ${heir}` }).click();
+        await expect(page.getByTestId("beneficiary-dialog")).toBeVisible();
+        await expectShownWhole(page.getByTestId("beneficiary-dialog"), asset, `beneficiary dialog · ${variant.label}`);
+        await shot("beneficiary");
+        await expectNoSeriousA11yViolations(page, `beneficiary dialog with a long asset name · ${variant.label}`);
+        await page.keyboard.press("Escape");
+        await expect(dialog).toHaveCount(0);
+
+        // The top bar: the team workspace's whole name (on a row of its own), and a menu button
+        // the name does not squeeze.
+        const topbar = page.getByTestId("topbar");
+        await topbar.getByTestId("workspace-switcher").selectOption(teamId);
+        await expectShownWhole(topbar, workspace, `top bar · ${variant.label}`);
+        const menu = await topbar.getByRole("button", { name: "Abrir menú" }).boundingBox();
+        expect(menu?.width).toBeGreaterThanOrEqual(32);
+        await shot("topbar");
+        await expectNoSeriousA11yViolations(page, `top bar with a long workspace name · ${variant.label}`);
+        // Back to the personal workspace, where the records are, for the next variant.
+        const personal = await topbar.getByTestId("workspace-switcher").locator("option", { hasText: "(principal)" }).getAttribute("value");
+        await topbar.getByTestId("workspace-switcher").selectOption(personal!);
+      }
     } finally {
       await context.close();
     }

@@ -213,13 +213,16 @@ test.describe("the shell, as a new user meets it", () => {
       const topbar = page.getByTestId("topbar");
       const switcher = topbar.getByTestId("workspace-switcher");
       await expect(switcher).toBeVisible();
-      // The selected workspace's name is drawn, readable: wide enough and not a transparent text.
+      // The selected workspace's name is drawn whole, readable (a copy over the select, which stays
+      // what is clicked): wide enough and not a transparent text.
       const selected = await switcher.evaluate((el) => {
         const select = el as HTMLSelectElement;
-        const style = getComputedStyle(select);
-        return { text: select.selectedOptions[0]?.textContent ?? "", width: select.getBoundingClientRect().width, color: style.color };
+        const shown = select.parentElement!.querySelector<HTMLElement>('[data-slot="shown"]')!;
+        const style = getComputedStyle(shown);
+        return { text: select.selectedOptions[0]?.textContent ?? "", shown: shown.textContent, width: select.getBoundingClientRect().width, color: style.color };
       });
       expect(selected.text).toMatch(/\(principal\)$/);
+      expect(selected.shown).toBe(selected.text);
       expect(selected.width).toBeGreaterThanOrEqual(120);
       expect(selected.color).not.toMatch(/rgba\(0, 0, 0, 0\)|transparent/);
       await expect(topbar.getByTestId("language-switch")).toHaveCount(0);

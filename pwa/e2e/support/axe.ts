@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The WCAG rule sets the accessibility check runs (issue 8: WCAG 2.1 A and AA). */
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] as const;
@@ -96,6 +96,53 @@ export async function expectNoSidewaysScroll(page: Page, label: string): Promise
     return out.slice(0, 12);
   });
   expect(found, `${label}: the page scrolls sideways or is cut off at ${page.url()}\n${found.join("\n")}`).toEqual([]);
+}
+
+/**
+ * A name is shown whole where it is the information (which asset, which workspace): some element
+ * under `scope` draws all of `text` (not only an <option> of a select, which draws one cut line),
+ * and neither it nor a box around it cuts it (an ellipsis, a clipping box narrower than its content),
+ * nor does it reach past the window's edge unless a box of its own scrolls sideways to it (a wide
+ * table's). The reflow check lets an ellipsis pass; this does not.
+ */
+export async function expectShownWhole(scope: Locator, text: string, label: string): Promise<void> {
+  const problem = await scope.evaluate((root, text) => {
+    const shown = (e: Element) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 1 && r.height > 1 && getComputedStyle(e).visibility !== "hidden" && getComputedStyle(e).opacity !== "0" && e.closest(".visually-hidden") === null;
+    };
+    const holders = Array.from(root.querySelectorAll("*")).filter(
+      (e) => e.tagName !== "OPTION" && e.tagName !== "SELECT" && (e.textContent ?? "").includes(text) && !Array.from(e.children).some((c) => (c.textContent ?? "").includes(text)),
+    );
+    const drawn = holders.filter(shown);
+    if (drawn.length === 0) {
+      const inOption = Array.from(root.querySelectorAll("option")).some((o) => (o.textContent ?? "").includes(text));
+      return `"${text}" is drawn by no element${inOption ? " (only a select's option holds it: the select draws one line, cut)" : holders.length > 0 ? " (the elements that hold it are hidden)" : ""}`;
+    }
+    const cuts: string[] = [];
+    for (const e of drawn) {
+      const before = cuts.length;
+      // Up to the first box that scrolls sideways (a wide table's own, which shows all of it when
+      // scrolled): nothing may clip it, and without such a box it must lie within the window.
+      let scroller = false;
+      for (let a: Element | null = e; a !== null && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (["auto", "scroll"].includes(style.overflowX)) {
+          scroller = true;
+          break;
+        }
+        if (style.overflowX !== "visible" && a.scrollWidth > a.clientWidth + 1) {
+          cuts.push(`cut by <${a.tagName.toLowerCase()} class="${a.getAttribute("class") ?? ""}">: ${a.clientWidth}px of ${a.scrollWidth}px${style.textOverflow === "ellipsis" ? " with an ellipsis" : ""}`);
+          break;
+        }
+      }
+      const r = e.getBoundingClientRect();
+      if (cuts.length === before && !scroller && (r.left < -1 || r.right > document.documentElement.clientWidth + 1)) cuts.push(`reaches ${Math.round(r.left)}..${Math.round(r.right)}px`);
+      if (cuts.length === before) return null;
+    }
+    return `"${text}" is cut: ${cuts.join("; ")}`;
+  }, text);
+  expect(problem, `${label}: ${problem}`).toBeNull();
 }
 
 export type A11yTheme = "light" | "dark";

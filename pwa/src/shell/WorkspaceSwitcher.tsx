@@ -18,9 +18,10 @@ export function WorkspaceSwitcher({ fallback }: { fallback: Workspace[] }) {
   if (workspaces.length === 0 || !active) return null;
   const personal = workspaces.filter((w) => w.kind === "personal");
   const team = workspaces.filter((w) => w.kind === "team");
+  const nameOf = (w: Workspace) => (w.kind === "personal" ? t("workspace.personalName", { name: w.name }) : w.name);
   const option = (w: Workspace) => (
     <option key={w.id} value={w.id}>
-      {w.kind === "personal" ? t("workspace.personalName", { name: w.name }) : w.name}
+      {nameOf(w)}
     </option>
   );
   return (
@@ -30,6 +31,8 @@ export function WorkspaceSwitcher({ fallback }: { fallback: Workspace[] }) {
       icon={Building2}
       data-testid="workspace-switcher"
       width="wide"
+      // The active workspace's name whole, wrapping, where the select's one line would cut it.
+      shown={nameOf(active)}
       value={active.id}
       onChange={(event) => setActive(event.target.value)}
     >

@@ -144,6 +144,8 @@ export function DataTable<Row>({
     count: sorted.length,
     getScrollElement: () => viewport.current,
     estimateSize: () => ROW_HEIGHT,
+    // Rows are as tall as their longest cell (a name wraps instead of being cut), never below ROW_HEIGHT.
+    measureElement: (element) => Math.max(ROW_HEIGHT, Math.round(element.getBoundingClientRect().height)),
     overscan: 8,
     initialRect: { width: 0, height },
     rangeExtractor: keep.rangeExtractor,
@@ -215,6 +217,7 @@ export function DataTable<Row>({
                   role="row"
                   aria-rowindex={item.index + 2}
                   data-index={item.index}
+                  ref={virtualizer.measureElement}
                   className={cx(styles.row, styles.bodyRow)}
                   style={{ transform: `translateY(${item.start}px)` }}
                 >

@@ -17,13 +17,25 @@ export interface NativeSelectProps extends SelectHTMLAttributes<HTMLSelectElemen
   compact?: boolean;
   /** Names the select when no Field labels it (also its tooltip). */
   label?: string;
+  /**
+   * The chosen option's text, drawn whole over the select (wrapping onto more lines) instead of the
+   * select's own single line, which a phone cuts: an asset's name. The select stays what is clicked,
+   * focused and read by assistive tech; this copy is hidden from it. The caller knows the value
+   * (react-hook-form's watch), so it passes the text.
+   */
+  shown?: ReactNode;
   ref?: Ref<HTMLSelectElement>;
 }
 
-export function NativeSelect({ icon, compact = false, label, className, children, ref, ...rest }: NativeSelectProps) {
+export function NativeSelect({ icon, compact = false, label, shown, className, children, ref, ...rest }: NativeSelectProps) {
   const wired = useFieldControl(rest);
   return (
-    <span className={cx(styles.wrap, className)}>
+    <span className={cx(styles.wrap, shown != null && styles.whole, className)}>
+      {shown != null && (
+        <span className={cx(inputStyles.input, styles.shown, icon != null && styles.withIcon)} aria-hidden="true" data-slot="shown">
+          {shown}
+        </span>
+      )}
       {icon && (
         <span className={styles.icon} aria-hidden="true">
           {icon}

@@ -101,6 +101,9 @@ export function BeneficiaryDialog({ record, onClose }: { record?: BeneficiaryRec
   const rows = useFieldArray({ control: form.control, name: "allocations" });
   const watched = form.watch("allocations");
   const sortedAssets = useMemo(() => [...assets].sort((a, b) => a.fields.name.localeCompare(b.fields.name)), [assets]);
+  // What a row's picker shows, whole over the native select (a long asset name wraps, not cut).
+  const targetLabel = (target: string | undefined) =>
+    !target ? t("beneficiaries.choose") : target === WHOLE_ESTATE ? t("beneficiaries.wholeEstate") : (assets.find((a) => a.id === target)?.fields.name ?? "");
 
   const submit = form.submit(async (values) => {
     const result = await saveBeneficiary(db, workspaceId, toFields(values), record?.id, opened);
@@ -169,7 +172,7 @@ export function BeneficiaryDialog({ record, onClose }: { record?: BeneficiaryRec
           {rows.fields.map((row, i) => (
             <div key={row.id} className={styles.allocationRow} data-testid="allocation-row">
               <Field label={t("beneficiaries.allocationTarget", { n: i + 1 })} error={form.errorText(`allocations.${i}.target`)} required>
-                <NativeSelect {...form.register(`allocations.${i}.target`)}>
+                <NativeSelect {...form.register(`allocations.${i}.target`)} shown={targetLabel(watched[i]?.target)}>
                   <option value="">{t("beneficiaries.choose")}</option>
                   <option value={WHOLE_ESTATE}>{t("beneficiaries.wholeEstate")}</option>
                   {/* Held assets, plus the one this row already gives (sold since, it stays until

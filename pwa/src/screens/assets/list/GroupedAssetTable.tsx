@@ -99,6 +99,9 @@ export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers 
     count: rows.length,
     getScrollElement: () => document.getElementById(MAIN_SCROLL_ID),
     estimateSize: () => rowHeight,
+    // A row is as tall as its content (a long name wraps onto more lines instead of being cut with an
+    // ellipsis that hides which asset it is), never below the row height.
+    measureElement: (element) => Math.max(rowHeight, Math.round(element.getBoundingClientRect().height)),
     getItemKey: (index) => rows[index]!.key,
     overscan: 10,
     scrollMargin,
@@ -140,6 +143,7 @@ export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers 
                   onToggle={onToggle}
                   top={top}
                   height={rowHeight}
+                  measure={virtualizer.measureElement}
                 />
               );
             }
@@ -153,6 +157,7 @@ export function GroupedAssetTable({ label, groups, collapsed, onToggle, headers 
                 canEdit={canEdit}
                 top={top}
                 height={rowHeight}
+                measure={virtualizer.measureElement}
               />
             );
           })}
@@ -166,9 +171,11 @@ interface RowProps {
   index: number;
   /** The row's key (data-row-key: the row holding focus stays rendered, keepFocusedRow.ts). */
   rowKey: string;
-  /** Offset and height (runtime layout values of the virtualised rows). */
+  /** Offset and minimum height (runtime layout values of the virtualised rows). */
   top: number;
   height: number;
+  /** The virtualizer's measuring ref: the row's real height (a wrapped name makes it taller). */
+  measure: (element: HTMLElement | null) => void;
 }
 
 // Rows are memoised: while typing, the rows still shown keep their props and are not rendered again.
@@ -180,6 +187,7 @@ const GroupRow = memo(function GroupRow({
   onToggle,
   top,
   height,
+  measure,
 }: RowProps & { group: TableGroup; collapsed: boolean; onToggle: (id: number) => void }) {
   const { t } = useTranslation();
   const count = group.items.length;
@@ -204,7 +212,8 @@ const GroupRow = memo(function GroupRow({
       role="row"
       aria-rowindex={index + 2}
       className={cx(styles.row, styles.groupRow)}
-      style={{ transform: `translateY(${top}px)`, height }}
+      ref={measure}
+      style={{ transform: `translateY(${top}px)`, minHeight: height }}
       data-testid="asset-group"
       data-row-key={rowKey}
       data-index={index}
@@ -240,7 +249,7 @@ const GroupRow = memo(function GroupRow({
   );
 });
 
-const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdit, top, height }: RowProps & { asset: AssetRec; category: string; canEdit: boolean }) {
+const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdit, top, height, measure }: RowProps & { asset: AssetRec; category: string; canEdit: boolean }) {
   const { t } = useTranslation();
   const fmt = useFormatters();
   const name = asset.fields.name;
@@ -252,7 +261,8 @@ const AssetRow = memo(function AssetRow({ index, rowKey, asset, category, canEdi
   const editable = canEdit && !disposal;
   return (
     <div role="row" aria-rowindex={index + 2} className={cx(styles.row, styles.grid, styles.assetRow)}
-      style={{ transform: `translateY(${top}px)`, height }}
+      ref={measure}
+      style={{ transform: `translateY(${top}px)`, minHeight: height }}
       data-testid="asset-row" data-asset-id={asset.id} data-row-key={rowKey} data-index={index}>
       <div role="cell" aria-colindex={1} className={styles.nameCell}>
         <Link to="/assets/$assetId" params={params} search={{ tab: "details" }} className={styles.nameLink} data-testid="asset-name">
