@@ -283,15 +283,17 @@ test.describe("accessibility, signed in", () => {
     }
   });
 
-  test("on a 320 px phone, long names are shown whole (asset list, debts, flows, a beneficiary's allocation, the top bar's workspace) and the dialogs that show them do not scroll sideways", async ({ browser, baseURL }, testInfo) => {
+  test("on a 320 px phone, long names are shown whole (asset list, an asset's structure, debts, flows, a beneficiary's allocation, the top bar's workspace) and the dialogs that show them do not scroll sideways", async ({ browser, baseURL }, testInfo) => {
     const asset = "Apartamento en la playa de Sanlúcar de Barrameda con plaza de garaje y trastero";
     const debt = "Hipoteca del apartamento de Sanlúcar de Barrameda con el Banco Sabadell";
     const flow = "Alquiler de temporada del apartamento de Sanlúcar de Barrameda";
     const workspace = "Patrimonio compartido de la familia Fernández de Córdoba y Villalobos";
     const heir = "María de los Ángeles Fernández de Córdoba";
+    const holding = "Sociedad Patrimonial Fernández de Córdoba y Villalobos SL";
     const account = await createOnboardedAccount(baseURL!, `a11y-names-${Date.now()}@example.com`, "lengthy e2e a11y passphrase 5120");
     await seedRecords(baseURL!, account, [
-      { collection: "assets", key: "flat", fields: { name: asset, assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100", currentValue: "350000" } },
+      { collection: "legalStructures", key: "holding", fields: { name: holding, structureType: "holding_company", country: "ES" } },
+      { collection: "assets", key: "flat", fields: { name: asset, assetClass: "real_estate", category: "residential", currency: "EUR", participation: "100", currentValue: "350000", legalStructureId: "$ref:holding" } },
       { collection: "liabilities", fields: { name: debt, kind: "mortgage", amountOutstanding: "120000", currency: "EUR", assetId: "$ref:flat" } },
       { collection: "cashFlows", fields: { name: flow, direction: "inflow", amount: "1200", currency: "EUR", frequency: "monthly", startDate: "2025-01-01", assetId: "$ref:flat" } },
       { collection: "beneficiaries", fields: { name: heir, relationship: "child", allocations: [{ assetId: "$ref:flat", percentage: "50" }] } },
@@ -323,6 +325,11 @@ test.describe("accessibility, signed in", () => {
         await expectNoSeriousA11yViolations(page, `asset delete dialog · ${variant.label}`);
         await page.keyboard.press("Escape");
         await expect(dialog).toHaveCount(0);
+        // Its settings: the legal structure that holds it, named whole over the native select.
+        await page.getByRole("tab", { name: "Ajustes" }).click();
+        const structureCard = page.getByTestId("settings-structure");
+        await expect(structureCard.getByTestId("settings-legalStructureId")).toHaveValue(/.+/);
+        await expectShownWhole(structureCard, holding, `asset settings, its structure · ${variant.label}`);
 
         // The debts and the flows (the kit's DataTable): the record's and its asset's names whole;
         // each one's edit dialog does not scroll sideways.

@@ -158,6 +158,8 @@ function StructureCard() {
                 value={f.value}
                 onChange={(event) => f.onChange(event.target.value)}
                 onBlur={f.onBlur}
+                // The chosen structure's whole name, wrapping (a phone cut the select's one line).
+                shown={f.value === "" ? t("assetDetail.ownership.direct") : names[f.value]}
                 data-testid="settings-legalStructureId"
               >
                 <option value="">{t("assetDetail.ownership.direct")}</option>
