@@ -64,7 +64,7 @@ export interface DataTableProps<Row> {
   sort?: SortState | null;
   onSortChange?: (sort: SortState) => void;
   defaultSort?: SortState;
-  /** Height of the scrolling viewport in px (default 480). */
+  /** Most the scrolling viewport may take, in px (default 480): it is as tall as its rows up to it. */
   height?: number;
   /** Shown instead of the rows when there are none. */
   empty?: ReactNode;

@@ -11,8 +11,6 @@ import { Badge } from "../../ui/Badge";
 import { DataTable, type DataTableColumn } from "../../ui/DataTable";
 import styles from "./Connect.module.css";
 
-const ROW_HEIGHT = 44;
-
 /** The held positions' value per currency, exact ("EUR" → "46220"). */
 export function positionTotals(positions: readonly ConnectionPosition[]): { currency: string; amount: string }[] {
   const sums = new Map<string, Decimal>();
@@ -99,7 +97,7 @@ export function ConnectionPositions({
         rows={positions}
         columns={columns}
         rowKey={(p) => `${p.symbol}:${p.assetId ?? ""}`}
-        height={Math.min(ROW_HEIGHT * (positions.length + 1) + 2, 360)}
+        height={360}
       />
     </div>
   );

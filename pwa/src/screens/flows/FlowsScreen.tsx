@@ -243,7 +243,7 @@ export function FlowsScreen() {
               columns={columns}
               rowKey={(f) => f.id}
               rowLabel={(f) => f.fields.name}
-              height={Math.min(480, 42 + 44 * Math.max(sorted.length, 1))}
+              height={480}
               data-testid="flows-table"
               {...(canEdit
                 ? {

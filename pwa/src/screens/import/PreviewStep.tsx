@@ -116,7 +116,7 @@ export function PreviewStep({ statement, period, known, plans, recurring, chosen
           rows={statement.movements}
           columns={columns}
           rowKey={(m) => m.id}
-          height={Math.min(440, 42 + 44 * Math.max(statement.movements.length, 1))}
+          height={440}
           data-testid="import-movements"
         />
       </Card>

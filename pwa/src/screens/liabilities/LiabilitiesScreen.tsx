@@ -41,11 +41,6 @@ interface LiabilitiesSearch {
 
 type Row = DebtRow<LiabilityRec>;
 
-/** Rows of a table of this many debts fit without scrolling (the kit's DataTable: 40 px header, 44 px rows). */
-function tableHeight(rows: number): number {
-  return Math.min(480, 42 + 44 * Math.max(rows, 1));
-}
-
 export function LiabilitiesScreen() {
   const { t } = useTranslation();
   const { language } = useLanguage();
@@ -282,7 +277,7 @@ export function LiabilitiesScreen() {
                 rowKey={(r) => r.record.id}
                 rowLabel={(r) => r.record.fields.name}
                 rowActions={rowActions}
-                height={tableHeight(g.rows.length)}
+                height={480}
               />
             </Card>
           ))}

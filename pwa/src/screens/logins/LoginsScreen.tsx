@@ -34,10 +34,6 @@ import { VaultPanel } from "./VaultPanel";
 
 const NO_VALUE = "—";
 
-function tableHeight(rows: number): number {
-  return Math.min(520, 42 + 44 * Math.max(rows, 1));
-}
-
 type Editing = { login: LoginRec; secret?: string | undefined; notes?: string | undefined } | "new" | null;
 
 export function LoginsScreen() {
@@ -248,7 +244,7 @@ export function LoginsScreen() {
                 rowKey={(r) => r.id}
                 rowLabel={(r) => r.fields.institution}
                 {...(canEdit ? { rowActions } : {})}
-                height={tableHeight(sorted.length)}
+                height={520}
               />
             </Card>
           )}
