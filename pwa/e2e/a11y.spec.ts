@@ -362,7 +362,7 @@ test.describe("accessibility, signed in", () => {
         await page.keyboard.press("Escape");
         await expect(dialog).toHaveCount(0);
 
-        // The top bar: the team workspace's whole name (on a row of its own), and a menu button
+        // The top bar: the team workspace's whole name (wrapped within the one row), and a menu button
         // the name does not squeeze.
         const topbar = page.getByTestId("topbar");
         await topbar.getByTestId("workspace-switcher").selectOption(teamId);
