@@ -9,24 +9,16 @@
 // listed apart, and axe in light and dark at 1280 and 320 wide on both screens. Also: a cash flow
 // tied to an asset in its return, the base currency shared by a second device (server), and a
 // manual rate typed offline for the missing currency.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { fixtureInput } from "../src/figures/fixture";
 import { createOnboardedAccount, storageStateFor, type ApiAccount } from "./support/accounts";
 import { AppShell } from "./support/app-shell";
 import { expectNoSeriousA11yViolations, expectVariantApplied, forEachA11yVariant } from "./support/axe";
 import { expect, test } from "./support/fixtures";
-import { REPO_ROOT } from "./support/server";
+import { seedRecords, type PlannedRecord } from "./support/seed";
 
 const PASSWORD = "lengthy e2e passphrase 4821";
-
-interface PlannedRecord {
-  collection: string;
-  key?: string;
-  fields: Record<string, unknown>;
-}
 
 /** The fixture as the records a person would have typed (the schema's fields). */
 function fixturePlan(): PlannedRecord[] {
@@ -74,16 +66,8 @@ function fixturePlan(): PlannedRecord[] {
   return plan;
 }
 
-async function seed(baseURL: string, account: ApiAccount): Promise<void> {
-  const input = JSON.stringify({ baseUrl: baseURL, email: account.email, password: account.password, plan: fixturePlan() });
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(path.join(REPO_ROOT, "node_modules", ".bin", "tsx"), [path.join(REPO_ROOT, "bench", "dashboard", "seed-cli.ts")], { cwd: REPO_ROOT, stdio: ["pipe", "pipe", "pipe"] });
-    let err = "";
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`seeding failed (${code}): ${err}`))));
-    child.stdin.end(input);
-  });
+function seed(baseURL: string, account: ApiAccount): Promise<void> {
+  return seedRecords(baseURL, account, fixturePlan());
 }
 
 async function contextFor(browser: Browser, baseURL: string, account: ApiAccount): Promise<BrowserContext> {
