@@ -23,17 +23,16 @@ import { Field } from "../../ui/Field";
 import { TextInput } from "../../ui/TextInput";
 import {
   joinVaultKey,
-  UnlockCancelledError,
   unwrapVaultKey,
   vaultNotices,
   vaultSession,
   WrongPassphraseError,
-  wrappingsOf,
   type UnlockedVault,
   type VaultNotice,
 } from "../../vault";
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
+import { useUnlock } from "./useUnlock";
 import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
 
 interface Props {
@@ -146,28 +145,7 @@ function Notice({ notice, workspaceId, vault, canEdit }: { notice: VaultNotice; 
  * new key included), so this session writes with the new key. */
 function Rotated({ workspaceId, keys, conflicts }: { workspaceId: string; keys: VaultKeyRec[]; conflicts: readonly ConflictView[] }) {
   const { t } = useTranslation();
-  const [passphrase, setPassphrase] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (passphrase === "") {
-      setError(t("vault.errors.required"));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      await vaultSession.unlock(workspaceId, wrappingsOf(keys, conflicts), passphrase);
-      setPassphrase("");
-      notify("success", t("vault.rotated.done"));
-    } catch (err) {
-      if (err instanceof UnlockCancelledError) return;
-      setError(err instanceof WrongPassphraseError ? t("vault.errors.wrong") : t("vault.errors.unavailable"));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { passphrase, setPassphrase, error, busy, submit } = useUnlock(workspaceId, keys, conflicts, { onUnlocked: () => notify("success", t("vault.rotated.done")) });
   return (
     <Alert tone="warning" title={t("vault.rotated.title")}>
       <div className={styles.vaultNotice} data-testid="vault-rotated-elsewhere">

@@ -20,17 +20,16 @@ import {
   createVaultKey,
   IDLE_LOCK_MS,
   passphraseStrength,
-  UnlockCancelledError,
   vaultSession,
   VAULT_PASSPHRASE_MAX,
   VAULT_PASSPHRASE_MIN,
-  WrongPassphraseError,
   wrappingsOf,
   type UnlockedVault,
 } from "../../vault";
 import { VaultNotices } from "./VaultNotices";
 import type { VaultKeyRec } from "./hooks";
 import styles from "./logins.module.css";
+import { useUnlock } from "./useUnlock";
 import { NOT_FOR_PASSWORD_MANAGERS } from "./notForPasswordManagers";
 
 const IDLE_MINUTES = IDLE_LOCK_MS / 60_000;
@@ -239,36 +238,8 @@ function SetUp({ workspaceId }: { workspaceId: string }) {
 
 function Unlock({ workspaceId, keys, conflicts }: { workspaceId: string; keys: VaultKeyRec[]; conflicts: readonly ConflictView[] }) {
   const { t } = useTranslation();
-  const [passphrase, setPassphrase] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
-  // A wrong passphrase: focus back on the field, which then names the error (aria-describedby).
-  useEffect(() => {
-    if (!error) return;
-    inputRef.current?.focus();
-    inputRef.current?.select();
-  }, [error]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (passphrase === "") {
-      setError(t("vault.errors.required"));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      await vaultSession.unlock(workspaceId, wrappingsOf(keys, conflicts), passphrase);
-      setPassphrase("");
-    } catch (err) {
-      // Locked (or signed out) meanwhile: nothing to say, the vault stays locked.
-      if (err instanceof UnlockCancelledError) return;
-      setError(err instanceof WrongPassphraseError ? t("vault.errors.wrong") : t("vault.errors.unavailable"));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { passphrase, setPassphrase, error, busy, submit } = useUnlock(workspaceId, keys, conflicts, { input: inputRef });
 
   return (
     <Card icon={<Lock size={20} />} title={t("vault.locked.title")} description={t("vault.locked.text")} data-testid="vault-locked">
